@@ -1,0 +1,27 @@
+"""Lazy re-exports, so that ``import optirules`` stays fast (Pyomo and CVXPY take ~1 s)."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+
+def lazy_exports(package: str, names: Mapping[str, str]) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """Return ``(__getattr__, __dir__)`` for a package whose public names live in private modules.
+
+    ``names`` maps each public name to the module (relative to ``package``) that defines it.
+    """
+
+    def __getattr__(name: str) -> Any:
+        try:
+            module = names[name]
+        except KeyError:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
+        value = getattr(importlib.import_module(module, package), name)
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(names)
+
+    return __getattr__, __dir__

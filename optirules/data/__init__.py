@@ -1,0 +1,1 @@
+"""optirules.data."""

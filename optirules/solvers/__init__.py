@@ -1,0 +1,21 @@
+"""One solver interface over Pyomo, CVXPY and highspy.
+
+``solve(problem, solver="highs")`` takes a Pyomo model, a ``cvxpy.Problem``, a
+``highspy.Highs`` instance or an optirules model object and returns a frozen
+:class:`SolveResult` with a :class:`Status` from one vocabulary.
+"""
+
+from .._lazy import lazy_exports
+
+_EXPORTS = {
+    "Status": "._result",
+    "SolveResult": "._result",
+    "solve": "._solve",
+    "available_solvers": "._registry",
+    "SolverInfo": "._registry",
+    "get_backend": "._registry",
+    "write_model": "._files",
+    "read_model": "._files",
+}
+__all__ = sorted(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
