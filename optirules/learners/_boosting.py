@@ -1,0 +1,483 @@
+"""Boosting with interpretable weak learners: AdaBoost, MadaBoost, SmoothBoost, Gavinsky's booster.
+
+Seeds: ``002_9b1eb0eb374e2d93.txt`` (AdaBoost, its Algorithm 1, with stumps, sparse
+parities and CART-16) and ``003_d1d794a44b194fd5.txt`` (the smooth boosters of its §2
+and §7 with the best-single-literal weak learner).  All four boosters share one loop:
+keep non-negative example weights, normalize them into the distribution ``D_t``, ask the
+weak learner for the hypothesis ``h_t`` of largest edge
+``gamma_t = sum_i D_t(i) y_i h_t(x_i)`` (weighted error ``eps_t = (1 - gamma_t)/2``),
+give it a vote ``alpha_t`` and update the weights.  The final classifier is
+``H(x) = sign(sum_t alpha_t h_t(x))`` in every case.  No optimization solver is needed.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import (
+    _check_sample_weight,
+    check_is_fitted,
+    column_or_1d,
+    validate_data,
+)
+
+from ..errors import InputError
+from ..weak._base import WeakHypothesis, WeakLearner, check_binary_matrix
+
+__all__ = ["BoostingClassifier", "madaboost_weights", "smoothboost_measure",
+           "gavinsky_measure"]
+
+BOOSTERS = ("adaboost", "madaboost", "smoothboost", "gavinsky")
+WEAK_LEARNERS = ("stump", "literal", "parity", "cart")
+
+#: the weighted error below which a hypothesis counts as perfect (AdaBoost/MadaBoost stop)
+_PERFECT = 1e-10
+
+
+def madaboost_weights(F: np.ndarray, y: np.ndarray, d1: np.ndarray) -> np.ndarray:
+    """MadaBoost's weights ``D_1(i) min{1, exp(-y_i F(x_i))}`` (AdaBoost's, capped at ``D_1``).
+
+    Domingo & Watanabe (2000): ``w_t(x) = D_1(x) beta_{[0,t)}^{cons}`` when that product is
+    below 1 and ``D_1(x)`` otherwise, with ``beta_s^{cons(h_s, x)} = exp(-alpha_s y h_s(x))``.
+    """
+    return d1 * np.exp(-np.maximum(y * F, 0.0))
+
+
+def smoothboost_measure(N: np.ndarray, gamma: float) -> np.ndarray:
+    """SmoothBoost's ``M(N) = 1`` for ``N < 0`` and ``(1 - gamma)^{N/2}`` for ``N >= 0``."""
+    return np.where(N < 0, 1.0, (1.0 - gamma) ** (np.maximum(N, 0.0) / 2.0))
+
+
+def gavinsky_measure(N: np.ndarray, epsilon: float) -> np.ndarray:
+    """Gavinsky's flat measure: 1 for ``N <= 0``, ``1 - epsilon N`` up to ``N = 1/epsilon``,
+    then 0."""
+    return np.clip(1.0 - epsilon * N, 0.0, 1.0)
+
+
+class BoostingClassifier(ClassifierMixin, BaseEstimator):
+    """Boosting with stumps, literals, sparse parities or CART trees (seeds 002 and 003).
+
+    Let ``D_1`` be the initial distribution (uniform, or proportional to
+    ``sample_weight``), ``F_t(x) = sum_{s <= t} alpha_s h_s(x)`` and ``y_i in {-1, +1}``.
+
+    **AdaBoost** (seed 002, Algorithm 1):
+
+    .. math::
+
+        \\gamma_t = \\sum_i D_t(i) y_i h_t(x_i), \\qquad
+        \\alpha_t = \\tfrac12 \\ln\\frac{1 + \\gamma_t}{1 - \\gamma_t}, \\qquad
+        D_{t+1}(i) = \\frac{D_t(i) \\exp(-\\alpha_t y_i h_t(x_i))}{Z_t}.
+
+    **MadaBoost** (Domingo & Watanabe 2000, seed 003 [8]: "a cap on the weight, prior to
+    normalization"): the same ``alpha_t`` (``= ln(1/beta_t)``,
+    ``beta_t = sqrt(eps_t / (1 - eps_t))``), weights capped at their initial value,
+
+    .. math::
+
+        D_{t+1}(i) \\propto D_1(i) \\min\\{1, \\exp(-y_i F_t(x_i))\\}.
+
+    **SmoothBoost** (Servedio 2003, seed 003 [27]) with parameters ``gamma`` and
+    ``theta = gamma / (2 + gamma)`` (seed 003 §7), ``N_0 = 0``:
+
+    .. math::
+
+        N_t(i) = N_{t-1}(i) + y_i h_t(x_i) - \\theta, \\qquad
+        M_{t+1}(i) = \\begin{cases} 1 & N_t(i) < 0 \\\\ (1 - \\gamma)^{N_t(i)/2} & N_t(i) \\ge 0
+        \\end{cases}, \\qquad D_{t+1}(i) \\propto D_1(i) M_{t+1}(i),
+
+    every hypothesis gets the same vote ``alpha_t = 1``, and when ``kappa`` is set the
+    booster stops once ``sum_i D_1(i) M_t(i) < kappa`` (Servedio's stopping rule).
+
+    **Gavinsky's booster** (AdaFlat, Gavinsky 2003, seed 003 [10]) with accuracy
+    parameter ``epsilon``, advantage ``a_t = gamma_t / 2`` (``= Pr_{D_t}[h_t = y] - 1/2``):
+
+    .. math::
+
+        N_t(i) = N_{t-1}(i) + a_t y_i h_t(x_i), \\qquad
+        \\mu_{t+1}(i) = \\min\\{1, \\max\\{0, 1 - \\epsilon N_t(i)\\}\\}, \\qquad
+        D_{t+1}(i) \\propto D_1(i) \\mu_{t+1}(i),
+
+    with vote ``alpha_t = a_t``.  It stops when every weight ``mu`` has vanished
+    (seed 003 §7: "might set all of these weights to zero: in such cases, it was
+    terminated").
+
+    Parameters
+    ----------
+    booster : {"adaboost", "madaboost", "smoothboost", "gavinsky"}, default="adaboost"
+    weak_learner : {"stump", "literal", "parity", "cart"} or WeakLearner, default="stump"
+        ``"stump"``: :class:`~optirules.weak.StumpLearner` (numeric or binary features);
+        ``"literal"``: best single literal over ``{x_j, -x_j, +1, -1}`` (binary);
+        ``"parity"``: parities of degree at most ``degree`` and their negations (binary);
+        ``"cart"``: scikit-learn CART with 16 leaves; or any object with
+        ``fit(X, y, sample_weight) -> hypothesis``.
+    n_rounds : int, default=100
+        Number of boosting rounds ``T`` (seed 002 uses 250, seed 003 uses 100).
+    degree : int, default=2
+        Parity degree bound ``d`` for ``weak_learner="parity"``.
+    kappa : float or None, default=None
+        SmoothBoost's target accuracy ``kappa``: stop once the mean weight falls below it.
+        ``None`` runs all ``n_rounds`` rounds, as seed 003 §7 does.
+    gamma : float, default=0.1
+        SmoothBoost's assumed advantage ``gamma`` in ``(0, 1)``; ``theta = gamma/(2+gamma)``.
+    epsilon : float, default=0.1
+        Gavinsky's accuracy parameter ``epsilon`` (slope of the flat measure).
+    binarizer : None, "auto" or FeatureBinarizer, default=None
+        Transform raw features into 0/1 features first (needed by ``"literal"`` and
+        ``"parity"`` on non-binary data). ``"auto"`` uses
+        ``optirules.data.FeatureBinarizer()`` with its defaults; an instance is cloned.
+    random_state : int, RandomState or None, default=None
+        Seeds the CART learner's tie-breaking; every other part is deterministic.
+    verbose : bool, default=False
+        Print one line per round.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        ``classes_[1]`` is coded ``+1``, ``classes_[0]`` is ``-1``.
+    hypotheses_ : list of WeakHypothesis
+    alphas_ : ndarray of shape (n_rounds_,)
+    edges_ : ndarray of shape (n_rounds_,)
+        ``gamma_t`` under ``D_t``.
+    weighted_errors_ : ndarray of shape (n_rounds_,)
+        ``eps_t`` under ``D_t``.
+    max_weight_ratios_ : ndarray of shape (n_rounds_,)
+        ``max_i D_t(i) / D_1(i)`` of the distribution given to the weak learner in round t.
+    smoothness_ : float
+        ``max_t max_i D_t(i) / D_1(i)`` (seed 003 §2, Table 2).
+    training_margins_ : ndarray of shape (n_samples,)
+        Normalized margins ``y_i F_T(x_i) / sum_t |alpha_t|`` in ``[-1, 1]``.
+    n_rounds_ : int
+        Rounds actually run.
+    stop_reason_ : str
+        ``"n_rounds"``, ``"perfect hypothesis"``, ``"no edge"``, ``"kappa reached"`` or
+        ``"all weights vanished"``.
+    binarizer_ : fitted binarizer or None
+    weak_learner_ : WeakLearner
+    feature_names_ : list of str or None
+        Names of the (binarized) features the hypotheses read.
+
+    Notes
+    -----
+    Perfect hypotheses: when ``eps_t`` is 0 (below 1e-10) AdaBoost and MadaBoost give it
+    the vote of ``eps_t = 1e-10`` (``alpha ~ 11.5``) and stop.  A hypothesis with no edge
+    (``gamma_t <= 0``) is dropped and AdaBoost, MadaBoost and Gavinsky's booster stop
+    (their weights would not change); SmoothBoost keeps going, as in Servedio's paper.
+    """
+
+    def __init__(self, booster: str = "adaboost", weak_learner: Any = "stump",
+                 n_rounds: int = 100, degree: int = 2, kappa: float | None = None,
+                 gamma: float = 0.1, epsilon: float = 0.1, binarizer: Any = None,
+                 random_state: Any = None, verbose: bool = False):
+        self.booster = booster
+        self.weak_learner = weak_learner
+        self.n_rounds = n_rounds
+        self.degree = degree
+        self.kappa = kappa
+        self.gamma = gamma
+        self.epsilon = epsilon
+        self.binarizer = binarizer
+        self.random_state = random_state
+        self.verbose = verbose
+
+    # ------------------------------------------------------------------ validation
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        tags.input_tags.allow_nan = False
+        return tags
+
+    def _check_params(self) -> None:
+        if self.booster not in BOOSTERS:
+            raise InputError(f"Unknown booster {self.booster!r}; choose one of {list(BOOSTERS)}.")
+        wl = self.weak_learner
+        if isinstance(wl, str):
+            if wl not in WEAK_LEARNERS:
+                raise InputError(f"Unknown weak learner {wl!r}; choose one of "
+                                 f"{list(WEAK_LEARNERS)} or pass a WeakLearner object.")
+        elif not callable(getattr(wl, "fit", None)):
+            raise InputError("weak_learner must be a name or an object with "
+                             "fit(X, y, sample_weight) returning a hypothesis.")
+        if (isinstance(self.n_rounds, bool) or not isinstance(self.n_rounds, (int, np.integer))
+                or self.n_rounds < 1):
+            raise InputError(f"n_rounds must be a positive int, got {self.n_rounds!r}.")
+        if (isinstance(self.degree, bool) or not isinstance(self.degree, (int, np.integer))
+                or self.degree < 1):
+            raise InputError(f"degree must be a positive int, got {self.degree!r}.")
+        if not (isinstance(self.gamma, (int, float)) and 0 < self.gamma < 1):
+            raise InputError(f"gamma must be in (0, 1), got {self.gamma!r}.")
+        if self.kappa is not None and not (isinstance(self.kappa, (int, float))
+                                           and 0 < self.kappa < 1):
+            raise InputError(f"kappa must be None or in (0, 1), got {self.kappa!r}.")
+        if not (isinstance(self.epsilon, (int, float)) and self.epsilon > 0):
+            raise InputError(f"epsilon must be positive, got {self.epsilon!r}.")
+        if not (self.binarizer is None or self.binarizer == "auto"
+                or callable(getattr(self.binarizer, "fit", None))):
+            raise InputError("binarizer must be None, 'auto' or a FeatureBinarizer instance.")
+
+    def _make_weak_learner(self, seed: int) -> Any:
+        from ..weak._cart import CartLearner
+        from ..weak._literal import LiteralLearner
+        from ..weak._parity import ParityLearner
+        from ..weak._stump import StumpLearner
+
+        wl = self.weak_learner
+        if wl == "stump":
+            return StumpLearner()
+        if wl == "literal":
+            return LiteralLearner()
+        if wl == "parity":
+            return ParityLearner(degree=int(self.degree))
+        if wl == "cart":
+            return CartLearner(max_leaf_nodes=16, random_state=seed)
+        return clone(wl) if isinstance(wl, BaseEstimator) else copy.deepcopy(wl)
+
+    def _make_binarizer(self) -> Any:
+        if self.binarizer is None:
+            return None
+        if self.binarizer == "auto":
+            try:
+                from ..data._binarizer import FeatureBinarizer
+            except ImportError as exc:  # pragma: no cover - depends on the data layer
+                raise InputError("binarizer='auto' needs optirules.data.FeatureBinarizer, "
+                                 "which is not available; binarize X yourself.") from exc
+            return FeatureBinarizer()
+        return clone(self.binarizer) if isinstance(self.binarizer, BaseEstimator) \
+            else copy.deepcopy(self.binarizer)
+
+    def _validate_X(self, X: Any, reset: bool) -> np.ndarray:
+        """Validate X, binarize it when a binarizer is set; return the matrix h_t reads."""
+        if self.binarizer is not None:
+            validate_data(self, X, reset=reset, skip_check_array=True)
+            if reset:
+                self.binarizer_ = self._make_binarizer()
+                self.binarizer_.fit(X)
+            Xb = np.asarray(self.binarizer_.transform(X))
+            if Xb.dtype.kind not in "biuf" or (Xb.dtype.kind == "f" and
+                                              not np.all(np.isfinite(Xb))):
+                raise InputError("The binarizer returned non-numeric or non-finite values.")
+            return Xb
+        try:
+            return validate_data(self, X, reset=reset, dtype="numeric")
+        except InputError:
+            raise
+        except ValueError as exc:
+            raise InputError(f"{exc} Impute or drop missing values, or pass numeric data "
+                             "(use binarizer='auto' for categorical columns).") from exc
+
+    # ------------------------------------------------------------------ fitting
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> BoostingClassifier:
+        """Run ``n_rounds`` rounds of the chosen booster on ``(X, y)``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,), two classes
+        sample_weight : array-like of shape (n_samples,), optional
+            The initial distribution ``D_1`` (normalized); uniform by default.
+
+        Returns
+        -------
+        self
+        """
+        self._check_params()
+        Xb = self._validate_X(X, reset=True)
+        if y is None:
+            raise InputError(f"{type(self).__name__} requires y to be passed, but the target "
+                             "y is None. Pass the class labels.")
+        y = column_or_1d(y, warn=True)
+        if y.shape[0] != Xb.shape[0]:
+            raise InputError(f"X has {Xb.shape[0]} rows but y has {y.shape[0]} entries.")
+        if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
+            raise InputError("y contains NaN or infinity; drop those rows.")
+        try:
+            check_classification_targets(y)
+        except ValueError as exc:
+            raise InputError(f"{exc} BoostingClassifier needs two class labels.") from exc
+        classes = np.unique(y)
+        if classes.size < 2:
+            raise InputError(f"y has only one class ({classes.tolist()}); boosting needs two "
+                             "classes. Check the labels or the train/test split.")
+        if classes.size > 2:
+            raise InputError(f"Only binary classification is supported; y has {classes.size} "
+                             "classes. Merge classes (one-vs-rest) first.")
+        self.classes_ = classes
+        y_pm = np.where(y == classes[1], 1, -1).astype(np.int8)
+        d1 = _check_sample_weight(sample_weight, Xb, dtype=np.float64,
+                                  ensure_non_negative=True)
+        if d1.sum() <= 0:
+            raise InputError("sample_weight sums to zero; give some row a positive weight.")
+        d1 = d1 / d1.sum()
+
+        rng = check_random_state(self.random_state)
+        seed = 0 if self.random_state is None else int(rng.randint(np.iinfo(np.int32).max))
+        learner = self._make_weak_learner(seed)
+        if getattr(learner, "requires_binary", False):
+            Xb = check_binary_matrix(
+                np.asarray(Xb), f"weak learner {type(learner).__name__}")
+        self.weak_learner_ = learner
+        if self.binarizer is not None and hasattr(self.binarizer_, "get_feature_names_out"):
+            self.feature_names_ = [str(s) for s in self.binarizer_.get_feature_names_out()]
+        elif hasattr(self, "feature_names_in_"):
+            self.feature_names_ = [str(s) for s in self.feature_names_in_]
+        else:
+            self.feature_names_ = None
+        self._boost(Xb, y_pm, d1)
+        return self
+
+    def _boost(self, X: np.ndarray, y: np.ndarray, d1: np.ndarray) -> None:
+        booster = self.booster
+        m = X.shape[0]
+        pos = d1 > 0
+        F = np.zeros(m)                    # sum_s alpha_s h_s(x_i)
+        logw = np.log(np.where(pos, d1, 1.0))   # AdaBoost: log of unnormalized weights
+        N = np.zeros(m)                    # SmoothBoost / Gavinsky state
+        theta = self.gamma / (2.0 + self.gamma)
+        hyps: list[WeakHypothesis] = []
+        alphas: list[float] = []
+        edges: list[float] = []
+        errors: list[float] = []
+        ratios: list[float] = []
+        stop = "n_rounds"
+        for t in range(int(self.n_rounds)):
+            # ---- the (unnormalized) weights whose normalization is D_t
+            if booster == "adaboost":
+                w = np.zeros(m)
+                w[pos] = np.exp(logw[pos] - logw[pos].max())
+            elif booster == "madaboost":
+                w = madaboost_weights(F, y, d1)
+            elif booster == "smoothboost":
+                w = d1 * smoothboost_measure(N, self.gamma)
+                if self.kappa is not None and w.sum() < self.kappa:
+                    stop = "kappa reached"
+                    break
+            else:
+                w = d1 * gavinsky_measure(N, self.epsilon)
+            total = w.sum()
+            if total <= 0:
+                stop = "all weights vanished"
+                break
+            D = w / total
+            # ---- weak hypothesis and its edge
+            h = self.weak_learner_.fit(X, y, D, feature_names=self.feature_names_)
+            yh = y * np.asarray(h.predict(X), dtype=np.float64)
+            edge = float(np.dot(D, yh))
+            err = float(np.dot(D, yh < 0))
+            if booster in ("adaboost", "madaboost"):
+                if edge <= 0:
+                    stop = "no edge"
+                    break
+                eps = max(err, _PERFECT)
+                alpha = 0.5 * math.log((1.0 - eps) / eps)
+            elif booster == "smoothboost":
+                alpha = 1.0
+            else:
+                if edge <= 0:
+                    stop = "no edge"
+                    break
+                alpha = edge / 2.0
+            hyps.append(h)
+            alphas.append(alpha)
+            edges.append(edge)
+            errors.append(err)
+            ratios.append(float((D[pos] / d1[pos]).max()))
+            F += alpha * y * yh                      # y*yh = h(x) since y in {-1, 1}
+            if booster == "adaboost":
+                logw = logw - alpha * yh
+            elif booster == "smoothboost":
+                N = N + yh - theta
+            elif booster == "gavinsky":
+                N = N + alpha * yh
+            if self.verbose:
+                print(f"[{booster}] round {t + 1}: edge={edge:.4f} error={err:.4f} "
+                      f"alpha={alpha:.4f} max D/D1={ratios[-1]:.2f} h={h}")
+            if booster in ("adaboost", "madaboost") and err < _PERFECT:
+                stop = "perfect hypothesis"
+                break
+        self.hypotheses_ = hyps
+        self.alphas_ = np.asarray(alphas, dtype=np.float64)
+        self.edges_ = np.asarray(edges, dtype=np.float64)
+        self.weighted_errors_ = np.asarray(errors, dtype=np.float64)
+        self.max_weight_ratios_ = np.asarray(ratios, dtype=np.float64)
+        self.smoothness_ = float(self.max_weight_ratios_.max()) if ratios else 1.0
+        self.n_rounds_ = len(hyps)
+        self.stop_reason_ = stop
+        scale = float(np.abs(self.alphas_).sum())
+        self.training_margins_ = y * F / scale if scale > 0 else np.zeros(m)
+
+    # ------------------------------------------------------------------ prediction
+    def _raw_scores(self, X: Any) -> np.ndarray:
+        check_is_fitted(self, "hypotheses_")
+        Xb = self._validate_X(X, reset=False)
+        if getattr(self.weak_learner_, "requires_binary", False):
+            Xb = check_binary_matrix(np.asarray(Xb), f"weak learner "
+                                     f"{type(self.weak_learner_).__name__}")
+        return Xb
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """``F(x) = sum_t alpha_t h_t(x)``; positive means ``classes_[1]``."""
+        Xb = self._raw_scores(X)
+        F = np.zeros(Xb.shape[0])
+        for a, h in zip(self.alphas_, self.hypotheses_):
+            F += a * h.predict(Xb)
+        return F
+
+    def staged_decision_function(self, X: Any) -> Iterator[np.ndarray]:
+        """Yield ``F_t(x)`` after each round ``t = 1, ..., n_rounds_``."""
+        Xb = self._raw_scores(X)
+        F = np.zeros(Xb.shape[0])
+        for a, h in zip(self.alphas_, self.hypotheses_):
+            F = F + a * h.predict(Xb)
+            yield F
+
+    def predict(self, X: Any) -> np.ndarray:
+        """``classes_[1]`` where ``F(x) > 0``, else ``classes_[0]``."""
+        F = self.decision_function(X)
+        return self.classes_[(F > 0).astype(int)]
+
+    def staged_predict(self, X: Any) -> Iterator[np.ndarray]:
+        """Yield the predictions of the first ``t`` rounds, ``t = 1, ..., n_rounds_``."""
+        for F in self.staged_decision_function(X):
+            yield self.classes_[(F > 0).astype(int)]
+
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """A monotone score in ``[0, 1]``: ``P(classes_[1]) = 1 / (1 + exp(-2 F(x)))``.
+
+        This is the logistic link of AdaBoost's exponential loss (Friedman, Hastie &
+        Tibshirani 2000); it is not calibrated for the smooth boosters.
+        """
+        F = self.decision_function(X)
+        p = 0.5 * (1.0 + np.tanh(F))            # = 1 / (1 + exp(-2F)), overflow-free
+        return np.column_stack([1.0 - p, p])
+
+    # ------------------------------------------------------------------ export
+    def describe(self) -> str:
+        """The weighted vote as readable lines, one per round."""
+        check_is_fitted(self, "hypotheses_")
+        pos = self.classes_[1]
+        pos = pos.item() if hasattr(pos, "item") else pos
+        lines = [f"{self.booster}: sign of the sum of {self.n_rounds_} votes "
+                 f"(+1 means {pos!r})"]
+        for t, (a, h) in enumerate(zip(self.alphas_, self.hypotheses_), 1):
+            lines.append(f"  {t:4d}  {a:+.4f} * [{h.describe(self.feature_names_)}]")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able summary: booster, classes, votes and hypotheses."""
+        check_is_fitted(self, "hypotheses_")
+        return {
+            "booster": self.booster,
+            "classes": [c.item() if hasattr(c, "item") else c for c in self.classes_],
+            "feature_names": self.feature_names_,
+            "alphas": self.alphas_.tolist(),
+            "edges": self.edges_.tolist(),
+            "hypotheses": [h.to_dict() for h in self.hypotheses_],
+            "smoothness": self.smoothness_,
+            "stop_reason": self.stop_reason_,
+        }

@@ -1,0 +1,1402 @@
+"""BruteDL decision lists with the Minimum OSR fallback (seed 001).
+
+The learner searches every conjunction of at most ``max_depth`` tests ``attribute = value``
+exhaustively (BruteDL, after Segal and Etzioni 1994), builds an ordered decision list by
+Laplace accuracy, and classifies the test points that no rule covers either by the default
+rule or by *Minimum OSR*, a greedy one-path decision tree grown along the test point's own
+attribute values (seed ``001_a7bab4b5147edaee.txt``, section "The Minimum OSR").
+
+The seed's formulas were lost in extraction; the standard forms used here are
+
+* **Laplace accuracy** of a set of rows with class counts :math:`n_1, \\dots, n_k`
+  (:math:`n = \\sum_c n_c`, predicted class the majority class):
+
+  .. math:: \\mathrm{LA} = \\frac{\\max_c n_c + 1}{n + k}
+
+* **Information measure** of an attribute :math:`A` at a node (ID3's expected class
+  entropy; :math:`P(v)` the share of the node's rows with :math:`A = v`, :math:`P(c \\mid v)`
+  the share of class :math:`c` among them, logarithms base 2):
+
+  .. math:: \\mathrm{IM}(A) = -\\sum_{v} P(v) \\sum_{c} P(c \\mid v) \\log_2 P(c \\mid v)
+
+* **Significance test** of a child node against its parent (the seed's statistic S, a
+  :math:`\\chi^2` goodness-of-fit test with one degree of freedom): with :math:`O_c` / :math:`O_i`
+  the child's rows that its majority class predicts correctly / incorrectly and
+  :math:`E_c = n\\,\\mathrm{LA}_{\\text{parent}}`, :math:`E_i = n\\,(1 - \\mathrm{LA}_{\\text{parent}})`,
+
+  .. math:: S = \\frac{(O_c - E_c)^2}{E_c} + \\frac{(O_i - E_i)^2}{E_i},
+
+  significant when :math:`S > \\chi^2_{1}(\\text{confidence})` (3.841 at 0.95).
+
+Coverage sets are packed ``uint64`` bitsets (:mod:`optirules.learners._bitset`): one per
+attribute-value and one per class, restricted to the training rows not yet covered, so a
+conjunction's class counts are popcounts of word-wise ANDs.
+"""
+
+from __future__ import annotations
+
+import json
+import numbers
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted
+
+from ..errors import InputError
+from ._bitset import _HAS_BITWISE_COUNT, pack_rows, popcount
+
+try:  # scikit-learn >= 1.6
+    from sklearn.utils.validation import validate_data as _sk_validate_data
+except ImportError:  # pragma: no cover - scikit-learn 1.5
+
+    def _sk_validate_data(est, X, y="no_validation", reset=True, **kw):
+        kw["force_all_finite"] = kw.pop("ensure_all_finite", True)
+        return est._validate_data(X, y, reset=reset, **kw)
+
+
+__all__ = [
+    "DecisionListClassifier",
+    "Condition",
+    "Rule",
+    "OSRResult",
+    "laplace_accuracy",
+    "class_entropy",
+    "information_measure",
+    "significance_statistic",
+    "best_conjunction",
+    "grow_decision_list",
+    "minimum_osr",
+]
+
+MISSING = "?"
+_JSON_FORMAT = "optirules.DecisionListClassifier"
+_JSON_VERSION = 1
+
+
+# --------------------------------------------------------------------------- formulas
+def laplace_accuracy(counts: np.ndarray, n_classes: int | None = None) -> np.ndarray | float:
+    """Laplace accuracy of the majority class: ``(max_c n_c + 1) / (n + k)``.
+
+    Parameters
+    ----------
+    counts : array-like, shape (k,) or (m, k)
+        Class counts of one set of rows, or of ``m`` sets (one per row of the array).
+    n_classes : int, optional
+        ``k``; defaults to the length of the last axis of ``counts``.
+
+    Returns
+    -------
+    float or ndarray of shape (m,)
+
+    Notes
+    -----
+    .. math:: \\mathrm{LA} = \\frac{\\max_c n_c + 1}{n + k}, \\qquad n = \\sum_c n_c
+
+    (seed 001, "Laplace accuracy"; the form of Segal and Etzioni's BruteDL).
+    """
+    counts = np.asarray(counts)
+    k = counts.shape[-1] if n_classes is None else int(n_classes)
+    value = (counts.max(axis=-1) + 1.0) / (counts.sum(axis=-1) + k)
+    return float(value) if np.ndim(value) == 0 else value
+
+
+def class_entropy(counts: np.ndarray) -> np.ndarray | float:
+    """Class entropy in bits, ``-sum_c p_c log2 p_c``, of class counts (last axis)."""
+    counts = np.asarray(counts, dtype=float)
+    n = counts.sum(axis=-1, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(n > 0, counts / np.where(n > 0, n, 1.0), 0.0)
+        terms = np.where(p > 0, -p * np.log2(np.where(p > 0, p, 1.0)), 0.0)
+    value = terms.sum(axis=-1)
+    return float(value) if np.ndim(value) == 0 else value
+
+
+def information_measure(table: np.ndarray) -> float:
+    """Information measure IM of one attribute at a node (seed 001, "The Minimum OSR").
+
+    Parameters
+    ----------
+    table : array-like, shape (V, k)
+        ``table[v, c]`` = number of the node's training rows with attribute value ``v`` and
+        class ``c``.
+
+    Returns
+    -------
+    float
+        The expected class entropy after splitting the node on the attribute (bits).
+
+    Notes
+    -----
+    .. math:: \\mathrm{IM}(A) = -\\sum_{v} P(v) \\sum_{c} P(c \\mid v) \\log_2 P(c \\mid v)
+
+    :math:`P(v)` is the share of the node's rows with :math:`A = v` and :math:`P(c \\mid v)`
+    the share of class :math:`c` among them (ID3's expected entropy, Quinlan 1986).
+    """
+    table = np.asarray(table, dtype=float)
+    n_v = table.sum(axis=1)
+    n = n_v.sum()
+    if n <= 0:
+        return 0.0
+    return float(np.dot(n_v / n, class_entropy(table)))
+
+
+def significance_statistic(counts: np.ndarray, parent_laplace: float) -> float:
+    """The seed's statistic S: a child's correct/incorrect counts against the parent's LA.
+
+    Parameters
+    ----------
+    counts : array-like, shape (k,)
+        Class counts of the child node (its rule predicts the majority class).
+    parent_laplace : float
+        Laplace accuracy of the parent node, strictly between 0 and 1.
+
+    Returns
+    -------
+    float
+
+    Notes
+    -----
+    With :math:`n = \\sum_c n_c`, :math:`O_c = \\max_c n_c`, :math:`O_i = n - O_c`,
+    :math:`E_c = n\\,\\mathrm{LA}_p`, :math:`E_i = n\\,(1 - \\mathrm{LA}_p)`:
+
+    .. math:: S = \\frac{(O_c - E_c)^2}{E_c} + \\frac{(O_i - E_i)^2}{E_i}
+
+    compared with the :math:`\\chi^2` quantile with one degree of freedom at the chosen
+    confidence (seed 001: "If S exceeds the critical value, the Laplace accuracy at the
+    current node is considered significantly different from that of its parent node").
+    """
+    counts = np.asarray(counts, dtype=float)
+    n = counts.sum()
+    if n <= 0:
+        return 0.0
+    o_c = counts.max()
+    o_i = n - o_c
+    e_c = n * parent_laplace
+    e_i = n * (1.0 - parent_laplace)
+    return float((o_c - e_c) ** 2 / e_c + (o_i - e_i) ** 2 / e_i)
+
+
+# --------------------------------------------------------------------------- typed rules
+@dataclass(frozen=True)
+class Condition:
+    """One test ``feature = value`` (a category, or an interval bin of a numeric feature)."""
+
+    feature: int
+    name: str
+    value: int
+    label: str
+
+    def __str__(self) -> str:
+        return f"{self.name} = {self.label}"
+
+    def evaluate(self, codes: np.ndarray) -> np.ndarray:
+        """Boolean mask of the rows of an encoded matrix that satisfy the test."""
+        return np.asarray(codes)[:, self.feature] == self.value
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A conjunction of conditions with the class it predicts and its training statistics.
+
+    ``class_counts`` are the class counts of the training rows the rule covered when it was
+    added to the list (rows not covered by an earlier rule).
+    """
+
+    conditions: tuple[Condition, ...]
+    prediction: Any
+    class_counts: tuple[int, ...]
+
+    @property
+    def coverage(self) -> int:
+        """Number of (still uncovered) training rows the rule covered when it was added."""
+        return int(sum(self.class_counts))
+
+    @property
+    def laplace(self) -> float:
+        """Laplace accuracy of the rule on those rows."""
+        return laplace_accuracy(np.asarray(self.class_counts))
+
+    def __str__(self) -> str:
+        body = " AND ".join(str(c) for c in self.conditions)
+        return f"IF {body} THEN {self.prediction}"
+
+    def evaluate(self, codes: np.ndarray) -> np.ndarray:
+        """Boolean mask of the rows of an encoded matrix that the rule covers."""
+        codes = np.asarray(codes)
+        mask = np.ones(codes.shape[0], dtype=bool)
+        for cond in self.conditions:
+            mask &= cond.evaluate(codes)
+        return mask
+
+
+@dataclass(frozen=True)
+class OSRResult:
+    """The outcome of Minimum OSR for one test point.
+
+    Attributes
+    ----------
+    path : tuple of (feature, value code)
+        The tests on the path from the root to the leaf (empty when the default rule was used).
+    class_counts : ndarray of shape (k,)
+        Training class counts at the leaf (the whole training set for the default rule).
+    stop : str
+        Why the path stopped: ``"pure"``, ``"not_significant"``, ``"no_im_decrease"``,
+        ``"no_tests"`` (every known attribute is on the path), or, when the default rule
+        was used, ``"all_missing"`` / ``"no_common_value"`` (the seed's two cases).
+    used_default : bool
+        True in the seed's two cases, where no informative rule can be built.
+    steps : tuple of dict
+        Per accepted or rejected step: feature, IM, node entropy, S statistic.
+    """
+
+    path: tuple[tuple[int, int], ...]
+    class_counts: np.ndarray
+    stop: str
+    used_default: bool
+    steps: tuple[dict, ...] = field(default=())
+
+
+# --------------------------------------------------------------------------- search
+class _Counter:
+    """Class counts of packed coverage sets, with preallocated buffers.
+
+    The total is one popcount; classes ``0..k-2`` are popcounts of ``cover & class``;
+    the last class is the total minus the others.
+    """
+
+    def __init__(self, class_bits: np.ndarray, n_words: int, buffer_words: int):
+        self.class_bits = class_bits
+        self.k = class_bits.shape[0]
+        rows = max(1, buffer_words // max(1, n_words))
+        self.tmp = np.empty((rows, n_words), dtype=np.uint64)
+        self.bytes = np.empty((rows, n_words), dtype=np.uint8)
+        self.sum_dtype = np.uint16 if 64 * n_words < 65536 else np.int64
+
+    def _popcount(self, words: np.ndarray) -> np.ndarray:
+        if _HAS_BITWISE_COUNT:
+            out = self.bytes[: words.shape[0]]
+            np.bitwise_count(words, out=out)
+            return np.add.reduce(out, axis=1, dtype=self.sum_dtype)
+        return popcount(words)  # pragma: no cover - numpy < 2
+
+    def counts(self, covers: np.ndarray) -> np.ndarray:
+        m = covers.shape[0]
+        out = np.empty((m, self.k), dtype=np.int64)
+        rows = self.tmp.shape[0]
+        for s in range(0, m, rows):
+            e = min(m, s + rows)
+            cov = covers[s:e]
+            rest = self._popcount(cov).astype(np.int64)
+            for cls in range(self.k - 1):
+                tmp = self.tmp[: e - s]
+                np.bitwise_and(cov, self.class_bits[cls], out=tmp)
+                out[s:e, cls] = self._popcount(tmp)
+                rest -= out[s:e, cls]
+            out[s:e, self.k - 1] = rest
+        return out
+
+
+class _Best:
+    """Running best conjunction under the order (LA desc, coverage desc, depth asc, lex asc).
+
+    Levels are offered in increasing depth, so a full tie with an earlier (shorter)
+    conjunction never replaces it; within one level the lexicographically smallest tuple of
+    attribute-value indices wins.
+    """
+
+    def __init__(self, n_classes: int):
+        self.k = n_classes
+        self.laplace = -1.0
+        self.coverage = -1
+        self.conj: tuple[int, ...] | None = None
+        self.counts: np.ndarray | None = None
+
+    def update(self, counts: np.ndarray, ok: np.ndarray, conj_of) -> None:
+        """Offer candidates; ``conj_of(indices)`` returns their conjunctions (rows)."""
+        if not ok.any():
+            return
+        tot = counts.sum(axis=1)
+        lap = np.where(ok, (counts.max(axis=1) + 1.0) / (tot + self.k), -1.0)
+        top = lap.max()
+        if top < self.laplace:
+            return
+        ties = np.flatnonzero(lap == top)
+        cov = tot[ties].max()
+        if top == self.laplace and cov < self.coverage:
+            return
+        ties = ties[tot[ties] == cov]
+        conj = np.asarray(conj_of(ties))
+        i = int(np.lexsort(conj.T[::-1])[0])
+        cand = tuple(int(a) for a in conj[i])
+        if (top > self.laplace or cov > self.coverage
+                or (len(cand) == len(self.conj) and cand < self.conj)):
+            self.laplace = float(top)
+            self.coverage = int(cov)
+            self.conj = cand
+            self.counts = counts[ties[i]].copy()
+
+
+def _walk_levels(
+    av_bits: np.ndarray,
+    counter: _Counter,
+    av_attr: np.ndarray,
+    max_depth: int,
+    min_coverage: int,
+    visit,
+    extendable,
+    buffer_words: int,
+) -> int:
+    """Enumerate conjunctions level by level with packed bitsets.
+
+    ``visit(depth, counts, ok, conj_of)`` sees every batch of candidates (``ok``: covers
+    ``min_coverage`` rows; ``conj_of(indices)`` builds their attribute-value tuples) and
+    ``extendable(counts, ok)`` says which of them are extended to the next level.  Each
+    frontier conjunction (grouped by its last attribute) is intersected with every test of
+    a later attribute by broadcasting a block of frontier bitsets against the block of
+    tests.  Returns the number of candidates evaluated.
+    """
+    n_av, n_w = av_bits.shape
+    counts1 = counter.counts(av_bits)
+    n_candidates = n_av
+    ok1 = counts1.sum(axis=1) >= min_coverage
+    visit(1, counts1, ok1, lambda idx: np.asarray(idx)[:, None])
+    valid = np.flatnonzero(ok1)
+    if max_depth <= 1 or valid.size == 0:
+        return n_candidates
+    keep = extendable(counts1[valid], np.ones(valid.size, dtype=bool))
+    f_conj, f_cov = valid[keep][:, None], av_bits[valid[keep]]
+    valid_attr = av_attr[valid]
+    buf = np.empty(max(buffer_words, n_w * n_av), dtype=np.uint64)
+    for depth in range(2, max_depth + 1):
+        if f_conj.shape[0] == 0:
+            break
+        extend = depth < max_depth
+        last_attr = av_attr[f_conj[:, -1]]
+        order = np.argsort(last_attr, kind="stable")
+        bounds = np.flatnonzero(np.diff(last_attr[order])) + 1
+        new_conj: list[np.ndarray] = []
+        new_cov: list[np.ndarray] = []
+        new_counts: list[np.ndarray] = []
+        for group in np.split(order, bounds):
+            right_ids = valid[np.searchsorted(valid_attr, last_attr[group[0]], side="right"):]
+            n_r = right_ids.size
+            if n_r == 0:
+                continue
+            right = av_bits[right_ids]
+            step = max(1, buf.size // (n_r * n_w))
+            for g0 in range(0, group.size, step):
+                parents = group[g0:g0 + step]
+                n_p = parents.size
+                cov3 = buf[: n_p * n_r * n_w].reshape(n_p, n_r, n_w)
+                np.bitwise_and(f_cov[parents][:, None, :], right[None, :, :], out=cov3)
+                cov = cov3.reshape(n_p * n_r, n_w)
+                counts = counter.counts(cov)
+                n_candidates += n_p * n_r
+                ok = counts.sum(axis=1) >= min_coverage
+
+                def conj_of(idx, parents=parents, right_ids=right_ids, n_r=n_r, f_conj=f_conj):
+                    idx = np.asarray(idx)
+                    return np.column_stack([f_conj[parents[idx // n_r]], right_ids[idx % n_r]])
+
+                visit(depth, counts, ok, conj_of)
+                if extend:
+                    sv = np.flatnonzero(extendable(counts, ok))
+                    if sv.size:
+                        new_conj.append(conj_of(sv))
+                        new_cov.append(cov[sv].copy())
+                        new_counts.append(counts[sv])
+        if not extend or not new_conj:
+            break
+        f_conj = np.concatenate(new_conj)
+        f_cov = np.concatenate(new_cov)
+        keep = extendable(np.concatenate(new_counts), np.ones(f_conj.shape[0], dtype=bool))
+        f_conj, f_cov = f_conj[keep], f_cov[keep]
+    return n_candidates
+
+
+def best_conjunction(
+    av_bits: np.ndarray,
+    class_bits: np.ndarray,
+    av_attr: np.ndarray,
+    max_depth: int,
+    min_coverage: int = 1,
+    *,
+    buffer_words: int = 1 << 18,
+    prune: bool = True,
+) -> tuple[tuple[int, ...] | None, np.ndarray | None, float, int]:
+    """Exhaustive depth-bounded search for the conjunction of best Laplace accuracy.
+
+    Parameters
+    ----------
+    av_bits : ndarray of uint64, shape (n_av, W)
+        Packed coverage set of every attribute-value test over the candidate rows;
+        attribute-values are numbered attribute by attribute (``av_attr`` non-decreasing).
+    class_bits : ndarray of uint64, shape (k, W)
+        Packed set of the rows of each class.
+    av_attr : ndarray of int, shape (n_av,)
+        The attribute of each attribute-value test.
+    max_depth : int
+        Largest number of tests in a conjunction (tests on distinct attributes).
+    min_coverage : int
+        Smallest number of rows a conjunction must cover.
+    buffer_words : int
+        Size of the work buffer (uint64 words) for one batch of intersections.
+    prune : bool
+        Skip extensions that cannot beat the best conjunction found so far (see Notes);
+        False evaluates every conjunction (for timing and tests).
+
+    Returns
+    -------
+    conj : tuple of int or None
+        Attribute-value indices of the best conjunction, increasing (None when none covers
+        ``min_coverage`` rows).
+    counts : ndarray of shape (k,) or None
+        Its class counts.
+    laplace : float
+        Its Laplace accuracy ``(max_c n_c + 1) / (n + k)``.
+    n_candidates : int
+        Number of conjunctions whose counts were evaluated.
+
+    Notes
+    -----
+    Ties are broken by larger coverage, then fewer tests, then the lexicographically
+    smallest tuple of attribute-value indices.  A conjunction is extended only if it covers
+    ``min_coverage`` rows, is not pure (no specialization of a pure conjunction can beat
+    it), and its optimistic bound :math:`(n_{c^*} + 1)/(n_{c^*} + k)` (the best Laplace
+    accuracy any specialization can reach, :math:`n_{c^*}` its largest class count) is at
+    least the best Laplace accuracy found so far; extensions use only tests that cover
+    ``min_coverage`` rows themselves.  This pruning never changes the result.
+    """
+    k = class_bits.shape[0]
+    min_coverage = max(1, int(min_coverage))
+    best = _Best(k)
+    counter = _Counter(class_bits, av_bits.shape[1], buffer_words)
+
+    def visit(depth, counts, ok, conj_of):
+        best.update(counts, ok, conj_of)
+
+    def extendable(counts: np.ndarray, ok: np.ndarray) -> np.ndarray:
+        if not prune:
+            return ok
+        top = counts.max(axis=1)
+        bound = (top + 1.0) / (top + k)
+        return ok & (top < counts.sum(axis=1)) & (bound >= best.laplace)
+
+    n_candidates = _walk_levels(av_bits, counter, av_attr, max_depth, min_coverage, visit,
+                                extendable, buffer_words)
+    return best.conj, best.counts, best.laplace, n_candidates
+
+
+def _n_conjunctions(n_values: np.ndarray, max_depth: int) -> int:
+    """Number of conjunctions of 1..max_depth tests on distinct attributes (before coverage)."""
+    e = np.zeros(max_depth + 1, dtype=float)
+    e[0] = 1.0
+    for nv in n_values:  # elementary symmetric polynomials of the value counts
+        e[1:] = e[1:] + nv * e[:-1]
+    return int(e[1:].sum())
+
+
+class _ConjunctionTable:
+    """Class counts of every candidate conjunction, kept up to date as rows get covered.
+
+    Built once by one unpruned level walk over all training rows (conjunctions that cover
+    fewer than ``min_coverage`` rows, and specializations of pure conjunctions, are left
+    out: neither can ever become the best).  When a rule covers the rows ``R``, the counts
+    of each conjunction on ``R`` (bitsets over ``R`` only, usually one word) are subtracted
+    and conjunctions that fall below ``min_coverage`` are dropped for good.  Rows are kept
+    in (depth, lexicographic) order, so the first maximum is the tie-break winner.
+    """
+
+    def __init__(self, onehot: np.ndarray, y: np.ndarray, k: int, av_attr: np.ndarray,
+                 max_depth: int, min_coverage: int, buffer_words: int):
+        self.onehot, self.y, self.k = onehot, y, k
+        self.min_coverage = min_coverage
+        self.buffer_words = buffer_words
+        n_av = onehot.shape[0]
+        self.sentinel = n_av
+        av_bits = pack_rows(onehot)
+        class_bits = pack_rows(y[None, :] == np.arange(k)[:, None])
+        counter = _Counter(class_bits, av_bits.shape[1], buffer_words)
+        conj_parts: list[np.ndarray] = []
+        count_parts: list[np.ndarray] = []
+
+        def visit(depth, counts, ok, conj_of):
+            idx = np.flatnonzero(ok)
+            if idx.size:
+                c = np.full((idx.size, max_depth), n_av, dtype=np.int32)
+                c[:, :depth] = conj_of(idx)
+                conj_parts.append(c)
+                count_parts.append(counts[idx])
+
+        def extendable(counts, ok):
+            return ok & (counts.max(axis=1) < counts.sum(axis=1))
+
+        self.n_enumerated = _walk_levels(av_bits, counter, av_attr, max_depth, min_coverage,
+                                         visit, extendable, buffer_words)
+        if conj_parts:
+            conj = np.concatenate(conj_parts)
+            counts = np.concatenate(count_parts)
+            depth = (conj < n_av).sum(axis=1)
+            order = np.lexsort(tuple(conj.T[::-1]) + (depth,))
+            self.conj, self.counts = conj[order], counts[order].astype(np.int64)
+        else:
+            self.conj = np.zeros((0, max_depth), dtype=np.int32)
+            self.counts = np.zeros((0, k), dtype=np.int64)
+
+    def __len__(self) -> int:
+        return self.conj.shape[0]
+
+    def best(self) -> tuple[tuple[int, ...] | None, np.ndarray | None, float]:
+        if len(self) == 0:
+            return None, None, -1.0
+        tot = self.counts.sum(axis=1)
+        lap = (self.counts.max(axis=1) + 1.0) / (tot + self.k)
+        top = lap.max()
+        ties = np.flatnonzero(lap == top)
+        i = int(ties[np.argmax(tot[ties])])
+        conj = tuple(int(a) for a in self.conj[i] if a != self.sentinel)
+        return conj, self.counts[i].copy(), float(top)
+
+    def remove_rows(self, rows: np.ndarray) -> None:
+        """Subtract the counts on the newly covered training ``rows`` and drop the dead."""
+        if rows.size == 0 or len(self) == 0:
+            return
+        sub = self.onehot[:, rows]
+        av_r = pack_rows(np.vstack([sub, np.ones((1, rows.size), dtype=bool)]))
+        class_r = pack_rows(self.y[rows][None, :] == np.arange(self.k)[:, None])
+        counter = _Counter(class_r, av_r.shape[1], self.buffer_words)
+        m, d = self.conj.shape
+        step = max(1, self.buffer_words // av_r.shape[1])
+        cov = np.empty((min(m, step), av_r.shape[1]), dtype=np.uint64)
+        tmp = np.empty_like(cov)
+        for s in range(0, m, step):
+            e = min(m, s + step)
+            c, t = cov[: e - s], tmp[: e - s]
+            np.take(av_r, self.conj[s:e, 0], axis=0, out=c)
+            for col in range(1, d):
+                np.take(av_r, self.conj[s:e, col], axis=0, out=t)
+                np.bitwise_and(c, t, out=c)
+            self.counts[s:e] -= counter.counts(c)
+        alive = self.counts.sum(axis=1) >= self.min_coverage
+        if not alive.all():
+            self.conj, self.counts = self.conj[alive], self.counts[alive]
+
+
+def grow_decision_list(
+    onehot: np.ndarray,
+    y: np.ndarray,
+    n_classes: int,
+    av_attr: np.ndarray,
+    max_depth: int,
+    min_coverage: int = 1,
+    max_rules: int | None = None,
+    *,
+    strategy: str = "auto",
+    cache_limit: int = 4_000_000,
+    buffer_words: int = 1 << 18,
+) -> tuple[list[dict], np.ndarray, str]:
+    """BruteDL: grow the ordered list of best-Laplace conjunctions on the uncovered rows.
+
+    Parameters
+    ----------
+    onehot : ndarray of bool, shape (n_av, n)
+        ``onehot[a, i]``: training row ``i`` passes attribute-value test ``a`` (tests
+        numbered attribute by attribute, see ``av_attr``).
+    y : ndarray of int, shape (n,)
+        Classes ``0..k-1``.
+    n_classes : int
+        ``k``.
+    av_attr : ndarray of int, shape (n_av,)
+        Attribute of each test (non-decreasing).
+    max_depth, min_coverage, max_rules :
+        As in :class:`DecisionListClassifier`.
+    strategy : {"auto", "cached", "pruned"}
+        ``"pruned"`` runs :func:`best_conjunction` (branch and bound) on the uncovered rows
+        for every rule; ``"cached"`` keeps the counts of all candidates in a
+        :class:`_ConjunctionTable` and subtracts the covered rows after each rule;
+        ``"auto"`` caches when there are at most ``cache_limit`` candidate conjunctions.
+        Both give the same list.
+
+    Returns
+    -------
+    steps : list of dict
+        Per rule: ``conj`` (attribute-value indices), ``counts``, ``laplace``,
+        ``coverage``, ``candidates`` and ``seconds``.
+    remaining : ndarray of int
+        Training rows no rule covers.
+    stop : str
+        ``"all_covered"``, ``"min_coverage"``, ``"not_better_than_default"`` or
+        ``"max_rules"``.
+    """
+    k = int(n_classes)
+    n_av, n = onehot.shape
+    min_coverage = max(1, int(min_coverage))
+    if strategy == "auto":
+        n_values = np.bincount(av_attr)
+        strategy = "cached" if _n_conjunctions(n_values, max_depth) <= cache_limit else "pruned"
+    if strategy not in ("cached", "pruned"):
+        raise InputError(f"strategy must be 'auto', 'cached' or 'pruned', got {strategy!r}.")
+    table = None
+    remaining = np.arange(n)
+    steps: list[dict] = []
+    stop = "all_covered"
+    while True:
+        if remaining.size == 0:
+            stop = "all_covered"
+            break
+        if max_rules is not None and len(steps) >= max_rules:
+            stop = "max_rules"
+            break
+        t0 = time.perf_counter()
+        yr = y[remaining]
+        if strategy == "pruned":
+            av_bits = pack_rows(onehot[:, remaining])
+            class_bits = pack_rows(yr[None, :] == np.arange(k)[:, None])
+            conj, counts, lap, n_eval = best_conjunction(
+                av_bits, class_bits, av_attr, max_depth, min_coverage,
+                buffer_words=buffer_words)
+        else:
+            if table is None:
+                table = _ConjunctionTable(onehot, y, k, av_attr, max_depth, min_coverage,
+                                          buffer_words)
+                n_eval = table.n_enumerated
+            else:
+                n_eval = len(table)
+            conj, counts, lap = table.best()
+        if conj is None:
+            stop = "min_coverage"
+            break
+        if lap <= laplace_accuracy(np.bincount(yr, minlength=k), k):
+            stop = "not_better_than_default"
+            break
+        covered = np.all(onehot[np.asarray(conj)][:, remaining], axis=0)
+        if table is not None:
+            table.remove_rows(remaining[covered])
+        steps.append({"conj": conj, "counts": counts, "laplace": float(lap),
+                      "coverage": int(covered.sum()), "candidates": int(n_eval),
+                      "seconds": time.perf_counter() - t0})
+        remaining = remaining[~covered]
+    return steps, remaining, stop
+
+
+# --------------------------------------------------------------------------- Minimum OSR
+def minimum_osr(
+    train_codes: np.ndarray,
+    train_y: np.ndarray,
+    n_values: np.ndarray,
+    x: np.ndarray,
+    x_missing: np.ndarray,
+    n_classes: int,
+    confidence: float = 0.95,
+    missing_codes: np.ndarray | None = None,
+) -> OSRResult:
+    """Minimum OSR: one greedy rule for one test point (seed 001, "The Minimum OSR").
+
+    Parameters
+    ----------
+    train_codes : ndarray of int, shape (n, p)
+        Encoded training data (value index per attribute).
+    train_y : ndarray of int, shape (n,)
+        Encoded training classes ``0..k-1``.
+    n_values : ndarray of int, shape (p,)
+        Number of values of each attribute.
+    x : ndarray of int, shape (p,)
+        Encoded test point; ``-1`` marks a value never seen in training.
+    x_missing : ndarray of bool, shape (p,)
+        True where the test point's value is missing (unknown).
+    n_classes : int
+        ``k``.
+    confidence : float
+        Confidence of the significance test.
+    missing_codes : ndarray of int, shape (p,), optional
+        Code of the missing value ``"?"`` of each attribute in training (-1 if none).
+
+    Returns
+    -------
+    OSRResult
+
+    Notes
+    -----
+    From the root (all training rows), each step computes for every attribute still
+    available - not yet on the path, known in the test point, and with at least one
+    training row at the node sharing the test point's value - the information measure
+
+    .. math:: \\mathrm{IM}(A) = -\\sum_{v} P(v) \\sum_{c} P(c \\mid v) \\log_2 P(c \\mid v)
+
+    over the node's rows, picks the attribute of minimum IM (ties: lowest index) and follows
+    the branch of the test point's value.  The root test is always taken (the seed:
+    "The test that returns the minimum value of IM is selected as the root of the tree").
+    At every later node the path stops, and the current node becomes the leaf, when
+
+    1. the node is pure (``"pure"``);
+    2. the best IM is not below the node's class entropy (``"no_im_decrease"``: IM cannot
+       be improved by expanding the node; this generalizes 1);
+    3. the child's S statistic (:func:`significance_statistic`, against the node's Laplace
+       accuracy) does not exceed :math:`\\chi^2_1(\\text{confidence})`
+       (``"not_significant"``; the child is not added);
+
+    or when no attribute is available (``"no_tests"``).  The leaf predicts its majority
+    class.  The default rule is used only in the seed's two cases: every attribute of the
+    test point is missing (``"all_missing"``), or none of its known values occurs in the
+    training data (``"no_common_value"``).
+    """
+    from scipy.stats import chi2
+
+    k = int(n_classes)
+    n, p = train_codes.shape
+    x = np.asarray(x)
+    x_missing = np.asarray(x_missing, dtype=bool)
+    total_counts = np.bincount(train_y, minlength=k)
+    if x_missing.all():
+        return OSRResult((), total_counts, "all_missing", True)
+    known = ~x_missing & (x >= 0)
+    if missing_codes is not None:
+        known &= x != np.asarray(missing_codes)
+    if not known.any():
+        return OSRResult((), total_counts, "no_common_value", True)
+
+    critical = float(chi2.ppf(confidence, df=1))
+    offsets = np.concatenate([[0], np.cumsum(n_values)[:-1]]).astype(np.int64)
+    n_av = int(np.sum(n_values))
+    av_attr = np.repeat(np.arange(p), n_values)
+    x_av = np.where(known, offsets + np.maximum(x, 0), -1)
+
+    node = np.arange(n)
+    node_counts = total_counts
+    used = np.zeros(p, dtype=bool)
+    path: list[tuple[int, int]] = []
+    steps: list[dict] = []
+    stop = "no_tests"
+    while True:
+        if np.count_nonzero(node_counts) <= 1:
+            stop = "pure"
+            break
+        yy = train_y[node]
+        g = (train_codes[node] + offsets).ravel() * k + np.repeat(yy, p)
+        table = np.bincount(g, minlength=n_av * k).reshape(n_av, k)
+        n_v = table.sum(axis=1)
+        cand = known & ~used
+        cand[cand] = n_v[x_av[cand]] > 0
+        if not cand.any():
+            if not path:  # no training row shares a known value (cannot happen at the root)
+                return OSRResult((), total_counts, "no_common_value", True)
+            stop = "no_tests"
+            break
+        weighted = np.bincount(av_attr, weights=n_v * class_entropy(table), minlength=p)
+        im = weighted / node.size
+        cand_idx = np.flatnonzero(cand)
+        j = int(cand_idx[np.argmin(im[cand_idx])])
+        h_node = class_entropy(node_counts)
+        child = node[train_codes[node, j] == x[j]]
+        child_counts = np.bincount(train_y[child], minlength=k)
+        step = {"feature": j, "im": float(im[j]), "node_entropy": float(h_node)}
+        if path:
+            if im[j] >= h_node - 1e-12:
+                steps.append({**step, "accepted": False})
+                stop = "no_im_decrease"
+                break
+            s = significance_statistic(child_counts, laplace_accuracy(node_counts, k))
+            step["s"] = s
+            step["critical"] = critical
+            if s <= critical:
+                steps.append({**step, "accepted": False})
+                stop = "not_significant"
+                break
+        steps.append({**step, "accepted": True})
+        path.append((j, int(x[j])))
+        used[j] = True
+        node, node_counts = child, child_counts
+    return OSRResult(tuple(path), node_counts, stop, False, tuple(steps))
+
+
+# --------------------------------------------------------------------------- encoding
+@dataclass
+class _Feature:
+    """How one input column becomes value codes."""
+
+    name: str
+    kind: str  # "categorical" or "numeric"
+    categories: list[str]
+    cuts: list[float] | None = None
+
+    @property
+    def missing_code(self) -> int:
+        if self.kind == "categorical" and MISSING in self.categories:
+            return self.categories.index(MISSING)
+        return -1
+
+    def label(self, code: int) -> str:
+        return self.categories[code]
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "kind": self.kind, "categories": list(self.categories),
+                "cuts": None if self.cuts is None else [float(c) for c in self.cuts]}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> _Feature:
+        return cls(str(d["name"]), str(d["kind"]), [str(c) for c in d["categories"]],
+                   None if d.get("cuts") is None else [float(c) for c in d["cuts"]])
+
+
+def _fmt_num(v: float) -> str:
+    return f"{v:.6g}"
+
+
+def _interval_labels(cuts: np.ndarray) -> list[str]:
+    if cuts.size == 0:
+        return ["(-inf, inf)"]
+    edges = ["-inf"] + [_fmt_num(c) for c in cuts] + ["inf"]
+    labels = [f"({edges[i]}, {edges[i + 1]}]" for i in range(len(edges) - 1)]
+    labels[-1] = labels[-1][:-1] + ")"
+    return labels
+
+
+def _norm_category(v: Any) -> str:
+    if isinstance(v, (bool, np.bool_)):
+        return str(bool(v))
+    if isinstance(v, numbers.Integral):
+        return str(int(v))
+    if isinstance(v, numbers.Real):
+        fv = float(v)
+        return str(int(fv)) if fv.is_integer() else repr(fv)
+    return str(v)
+
+
+def _category_strings(col: np.ndarray) -> np.ndarray:
+    """Column values as category strings; missing (None, NaN, NA, '') becomes ``'?'``."""
+    col = np.asarray(col, dtype=object)
+    missing = np.asarray(pd.isna(col), dtype=bool) if col.size else np.zeros(0, bool)
+    out = np.empty(col.shape[0], dtype=object)
+    cache: dict = {}
+    for i, v in enumerate(col):
+        if missing[i]:
+            out[i] = MISSING
+            continue
+        try:
+            s = cache.get(v)
+            if s is None:
+                s = cache[v] = _norm_category(v)
+        except TypeError:  # unhashable value
+            s = _norm_category(v)
+        out[i] = s if s != "" else MISSING
+    return out
+
+
+def _is_real_number(v: Any) -> bool:
+    return isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+
+
+# --------------------------------------------------------------------------- estimator
+class DecisionListClassifier(ClassifierMixin, BaseEstimator):
+    """BruteDL decision list with the Minimum OSR fallback (seed 001).
+
+    **How the list is built.**  Every training row starts uncovered.  Repeatedly, among all
+    conjunctions of ``1..max_depth`` tests ``attribute = value`` on distinct attributes that
+    cover at least ``min_coverage`` uncovered rows, the one of best Laplace accuracy
+    :math:`(\\max_c n_c + 1)/(n + k)` on the uncovered rows is found by exhaustive search
+    (ties: larger coverage, then fewer tests, then the first in attribute/value order); it
+    predicts its majority class among those rows (ties: the first class in ``classes_``),
+    is appended to the list, and its rows become covered.  The search stops when no row is
+    uncovered, when no conjunction covers ``min_coverage`` uncovered rows, when the best
+    conjunction's Laplace accuracy does not exceed that of the default rule on the uncovered
+    rows, or after ``max_rules`` rules.  The default rule predicts the majority class of the
+    rows left uncovered (of all training rows if none is left).
+
+    **Prediction.**  The first rule that covers a point classifies it.  A point that no rule
+    covers goes to the fallback: ``"default"`` uses the default rule; ``"min_osr"`` runs
+    Minimum OSR (:func:`minimum_osr`) over the whole training set, which falls back to the
+    default rule only when every attribute of the point is missing or none of its known
+    values occurs in training.  ``predict_proba`` is the Laplace-smoothed class distribution
+    :math:`(n_c + 1)/(n + k)` of the training rows behind the rule, OSR leaf or default rule
+    that classified the point, so ``predict`` is its argmax.
+
+    **Features.**  Categorical columns (strings, booleans, pandas ``category``/``object``
+    columns, object arrays holding anything but plain numbers, or those named in
+    ``categorical_features``) are used natively: each distinct value (compared as a
+    string, integral numbers written without ``.0``) is a test; missing values (None, NaN,
+    empty string) form their own value ``"?"``.  Rules may test ``= ?``; Minimum OSR treats a
+    missing test value as unknown.  Numeric columns are cut into at most ``n_bins`` quantile
+    bins: the cut points are the training quantiles at ``1/n_bins, ..., (n_bins-1)/n_bins``
+    (``inverted_cdf``, i.e. observed values), deduplicated, without the maximum, and bin
+    ``i`` is the interval :math:`(c_i, c_{i+1}]` - every bin holds training rows.  Numeric
+    columns must be finite.  A category never seen in training matches no rule and is
+    unknown to Minimum OSR.
+
+    Parameters
+    ----------
+    max_depth : int, default=2
+        Largest number of tests in one rule.
+    min_coverage : int, default=2
+        Smallest number of uncovered training rows a rule must cover when it is added.
+    fallback : {"min_osr", "default"}, default="min_osr"
+        How points no rule covers are classified.
+    confidence : float, default=0.95
+        Confidence of Minimum OSR's significance test (0 < confidence < 1).
+    n_bins : int, default=5
+        Number of quantile bins for numeric features (>= 2).
+    categorical_features : None, "all" or list of int/str, default=None
+        Columns to treat as categorical in addition to those inferred from the data
+        (``"all"``: every column).
+    max_rules : int or None, default=None
+        Largest number of rules in the list.
+
+    Attributes
+    ----------
+    classes_ : ndarray
+        Class labels.
+    rules_ : list of Rule
+        The decision list, in order.
+    default_counts_ : ndarray of shape (k,)
+        Class counts behind the default rule.
+    default_class_ : object
+        The default rule's class.
+    stop_reason_ : str
+        Why rule search stopped: ``"all_covered"``, ``"min_coverage"``,
+        ``"not_better_than_default"`` or ``"max_rules"``.
+    history_ : list of dict
+        Per rule: Laplace accuracy, coverage, candidates evaluated, seconds.
+    n_candidates_ : int
+        Conjunctions evaluated in total.
+    features_ : list
+        Per column: kind (categorical/numeric), categories or interval labels, cut points.
+    train_codes_, train_y_ : ndarray
+        Encoded training data (Minimum OSR works on it).
+    n_features_in_, feature_names_in_ :
+        As in scikit-learn.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"color": ["red", "red", "blue", "blue"],
+    ...                   "size": ["big", "small", "big", "small"]})
+    >>> clf = DecisionListClassifier(min_coverage=1).fit(X, [1, 0, 0, 0])
+    >>> print(clf)  # doctest: +SKIP
+    IF color = red AND size = big THEN 1
+    ...
+    """
+
+    def __init__(
+        self,
+        max_depth: int = 2,
+        min_coverage: int = 2,
+        fallback: str = "min_osr",
+        confidence: float = 0.95,
+        n_bins: int = 5,
+        categorical_features: Any = None,
+        max_rules: int | None = None,
+    ):
+        self.max_depth = max_depth
+        self.min_coverage = min_coverage
+        self.fallback = fallback
+        self.confidence = confidence
+        self.n_bins = n_bins
+        self.categorical_features = categorical_features
+        self.max_rules = max_rules
+
+    # ------------------------------------------------------------------ tags
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.string = True
+        return tags
+
+    # ------------------------------------------------------------------ checks
+    def _check_params(self) -> None:
+        def is_int(v: Any) -> bool:
+            return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+
+        if not is_int(self.max_depth) or self.max_depth < 1:
+            raise InputError(f"max_depth must be an integer >= 1, got {self.max_depth!r}; "
+                             "use 1-3 (the search is exhaustive).")
+        if not is_int(self.min_coverage) or self.min_coverage < 1:
+            raise InputError(f"min_coverage must be an integer >= 1, got {self.min_coverage!r}.")
+        if self.fallback not in ("min_osr", "default"):
+            raise InputError(f"fallback must be 'min_osr' or 'default', got {self.fallback!r}.")
+        if (not isinstance(self.confidence, numbers.Real) or isinstance(self.confidence, bool)
+                or not 0.0 < float(self.confidence) < 1.0):
+            raise InputError(f"confidence must be a number in (0, 1), got {self.confidence!r}; "
+                             "0.95 is the seed's choice.")
+        if not is_int(self.n_bins) or self.n_bins < 2:
+            raise InputError(f"n_bins must be an integer >= 2, got {self.n_bins!r}.")
+        if self.max_rules is not None and (not is_int(self.max_rules) or self.max_rules < 1):
+            raise InputError(f"max_rules must be None or an integer >= 1, got {self.max_rules!r}.")
+        cf = self.categorical_features
+        if cf is not None and not (isinstance(cf, str) and cf == "all"):
+            if isinstance(cf, str) or not hasattr(cf, "__iter__"):
+                raise InputError("categorical_features must be None, 'all' or a list of column "
+                                 f"indices or names, got {cf!r}.")
+
+    def _validate(self, X: Any, y: Any = None, reset: bool = True) -> tuple[list, list, Any]:
+        """Check X (and y) and return the columns as 1-D arrays plus their inferred kinds."""
+        is_frame = isinstance(X, pd.DataFrame)
+        try:
+            if y is None:
+                arr = _sk_validate_data(self, X, reset=reset, dtype=None,
+                                        ensure_all_finite=False)
+            else:
+                arr, y = _sk_validate_data(self, X, y, reset=reset, dtype=None,
+                                           ensure_all_finite=False)
+        except InputError:
+            raise
+        except TypeError as exc:
+            raise InputError(f"{exc} Pass a 2-D array or a pandas DataFrame.") from exc
+        except ValueError as exc:
+            raise InputError(f"{exc} Check the shape of X (and y) and pass a dense 2-D "
+                             "array or DataFrame.") from exc
+        if is_frame:
+            cols = [X.iloc[:, j].to_numpy() for j in range(X.shape[1])]
+            kinds = []
+            for j in range(X.shape[1]):
+                dt = X.dtypes.iloc[j]
+                numeric = (pd.api.types.is_numeric_dtype(dt)
+                           and not pd.api.types.is_bool_dtype(dt)
+                           and not isinstance(dt, pd.CategoricalDtype))
+                kinds.append("numeric" if numeric else "categorical")
+            names = [str(c) for c in X.columns]
+        else:
+            arr = np.asarray(arr)
+            cols = [arr[:, j] for j in range(arr.shape[1])]
+            if arr.dtype.kind in "iuf":
+                kinds = ["numeric"] * arr.shape[1]
+            elif arr.dtype.kind == "O":
+                kinds = ["numeric" if all(_is_real_number(v) for v in c) else "categorical"
+                         for c in cols]
+            else:
+                kinds = ["categorical"] * arr.shape[1]
+            names = [f"x{j}" for j in range(arr.shape[1])]
+        return cols, kinds, (names, y)
+
+    # ------------------------------------------------------------------ encoding
+    def _fit_features(self, cols: list, kinds: list, names: list) -> list[_Feature]:
+        p = len(cols)
+        cf = self.categorical_features
+        forced = np.zeros(p, dtype=bool)
+        if isinstance(cf, str) and cf == "all":
+            forced[:] = True
+        elif cf is not None:
+            for item in cf:
+                if isinstance(item, numbers.Integral) and not isinstance(item, bool):
+                    if not -p <= int(item) < p:
+                        raise InputError(f"categorical_features index {item} is out of range "
+                                         f"for {p} columns.")
+                    forced[int(item)] = True
+                elif isinstance(item, str) and item in names:
+                    forced[names.index(item)] = True
+                else:
+                    raise InputError(f"categorical_features entry {item!r} is neither a column "
+                                     f"index nor a column name ({names[:5]}...).")
+        features = []
+        for j, col in enumerate(cols):
+            if forced[j] or kinds[j] == "categorical":
+                cats = sorted(set(_category_strings(col).tolist()))
+                features.append(_Feature(names[j], "categorical", cats))
+            else:
+                x = self._numeric_column(col, names[j])
+                levels = np.arange(1, self.n_bins) / self.n_bins
+                cuts = np.unique(np.quantile(x, levels, method="inverted_cdf"))
+                cuts = cuts[cuts < x.max()]
+                features.append(_Feature(names[j], "numeric", _interval_labels(cuts),
+                                         cuts.tolist()))
+        return features
+
+    @staticmethod
+    def _numeric_column(col: np.ndarray, name: str) -> np.ndarray:
+        try:
+            x = np.asarray(col, dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"column {name!r} was fitted as numeric but holds non-numeric "
+                             "values; pass it as categorical (categorical_features).") from exc
+        if np.isnan(x).any():
+            raise InputError(f"column {name!r} holds NaN (missing) values; impute them, or list "
+                             "the column in categorical_features so that missing becomes the "
+                             "value '?'.")
+        if not np.isfinite(x).all():
+            raise InputError(f"column {name!r} holds inf values; numeric features must be "
+                             "finite.")
+        return x
+
+    def _encode(self, cols: list) -> tuple[np.ndarray, np.ndarray]:
+        """Value codes (-1: not seen in training) and the missing mask, shape (n, p)."""
+        n = cols[0].shape[0] if cols else 0
+        p = len(self.features_)
+        codes = np.empty((n, p), dtype=np.int32)
+        missing = np.zeros((n, p), dtype=bool)
+        for j, (feat, col) in enumerate(zip(self.features_, cols)):
+            if feat.kind == "categorical":
+                s = _category_strings(col)
+                missing[:, j] = s == MISSING
+                codes[:, j] = pd.Categorical(s, categories=feat.categories).codes
+            else:
+                x = self._numeric_column(col, feat.name)
+                codes[:, j] = np.searchsorted(np.asarray(feat.cuts, dtype=float), x, side="left")
+        return codes, missing
+
+    # ------------------------------------------------------------------ fit
+    def fit(self, X: Any, y: Any) -> DecisionListClassifier:
+        """Build the decision list from training data.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame, shape (n_samples, n_features)
+            Categorical and/or numeric features (see the class docstring).
+        y : array-like, shape (n_samples,)
+            Class labels (at least two distinct classes).
+
+        Returns
+        -------
+        self
+        """
+        self._check_params()
+        t0 = time.perf_counter()
+        if y is None:
+            raise InputError("y is required: pass the class labels of the training rows.")
+        cols, kinds, (names, y) = self._validate(X, y, reset=True)
+        try:
+            check_classification_targets(y)
+        except ValueError as exc:
+            raise InputError(f"{exc} DecisionListClassifier needs discrete class labels.") from exc
+        self.classes_, y_enc = np.unique(y, return_inverse=True)
+        y_enc = y_enc.ravel().astype(np.int64)
+        if self.classes_.size < 2:
+            raise InputError(f"y holds a single class ({self.classes_[0]!r}); a classifier needs "
+                             "at least two classes in the training data.")
+        self.features_ = self._fit_features(cols, kinds, names)
+        codes, _ = self._encode(cols)
+        self.train_codes_ = codes
+        self.train_y_ = y_enc
+        self._build_list(codes, y_enc)
+        self.fit_time_ = time.perf_counter() - t0
+        return self
+
+    def _build_list(self, codes: np.ndarray, y: np.ndarray) -> None:
+        k = self.classes_.size
+        n, p = codes.shape
+        n_values = np.array([len(f.categories) for f in self.features_], dtype=np.int64)
+        offsets = np.concatenate([[0], np.cumsum(n_values)[:-1]]).astype(np.int64)
+        n_av = int(n_values.sum())
+        av_attr = np.repeat(np.arange(p), n_values)
+        av_value = np.arange(n_av) - offsets[av_attr]
+        onehot = np.zeros((n_av, n), dtype=bool)
+        for j in range(p):
+            onehot[offsets[j] + codes[:, j], np.arange(n)] = True
+        steps, remaining, stop = grow_decision_list(
+            onehot, y, k, av_attr, self.max_depth, self.min_coverage, self.max_rules)
+        rules: list[Rule] = []
+        history: list[dict] = []
+        for step in steps:
+            conds = tuple(self._condition(int(av_attr[a]), int(av_value[a]))
+                          for a in step["conj"])
+            pred = int(np.argmax(step["counts"]))
+            rules.append(Rule(conds, self.classes_[pred],
+                              tuple(int(c) for c in step["counts"])))
+            history.append({"rule": len(rules) - 1, "laplace": step["laplace"],
+                            "coverage": step["coverage"], "candidates": step["candidates"],
+                            "seconds": step["seconds"]})
+        n_candidates = int(sum(h["candidates"] for h in history))
+        self.rules_ = rules
+        self.history_ = history
+        self.n_candidates_ = n_candidates
+        self.stop_reason_ = stop
+        rest = y[remaining] if remaining.size else y
+        self.default_counts_ = np.bincount(rest, minlength=k)
+        self.default_class_ = self.classes_[int(np.argmax(self.default_counts_))]
+
+    # ------------------------------------------------------------------ predict
+    def _classify(self, X: Any) -> tuple[np.ndarray, np.ndarray, list[Any]]:
+        """Per row: class-count vector, rule index (-1 none) and OSR result or None."""
+        check_is_fitted(self, "rules_")
+        cols, _, _ = self._validate(X, reset=False)
+        codes, missing = self._encode(cols)
+        n = codes.shape[0]
+        k = self.classes_.size
+        rule_idx = np.full(n, -1, dtype=np.int64)
+        open_rows = np.ones(n, dtype=bool)
+        counts = np.empty((n, k), dtype=np.int64)
+        for r, rule in enumerate(self.rules_):
+            hit = open_rows & rule.evaluate(codes)
+            rule_idx[hit] = r
+            counts[hit] = rule.class_counts
+            open_rows &= ~hit
+        osr: list[Any] = [None] * n
+        rows = np.flatnonzero(open_rows)
+        if rows.size and self.fallback == "min_osr":
+            n_values = np.array([len(f.categories) for f in self.features_], dtype=np.int64)
+            missing_codes = np.array([f.missing_code for f in self.features_], dtype=np.int64)
+            key = np.column_stack([codes[rows], missing[rows]])
+            _, first, inverse = np.unique(key, axis=0, return_index=True, return_inverse=True)
+            results = [minimum_osr(self.train_codes_, self.train_y_, n_values, codes[rows[i]],
+                                   missing[rows[i]], k, float(self.confidence), missing_codes)
+                       for i in first]
+            inverse = np.ravel(inverse)
+            for pos, row in enumerate(rows):
+                res = results[int(inverse[pos])]
+                osr[row] = res
+                counts[row] = self.default_counts_ if res.used_default else res.class_counts
+        else:
+            counts[rows] = self.default_counts_
+        return counts, rule_idx, osr
+
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """Laplace-smoothed class distribution ``(n_c + 1)/(n + k)`` behind each decision."""
+        counts, _, _ = self._classify(X)
+        k = self.classes_.size
+        return (counts + 1.0) / (counts.sum(axis=1, keepdims=True) + k)
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Class of the first rule that covers each row, else of the fallback."""
+        counts, _, _ = self._classify(X)
+        return self.classes_[np.argmax(counts, axis=1)]
+
+    def explain(self, X: Any) -> pd.DataFrame:
+        """Which rule, OSR path or default rule classified each row.
+
+        Returns
+        -------
+        DataFrame with one row per input row and columns
+
+        - ``prediction``: the predicted class;
+        - ``method``: ``"rule"``, ``"min_osr"`` or ``"default"``;
+        - ``rule``: index into ``rules_`` of the rule that fired, -1 if none;
+        - ``fallback``: True when no rule covered the row;
+        - ``text``: the rule that decided, e.g. ``IF odor = n THEN 0`` (an OSR rule is
+          written the same way; the default rule as ``DEFAULT <class>``);
+        - ``osr_path``: tuple of ``(feature name, value)`` pairs of the OSR rule (empty
+          otherwise);
+        - ``osr_stop``: why the OSR path stopped (see :class:`OSRResult`), ``""`` otherwise.
+        """
+        counts, rule_idx, osr = self._classify(X)
+        preds = self.classes_[np.argmax(counts, axis=1)]
+        rows = []
+        for i in range(counts.shape[0]):
+            r = int(rule_idx[i])
+            res = osr[i]
+            if r >= 0:
+                rows.append((preds[i], "rule", r, False, str(self.rules_[r]), (), ""))
+            elif res is None or res.used_default:
+                rows.append((preds[i], "default", -1, True, f"DEFAULT {preds[i]}", (),
+                             "" if res is None else res.stop))
+            else:
+                conds = [self._condition(j, v) for j, v in res.path]
+                text = f"IF {' AND '.join(str(c) for c in conds)} THEN {preds[i]}"
+                rows.append((preds[i], "min_osr", -1, True, text,
+                             tuple((c.name, c.label) for c in conds), res.stop))
+        return pd.DataFrame(rows, columns=["prediction", "method", "rule", "fallback", "text",
+                                           "osr_path", "osr_stop"])
+
+    def _condition(self, j: int, v: int) -> Condition:
+        feat = self.features_[j]
+        return Condition(j, feat.name, int(v), feat.label(int(v)))
+
+    # ------------------------------------------------------------------ printing
+    def to_text(self, stats: bool = False) -> str:
+        """The list as text, one rule a line; ``stats`` appends coverage and Laplace accuracy."""
+        check_is_fitted(self, "rules_")
+        lines = []
+        for r, rule in enumerate(self.rules_):
+            line = ("ELSE " if r else "") + str(rule)
+            if stats:
+                line += f"    [covers {rule.coverage}, Laplace {rule.laplace:.4f}]"
+            lines.append(line)
+        tail = "uncovered points: Minimum OSR, default rule in its two cases" \
+            if self.fallback == "min_osr" else "uncovered points: default rule"
+        prefix = "ELSE " if self.rules_ else ""
+        lines.append(f"{prefix}DEFAULT {self.default_class_}    ({tail})")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        if not hasattr(self, "rules_"):
+            return self.__repr__()
+        return self.to_text()
+
+    # ------------------------------------------------------------------ JSON
+    def to_json(self, path: str | os.PathLike | None = None, *, indent: int | None = None) -> str:
+        """Serialize the fitted list (and the encoded training data Minimum OSR needs) as JSON.
+
+        Parameters
+        ----------
+        path : str or path-like, optional
+            Also write the JSON text to this file.
+        indent : int, optional
+            Indentation of the JSON text.
+
+        Returns
+        -------
+        str
+            The JSON text; :meth:`from_json` restores a classifier with identical predictions.
+        """
+        check_is_fitted(self, "rules_")
+        params = self.get_params()
+        cf = params["categorical_features"]
+        if cf is not None and not isinstance(cf, str):
+            params["categorical_features"] = [c if isinstance(c, str) else int(c) for c in cf]
+        doc = {
+            "format": _JSON_FORMAT,
+            "version": _JSON_VERSION,
+            "params": params,
+            "classes": self.classes_.tolist(),
+            "classes_dtype": self.classes_.dtype.str if self.classes_.dtype != object
+            else "object",
+            "n_features_in": int(self.n_features_in_),
+            "feature_names_in": (self.feature_names_in_.tolist()
+                                 if hasattr(self, "feature_names_in_") else None),
+            "features": [f.to_dict() for f in self.features_],
+            "rules": [{"conditions": [[c.feature, c.value] for c in r.conditions],
+                       "prediction": int(np.flatnonzero(self.classes_ == r.prediction)[0]),
+                       "class_counts": list(r.class_counts)} for r in self.rules_],
+            "default_counts": self.default_counts_.tolist(),
+            "stop_reason": self.stop_reason_,
+            "training": {"codes": self.train_codes_.T.tolist(), "y": self.train_y_.tolist()},
+        }
+        text = json.dumps(doc, indent=indent, allow_nan=False)
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        return text
+
+    @classmethod
+    def from_json(cls, source: str | os.PathLike) -> DecisionListClassifier:
+        """Restore a classifier written by :meth:`to_json` (JSON text or a file path)."""
+        text = source
+        if isinstance(source, os.PathLike) or (isinstance(source, str)
+                                               and not source.lstrip().startswith("{")):
+            with open(source, encoding="utf-8") as fh:
+                text = fh.read()
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"not valid JSON ({exc}); pass the text written by to_json().") \
+                from exc
+        if not isinstance(doc, dict) or doc.get("format") != _JSON_FORMAT:
+            raise InputError("this JSON was not written by DecisionListClassifier.to_json(); "
+                             "re-export the model with to_json().")
+        if doc.get("version") != _JSON_VERSION:
+            raise InputError(f"unsupported decision-list JSON version {doc.get('version')!r}; "
+                             f"this optirules reads version {_JSON_VERSION}.")
+        params = dict(doc["params"])
+        est = cls(**params)
+        dtype = doc["classes_dtype"]
+        est.classes_ = np.array(doc["classes"], dtype=object if dtype == "object" else dtype)
+        est.n_features_in_ = int(doc["n_features_in"])
+        if doc.get("feature_names_in") is not None:
+            est.feature_names_in_ = np.array(doc["feature_names_in"], dtype=object)
+        est.features_ = [_Feature.from_dict(d) for d in doc["features"]]
+        rules = []
+        for r in doc["rules"]:
+            conds = tuple(est._condition(int(j), int(v)) for j, v in r["conditions"])
+            rules.append(Rule(conds, est.classes_[int(r["prediction"])],
+                              tuple(int(c) for c in r["class_counts"])))
+        est.rules_ = rules
+        est.default_counts_ = np.asarray(doc["default_counts"], dtype=np.int64)
+        est.default_class_ = est.classes_[int(np.argmax(est.default_counts_))]
+        est.stop_reason_ = doc.get("stop_reason", "")
+        est.history_ = []
+        est.n_candidates_ = 0
+        codes = np.asarray(doc["training"]["codes"], dtype=np.int32)
+        est.train_codes_ = np.ascontiguousarray(codes.T.reshape(-1, len(est.features_)))
+        est.train_y_ = np.asarray(doc["training"]["y"], dtype=np.int64)
+        return est

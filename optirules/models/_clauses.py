@@ -1,0 +1,352 @@
+"""Clauses (conjunctions of literals), their coverage, and the pricing reduced cost.
+
+A *literal matrix* ``A`` is a binary ``N x L`` array whose columns are literals
+(features and, optionally, their negations, as a binarizer produces them).  A
+*clause* is a sorted tuple of distinct literal indices; it covers row ``i`` iff
+every one of its literals is 1 in row ``i`` (the empty clause covers every row).
+Its complexity is ``c_k = 1 + |k|`` (seed 000, Section 3; Dash, Günlük and Wei 2018).
+
+The one place where a clause's reduced cost is computed is :func:`reduced_costs`;
+the exact pricing MILP and the beam search both report their clauses' reduced
+costs through it, and the rule master's LP reduced costs are checked against it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError
+
+__all__ = [
+    "Clause",
+    "check_literal_matrix",
+    "check_labels",
+    "check_sample_weight",
+    "check_cover_duals",
+    "check_nonnegative",
+    "normalize_clause",
+    "normalize_clauses",
+    "clause_degrees",
+    "clause_costs",
+    "clause_coverage",
+    "ruleset_covers",
+    "negative_loss",
+    "weighted_hamming_loss",
+    "row_prices",
+    "complexity_costs",
+    "reduced_costs",
+    "clause_label",
+    "row_label",
+    "literal_label",
+]
+
+#: a clause: sorted tuple of distinct literal (column) indices of the literal matrix
+Clause = tuple[int, ...]
+
+
+# --------------------------------------------------------------------------- labels
+def clause_label(k: int) -> str:
+    """Readable index label of the ``k``-th clause column: ``clause_17``."""
+    return f"clause_{k}"
+
+
+def row_label(i: int) -> str:
+    """Readable index label of data row ``i``: ``i_42``."""
+    return f"i_{i}"
+
+
+def literal_label(j: int) -> str:
+    """Readable index label of literal (column of ``A``) ``j``: ``j_5``."""
+    return f"j_{j}"
+
+
+# ----------------------------------------------------------------------- validation
+def check_literal_matrix(A: Any) -> np.ndarray:
+    """Validate a binary literal matrix and return it as a C-contiguous boolean array.
+
+    Raises
+    ------
+    InputError
+        If ``A`` is not 2-D, is empty, holds NaN, or has entries other than 0/1.
+    """
+    try:
+        arr = np.asarray(A)
+    except Exception as exc:  # pragma: no cover - exotic inputs
+        raise InputError(
+            f"could not read the literal matrix as an array ({exc}); pass a 2-D 0/1 "
+            "numpy array."
+        ) from None
+    if arr.ndim != 2:
+        raise InputError(
+            f"the literal matrix must be 2-D (rows x literals), got shape {arr.shape}; "
+            "binarize the features first (e.g. with optirules.data.FeatureBinarizer)."
+        )
+    if arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise InputError(
+            f"the literal matrix is empty (shape {arr.shape}); pass at least one row "
+            "and one literal."
+        )
+    if arr.dtype == bool:
+        return np.ascontiguousarray(arr)
+    if not np.issubdtype(arr.dtype, np.number):
+        raise InputError(
+            f"the literal matrix must be numeric 0/1 or boolean, got dtype {arr.dtype}; "
+            "binarize the features first (e.g. with optirules.data.FeatureBinarizer)."
+        )
+    if np.issubdtype(arr.dtype, np.floating) and np.isnan(arr).any():
+        raise InputError(
+            "the literal matrix contains NaN; impute or binarize missing values "
+            "before building rule models."
+        )
+    binary = (arr == 0) | (arr == 1)
+    if not binary.all():
+        bad = arr[~binary].ravel()[0]
+        raise InputError(
+            f"the literal matrix must hold only 0 and 1 (found {bad!r}); binarize the "
+            "features first (e.g. with optirules.data.FeatureBinarizer)."
+        )
+    return np.ascontiguousarray(arr == 1)
+
+
+def check_labels(y: Any, n_rows: int) -> np.ndarray:
+    """Validate binary labels of length ``n_rows`` and return the boolean mask ``y == 1``."""
+    arr = np.asarray(y)
+    if arr.ndim != 1 or arr.shape[0] != n_rows:
+        raise InputError(
+            f"y must be a 1-D array with one label per row ({n_rows}), got shape "
+            f"{arr.shape}."
+        )
+    if arr.dtype == bool:
+        return arr.copy()
+    if not np.issubdtype(arr.dtype, np.number):
+        raise InputError(
+            f"y must hold the labels 0 and 1, got dtype {arr.dtype}; encode the positive "
+            "class as 1 and the other as 0."
+        )
+    if np.issubdtype(arr.dtype, np.floating) and np.isnan(arr).any():
+        raise InputError("y contains NaN; drop or label those rows.")
+    binary = (arr == 0) | (arr == 1)
+    if not binary.all():
+        raise InputError(
+            f"y must hold only the labels 0 and 1 (found {arr[~binary][0]!r}); encode "
+            "the positive class as 1 and the other as 0."
+        )
+    return arr == 1
+
+
+def check_sample_weight(sample_weight: Any, n_rows: int) -> np.ndarray:
+    """Validate sample weights ``P`` (default uniform ``1/N``) and return them as floats.
+
+    Any non-negative finite weights with a positive sum are accepted as given
+    (they are not renormalized; seed 000 uses a pmf).
+    """
+    if sample_weight is None:
+        return np.full(n_rows, 1.0 / n_rows)
+    arr = np.asarray(sample_weight, dtype=float)
+    if arr.ndim != 1 or arr.shape[0] != n_rows:
+        raise InputError(
+            f"sample_weight must be a 1-D array with one weight per row ({n_rows}), got "
+            f"shape {arr.shape}."
+        )
+    if not np.isfinite(arr).all():
+        raise InputError("sample_weight contains NaN or infinite values; pass finite weights.")
+    if (arr < 0).any():
+        raise InputError(
+            f"sample_weight must be non-negative (found {arr.min():.3g}); pass a pmf over "
+            "the rows."
+        )
+    if arr.sum() <= 0:
+        raise InputError("sample_weight sums to 0; give at least one row a positive weight.")
+    return arr
+
+
+def check_cover_duals(mu: Any, n_pos: int, *, tol: float = 1e-9) -> np.ndarray:
+    """Validate the cover-row duals ``mu`` (one per label-1 row, in row order).
+
+    Values in ``[-tol, 0)`` (solver round-off) are clipped to 0; a clearly negative
+    dual means the duals do not come from the master LP and is rejected.
+    """
+    arr = np.asarray(mu, dtype=float)
+    if arr.ndim != 1 or arr.shape[0] != n_pos:
+        raise InputError(
+            f"mu must hold one dual per label-1 row ({n_pos}, in row order), got shape "
+            f"{arr.shape}; pass RuleMasterModel.cover_duals_."
+        )
+    if not np.isfinite(arr).all():
+        raise InputError("mu contains NaN or infinite values; pass the master LP's duals.")
+    if (arr < -tol).any():
+        raise InputError(
+            f"the cover duals mu must be >= 0 (found {arr.min():.3g}); pass "
+            "RuleMasterModel.cover_duals_ from a relaxed (relax=True) master."
+        )
+    return np.maximum(arr, 0.0)
+
+
+def check_nonnegative(value: Any, name: str) -> float:
+    """A finite non-negative float parameter, or an InputError naming it."""
+    try:
+        out = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{name} must be a number, got {value!r}.") from None
+    if not np.isfinite(out) or out < 0:
+        raise InputError(f"{name} must be finite and >= 0, got {value!r}.")
+    return out
+
+
+# --------------------------------------------------------------------------- clauses
+def normalize_clause(clause: Iterable[Any], n_literals: int) -> Clause:
+    """Return ``clause`` as a sorted tuple of distinct literal indices in ``[0, n_literals)``.
+
+    Repeated literals are merged (a conjunction with a repeated literal is the
+    same conjunction).
+    """
+    if isinstance(clause, (str, bytes)) or not isinstance(clause, Iterable):
+        raise InputError(
+            f"a clause must be an iterable of literal indices, got {clause!r}; e.g. (0, 4)."
+        )
+    out = []
+    for j in clause:
+        if isinstance(j, (bool, np.bool_)) or not isinstance(j, (int, np.integer)):
+            raise InputError(
+                f"clause {tuple(clause)!r} holds {j!r}; literal indices must be integers."
+            )
+        if not 0 <= int(j) < n_literals:
+            raise InputError(
+                f"clause {tuple(clause)!r} refers to literal {int(j)}, but the literal "
+                f"matrix has {n_literals} columns (indices 0..{n_literals - 1})."
+            )
+        out.append(int(j))
+    return tuple(sorted(set(out)))
+
+
+def normalize_clauses(clauses: Iterable[Iterable[Any]], n_literals: int) -> list[Clause]:
+    """Normalize every clause of ``clauses`` (see :func:`normalize_clause`)."""
+    if isinstance(clauses, (str, bytes)) or not isinstance(clauses, Iterable):
+        raise InputError(
+            f"clauses must be a list of clauses (tuples of literal indices), got {clauses!r}."
+        )
+    return [normalize_clause(k, n_literals) for k in clauses]
+
+
+def clause_degrees(clauses: Sequence[Clause]) -> np.ndarray:
+    """Number of literals ``|k|`` of each clause."""
+    return np.fromiter((len(k) for k in clauses), dtype=np.int64, count=len(clauses))
+
+
+def clause_costs(clauses: Sequence[Clause]) -> np.ndarray:
+    """Complexity ``c_k = 1 + |k|`` of each clause (seed 000; Dash et al. 2018)."""
+    return 1.0 + clause_degrees(clauses).astype(float)
+
+
+def clause_coverage(A: np.ndarray, clauses: Sequence[Clause]) -> np.ndarray:
+    """Boolean ``N x K`` matrix whose column ``k`` marks the rows clause ``k`` covers.
+
+    ``A`` must already be a boolean literal matrix (see :func:`check_literal_matrix`).
+    """
+    out = np.empty((A.shape[0], len(clauses)), dtype=bool, order="F")
+    for k, clause in enumerate(clauses):
+        if clause:
+            np.logical_and.reduce(A[:, list(clause)], axis=1, out=out[:, k])
+        else:
+            out[:, k] = True
+    return out
+
+
+def ruleset_covers(A: np.ndarray, clauses: Sequence[Clause]) -> np.ndarray:
+    """Rows covered by at least one clause: the DNF rule set's prediction ``y_hat = 1``."""
+    if len(clauses) == 0:
+        return np.zeros(A.shape[0], dtype=bool)
+    return clause_coverage(A, clauses).any(axis=1)
+
+
+def negative_loss(coverage: np.ndarray, y: np.ndarray, P: np.ndarray) -> np.ndarray:
+    """Objective coefficient of each clause in the master: ``sum_{i in Z, k covers i} P_i``."""
+    return np.where(y, 0.0, P) @ coverage
+
+
+def weighted_hamming_loss(A: np.ndarray, y: np.ndarray, clauses: Sequence[Clause],
+                          P: np.ndarray) -> float:
+    """Weighted Hamming loss of a rule set (the master IP objective without penalties).
+
+    ``sum_{i in P+} P_i [no clause covers i] + sum_k sum_{i in Z, k covers i} P_i``
+    (seed 000, eq 6 at the optimal ``xi``).
+    """
+    cov = clause_coverage(A, clauses)
+    missed = y & ~cov.any(axis=1)
+    return float(P[missed].sum() + negative_loss(cov, y, P).sum())
+
+
+# ------------------------------------------------------------------- reduced costs
+def row_prices(y: np.ndarray, P: np.ndarray, mu: np.ndarray) -> np.ndarray:
+    """Price ``v_i`` a clause pays for covering row ``i`` in the pricing problem.
+
+    ``v_i = P_i`` for ``i in Z`` (label 0) and ``v_i = -mu_i P_i`` for ``i in P+``
+    (label 1), with ``mu`` given over the label-1 rows in row order: the duals of
+    seed 000 eq 7 scaled by the sample weights.
+    """
+    v = P.astype(float).copy()
+    v[y] = -mu * P[y]
+    return v
+
+
+def complexity_costs(degrees: Any, lam: float = 0.0, lambda0: float = 0.0,
+                     lambda1: float = 0.0) -> np.ndarray:
+    """Complexity part of the reduced cost: ``lam * c_k + lambda0 + lambda1 * |k|``.
+
+    ``lam`` is the (non-negative) dual of the complexity budget row (seed 000 eq 8),
+    ``lambda0``/``lambda1`` the penalty form's per-clause and per-literal costs.
+    """
+    deg = np.asarray(degrees, dtype=float)
+    return (lam + lambda0) + (lam + lambda1) * deg
+
+
+def reduced_costs(A: Any, y: Any, clauses: Iterable[Iterable[Any]], mu: Any, *,
+                  sample_weight: Any = None, lam: float = 0.0, lambda0: float = 0.0,
+                  lambda1: float = 0.0) -> np.ndarray:
+    r"""Reduced cost of each clause's column in the LP relaxation of the rule master.
+
+    .. math::
+
+        r(k) = \lambda c_k + \lambda_0 + \lambda_1 |k|
+               + \sum_{i \in Z,\ k \text{ covers } i} P_i
+               - \sum_{i \in P^+,\ k \text{ covers } i} \mu_i P_i ,
+        \qquad c_k = 1 + |k| ,
+
+    where :math:`\mu` are the duals of the cover rows (seed 000 eq 7, scaled by
+    :math:`P_i` as the seed says) and :math:`\lambda` the dual of the complexity row
+    (eq 8) reported as a non-negative number; :math:`\lambda_0, \lambda_1` are the
+    penalty form's costs (zero in the budget form).  This is exactly the reduced
+    cost of column :math:`w_k` of the master LP (tested against HiGHS's).
+
+    Parameters
+    ----------
+    A : array of shape (N, L)
+        Binary literal matrix.
+    y : array of shape (N,)
+        Labels in {0, 1}.
+    clauses : iterable of tuples of int
+        The clauses to price.
+    mu : array of shape (n_pos,)
+        Cover duals, one per label-1 row in row order (``RuleMasterModel.cover_duals_``).
+    sample_weight : array of shape (N,), optional
+        Weights ``P`` (default uniform ``1/N``).
+    lam, lambda0, lambda1 : float, default 0
+        Complexity-row dual and penalty costs.
+
+    Returns
+    -------
+    ndarray of shape (K,)
+    """
+    A = check_literal_matrix(A)
+    yb = check_labels(y, A.shape[0])
+    P = check_sample_weight(sample_weight, A.shape[0])
+    mu = check_cover_duals(mu, int(yb.sum()))
+    lam = check_nonnegative(lam, "lam")
+    lambda0 = check_nonnegative(lambda0, "lambda0")
+    lambda1 = check_nonnegative(lambda1, "lambda1")
+    ks = normalize_clauses(clauses, A.shape[1])
+    cov = clause_coverage(A, ks)
+    return complexity_costs(clause_degrees(ks), lam, lambda0, lambda1) + row_prices(yb, P, mu) @ cov

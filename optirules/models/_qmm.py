@@ -1,0 +1,568 @@
+r"""QMM ensemble pruning: the quadratic program of seed 004 after QR with column pivoting.
+
+Seed ``004_b60b069ac34fd4df.txt`` ("Ensemble pruning via margin maximization") re-weights a
+voting ensemble :math:`f(\mathbf x) = \operatorname{sign}\sum_t \alpha_t h_t(\mathbf x)` by the
+quadratic program it calls QMM (its eq. 19)
+
+.. math::
+
+    \min_{\mathbf w} \ \mathbf w^\top \hat{\boldsymbol\Sigma} \mathbf w
+    \quad \text{s.t.} \quad \boldsymbol\Lambda_\upsilon \mathbf w \ge \boldsymbol\varphi_\upsilon,
+    \quad \textstyle\sum_t w_t = 1, \quad \mathbf w \ge 0,
+
+with :math:`\mathbf E = \mathbf H \bullet \mathbf y` the error matrix,
+:math:`\hat{\boldsymbol\Sigma} = \operatorname{cov}(\mathbf E)`,
+:math:`\boldsymbol\varphi_\upsilon = (m_{(1)}, \dots, m_{(\lceil n\upsilon\rceil)})` the
+:math:`\lceil n\upsilon \rceil` smallest margins of :math:`\mathbf m = \mathbf E\boldsymbol\alpha`
+and :math:`\boldsymbol\Lambda_\upsilon` the rows of :math:`\mathbf E` they come from.  The
+constraint keeps the lower-:math:`\upsilon` margins at least as large as the ensemble's;
+the objective is the sample variance of the new margins :math:`\mathbf E\mathbf w`.  Weights
+driven to zero prune members.  Before the QP, a QR decomposition with column pivoting of
+:math:`\mathbf H` (seed 004, the paragraph on rank deficiency) keeps a basis
+:math:`\mathbf H'` of :math:`r` pivot columns; the QP runs on :math:`\mathbf H'` with
+:math:`\hat{\boldsymbol\Sigma}' = \operatorname{cov}(\mathbf H' \bullet \mathbf y)`,
+:math:`\boldsymbol\Lambda'_\upsilon`, :math:`\boldsymbol\varphi'_\upsilon` and the merged
+weights :math:`\boldsymbol\alpha'`.  When the QP has no solution or
+:math:`\hat{\boldsymbol\Sigma}'` is not positive semidefinite, the seed keeps the original
+vote (:math:`\mathbf w = \boldsymbol\alpha'`).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError, SolverStatusError
+from ._base import OptModel
+from ._margins import EMarginResult, check_ensemble, emargin
+
+__all__ = ["QMMModel", "QMMFallbackWarning"]
+
+_DEPENDENT = ("lstsq", "proportional", "keep")
+_REFERENCES = ("basis", "original")
+
+#: Tighter-than-default tolerances per backend, applied unless the caller passes the option:
+#: with Clarabel's defaults (1e-8) weights that are zero at the optimum come back as large
+#: as 3e-6 (AdaBoost stumps, n = 200), which blurs which members are pruned; at 1e-10 they
+#: are below 5e-9 at no measurable extra time.  OSQP's defaults (1e-5 in cvxpy) violate the
+#: margin rows by ~1e-6.
+_SOLVER_DEFAULTS: dict[str, dict[str, Any]] = {
+    "clarabel": {"tol_gap_abs": 1e-10, "tol_gap_rel": 1e-10, "tol_feas": 1e-10},
+    "osqp": {"eps_abs": 1e-8, "eps_rel": 1e-8, "polish": True, "max_iter": 200_000},
+}
+
+
+class QMMFallbackWarning(UserWarning):
+    """Warned when :class:`QMMModel` falls back to its reference weights."""
+
+
+def _check_upsilon(upsilon: Any) -> float | str:
+    if isinstance(upsilon, str):
+        if upsilon.lower() == "emargin":
+            return "emargin"
+        raise InputError(
+            f"upsilon must be a number in (0, 1] or the string 'emargin', got {upsilon!r}."
+        )
+    if isinstance(upsilon, bool) or not isinstance(upsilon, numbers.Real):
+        raise InputError(
+            f"upsilon must be a number in (0, 1] or 'emargin', got {upsilon!r} "
+            f"({type(upsilon).__name__})."
+        )
+    value = float(upsilon)
+    if not (math.isfinite(value) and 0.0 < value <= 1.0):
+        raise InputError(
+            f"upsilon must lie in (0, 1] (the fraction of smallest margins to protect), got "
+            f"{upsilon!r}; the seed uses 0.5 for AdaBoost and 0.25 for random forests, or "
+            "pass upsilon='emargin'."
+        )
+    return value
+
+
+def _check_choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value.lower() not in choices:
+        raise InputError(f"{name} must be one of {choices}, got {value!r}.")
+    return value.lower()
+
+
+def _check_positive(name: str, value: Any, *, allow_none: bool = False) -> float | None:
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise InputError(f"{name} must be a positive number, got {value!r}.")
+    value = float(value)
+    if not (math.isfinite(value) and value > 0):
+        raise InputError(f"{name} must be a positive finite number, got {value!r}.")
+    return value
+
+
+def _group_identical_columns(H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Group identical columns of a +-1 matrix.
+
+    Returns ``(rep, group)``: ``rep[k]`` is the lowest member index of group ``k`` (groups
+    ordered by it) and ``group[t]`` the group of member ``t``.
+    """
+    packed = np.packbits(H > 0, axis=0)  # exact: columns equal iff their bit patterns are
+    _, first, inverse = np.unique(packed, axis=1, return_index=True, return_inverse=True)
+    inverse = np.asarray(inverse).reshape(-1)
+    order = np.argsort(first, kind="stable")
+    rank_of = np.empty_like(order)
+    rank_of[order] = np.arange(order.size)
+    return first[order], rank_of[inverse]
+
+
+def _pivoted_qr_basis(M: np.ndarray, rank_tol: float | None) -> tuple[np.ndarray, int]:
+    """Column pivots of ``M`` (``scipy.linalg.qr(..., pivoting=True)``) and its numerical rank.
+
+    The rank counts ``|R_kk| > tol`` with ``tol = max(n, T) * eps * |R_00|`` unless
+    ``rank_tol`` (relative to ``|R_00|``) is given.
+    """
+    from scipy.linalg import qr
+
+    R, piv = qr(M, mode="r", pivoting=True)
+    diag = np.abs(np.diag(R))
+    if diag.size == 0 or diag[0] == 0:
+        return piv[:0], 0
+    rel = rank_tol if rank_tol is not None else max(M.shape) * np.finfo(float).eps
+    rank = int(np.count_nonzero(diag > rel * diag[0]))
+    return piv, rank
+
+
+def _simplex_lstsq(A: np.ndarray, b: np.ndarray) -> np.ndarray:
+    r"""``argmin ||A c - b||_2`` over the simplex ``{c >= 0, sum c = 1}``.
+
+    Solved by non-negative least squares with the sum row appended with a large weight
+    (Lawson and Hanson's weighting method for an equality constraint), then renormalised.
+    """
+    from scipy.optimize import nnls
+
+    n, r = A.shape
+    weight = 1e3 * math.sqrt(max(n, 1)) * max(1.0, float(np.abs(A).max()))
+    A_aug = np.vstack([A, np.full((1, r), weight)])
+    b_aug = np.append(b, weight)
+    c, _ = nnls(A_aug, b_aug, maxiter=50 * max(r, 10))
+    total = c.sum()
+    if not np.isfinite(total) or total <= 0:  # pragma: no cover - nnls always has mass here
+        return np.full(r, 1.0 / r)
+    return c / total
+
+
+class QMMModel(OptModel):
+    r"""QMM pruning QP of seed 004 (its eq. 19) with QR pivoting, EMargin and a recorded fallback.
+
+    The model solved, on the QR basis :math:`\mathbf H'` (:math:`r` members), is
+
+    .. math::
+
+        \min_{\mathbf w \in \mathbb R^r} \ \mathbf w^\top \hat{\boldsymbol\Sigma}' \mathbf w
+        \quad \text{s.t.} \quad
+        \boldsymbol\Lambda'_\upsilon \mathbf w \ge \boldsymbol\varphi'_\upsilon, \quad
+        \mathbf 1^\top \mathbf w = 1, \quad \mathbf w \ge 0,
+
+    where :math:`\mathbf E' = \mathbf H' \bullet \mathbf y`,
+    :math:`\hat{\boldsymbol\Sigma}' = \frac{1}{n-1}(\mathbf E' - \bar{\mathbf E}')^\top
+    (\mathbf E' - \bar{\mathbf E}')` is the **sample covariance of the columns of**
+    :math:`\mathbf E'` **with divisor** :math:`n - 1` (``numpy.cov``; the divisor only scales
+    the objective, which equals the sample variance of the margins :math:`\mathbf E'\mathbf w`),
+    the :math:`k = \lceil n\upsilon \rceil` rows of smallest reference margin
+    :math:`\mathbf m^{\mathrm{ref}}` give :math:`\boldsymbol\Lambda'_\upsilon` (those rows of
+    :math:`\mathbf E'`) and :math:`\boldsymbol\varphi'_\upsilon` (those margins), ties broken
+    by row order.  The QP is built with ``cvxpy.quad_form(w, cvxpy.psd_wrap(Sigma))``.
+
+    **Preprocessing (seed 004, rank deficiency of H).**
+
+    1. *Identical members are merged.*  Columns of :math:`\mathbf H` that are equal are
+       represented by the one with the lowest index, which receives the sum of their
+       :math:`\alpha` (the seed's :math:`\alpha'_j = \alpha_{d_j} + \sum` of the weights of
+       the dropped columns equal to it).  The vote, hence every margin, is unchanged.
+       The weight carried this way is ``merged_weight_``.
+    2. *QR with column pivoting* (``scipy.linalg.qr(..., pivoting=True)``) on the distinct
+       columns gives the rank :math:`r` and :math:`r` pivot columns, the basis
+       :math:`\mathbf H'`.
+    3. *Linearly dependent but not identical members* (the non-pivot distinct columns) are
+       a different case: their vote :math:`\mathbf v = \mathbf E_G \boldsymbol\alpha_G` lies
+       in the span of :math:`\mathbf E'` but, for +-1 columns, never in the cone of a convex
+       combination (a convex combination of +-1 vectors equals a +-1 vector only if all its
+       members are that vector), so dropping them as the seed does loses
+       :math:`A_G = \mathbf 1^\top\boldsymbol\alpha_G` of the vote.  ``dependent`` decides:
+
+       * ``"lstsq"`` (default): keep them out of the QP and give their weight to the
+         basis by the least-squares representation restricted to the scaled simplex,
+         :math:`\boldsymbol\delta = \arg\min\{\|\mathbf E'\boldsymbol\delta - \mathbf v\|_2 :
+         \boldsymbol\delta \ge 0, \mathbf 1^\top\boldsymbol\delta = A_G\}`, so
+         :math:`\boldsymbol\alpha' = \boldsymbol\alpha'_{\text{merged}} + \boldsymbol\delta`
+         stays on the simplex and its margins are as close as such a vote can be;
+       * ``"proportional"``: keep them out of the QP and spread :math:`A_G` over the basis
+         in proportion to the basis' own weights (this is the seed's drop followed by
+         renormalising :math:`\boldsymbol\alpha'` to the simplex);
+       * ``"keep"``: keep them in the QP as variables (no weight moves; the QP then has a
+         singular, still positive semidefinite :math:`\hat{\boldsymbol\Sigma}'`).
+
+       The weight given to other members is ``moved_weight_`` (:math:`A_G`, 0 for
+       ``"keep"``) and the largest change of any training margin it causes,
+       :math:`\|\mathbf E'\boldsymbol\alpha' - \mathbf E\boldsymbol\alpha\|_\infty`, is
+       ``margin_shift_``.
+
+    **Reference margins.**  ``margin_reference="basis"`` (default, the seed's choice) takes
+    :math:`\boldsymbol\varphi'_\upsilon` from :math:`\mathbf m^{\mathrm{ref}} =
+    \mathbf E'\boldsymbol\alpha'`; then :math:`\boldsymbol\alpha'` is feasible, the QP always
+    has a solution, and its optimum is at most :math:`\boldsymbol\alpha'^\top
+    \hat{\boldsymbol\Sigma}'\boldsymbol\alpha'`.  ``"original"`` takes it from the given
+    ensemble's margins :math:`\mathbf E\boldsymbol\alpha` so that the returned vote never
+    lowers one of the original lower-:math:`\upsilon` margins; when dependent members were
+    folded this QP can be infeasible.
+
+    **Fallback.**  When :math:`\hat{\boldsymbol\Sigma}'` is not positive semidefinite
+    (smallest eigenvalue below :math:`-\text{psd\_tol}\cdot\max(1, \lambda_{\max})`; a
+    sample covariance is PSD in exact arithmetic, so this guards against round-off only),
+    or the solver returns no usable solution (infeasible, numerical failure, a limit
+    without a feasible point), the model returns its *reference weights*: the weights whose
+    margins gave :math:`\boldsymbol\varphi` — :math:`\boldsymbol\alpha'` for ``"basis"``, and
+    :math:`\boldsymbol\alpha` with identical members merged (the unchanged original vote) for
+    ``"original"``.  It sets ``fallback_used_ = True``, explains why in
+    ``fallback_reason_`` and warns with :class:`QMMFallbackWarning`.
+
+    Parameters
+    ----------
+    H : array-like of shape (n_samples, n_members)
+        Member predictions :math:`h_{it} \in \{-1, +1\}` on the training rows.
+    y : array-like of shape (n_samples,)
+        Labels in {-1, +1}.
+    alpha : array-like of shape (n_members,), optional
+        Original non-negative member weights, normalised to the simplex (default uniform).
+    upsilon : float in (0, 1] or "emargin", default 0.5
+        Fraction of smallest margins to protect.  The seed uses 0.5 for AdaBoost and 0.25
+        for random forests.  ``"emargin"`` sets
+        :math:`\upsilon = \hat P[m^{\mathrm{ref}} \le \hat\theta(q^*)]` from the Equilibrium
+        margin (see :func:`optirules.models._margins.emargin`), which needs
+        ``hypothesis_space_size``.
+    hypothesis_space_size : int or float, optional
+        :math:`|\mathscr H|` for ``upsilon="emargin"``, e.g.
+        ``tree_hypothesis_space_size(n_features, 100, depth)`` (seed 004: trees on 100
+        fixed thresholds per feature) or a documented estimate.
+    delta : float, default 0.05
+        Confidence parameter of the EMargin bound.
+    dependent : {"lstsq", "proportional", "keep"}, default "lstsq"
+        How the weight of linearly dependent, non-identical members is carried (above).
+    margin_reference : {"basis", "original"}, default "basis"
+        Whose lower margins the QP protects (above).
+    rank_tol : float, optional
+        Relative tolerance on :math:`|R_{kk}|/|R_{00}|` for the rank of the QR step
+        (default ``max(n, T) * machine epsilon``).
+    psd_tol : float, default 1e-8
+        Relative tolerance of the positive-semidefiniteness check.
+    weight_tol : float, default 1e-7
+        Solved weights at or below this are set to zero (the member is pruned) before the
+        weights are renormalised to sum to one.
+
+    Attributes
+    ----------
+    rank_ : int
+        Numerical rank of :math:`\mathbf H` (number of QR pivot columns).
+    basis_ : ndarray of int
+        Member indices of the QP's variables (the pivot columns; with ``dependent="keep"``
+        every distinct column), in the order of ``w``.
+    dependent_members_ : ndarray of int
+        Distinct members that are linear combinations of the basis without being identical
+        to a member of it.
+    merged_weight_, moved_weight_, margin_shift_ : float
+        Weight carried by identical merges, weight moved off dependent members, and the
+        largest margin change that move causes (see above).
+    reference_weights_ : ndarray of shape (n_members,)
+        Weights whose margins define :math:`\boldsymbol\varphi` (the fallback weights).
+    reference_margins_ : ndarray of shape (n_samples,)
+        Their margins.
+    upsilon_ : float
+        The percentile used.
+    emargin_ : EMarginResult or None
+        The EMargin computation when ``upsilon="emargin"``.
+    lower_rows_ : ndarray of int
+        The :math:`\lceil n\upsilon\rceil` protected rows.
+    phi_ : ndarray
+        :math:`\boldsymbol\varphi_\upsilon`, their reference margins.
+    covariance_ : ndarray of shape (r, r)
+        :math:`\hat{\boldsymbol\Sigma}'`.
+    min_eigenvalue_ : float
+        Its smallest eigenvalue.
+    baseline_objective_ : float
+        Sample variance (divisor :math:`n-1`) of the reference margins.
+
+    After :meth:`solve`: ``weights_`` (length ``n_members``, on the simplex, zero for
+    pruned members), ``kept_`` (members with positive weight), ``pruning_rate_``
+    (:math:`1 - |\text{kept}|/T`), ``objective_`` (:math:`\mathbf w^\top\hat{\boldsymbol\Sigma}'
+    \mathbf w` of the returned weights), ``margins_`` (their margins),
+    ``constraint_violation_`` (:math:`\max(\boldsymbol\varphi - \boldsymbol\Lambda\mathbf w)^+`),
+    ``status_`` (the solver's :class:`~optirules.solvers.Status`), ``fallback_used_``,
+    ``fallback_reason_`` (``""`` when not used) and ``result_``.
+
+    Notes
+    -----
+    Seed 004 remarks that :math:`\hat{\boldsymbol\Sigma}` may be "full rank but not positive
+    semidefinite" when :math:`n < T`; a sample covariance is always PSD (and singular when
+    :math:`n \le T`), so with this formulation only round-off can trigger that fallback.
+    """
+
+    default_solver = "clarabel"
+
+    def __init__(
+        self,
+        H: Any,
+        y: Any,
+        alpha: Any = None,
+        *,
+        upsilon: float | str = 0.5,
+        hypothesis_space_size: Any = None,
+        delta: float = 0.05,
+        dependent: str = "lstsq",
+        margin_reference: str = "basis",
+        rank_tol: float | None = None,
+        psd_tol: float = 1e-8,
+        weight_tol: float = 1e-7,
+    ) -> None:
+        self.H, self.y, self.alpha = check_ensemble(H, y, alpha)
+        self.upsilon = _check_upsilon(upsilon)
+        self.hypothesis_space_size = hypothesis_space_size
+        self.delta = delta
+        self.dependent = _check_choice("dependent", dependent, _DEPENDENT)
+        self.margin_reference = _check_choice("margin_reference", margin_reference, _REFERENCES)
+        self.rank_tol = _check_positive("rank_tol", rank_tol, allow_none=True)
+        self.psd_tol = _check_positive("psd_tol", psd_tol)
+        self.weight_tol = _check_positive("weight_tol", weight_tol)
+        if self.upsilon == "emargin" and hypothesis_space_size is None:
+            raise InputError(
+                "upsilon='emargin' needs hypothesis_space_size (|H| of the base classifiers): "
+                "pass e.g. tree_hypothesis_space_size(n_features, n_thresholds=100, depth=1) "
+                "for stumps on 100 fixed thresholds, or give a number for upsilon."
+            )
+        self.emargin_: EMarginResult | None = None
+        self._w_var = None
+        self._prepare()
+
+    # ----------------------------------------------------------------------- preprocessing
+    def _prepare(self) -> None:
+        H, y, alpha = self.H, self.y, self.alpha
+        n, T = H.shape
+        E = H * y[:, None]
+        self.n_samples_, self.n_members_ = n, T
+        original_margins = E @ alpha
+        self.original_margins_ = original_margins
+
+        # 1. identical members
+        rep, group = _group_identical_columns(H)
+        alpha_u = np.bincount(group, weights=alpha, minlength=rep.size)
+        self.merged_weight_ = float(alpha.sum() - alpha[rep].sum())
+        merged_full = np.zeros(T)
+        merged_full[rep] = alpha_u
+        self.group_ = group
+        self.representatives_ = rep
+
+        # 2. QR with column pivoting on the distinct columns
+        piv, rank = _pivoted_qr_basis(H[:, rep], self.rank_tol)
+        self.rank_ = rank
+        pivots = np.sort(piv[:rank])  # positions among distinct columns, kept in member order
+        non_pivots = np.sort(piv[rank:])
+        self.dependent_members_ = rep[non_pivots]
+
+        # 3. weight of dependent, non-identical members
+        a_basis = alpha_u[pivots].copy()
+        a_dep = alpha_u[non_pivots]
+        moved = float(a_dep.sum()) if self.dependent != "keep" else 0.0
+        if self.dependent == "keep":
+            cols = np.arange(rep.size)
+            a_basis = alpha_u.copy()
+        else:
+            cols = pivots
+            if moved > 0:
+                E_basis = E[:, rep[cols]]
+                if self.dependent == "lstsq":
+                    target = E[:, rep[non_pivots]] @ a_dep / moved
+                    a_basis += moved * _simplex_lstsq(E_basis, target)
+                else:  # proportional
+                    base = a_basis.sum()
+                    share = a_basis / base if base > 0 else np.full(cols.size, 1.0 / cols.size)
+                    a_basis += moved * share
+        a_basis /= a_basis.sum()
+        self.moved_weight_ = moved
+        self.basis_ = rep[cols]
+        E_b = E[:, self.basis_]
+        self._E_basis = E_b
+        basis_margins = E_b @ a_basis
+        self.margin_shift_ = float(np.max(np.abs(basis_margins - original_margins)))
+        basis_full = np.zeros(T)
+        basis_full[self.basis_] = a_basis
+        self.basis_weights_ = basis_full
+
+        # reference ensemble whose lower margins are protected (and the fallback weights)
+        if self.margin_reference == "basis":
+            self.reference_weights_ = basis_full
+            ref_margins = basis_margins
+        else:
+            self.reference_weights_ = merged_full
+            ref_margins = original_margins
+        self.reference_margins_ = ref_margins
+        self.baseline_objective_ = float(np.var(ref_margins, ddof=1)) if n > 1 else 0.0
+
+        # upsilon, Lambda, phi
+        if self.upsilon == "emargin":
+            self.emargin_ = emargin(ref_margins, self.hypothesis_space_size, self.delta)
+            self.upsilon_ = self.emargin_.upsilon
+        else:
+            self.upsilon_ = float(self.upsilon)
+        k = max(1, min(n, math.ceil(n * self.upsilon_ - 1e-9)))  # guard 0.35 * 200 = 70.000..1
+        order = np.argsort(ref_margins, kind="stable")
+        self.lower_rows_ = np.sort(order[:k])
+        self.phi_ = ref_margins[self.lower_rows_]
+        self._Lambda = E_b[self.lower_rows_]
+
+        # covariance and its PSD check
+        if n > 1:
+            S = np.atleast_2d(np.cov(E_b, rowvar=False, ddof=1))
+        else:
+            S = np.zeros((E_b.shape[1], E_b.shape[1]))
+        S = 0.5 * (S + S.T)
+        self.covariance_ = S
+        eig = np.linalg.eigvalsh(S)
+        self.min_eigenvalue_ = float(eig[0])
+        self.is_psd_ = bool(eig[0] >= -self.psd_tol * max(1.0, float(abs(eig[-1]))))
+
+    # ----------------------------------------------------------------------- model
+    def _build(self):
+        import cvxpy as cp
+
+        r = self.basis_.size
+        w = cp.Variable(r, nonneg=True, name="w")
+        self._w_var = w
+        objective = cp.Minimize(cp.quad_form(w, cp.psd_wrap(self.covariance_)))
+        constraints = [self._Lambda @ w >= self.phi_, cp.sum(w) == 1]
+        return cp.Problem(objective, constraints)
+
+    def solve(self, solver: str | None = None, *, time_limit: float | None = None,
+              mip_gap: float | None = None, verbose: bool = False, **options):
+        """Solve the QMM QP (or fall back) and store the pruned weights.
+
+        Parameters
+        ----------
+        solver : str, optional
+            Any QP-capable backend of :func:`optirules.solvers.solve`: ``"clarabel"``
+            (default), ``"osqp"``, ``"highs"``, ``"scs"`` ...
+        time_limit, verbose, **options
+            Passed to the solver layer.  For Clarabel and OSQP, tighter tolerances than the
+            solvers' defaults are used unless given here (``_SOLVER_DEFAULTS``).
+        mip_gap : None
+            Accepted for the common signature; the QP is continuous.
+
+        Returns
+        -------
+        SolveResult
+            Also kept as ``result_``.  When the covariance fails the PSD check no solver is
+            called and the result has status ``numerical_error``.  A missing solution does
+            not raise: it triggers the documented fallback.
+        """
+        from ..solvers import SolveResult, Status
+
+        name = (solver or self.default_solver).lower()
+        if not self.is_psd_:
+            reason = (
+                f"the covariance matrix Sigma' is not positive semidefinite (smallest "
+                f"eigenvalue {self.min_eigenvalue_:.3g} < -psd_tol * max(1, lambda_max)); the "
+                "QP was not solved"
+            )
+            result = SolveResult(status=Status.NUMERICAL_ERROR, solver=name,
+                                 raw_status="covariance not positive semidefinite")
+            self.result_ = result
+            self._fallback(result, reason)
+            return result
+        opts = {**_SOLVER_DEFAULTS.get(name, {}), **options}
+        try:
+            result = super().solve(name, time_limit=time_limit, mip_gap=mip_gap,
+                                   verbose=verbose, **opts)
+        except SolverStatusError as exc:
+            result = exc.result if exc.result is not None else self.result_
+            self.result_ = result
+            status = getattr(result, "status", None)
+            label = status.value if status is not None else "unknown"
+            self._fallback(result, f"the solver {name!r} returned no solution "
+                                   f"(status {label!r}): {exc}")
+        return result
+
+    def _read_solution(self, result) -> None:
+        from ..solvers import Status
+
+        raw = None if self._w_var is None else self._w_var.value
+        if raw is None and result.values:
+            raw = result.values.get("w")
+        w = None if raw is None else np.asarray(raw, dtype=float).reshape(-1)
+        if w is None or w.size != self.basis_.size or not np.all(np.isfinite(w)):
+            self._fallback(result, f"the solver returned status {result.status.value!r} "
+                                   "without usable weights")
+            return
+        w = np.clip(w, 0.0, None)
+        w[w <= self.weight_tol] = 0.0
+        total = w.sum()
+        if total <= 0:
+            self._fallback(result, "every solved weight was at or below weight_tol")
+            return
+        w /= total
+        violation = float(np.max(self.phi_ - self._Lambda @ w, initial=0.0))
+        if result.status is not Status.OPTIMAL and violation > 1e-6:
+            self._fallback(
+                result,
+                f"the solver stopped with status {result.status.value!r} and its weights "
+                f"violate the margin constraints by {violation:.3g}",
+            )
+            return
+        full = np.zeros(self.n_members_)
+        full[self.basis_] = w
+        self._store(full, result, fallback_reason="")
+
+    # ----------------------------------------------------------------------- results
+    def _store(self, weights: np.ndarray, result, fallback_reason: str) -> None:
+        self.weights_ = weights
+        self.kept_ = np.flatnonzero(weights > 0)
+        self.pruning_rate_ = 1.0 - self.kept_.size / self.n_members_
+        self.margins_ = self.H @ weights * self.y
+        w_b = weights[self.basis_]
+        self.objective_ = float(w_b @ self.covariance_ @ w_b)
+        self.constraint_violation_ = float(
+            np.max(self.phi_ - self.margins_[self.lower_rows_], initial=0.0))
+        self.status_ = None if result is None else result.status
+        self.fallback_used_ = bool(fallback_reason)
+        self.fallback_reason_ = fallback_reason
+
+    def _fallback(self, result, reason: str) -> None:
+        message = (
+            f"QMMModel: {reason}; falling back to the reference weights "
+            f"(margin_reference={self.margin_reference!r}: "
+            + ("alpha' on the QR basis" if self.margin_reference == "basis"
+               else "alpha with identical members merged")
+            + f"), which keep {np.count_nonzero(self.reference_weights_)} of "
+            f"{self.n_members_} members. Try another solver, a smaller upsilon or "
+            "margin_reference='basis'."
+        )
+        warnings.warn(message, QMMFallbackWarning, stacklevel=3)
+        self._store(self.reference_weights_.copy(), result, fallback_reason=reason)
+
+    def summary(self) -> dict[str, Any]:
+        """The solve's figures as a plain dict (members, kept, pruning rate, status, weights moved)."""
+        self._check_solved()
+        return {
+            "n_samples": self.n_samples_,
+            "n_members": self.n_members_,
+            "rank": self.rank_,
+            "n_basis": int(self.basis_.size),
+            "n_kept": int(self.kept_.size),
+            "pruning_rate": self.pruning_rate_,
+            "upsilon": self.upsilon_,
+            "objective": self.objective_,
+            "baseline_objective": self.baseline_objective_,
+            "status": None if self.status_ is None else self.status_.value,
+            "fallback_used": self.fallback_used_,
+            "fallback_reason": self.fallback_reason_,
+            "merged_weight": self.merged_weight_,
+            "moved_weight": self.moved_weight_,
+            "margin_shift": self.margin_shift_,
+            "constraint_violation": self.constraint_violation_,
+        }

@@ -1,0 +1,274 @@
+r"""The sparse convex combination of rule sets of seed 000, eqs 11-14, as a Pyomo MILP.
+
+Given the predictions :math:`h_k(x_i) \in \{0, 1\}` of :math:`K` members (rule sets) on
+:math:`N` training rows, their costs :math:`c(h_k)`, an overall budget
+:math:`\mathfrak{C}` and sample weights :math:`p` (a pmf), the model chooses a sparse
+convex combination :math:`F = \sum_k v_k h_k` that minimizes the weighted margin of
+misclassification (seed ``000_7f302ee499b210e0.txt``, eq 10 written as the IP 11-14).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError
+from ._base import OptModel
+
+__all__ = ["SparseCombinationModel"]
+
+
+def _as_binary_matrix(h: Any) -> np.ndarray:
+    try:
+        arr = np.asarray(h, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"H must be a numeric 0/1 matrix: {exc}.") from None
+    if arr.ndim != 2:
+        raise InputError(
+            f"H must be 2-D (rows x members), got shape {arr.shape}; "
+            "reshape a single member's predictions to (N, 1)."
+        )
+    if arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise InputError(f"H has shape {arr.shape}: it needs at least one row and one member.")
+    if not np.all(np.isfinite(arr)):
+        raise InputError("H has NaN or inf entries: member predictions must be 0 or 1.")
+    if not np.all((arr == 0) | (arr == 1)):
+        raise InputError(
+            "H must hold 0/1 member predictions (h_k(x_i) in {0, 1}); "
+            "threshold or binarize the members' outputs first."
+        )
+    return arr.astype(np.int8)
+
+
+class SparseCombinationModel(OptModel):
+    r"""Sparse convex combination of members under a complexity budget (seed 000, eqs 11-14).
+
+    .. math::
+
+        \min_{v, w, \xi} \quad & \sum_{i \in \mathcal{S}^0} p_i \xi_i
+            + \sum_{i \in \mathcal{S}^1} p_i \xi_i && (11) \\
+        \text{s.t.} \quad & \sum_{k \in \mathcal{K}_i} v_k \le \tfrac{1}{2} - \Delta + \xi_i,
+            \quad i \in \mathcal{S}^0 && (12) \\
+        & \xi_i + \sum_{k \in \mathcal{K}_i} v_k \ge \tfrac{1}{2} + \Delta,
+            \quad i \in \mathcal{S}^1 && (13) \\
+        & v_k \in [0, 1], \quad \sum_k v_k = 1, \quad \xi_i \ge 0, \\
+        & v_k \le w_k, \quad w_k \in \{0, 1\}, \quad
+            \sum_k w_k\, c(h_k) \le \mathfrak{C} && (14)
+
+    (seed ``000_7f302ee499b210e0.txt``, eqs 11-14), where
+    :math:`\mathcal{K}_i = \{k : h_k(x_i) = 1\}` (``H[i, k] == 1``),
+    :math:`\mathcal{S}^0, \mathcal{S}^1` are the rows with label 0 and 1, and ``p`` is a
+    pmf over the rows (seed 000 uses the worst-case pmf :math:`P^n` or :math:`P^0`).
+    The combination predicts :math:`\hat y = \mathbb{I}(F(x) \ge 1/2)` with
+    :math:`F = \sum_k v_k h_k`.
+
+    **The margin** :math:`\Delta`.  The seed prints
+    :math:`\Delta = \mathfrak{C} / (2 \min_k c(h_k))` as "a small separation parameter".
+    That value is :math:`\ge 1/2` whenever :math:`\mathfrak{C} \ge \min_k c(h_k)` (i.e.
+    whenever any member fits the budget), and then (12) charges every vote on a negative
+    row and makes (13) unreachable without slack -- not a small separation.  The evident
+    intent is the reciprocal, so the default here is
+
+    .. math:: \Delta = \min\Bigl(\frac{\min_k c(h_k)}{2 \mathfrak{C}}, \frac{1}{4}\Bigr).
+
+    The cap at 1/4 acts only when :math:`\mathfrak{C} < 2 \min_k c(h_k)`; then at most
+    one member fits the budget, :math:`v` is a unit vector, and :math:`\Delta` only
+    scales the objective (by :math:`1/2 + \Delta`) without changing the chosen member.
+    Pass ``delta=`` to use another value in :math:`[0, 1/2)`.
+
+    Parameters
+    ----------
+    H : array-like of shape (N, K)
+        0/1 member predictions, ``H[i, k] = h_k(x_i)``.
+    y : array-like of shape (N,)
+        0/1 labels.
+    costs : array-like of shape (K,)
+        Member costs :math:`c(h_k) > 0` (seed 000: clauses plus literals).
+    budget : float
+        Overall complexity budget :math:`\mathfrak{C}`; must be at least the smallest
+        cost, or no combination is feasible.
+    delta : float or None, default None
+        Margin :math:`\Delta \in [0, 1/2)`; ``None`` gives the default above.
+    sample_weight : array-like of shape (N,) or None, default None
+        The pmf :math:`p` (non-negative, summing to 1); ``None`` means uniform.
+
+    Attributes
+    ----------
+    model : pyomo.environ.ConcreteModel
+        Variables ``v[member_k]``, ``w[member_k]``, ``xi[i_j]``; constraints
+        ``margin[i_j]`` (12 or 13 by label), ``simplex``, ``link[member_k]`` and
+        ``budget``; objective ``weighted_margin_loss``.
+    v_ : numpy.ndarray of shape (K,)
+        Combination weights (round-off below ``1e-9`` set to 0, renormalized).
+    w_ : numpy.ndarray of shape (K,)
+        The binary selection variables as solved (0/1 integers).
+    chosen_ : numpy.ndarray of int
+        Indices of the members that vote, ``v_ > 1e-9``.  (A member with ``w = 1`` but
+        ``v = 0`` spends budget without effect; it is not listed.)
+    xi_ : numpy.ndarray of shape (N,)
+        Margin slacks.
+    objective_ : float
+        :math:`\sum_i p_i \xi_i`.
+    status_ : Status
+        The solve status (``optimal``, or ``time_limit`` with an incumbent).
+    result_ : SolveResult
+    """
+
+    default_solver = "highs"
+
+    #: weights below this are treated as zero when reading the solution
+    tol: float = 1e-9
+
+    def __init__(self, H: Any, y: Any, costs: Any, budget: float, delta: float | None = None,
+                 sample_weight: Any = None) -> None:
+        self.H = _as_binary_matrix(H)
+        n, k = self.H.shape
+        try:
+            y_arr = np.asarray(y, dtype=float).ravel()
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"y must hold 0/1 labels: {exc}.") from None
+        if y_arr.shape != (n,):
+            raise InputError(f"y has {y_arr.size} labels but H has {n} rows: pass one per row.")
+        if not np.all((y_arr == 0) | (y_arr == 1)):
+            raise InputError("y must hold 0/1 labels (1 = positive class); recode it first.")
+        self.y = y_arr.astype(np.int8)
+
+        try:
+            c = np.asarray(costs, dtype=float).ravel()
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"costs must be positive numbers: {exc}.") from None
+        if c.shape != (k,):
+            raise InputError(f"costs has {c.size} entries but H has {k} members: one per member.")
+        if not np.all(np.isfinite(c)) or np.any(c <= 0):
+            raise InputError("costs must be finite and positive (c(h_k) >= 1 in seed 000).")
+        self.costs = c
+
+        try:
+            budget_f = float(budget)
+        except (TypeError, ValueError):
+            raise InputError(f"budget must be a number, got {budget!r}.") from None
+        if not math.isfinite(budget_f) or budget_f <= 0:
+            raise InputError(f"budget must be finite and positive, got {budget!r}.")
+        if budget_f < c.min():
+            raise InputError(
+                f"budget {budget_f:g} is below the cheapest member's cost {c.min():g}: no "
+                "combination fits (sum v = 1 needs one chosen member). Raise the budget."
+            )
+        self.budget = budget_f
+
+        if delta is None:
+            delta_f = min(c.min() / (2.0 * budget_f), 0.25)
+        else:
+            try:
+                delta_f = float(delta)
+            except (TypeError, ValueError):
+                raise InputError(f"delta must be a number in [0, 1/2), got {delta!r}.") from None
+            if not (0.0 <= delta_f < 0.5):
+                raise InputError(
+                    f"delta must lie in [0, 1/2), got {delta!r}: at 1/2 or more, eq 12 "
+                    "charges every vote on a negative row. Use a small margin such as "
+                    "min(costs) / (2 * budget)."
+                )
+        self.delta = delta_f
+
+        if sample_weight is None:
+            p = np.full(n, 1.0 / n)
+        else:
+            try:
+                p = np.asarray(sample_weight, dtype=float).ravel()
+            except (TypeError, ValueError) as exc:
+                raise InputError(f"sample_weight must be a pmf: {exc}.") from None
+            if p.shape != (n,):
+                raise InputError(
+                    f"sample_weight has {p.size} entries but H has {n} rows: one per row."
+                )
+            if not np.all(np.isfinite(p)) or np.any(p < 0):
+                raise InputError("sample_weight must be finite and non-negative.")
+            if abs(p.sum() - 1.0) > 1e-6:
+                raise InputError(
+                    f"sample_weight must be a pmf (sum 1), its sum is {p.sum():.6g}: "
+                    "divide it by its sum."
+                )
+        self.sample_weight = p
+
+    @property
+    def n_members(self) -> int:
+        return self.H.shape[1]
+
+    def _build(self):
+        import pyomo.environ as pyo
+
+        n, k = self.H.shape
+        rows = [f"i_{i}" for i in range(n)]
+        members = [f"member_{j}" for j in range(k)]
+        half = 0.5
+        m = pyo.ConcreteModel(name="sparse_combination")
+        m.I = pyo.Set(initialize=rows, ordered=True)
+        m.K = pyo.Set(initialize=members, ordered=True)
+        m.v = pyo.Var(m.K, bounds=(0.0, 1.0), within=pyo.NonNegativeReals)
+        m.w = pyo.Var(m.K, within=pyo.Binary)
+        m.xi = pyo.Var(m.I, within=pyo.NonNegativeReals)
+
+        weight = dict(zip(rows, self.sample_weight.tolist(), strict=True))
+        m.weighted_margin_loss = pyo.Objective(
+            expr=sum(weight[r] * m.xi[r] for r in rows if weight[r] != 0.0),
+            sense=pyo.minimize,
+        )
+        covering = {rows[i]: [members[j] for j in np.flatnonzero(self.H[i])] for i in range(n)}
+        label = dict(zip(rows, self.y.tolist(), strict=True))
+        delta = self.delta
+
+        def margin_rule(mdl, r):
+            votes = sum(mdl.v[q] for q in covering[r])
+            if label[r] == 0:  # eq 12
+                return votes - mdl.xi[r] <= half - delta
+            return mdl.xi[r] + votes >= half + delta  # eq 13
+
+        m.margin = pyo.Constraint(m.I, rule=margin_rule)
+        m.simplex = pyo.Constraint(expr=sum(m.v[q] for q in members) == 1)
+        m.link = pyo.Constraint(m.K, rule=lambda mdl, q: mdl.v[q] <= mdl.w[q])
+        cost = dict(zip(members, self.costs.tolist(), strict=True))
+        m.budget = pyo.Constraint(expr=sum(cost[q] * m.w[q] for q in members) <= self.budget)
+        return m
+
+    def _read_solution(self, result) -> None:
+        import pyomo.environ as pyo
+
+        m = self.model
+        members = list(m.K)
+        v = np.array([pyo.value(m.v[q]) for q in members], dtype=float)
+        v[v < self.tol] = 0.0
+        v = v / v.sum()
+        self.v_ = v
+        self.w_ = np.array([round(pyo.value(m.w[q])) for q in members], dtype=int)
+        self.chosen_ = np.flatnonzero(v > 0.0)
+        self.xi_ = np.array([pyo.value(m.xi[r]) for r in m.I], dtype=float)
+        self.objective_ = float(result.objective)
+        self.status_ = result.status
+
+    # ------------------------------------------------------------------ predictions
+    def decision_function(self, H: Any = None) -> np.ndarray:
+        r"""The combination :math:`F(x_i) = \sum_k v_k h_k(x_i)` on member predictions ``H``.
+
+        Parameters
+        ----------
+        H : array-like of shape (M, K) or None
+            0/1 predictions of the same K members on M rows; ``None`` uses the
+            training matrix.
+        """
+        self._check_solved()
+        h = self.H if H is None else _as_binary_matrix(H)
+        if h.shape[1] != self.n_members:
+            raise InputError(
+                f"H has {h.shape[1]} members, the model was built with {self.n_members}."
+            )
+        return (h * self.v_[None, :]).sum(axis=1)
+
+    def predict(self, H: Any = None) -> np.ndarray:
+        r""":math:`\hat y = \mathbb{I}(F(x) \ge 1/2)` (seed 000, Section 1), as 0/1 integers.
+
+        A tolerance of ``1e-9`` absorbs round-off in ``v_`` at the threshold.
+        """
+        return (self.decision_function(H) >= 0.5 - self.tol).astype(int)

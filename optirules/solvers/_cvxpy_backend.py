@@ -1,0 +1,233 @@
+"""CVXPY backend: Clarabel, HiGHS, OSQP, SCS, SciPy and any other solver cvxpy finds installed."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..errors import SolverError, SolverOptionError
+from ._common import Stopwatch, package_version
+from ._result import SolveResult, Status, relative_gap
+
+__all__ = ["solve_cvxpy", "cvxpy_solvers", "is_cvxpy_problem"]
+
+#: lowercase optirules name -> (cvxpy solver name, python distribution for the version)
+_DISTRIBUTION = {
+    "CLARABEL": "clarabel",
+    "HIGHS": "highspy",
+    "OSQP": "osqp",
+    "SCS": "scs",
+    "SCIPY": "scipy",
+    "ECOS": "ecos",
+    "ECOS_BB": "ecos",
+    "GLPK": "cvxopt",
+    "GLPK_MI": "cvxopt",
+    "CVXOPT": "cvxopt",
+    "CBC": "cylp",
+    "SCIP": "pyscipopt",
+    "GUROBI": "gurobipy",
+    "CPLEX": "cplex",
+    "MOSEK": "mosek",
+    "XPRESS": "xpress",
+    "PIQP": "piqp",
+    "PROXQP": "proxsuite",
+    "DAQP": "daqp",
+}
+
+#: per solver: how it spells (time limit, relative MIP gap); the value goes in as given
+_LIMIT_OPTIONS: dict[str, tuple[str | None, str | None]] = {
+    "CLARABEL": ("time_limit", None),
+    "HIGHS": ("time_limit", "mip_rel_gap"),
+    "OSQP": ("time_limit", None),
+    "SCS": ("time_limit_secs", None),
+    "GUROBI": ("TimeLimit", "MIPGap"),
+    "CBC": ("maximumSeconds", "allowableFractionGap"),
+    "PIQP": ("max_time", None),
+}
+
+_STATUS = {
+    "optimal": Status.OPTIMAL,
+    "optimal_inaccurate": Status.FEASIBLE,
+    "infeasible": Status.INFEASIBLE,
+    "infeasible_inaccurate": Status.INFEASIBLE,
+    "unbounded": Status.UNBOUNDED,
+    "unbounded_inaccurate": Status.UNBOUNDED,
+    "infeasible_or_unbounded": Status.INFEASIBLE_OR_UNBOUNDED,
+    "user_limit": Status.TIME_LIMIT,
+    "solver_error": Status.ERROR,
+}
+
+
+def is_cvxpy_problem(problem: Any) -> bool:
+    return type(problem).__module__.startswith("cvxpy") and hasattr(problem, "is_dcp")
+
+
+def cvxpy_solvers() -> dict[str, frozenset[str]]:
+    """Installed cvxpy solvers (lowercase) and what each can take."""
+    import cvxpy as cp
+    from cvxpy.constraints import PSD, SOC, ExpCone
+    from cvxpy.reductions.solvers.defines import SOLVER_MAP_CONIC, SOLVER_MAP_QP
+
+    out: dict[str, frozenset[str]] = {}
+    for name in cp.installed_solvers():
+        caps = {"duals"}
+        conic = SOLVER_MAP_CONIC.get(name)
+        qp = SOLVER_MAP_QP.get(name)
+        if conic is not None:
+            caps.add("lp")
+            supported = set(conic.SUPPORTED_CONSTRAINTS)
+            if SOC in supported:
+                caps.update({"socp", "qp"})
+            if ExpCone in supported:
+                caps.add("exp_cone")
+            if any(getattr(c, "__name__", "").endswith("PSD") for c in supported) or PSD in supported:
+                caps.add("sdp")
+            if conic.MIP_CAPABLE:
+                caps.add("milp")
+        if qp is not None:
+            caps.update({"lp", "qp"})
+            if qp.MIP_CAPABLE:
+                caps.add("milp")
+        out[name.lower()] = frozenset(caps)
+    return out
+
+
+def _check_options(name: str, options: dict[str, Any]) -> None:
+    if name == "CLARABEL":
+        import clarabel
+
+        known = {k for k in dir(clarabel.DefaultSettings()) if not k.startswith("_")}
+        bad = sorted(set(options) - known)
+        if bad:
+            raise SolverOptionError(
+                f"Clarabel has no setting {bad[0]!r}: known settings include "
+                f"{', '.join(sorted(known)[:12])} ... (see clarabel.DefaultSettings())."
+            )
+    elif name == "HIGHS":
+        from ._highspy_backend import check_highs_options
+
+        check_highs_options(options)
+
+
+def solve_cvxpy(name: str, problem, *, time_limit=None, mip_gap=None, verbose=False, options=None) -> SolveResult:
+    """Solve a ``cvxpy.Problem`` with solver ``name`` (lowercase); cvxpy sets the variable values."""
+    import cvxpy as cp
+
+    cp_name = name.upper()
+    options = dict(options or {})
+    _check_options(cp_name, options)
+    tl_key, gap_key = _LIMIT_OPTIONS.get(cp_name, (None, None))
+    if time_limit is not None:
+        if tl_key is None:
+            raise SolverError(
+                f"optirules does not know how to give {name!r} a time limit: pass it as a "
+                "solver option, or choose 'clarabel', 'highs', 'osqp' or 'scs'."
+            )
+        options[tl_key] = float(time_limit)
+    if mip_gap is not None and problem.is_mixed_integer():
+        if gap_key is None:
+            raise SolverError(f"solver {name!r} takes no relative MIP gap: drop mip_gap or use 'highs'.")
+        options[gap_key] = float(mip_gap)
+    if cp_name == "SCIPY":
+        scipy_opts = dict(options.pop("scipy_options", {}))
+        if time_limit is not None:
+            scipy_opts["time_limit"] = options.pop(tl_key, float(time_limit)) if tl_key else float(time_limit)
+        if mip_gap is not None and problem.is_mixed_integer():
+            scipy_opts["mip_rel_gap"] = float(mip_gap)
+        if scipy_opts:
+            options["scipy_options"] = scipy_opts
+    raw = ""
+    error_text = ""
+    with Stopwatch() as clock:
+        try:
+            problem.solve(solver=cp_name, verbose=verbose, warm_start=False, **options)
+            raw = str(problem.status)
+        except (TypeError, ValueError) as exc:
+            raise SolverOptionError(
+                f"{name} rejected the options {sorted(options)}: {exc}. Check their names and values."
+            ) from None
+        except cp.error.SolverError as exc:
+            text = str(exc)
+            if "setting" in text.lower() or "option" in text.lower():
+                raise SolverOptionError(f"{name} rejected the options {sorted(options)}: {text}") from None
+            if "cannot solve this problem" in text:
+                raise SolverError(
+                    f"solver {name!r} cannot take this problem ({_problem_class(problem)}): "
+                    "choose a solver with that capability (see optirules.solvers.available_solvers())."
+                ) from None
+            raw, error_text = "solver_error", text
+        except cp.error.DCPError as exc:
+            raise SolverError(f"the cvxpy problem is not DCP, so no solver can take it: {exc}") from None
+    status = _STATUS.get(raw, Status.ERROR)
+    has_solution = status in (Status.OPTIMAL, Status.FEASIBLE, Status.TIME_LIMIT) and all(
+        v.value is not None for v in problem.variables()
+    )
+    if status is Status.TIME_LIMIT and not has_solution:
+        status = Status.TIME_LIMIT
+    value = problem.value if has_solution else math.nan
+    objective = float(value) if value is not None and has_solution else math.nan
+    stats = problem.solver_stats
+    bound = math.nan
+    integer = problem.is_mixed_integer()
+    if status is Status.OPTIMAL and not integer:
+        bound = objective
+    elif integer and stats is not None and stats.extra_stats is not None:
+        bound = _mip_bound(stats.extra_stats)
+        if status is Status.OPTIMAL and not math.isfinite(bound):
+            bound = objective
+    duals = None
+    if has_solution and not integer and status is Status.OPTIMAL:
+        duals = {f"constraint_{i}": c.dual_value for i, c in enumerate(problem.constraints)}
+    return SolveResult(
+        status=status,
+        objective=objective,
+        bound=bound,
+        gap=relative_gap(objective, bound, status),
+        wall_time=clock.elapsed,
+        solver=name,
+        solver_version=package_version(_DISTRIBUTION.get(cp_name, name)),
+        raw_status=raw,
+        log=error_text,
+        values={v.name(): v.value for v in problem.variables()} if has_solution else {},
+        duals=duals,
+        has_solution=has_solution,
+        info={
+            "interface": "cvxpy",
+            "is_mip": integer,
+            "iterations": getattr(stats, "num_iters", None),
+            "solve_time": getattr(stats, "solve_time", None),
+        },
+    )
+
+
+def _mip_bound(extra) -> float:
+    for key in ("mip_dual_bound", "ObjBound", "dual_bound"):
+        val = extra.get(key) if isinstance(extra, dict) else getattr(extra, key, None)
+        if val is not None:
+            try:
+                val = float(val)
+            except (TypeError, ValueError):
+                continue
+            if math.isfinite(val):
+                return val
+    info = extra.get("info") if isinstance(extra, dict) else getattr(extra, "info", None)
+    if info is not None and hasattr(info, "mip_dual_bound"):
+        val = float(info.mip_dual_bound)
+        if math.isfinite(val):
+            return val
+    return math.nan
+
+
+def _problem_class(problem) -> str:
+    """A short description of what kind of problem this is, for error messages."""
+    atoms = {a.__name__.lower() for a in problem.atoms()}
+    kinds = []
+    if problem.is_mixed_integer():
+        kinds.append("integer variables")
+    if atoms & {"rel_entr", "entr", "kl_div", "log", "exp", "log_sum_exp", "logistic"}:
+        kinds.append("exponential cone")
+    elif not problem.is_qp():
+        kinds.append("second-order or other cone")
+    elif not problem.is_lp():
+        kinds.append("quadratic objective")
+    return ", ".join(kinds) or "linear program"

@@ -1,0 +1,223 @@
+"""Export models as .lp / .mps files and solve such files."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError, ModelFormatError, SolverNotAvailableError
+from ._result import SolveResult
+
+__all__ = ["write_model", "read_model", "cvxpy_to_highs"]
+
+_FORMATS = (".lp", ".mps")
+
+
+def _format_of(path: Path) -> str:
+    suffix = path.suffix.lower()
+    if suffix not in _FORMATS:
+        raise ModelFormatError(
+            f"cannot tell the file format of {str(path)!r}: use a path ending in .lp or .mps."
+        )
+    return suffix
+
+
+def write_model(problem: Any, path: str | os.PathLike) -> Path:
+    """Write a model to an .lp or .mps file (chosen by the suffix of ``path``).
+
+    Pyomo models are written with their own (symbolic) names, so ``w[clause_3]``
+    appears as ``w(clause_3)``; cvxpy LP/MILP/QP problems become one column per
+    variable entry named ``name(i)`` and one row per constraint entry named
+    ``c{k}(i)`` (``k`` its position in ``problem.constraints``; HiGHS allows no
+    square brackets in names); a ``highspy.Highs`` instance is written as it stands.  Second-order, exponential and semidefinite
+    cones have no LP/MPS form and raise :class:`~optirules.errors.ModelFormatError`.
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+    """
+    from ..models._base import OptModel
+    from ._solve import problem_interface
+
+    path = Path(path)
+    fmt = _format_of(path)
+    if isinstance(problem, OptModel):
+        problem = problem.model
+    interface = problem_interface(problem)
+    if interface == "pyomo":
+        problem.write(str(path), io_options={"symbolic_solver_labels": True})
+        return path
+    if interface == "cvxpy":
+        h = cvxpy_to_highs(problem)
+    else:
+        h = problem
+    import highspy
+
+    if h.writeModel(str(path)) == highspy.HighsStatus.kError:
+        raise ModelFormatError(f"HiGHS could not write {str(path)!r}: check that the folder exists.")
+    return path
+
+
+def read_model(
+    path: str | os.PathLike,
+    solver: str = "highs",
+    *,
+    time_limit: float | None = None,
+    mip_gap: float | None = None,
+    verbose: bool = False,
+    **options: Any,
+) -> SolveResult:
+    """Read an .lp or .mps file and solve it; columns and rows keep their names in the result."""
+    from ._common import check_limits
+    from ._highspy_backend import solve_highs
+
+    path = Path(path)
+    _format_of(path)
+    if str(solver).lower() != "highs":
+        raise SolverNotAvailableError(
+            f"read_model reads files with HiGHS only, not {solver!r}: use solver='highs', or "
+            "load the file into your own solver."
+        )
+    if not path.exists():
+        raise InputError(f"no model file at {str(path)!r}.")
+    check_limits(time_limit, mip_gap)
+    import highspy
+
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    if h.readModel(str(path)) == highspy.HighsStatus.kError:
+        raise ModelFormatError(f"HiGHS could not parse {str(path)!r} as an {path.suffix} model.")
+    return solve_highs(h, time_limit=time_limit, mip_gap=mip_gap, verbose=verbose, options=options)
+
+
+def _entry_names(name: str, shape: tuple[int, ...]) -> list[str]:
+    size = int(np.prod(shape)) if shape else 1
+    if not shape or size == 1 and len(shape) == 0:
+        return [name]
+    # cvxpy flattens in column-major (Fortran) order
+    idx = np.unravel_index(np.arange(size), shape, order="F")
+    return [f"{name}({'_'.join(str(int(a[k])) for a in idx)})" for k in range(size)]
+
+
+def cvxpy_to_highs(problem):
+    """Translate a cvxpy LP / MILP / QP into a ``highspy.Highs`` model with readable names."""
+    import cvxpy as cp
+    import highspy
+    import scipy.sparse as sp
+
+    if not problem.is_dcp():
+        raise ModelFormatError("the cvxpy problem is not DCP, so it has no LP/MPS form.")
+    if not (problem.is_qp() or problem.is_mixed_integer()):
+        raise ModelFormatError(
+            "this cvxpy problem has a second-order, exponential or semidefinite cone, which "
+            "the LP and MPS formats cannot express: keep it as a cvxpy problem (or write a "
+            "linear or quadratic reformulation) to export it."
+        )
+    try:
+        data, _chain, _inverse = problem.get_problem_data(cp.HIGHS)
+    except cp.error.SolverError as exc:
+        raise ModelFormatError(
+            f"this cvxpy problem has no LP/MPS form that HiGHS can write ({exc}); cones and "
+            "mixed-integer quadratic objectives cannot be exported."
+        ) from None
+    pp = data["param_prob"]
+    n = int(pp.x.size)
+    if "P" in data:  # QP form: min 1/2 x'Px + q'x, A x = b, F x <= G
+        P = sp.csc_array(data["P"])
+        q = np.asarray(data["q"], dtype=float)
+        blocks = [(data["A"], data["b"], "eq"), (data["F"], data["G"], "le")]
+    else:  # conic form: A x + s = b, s in zero x nonneg cones
+        P = None
+        q = np.asarray(data["c"], dtype=float)
+        A = sp.csr_array(data["A"])
+        b = np.asarray(data["b"], dtype=float)
+        nz = int(data["dims"].zero)
+        blocks = [(A[:nz], b[:nz], "eq"), (A[nz:], b[nz:], "le")]
+    offset = _objective_offset(pp)
+    # column names from the variables' offsets
+    col_names = [f"x{j}" for j in range(n)]
+    for var in problem.variables():
+        start = pp.var_id_to_col.get(var.id)
+        if start is None:
+            continue
+        for k, nm in enumerate(_entry_names(var.name(), var.shape)):
+            col_names[start + k] = nm
+    # row names: the user's constraints keep their position; reductions may add helper rows
+    position = {c.id: k for k, c in enumerate(problem.constraints)}
+    row_names: list[str] = []
+    for group in ("eq", "le"):
+        cons = [c for c in pp.constraints if (type(c).__name__ == "Zero") == (group == "eq")]
+        for c in cons:
+            k = position.get(c.id)
+            base = f"c{k}" if k is not None else f"aux{c.id}"
+            row_names.extend(_entry_names(base, (c.size,)) if c.size > 1 else [base])
+    lower = np.full(n, -np.inf)
+    upper = np.full(n, np.inf)
+    if data.get("lower_bounds") is not None:
+        lower = np.asarray(data["lower_bounds"], dtype=float)
+    if data.get("upper_bounds") is not None:
+        upper = np.asarray(data["upper_bounds"], dtype=float)
+    integer = set(data.get("bool_vars_idx", [])) | set(data.get("int_vars_idx", []))
+    for j in data.get("bool_vars_idx", []):
+        lower[j], upper[j] = max(lower[j], 0.0), min(upper[j], 1.0)
+    mats = [sp.csr_array(m_) for m_, _, _ in blocks]
+    A_all = sp.vstack(mats, format="csr") if mats else sp.csr_array((0, n))
+    row_lo = np.concatenate([
+        np.asarray(rhs, dtype=float) if kind == "eq" else np.full(len(rhs), -np.inf)
+        for _m, rhs, kind in blocks
+    ])
+    row_hi = np.concatenate([np.asarray(rhs, dtype=float) for _m, rhs, _k in blocks])
+    sense = 1.0
+    if isinstance(problem.objective, cp.Maximize):
+        sense = -1.0  # cvxpy minimizes -f; write the problem as the user stated it
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    inf = highspy.kHighsInf
+    lp = highspy.HighsLp()
+    lp.num_col_ = n
+    lp.num_row_ = A_all.shape[0]
+    lp.col_cost_ = sense * q
+    lp.col_lower_ = np.where(np.isfinite(lower), lower, -inf)
+    lp.col_upper_ = np.where(np.isfinite(upper), upper, inf)
+    lp.row_lower_ = np.where(np.isfinite(row_lo), row_lo, -inf)
+    lp.row_upper_ = np.where(np.isfinite(row_hi), row_hi, inf)
+    csc = sp.csc_array(A_all)
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = csc.indptr
+    lp.a_matrix_.index_ = csc.indices
+    lp.a_matrix_.value_ = csc.data
+    lp.a_matrix_.num_col_ = n
+    lp.a_matrix_.num_row_ = A_all.shape[0]
+    lp.offset_ = sense * offset
+    lp.sense_ = highspy.ObjSense.kMaximize if sense < 0 else highspy.ObjSense.kMinimize
+    lp.col_names_ = col_names
+    lp.row_names_ = row_names
+    if integer:
+        lp.integrality_ = [
+            highspy.HighsVarType.kInteger if j in integer else highspy.HighsVarType.kContinuous
+            for j in range(n)
+        ]
+    h.passModel(lp)
+    if P is not None and P.nnz:
+        if sense < 0:
+            raise ModelFormatError(
+                "a maximized quadratic objective has no convex LP/MPS form: write it as Minimize."
+            )
+        tri = sp.csc_array(sp.tril(P, format="csc"))
+        h.passHessian(n, tri.nnz, highspy.HessianFormat.kTriangular, tri.indptr, tri.indices, tri.data)
+    return h
+
+
+def _objective_offset(pp) -> float:
+    """The constant term of a stuffed cvxpy objective (0 when it cannot be found)."""
+    try:
+        q = pp.q
+        last = q[:, -1] if q.ndim == 2 else q
+        dense = np.asarray(last.todense() if hasattr(last, "todense") else last).ravel()
+        return float(dense[-1])
+    except Exception:
+        return 0.0

@@ -1,0 +1,307 @@
+"""Pyomo backend: HiGHS through Pyomo's new solver interface, and every other solver
+Pyomo finds installed (cbc, glpk, scip, gurobi, cplex, ...) through its classic interface."""
+
+from __future__ import annotations
+
+import io
+import logging
+import math
+import sys
+from contextlib import contextmanager
+from typing import Any
+
+from ..errors import SolverError
+from ._common import Stopwatch, Watchdog, package_version, watchdog_delay
+from ._result import SolveResult, Status, relative_gap
+
+__all__ = ["solve_pyomo", "pyomo_solver_available", "is_pyomo_model", "PYOMO_CAPABILITIES"]
+
+#: what each Pyomo-side solver can take; names not listed get {"lp", "milp"}
+PYOMO_CAPABILITIES: dict[str, frozenset[str]] = {
+    "highs": frozenset({"lp", "milp", "qp", "duals"}),
+    "cbc": frozenset({"lp", "milp", "duals"}),
+    "glpk": frozenset({"lp", "milp", "duals"}),
+    "scip": frozenset({"lp", "milp", "qp"}),
+    "gurobi": frozenset({"lp", "milp", "qp", "socp", "duals"}),
+    "cplex": frozenset({"lp", "milp", "qp", "duals"}),
+    "xpress": frozenset({"lp", "milp", "qp", "duals"}),
+    "mosek": frozenset({"lp", "milp", "qp", "socp", "duals"}),
+}
+
+#: how the classic interface spells the time limit and the relative MIP gap, per solver
+_LIMIT_OPTIONS: dict[str, tuple[str | None, str | None]] = {
+    "cbc": ("seconds", "ratioGap"),
+    "glpk": ("tmlim", "mipgap"),
+    "scip": ("limits/time", "limits/gap"),
+    "gurobi": ("TimeLimit", "MIPGap"),
+    "cplex": ("timelimit", "mip_tolerances_mipgap"),
+    "xpress": ("maxtime", "miprelstop"),
+    "mosek": ("dparam.optimizer_max_time", "dparam.mio_tol_rel_gap"),
+}
+
+
+def is_pyomo_model(problem: Any) -> bool:
+    mod = type(problem).__module__
+    if not mod.startswith("pyomo"):
+        return False
+    from pyomo.core.base.block import BlockData
+
+    return isinstance(problem, BlockData)
+
+
+def pyomo_solver_available(name: str) -> bool:
+    """Whether Pyomo can run solver ``name`` on this machine (never raises)."""
+    try:
+        if name == "highs":
+            from pyomo.contrib.solver.common.factory import SolverFactory
+
+            return bool(SolverFactory("highs").available())
+        import pyomo.environ as pyo
+
+        with _quiet_pyomo():
+            opt = pyo.SolverFactory(name)
+            return bool(opt.available(exception_flag=False)) and opt.license_is_valid()
+    except Exception:
+        return False
+
+
+@contextmanager
+def _quiet_pyomo():
+    """Silence Pyomo's own warnings about statuses we translate ourselves."""
+    loggers = [logging.getLogger(n) for n in ("pyomo.contrib.solver", "pyomo.solvers", "pyomo.opt", "pyomo.core")]
+    old = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        for lg, level in zip(loggers, old):
+            lg.setLevel(level)
+
+
+def _model_kind(model) -> tuple[bool, bool]:
+    """(has integer variables, has a nonlinear objective or constraint)."""
+    import pyomo.environ as pyo
+
+    integer = any(
+        v.is_integer() or v.is_binary()
+        for v in model.component_data_objects(pyo.Var, active=True, descend_into=True)
+    )
+    nonlinear = False
+    for obj in model.component_data_objects(pyo.Objective, active=True, descend_into=True):
+        if obj.expr.polynomial_degree() not in (0, 1):
+            nonlinear = True
+    if not nonlinear:
+        for con in model.component_data_objects(pyo.Constraint, active=True, descend_into=True):
+            if con.body.polynomial_degree() not in (0, 1):
+                nonlinear = True
+                break
+    return integer, nonlinear
+
+
+def _values(model) -> dict[str, float]:
+    import pyomo.environ as pyo
+
+    return {
+        v.name: (math.nan if v.value is None else float(v.value))
+        for v in model.component_data_objects(pyo.Var, active=True, descend_into=True)
+    }
+
+
+def _fill_dual_suffix(model, duals_by_con: dict) -> None:
+    import pyomo.environ as pyo
+
+    suffix = model.component("dual")
+    if isinstance(suffix, pyo.Suffix) and suffix.import_enabled():
+        suffix.clear()
+        for con, val in duals_by_con.items():
+            suffix[con] = val
+
+
+
+
+def _new_interface_status(tc) -> Status:
+    from pyomo.contrib.solver.common.results import TerminationCondition as TC
+
+    return {
+        TC.convergenceCriteriaSatisfied: Status.OPTIMAL,
+        TC.maxTimeLimit: Status.TIME_LIMIT,
+        TC.iterationLimit: Status.ITERATION_LIMIT,
+        TC.objectiveLimit: Status.FEASIBLE,
+        TC.minStepLength: Status.NUMERICAL_ERROR,
+        TC.unbounded: Status.UNBOUNDED,
+        TC.provenInfeasible: Status.INFEASIBLE,
+        TC.locallyInfeasible: Status.INFEASIBLE,
+        TC.infeasibleOrUnbounded: Status.INFEASIBLE_OR_UNBOUNDED,
+        TC.error: Status.ERROR,
+        TC.interrupted: Status.INTERRUPTED,
+        TC.licensingProblems: Status.ERROR,
+        TC.emptyModel: Status.OPTIMAL,
+    }.get(tc, Status.ERROR)
+
+
+def _solve_highs(model, time_limit, mip_gap, verbose, options) -> SolveResult:
+    from pyomo.contrib.solver.common.factory import SolverFactory
+    from pyomo.contrib.solver.common.results import SolutionStatus
+
+    from ._highspy_backend import check_highs_options
+
+    check_highs_options(options)
+    integer, _ = _model_kind(model)
+    opt = SolverFactory("highs")
+    log = io.StringIO()
+    tee = [log, sys.stdout] if verbose else [log]
+    kwargs: dict[str, Any] = {
+        "tee": tee,
+        "load_solutions": False,
+        "raise_exception_on_nonoptimal_result": False,
+        "solver_options": dict(options),
+    }
+    # The limit goes in as a solve() argument: a limit set on a solver's config object can
+    # be overwritten by solve()'s own default (SOLVER_NOTES: one run took 234 s, not 2 s).
+    if time_limit is not None:
+        kwargs["time_limit"] = float(time_limit)
+    if mip_gap is not None:
+        kwargs["rel_gap"] = float(mip_gap)
+
+    def cancel() -> None:
+        h = getattr(opt, "_solver_model", None)
+        if h is not None:
+            h.HandleUserInterrupt = True
+            h.cancelSolve()
+
+    delay = None if time_limit is None else watchdog_delay(float(time_limit))
+    with _quiet_pyomo(), Stopwatch() as clock, Watchdog(delay, cancel) as dog:
+        res = opt.solve(model, **kwargs)
+    status = _new_interface_status(res.termination_condition)
+    if dog.fired and status in (Status.INTERRUPTED, Status.ERROR):
+        status = Status.TIME_LIMIT
+    has_solution = res.solution_status in (SolutionStatus.feasible, SolutionStatus.optimal) and (
+        status not in (Status.UNBOUNDED, Status.INFEASIBLE, Status.INFEASIBLE_OR_UNBOUNDED)
+    )
+    duals = None
+    if has_solution:
+        res.solution_loader.load_vars()
+        if not integer and status is Status.OPTIMAL:
+            by_con = res.solution_loader.get_duals()
+            _fill_dual_suffix(model, by_con)
+            duals = {con.name: float(val) for con, val in by_con.items()}
+    objective = float(res.incumbent_objective) if has_solution and res.incumbent_objective is not None else math.nan
+    bound = res.objective_bound
+    bound = float(bound) if bound is not None and math.isfinite(bound) else math.nan
+    if not integer and status is Status.OPTIMAL:
+        bound = objective
+    return SolveResult(
+        status=status,
+        objective=objective,
+        bound=bound,
+        gap=relative_gap(objective, bound, status),
+        wall_time=clock.elapsed,
+        solver="highs",
+        solver_version=package_version("highspy"),
+        raw_status=str(res.termination_condition.name),
+        log=log.getvalue(),
+        values=_values(model) if has_solution else {},
+        duals=duals,
+        has_solution=has_solution,
+        info={"interface": "pyomo", "is_mip": integer, "watchdog_fired": dog.fired},
+    )
+
+
+def _legacy_status(results) -> Status:
+    from pyomo.opt import TerminationCondition as TC
+
+    tc = results.solver.termination_condition
+    return {
+        TC.optimal: Status.OPTIMAL,
+        TC.globallyOptimal: Status.OPTIMAL,
+        TC.locallyOptimal: Status.OPTIMAL,
+        TC.feasible: Status.FEASIBLE,
+        TC.maxTimeLimit: Status.TIME_LIMIT,
+        TC.maxIterations: Status.ITERATION_LIMIT,
+        TC.maxEvaluations: Status.ITERATION_LIMIT,
+        TC.minStepLength: Status.NUMERICAL_ERROR,
+        TC.infeasible: Status.INFEASIBLE,
+        TC.unbounded: Status.UNBOUNDED,
+        TC.infeasibleOrUnbounded: Status.INFEASIBLE_OR_UNBOUNDED,
+        TC.userInterrupt: Status.INTERRUPTED,
+        TC.solverFailure: Status.ERROR,
+        TC.internalSolverError: Status.ERROR,
+        TC.error: Status.ERROR,
+        TC.licensingProblems: Status.ERROR,
+    }.get(tc, Status.ERROR)
+
+
+def _solve_legacy(name, model, time_limit, mip_gap, verbose, options) -> SolveResult:
+    import pyomo.environ as pyo
+
+    integer, _ = _model_kind(model)
+    opt = pyo.SolverFactory(name)
+    tl_key, gap_key = _LIMIT_OPTIONS.get(name, (None, None))
+    options = dict(options)
+    if time_limit is not None:
+        if tl_key is None:
+            raise SolverError(
+                f"optirules does not know how to pass a time limit to {name!r}: pass it "
+                "yourself as a solver option, or use solver='highs'."
+            )
+        options[tl_key] = float(time_limit)
+    if mip_gap is not None and gap_key is not None:
+        options[gap_key] = float(mip_gap)
+    added_suffix = False
+    if not integer and model.component("dual") is None:
+        model.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT)
+        added_suffix = True
+    try:
+        with _quiet_pyomo(), Stopwatch() as clock:
+            results = opt.solve(model, tee=verbose, load_solutions=False, options=options)
+        status = _legacy_status(results)
+        has_solution = len(results.solution) > 0 and status in (
+            Status.OPTIMAL, Status.FEASIBLE, Status.TIME_LIMIT, Status.ITERATION_LIMIT
+        )
+        duals = None
+        if has_solution:
+            model.solutions.load_from(results)
+            if not integer and status is Status.OPTIMAL:
+                duals = {c.name: float(v) for c, v in model.dual.items()}
+    finally:
+        if added_suffix:
+            model.del_component("dual")
+    objective = math.nan
+    if has_solution:
+        obj = next(model.component_data_objects(pyo.Objective, active=True), None)
+        objective = float(pyo.value(obj)) if obj is not None else 0.0
+    bound = math.nan
+    try:
+        lb, ub = results.problem.lower_bound, results.problem.upper_bound
+        sense_min = next(model.component_data_objects(pyo.Objective, active=True)).sense == pyo.minimize
+        cand = lb if sense_min else ub
+        if cand is not None and math.isfinite(float(cand)):
+            bound = float(cand)
+    except Exception:
+        pass
+    if not integer and status is Status.OPTIMAL:
+        bound = objective
+    return SolveResult(
+        status=status,
+        objective=objective,
+        bound=bound,
+        gap=relative_gap(objective, bound, status),
+        wall_time=clock.elapsed,
+        solver=name,
+        solver_version=".".join(map(str, opt.version() or ())),
+        raw_status=str(results.solver.termination_condition),
+        log="",
+        values=_values(model) if has_solution else {},
+        duals=duals,
+        has_solution=has_solution,
+        info={"interface": "pyomo-classic", "is_mip": integer},
+    )
+
+
+def solve_pyomo(name: str, model, *, time_limit=None, mip_gap=None, verbose=False, options=None) -> SolveResult:
+    """Solve a Pyomo model with solver ``name``; the solution is loaded into the model."""
+    options = dict(options or {})
+    if name == "highs":
+        return _solve_highs(model, time_limit, mip_gap, verbose, options)
+    return _solve_legacy(name, model, time_limit, mip_gap, verbose, options)

@@ -1,0 +1,137 @@
+"""Which solver backends are installed and what each can take."""
+
+from __future__ import annotations
+
+import difflib
+import functools
+from dataclasses import dataclass
+
+from ..errors import SolverNotAvailableError
+from ._common import package_version
+
+__all__ = ["SolverInfo", "available_solvers", "get_backend", "CAPABILITIES"]
+
+#: every capability name used in :class:`SolverInfo`
+CAPABILITIES = ("lp", "milp", "qp", "socp", "exp_cone", "sdp", "duals")
+
+#: Pyomo-side solvers probed by name (highs through Pyomo's new interface, the others classic)
+_PYOMO_CANDIDATES = ("highs", "cbc", "glpk", "scip", "gurobi", "cplex", "xpress", "mosek")
+
+
+@dataclass(frozen=True)
+class SolverInfo:
+    """One installed solver backend.
+
+    Attributes
+    ----------
+    name : str
+        The lowercase name to pass as ``solver=``.
+    interfaces : tuple of str
+        Problem types it takes: ``"pyomo"`` (Pyomo models), ``"cvxpy"``
+        (``cvxpy.Problem``), ``"highspy"`` (``highspy.Highs`` and .lp/.mps files).
+    capabilities : frozenset of str
+        Among ``lp, milp, qp, socp, exp_cone, sdp, duals``.
+    version : str
+        Installed version of its Python package.
+    """
+
+    name: str
+    interfaces: tuple[str, ...]
+    capabilities: frozenset[str]
+    version: str
+
+    def can(self, capability: str) -> bool:
+        return capability in self.capabilities
+
+    def __str__(self) -> str:
+        caps = ", ".join(c for c in CAPABILITIES if c in self.capabilities)
+        return f"{self.name:<10} {self.version:<10} {'/'.join(self.interfaces):<22} {caps}"
+
+
+@functools.lru_cache(maxsize=1)
+def _table() -> dict[str, SolverInfo]:
+    from ._cvxpy_backend import cvxpy_solvers
+    from ._pyomo_backend import PYOMO_CAPABILITIES, pyomo_solver_available
+
+    interfaces: dict[str, list[str]] = {}
+    caps: dict[str, set[str]] = {}
+    for name in _PYOMO_CANDIDATES:
+        if pyomo_solver_available(name):
+            interfaces.setdefault(name, []).append("pyomo")
+            caps.setdefault(name, set()).update(
+                PYOMO_CAPABILITIES.get(name, frozenset({"lp", "milp"}))
+            )
+    try:
+        import highspy  # noqa: F401
+
+        interfaces.setdefault("highs", []).append("highspy")
+        caps.setdefault("highs", set()).update({"lp", "milp", "qp", "duals"})
+    except ImportError:
+        pass
+    try:
+        for name, c in cvxpy_solvers().items():
+            interfaces.setdefault(name, []).append("cvxpy")
+            caps.setdefault(name, set()).update(c)
+    except ImportError:
+        pass
+    dist = {"highs": "highspy", "clarabel": "clarabel", "osqp": "osqp", "scs": "scs",
+            "scipy": "scipy", "gurobi": "gurobipy", "scip": "pyscipopt", "cplex": "cplex",
+            "mosek": "mosek", "xpress": "xpress", "ecos": "ecos", "cbc": "cylp"}
+    return {
+        name: SolverInfo(
+            name=name,
+            interfaces=tuple(sorted(interfaces[name])),
+            capabilities=frozenset(caps[name]),
+            version=package_version(dist.get(name, name)),
+        )
+        for name in sorted(interfaces)
+    }
+
+
+def available_solvers(interface: str | None = None) -> list[SolverInfo]:
+    """The installed solver backends, optionally only those taking ``interface`` problems.
+
+    Parameters
+    ----------
+    interface : {"pyomo", "cvxpy", "highspy"}, optional
+
+    Returns
+    -------
+    list of SolverInfo
+        Sorted by name.  ``highs`` and ``clarabel`` are always present in a
+        complete installation.
+    """
+    table = _table()
+    return [s for s in table.values() if interface is None or interface in s.interfaces]
+
+
+def get_backend(name: str, interface: str) -> SolverInfo:
+    """Look up solver ``name`` for a problem of type ``interface``.
+
+    Raises
+    ------
+    SolverNotAvailableError
+        When ``name`` is unknown, not installed, or cannot take this type of
+        problem; the message lists the solvers that can.
+    """
+    if not isinstance(name, str):
+        raise SolverNotAvailableError(f"solver must be a name such as 'highs', got {name!r}.")
+    key = name.strip().lower()
+    table = _table()
+    fitting = [s.name for s in table.values() if interface in s.interfaces]
+    info = table.get(key)
+    if info is not None and interface in info.interfaces:
+        return info
+    kind = {"pyomo": "a Pyomo model", "cvxpy": "a cvxpy problem", "highspy": "a highspy model"}[interface]
+    if info is not None:
+        raise SolverNotAvailableError(
+            f"solver {name!r} is installed but cannot take {kind} (it takes "
+            f"{' and '.join(info.interfaces)} problems); for {kind} choose one of: "
+            f"{', '.join(fitting)}."
+        )
+    close = difflib.get_close_matches(key, list(table), n=1)
+    hint = f" Did you mean {close[0]!r}?" if close else ""
+    raise SolverNotAvailableError(
+        f"solver {name!r} is unknown or not installed.{hint} Installed solvers for {kind}: "
+        f"{', '.join(fitting)} (all installed: {', '.join(table)})."
+    )

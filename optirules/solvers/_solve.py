@@ -1,0 +1,99 @@
+"""``solve()``: one entry point for every problem type and backend."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import InputError, OptirulesError, SolverError
+from ._common import check_limits
+from ._result import SolveResult
+
+__all__ = ["solve", "problem_interface"]
+
+
+def problem_interface(problem: Any) -> str:
+    """``"pyomo"``, ``"cvxpy"`` or ``"highspy"`` for a problem object; InputError otherwise."""
+    from ._cvxpy_backend import is_cvxpy_problem
+    from ._pyomo_backend import is_pyomo_model
+
+    if is_pyomo_model(problem):
+        return "pyomo"
+    if is_cvxpy_problem(problem):
+        return "cvxpy"
+    if type(problem).__module__.startswith("highspy"):
+        return "highspy"
+    raise InputError(
+        f"solve() takes a Pyomo model, a cvxpy.Problem, a highspy.Highs instance or an "
+        f"optirules model object; got {type(problem).__name__}."
+    )
+
+
+def solve(
+    problem: Any,
+    solver: str = "highs",
+    *,
+    time_limit: float | None = None,
+    mip_gap: float | None = None,
+    verbose: bool = False,
+    **options: Any,
+) -> SolveResult:
+    """Solve an optimization problem with the named backend.
+
+    Parameters
+    ----------
+    problem : pyomo ConcreteModel, cvxpy.Problem, highspy.Highs or optirules model
+        The model.  A Pyomo model gets its solution loaded into its variables
+        (and its ``dual`` Suffix, if it declares one); cvxpy sets
+        ``variable.value`` and ``constraint.dual_value``; an optirules model
+        object reads its solution back into named arrays.
+    solver : str, default "highs"
+        Backend name, e.g. ``"highs"``, ``"clarabel"``, ``"osqp"``, ``"scs"``,
+        ``"scipy"``, or ``"cbc"``, ``"glpk"``, ``"scip"``, ``"gurobi"`` ... when
+        installed (see :func:`available_solvers`).
+    time_limit : float, optional
+        Wall-clock seconds.  When it stops the solver the incumbent (if any) is
+        returned with status ``time_limit`` and its gap; HiGHS solves also run
+        under a watchdog that interrupts a solver overrunning its own limit.
+    mip_gap : float, optional
+        Relative MIP gap at which to stop.
+    verbose : bool, default False
+        Print the solver log (HiGHS logs are captured in ``result.log`` anyway).
+    **options
+        Backend options by their native names (``presolve="off"`` for HiGHS,
+        ``max_iter=50`` for Clarabel ...); a misspelled name raises
+        :class:`~optirules.errors.SolverOptionError`.
+
+    Returns
+    -------
+    SolveResult
+    """
+    from ..models._base import OptModel
+
+    if isinstance(problem, OptModel):
+        problem.solve(solver, time_limit=time_limit, mip_gap=mip_gap, verbose=verbose, **options)
+        return problem.result_
+    check_limits(time_limit, mip_gap)
+    interface = problem_interface(problem)
+    from ._registry import get_backend
+
+    info = get_backend(solver, interface)
+    kwargs = dict(time_limit=time_limit, mip_gap=mip_gap, verbose=verbose, options=options)
+    try:
+        if interface == "pyomo":
+            from ._pyomo_backend import solve_pyomo
+
+            return solve_pyomo(info.name, problem, **kwargs)
+        if interface == "cvxpy":
+            from ._cvxpy_backend import solve_cvxpy
+
+            return solve_cvxpy(info.name, problem, **kwargs)
+        from ._highspy_backend import solve_highs
+
+        return solve_highs(problem, **kwargs)
+    except OptirulesError:
+        raise
+    except Exception as exc:  # never let a raw solver traceback reach the user
+        raise SolverError(
+            f"solver {info.name!r} failed on this {interface} problem: "
+            f"{type(exc).__name__}: {exc}. Try another solver or check the model."
+        ) from None

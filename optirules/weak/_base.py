@@ -1,0 +1,227 @@
+"""The common protocol of the weak learners used by boosting.
+
+A *weak learner* is a small scikit-learn style object (its constructor arguments are its
+parameters, so :func:`sklearn.base.clone` and ``get_params`` work) whose
+``fit(X, y, sample_weight)`` returns a *hypothesis*: an immutable object with
+
+* ``predict(X) -> ndarray`` of ``-1``/``+1`` (``int8``),
+* a readable ``__str__`` (and ``describe(feature_names)``),
+* a JSON-able ``to_dict()`` that :func:`hypothesis_from_dict` reads back.
+
+Every learner maximizes the weighted *edge* (seed 002, Algorithm 1; seed 003 §2)
+
+.. math::
+
+    \\gamma(h) = \\sum_i D(i)\\, y_i\\, h(x_i),
+
+over its hypothesis class, which is the same as minimizing the weighted training error
+:math:`\\epsilon(h) = (1 - \\gamma(h))/2` of a :math:`\\pm 1` hypothesis.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+from sklearn.base import BaseEstimator
+
+from ..errors import InputError
+
+__all__ = [
+    "WeakHypothesis",
+    "WeakLearner",
+    "Constant",
+    "hypothesis_from_dict",
+    "check_binary_matrix",
+    "check_weak_fit_input",
+    "feature_label",
+    "first_max",
+]
+
+#: scores closer than this to the best one count as ties (weights are normalized to sum 1)
+TIE_TOL = 1e-12
+
+
+def first_max(scores: np.ndarray, tol: float = TIE_TOL) -> int:
+    """Index of the first entry of ``scores`` (flattened, C order) within ``tol`` of the max.
+
+    Makes tie-breaking immune to rounding noise: e.g. fitting with integer sample weights
+    and fitting on repeated rows pick the same hypothesis.
+    """
+    flat = np.ravel(scores)
+    best = flat.max()
+    return int(np.argmax(flat >= best - tol))
+
+
+def feature_label(j: int, feature_names: Sequence[str] | None) -> str:
+    """The display name of feature ``j``: its name when known, else ``x[j]``."""
+    if feature_names is not None and 0 <= j < len(feature_names):
+        return str(feature_names[j])
+    return f"x[{j}]"
+
+
+class WeakHypothesis(ABC):
+    """A +-1 valued function of the features, returned by a weak learner."""
+
+    #: the ``"type"`` key of :meth:`to_dict`
+    kind: ClassVar[str] = ""
+    feature_names: tuple[str, ...] | None = None
+
+    @abstractmethod
+    def predict(self, X: Any) -> np.ndarray:
+        """Return ``h(x_i)`` in ``{-1, +1}`` (dtype ``int8``) for every row of ``X``."""
+
+    @abstractmethod
+    def describe(self, feature_names: Sequence[str] | None = None) -> str:
+        """A one-line readable form, with ``feature_names`` when given."""
+
+    @abstractmethod
+    def _payload(self) -> dict[str, Any]:
+        """The fields of :meth:`to_dict` besides ``type`` and ``feature_names``."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able dict; :func:`hypothesis_from_dict` turns it back into a hypothesis."""
+        out: dict[str, Any] = {"type": self.kind}
+        out.update(self._payload())
+        out["feature_names"] = None if self.feature_names is None else list(self.feature_names)
+        return out
+
+    def __str__(self) -> str:
+        return self.describe(self.feature_names)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}: {self.describe(self.feature_names)}>"
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._payload() == other._payload()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((self.kind, repr(sorted(self._payload().items()))))
+
+
+class Constant(WeakHypothesis):
+    """The constant hypothesis ``h(x) = sign`` (the literals ``+1`` and ``-1`` of seed 003)."""
+
+    kind = "constant"
+
+    def __init__(self, sign: int, feature_names: Sequence[str] | None = None):
+        if sign not in (-1, 1):
+            raise InputError(f"Constant sign must be -1 or +1, got {sign!r}.")
+        self.sign = int(sign)
+        self.feature_names = None if feature_names is None else tuple(feature_names)
+
+    def predict(self, X: Any) -> np.ndarray:
+        n = np.shape(X)[0]
+        return np.full(n, self.sign, dtype=np.int8)
+
+    def describe(self, feature_names: Sequence[str] | None = None) -> str:
+        return "+1" if self.sign > 0 else "-1"
+
+    def _payload(self) -> dict[str, Any]:
+        return {"sign": self.sign}
+
+
+class WeakLearner(BaseEstimator, ABC):
+    """Base class of the weak learners: ``fit(X, y, sample_weight) -> WeakHypothesis``.
+
+    Subclasses set :attr:`requires_binary` when their hypothesis class is defined on 0/1
+    features only (literals, parities).
+    """
+
+    #: True when ``X`` must be a 0/1 matrix
+    requires_binary: ClassVar[bool] = False
+
+    @abstractmethod
+    def fit(self, X: Any, y: Any, sample_weight: Any = None, *,
+            feature_names: Sequence[str] | None = None) -> WeakHypothesis:
+        """Return the hypothesis of largest weighted edge ``sum_i w_i y_i h(x_i)``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,), values in {-1, +1}
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative weights (normalized internally); uniform when omitted.
+        feature_names : sequence of str, optional
+            Names used by the hypothesis' ``__str__``.
+        """
+
+
+def check_binary_matrix(X: np.ndarray, who: str) -> np.ndarray:
+    """Return ``X`` as a ``uint8`` 0/1 matrix, or raise :class:`InputError` if it is not binary."""
+    if X.dtype == bool:
+        return X.astype(np.uint8)
+    if X.size and not np.all((X == 0) | (X == 1)):
+        bad = np.unique(X[(X != 0) & (X != 1)])[:5]
+        raise InputError(
+            f"{who} needs binary features (0/1), but X holds other values such as "
+            f"{bad.tolist()}. Binarize the data first (optirules.data.FeatureBinarizer, or "
+            "BoostingClassifier(binarizer='auto')), or use the 'stump' or 'cart' weak learner."
+        )
+    return X.astype(np.uint8, copy=False)
+
+
+def check_weak_fit_input(X: Any, y: Any, sample_weight: Any, who: str,
+                         binary: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Validate the arguments of a weak learner's ``fit``.
+
+    Returns ``(X, y, w)`` with ``X`` float64 (or uint8 when ``binary``), ``y`` int8 in
+    {-1, +1} and ``w`` float64 non-negative summing to one.
+    """
+    X = np.asarray(X)
+    if X.ndim != 2:
+        raise InputError(f"{who}: X must be 2-dimensional, got shape {X.shape}.")
+    if X.dtype.kind not in "biuf":
+        raise InputError(f"{who}: X must be numeric, got dtype {X.dtype}. Encode it first.")
+    if X.dtype.kind == "f" and not np.all(np.isfinite(X)):
+        raise InputError(f"{who}: X contains NaN or infinity. Impute or drop those values.")
+    y = np.asarray(y)
+    if y.shape != (X.shape[0],):
+        raise InputError(f"{who}: y must have shape ({X.shape[0]},), got {y.shape}.")
+    if not np.all((y == 1) | (y == -1)):
+        raise InputError(f"{who}: y must hold -1/+1 labels; map the two classes first.")
+    y = y.astype(np.int8)
+    if sample_weight is None:
+        w = np.full(X.shape[0], 1.0 / max(X.shape[0], 1))
+    else:
+        w = np.asarray(sample_weight, dtype=np.float64)
+        if w.shape != (X.shape[0],):
+            raise InputError(f"{who}: sample_weight must have shape ({X.shape[0]},), "
+                             f"got {w.shape}.")
+        if not np.all(np.isfinite(w)) or np.any(w < 0):
+            raise InputError(f"{who}: sample_weight must be finite and non-negative.")
+        total = w.sum()
+        if total <= 0:
+            raise InputError(f"{who}: sample_weight sums to zero; give some row a weight.")
+        w = w / total
+    if X.shape[0] == 0:
+        raise InputError(f"{who}: X has no rows.")
+    if binary:
+        X = check_binary_matrix(X, who)
+    else:
+        X = X.astype(np.float64, copy=False)
+    return X, y, w
+
+
+def hypothesis_from_dict(d: dict[str, Any]) -> WeakHypothesis:
+    """Rebuild a hypothesis from its :meth:`WeakHypothesis.to_dict` form."""
+    from ._cart import TreeHypothesis
+    from ._literal import Literal
+    from ._parity import Parity
+    from ._stump import Stump
+
+    kinds: dict[str, type[WeakHypothesis]] = {
+        cls.kind: cls for cls in (Constant, Stump, Literal, Parity, TreeHypothesis)
+    }
+    try:
+        cls = kinds[d["type"]]
+    except KeyError:
+        raise InputError(
+            f"Unknown hypothesis type {d.get('type')!r}; expected one of {sorted(kinds)}."
+        ) from None
+    fields = {k: v for k, v in d.items() if k != "type"}
+    return cls(**fields)

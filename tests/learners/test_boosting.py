@@ -1,0 +1,231 @@
+"""BoostingClassifier: AdaBoost by hand, scikit-learn's SAMME, the smooth boosters' weights."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.ensemble import AdaBoostClassifier
+from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from optirules.errors import InputError
+from optirules.learners._boosting import (
+    BoostingClassifier,
+    gavinsky_measure,
+    madaboost_weights,
+    smoothboost_measure,
+)
+from optirules.weak._base import WeakLearner
+from optirules.weak._literal import LiteralLearner
+from optirules.weak._stump import StumpLearner
+
+
+class RecordingLearner(WeakLearner):
+    """Best literal, remembering the distribution it was given each round."""
+
+    requires_binary = True
+
+    def __init__(self, log: list | None = None):
+        self.log = log
+
+    def fit(self, X, y, sample_weight=None, *, feature_names=None):
+        self.log.append(np.array(sample_weight, dtype=float))
+        return LiteralLearner().fit(X, y, sample_weight, feature_names=feature_names)
+
+
+def _data(seed=0, m=90, n=12):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, size=(m, n), dtype=np.uint8)
+    y = np.where((X[:, 0] & X[:, 1]) | X[:, 2] ^ (rng.random(m) < 0.15), 1, 0)
+    return X, y
+
+
+# ---------------------------------------------------------------- AdaBoost by hand
+def test_adaboost_follows_algorithm_1_by_hand():
+    # one binary feature; labels make round 1 pick x, round 2 the constant -1, round 3 x
+    X = np.array([[1], [1], [1], [0], [0]])
+    y = np.array([1, 1, -1, -1, -1])
+    clf = BoostingClassifier(n_rounds=3).fit(X, y)
+    # round 1: D1 = 1/5, h = x errs on row 2: gamma = 3/5, alpha = 1/2 ln(1.6/0.4) = ln 2
+    # D2 = (1/8, 1/8, 1/2, 1/8, 1/8); h = -1 errs on rows 0,1: gamma = 1/2, alpha = ln(3)/2
+    # D3 = (1/4, 1/4, 1/3, 1/12, 1/12); h = x errs on row 2: gamma = 1/3, alpha = ln(2)/2
+    assert [str(h) for h in clf.hypotheses_] == ["-1 if x[0] <= 0.5 else +1", "-1",
+                                                 "-1 if x[0] <= 0.5 else +1"]
+    np.testing.assert_allclose(clf.edges_, [3 / 5, 1 / 2, 1 / 3])
+    np.testing.assert_allclose(clf.weighted_errors_, [1 / 5, 1 / 4, 1 / 3])
+    np.testing.assert_allclose(clf.alphas_, [math.log(2), math.log(3) / 2, math.log(2) / 2])
+    np.testing.assert_allclose(clf.max_weight_ratios_, [1.0, (1 / 2) * 5, (1 / 3) * 5])
+    assert clf.smoothness_ == pytest.approx(2.5)
+    F = (math.log(2) * 1.5) * np.array([1, 1, 1, -1, -1]) - math.log(3) / 2
+    np.testing.assert_allclose(clf.decision_function(X), F)
+    np.testing.assert_allclose(clf.training_margins_,
+                               y * F / (1.5 * math.log(2) + math.log(3) / 2))
+
+
+def test_training_error_trajectory_equals_sklearn_samme():
+    rng = np.random.default_rng(1)
+    X = (rng.random((300, 25)) < 0.4).astype(float)
+    y = ((X[:, 0] + X[:, 1] + X[:, 2] + rng.random(300)) > 1.8).astype(int)
+    T = 40
+    ours = BoostingClassifier(weak_learner=StumpLearner(criterion="gini"), n_rounds=T).fit(X, y)
+    ref = AdaBoostClassifier(estimator=DecisionTreeClassifier(max_depth=1), n_estimators=T,
+                             random_state=0).fit(X, y)
+    err_ours = [np.mean(p != y) for p in ours.staged_predict(X)]
+    err_ref = [np.mean(p != y) for p in ref.staged_predict(X)]
+    assert len(err_ours) == len(err_ref) == T
+    assert err_ours == err_ref
+    # SAMME's vote for two classes is ln((1-eps)/eps) = 2 alpha_t
+    np.testing.assert_allclose(2 * ours.alphas_, ref.estimator_weights_, rtol=1e-10)
+    np.testing.assert_allclose(ours.weighted_errors_, ref.estimator_errors_, rtol=1e-10)
+
+
+# ---------------------------------------------------------------- smooth boosters
+def test_weight_functions_match_their_definitions():
+    F = np.array([-2.0, 0.0, 0.5, 3.0])
+    y = np.array([1, -1, 1, -1])
+    d1 = np.full(4, 0.25)
+    # MadaBoost: D1 * min(1, exp(-y F)), i.e. AdaBoost's weight capped at D1
+    np.testing.assert_allclose(madaboost_weights(F, y, d1),
+                               0.25 * np.array([1.0, 1.0, math.exp(-0.5), 1.0]))
+    # SmoothBoost: M = 1 for N < 0, (1 - gamma)^(N/2) for N >= 0
+    N = np.array([-1.0, 0.0, 2.0, 5.0])
+    np.testing.assert_allclose(smoothboost_measure(N, 0.2), [1.0, 1.0, 0.8, 0.8 ** 2.5])
+    # Gavinsky: 1 for N <= 0, 1 - eps N up to 1/eps, then 0
+    np.testing.assert_allclose(gavinsky_measure(np.array([-3.0, 0.0, 2.5, 10.0, 30.0]), 0.1),
+                               [1.0, 1.0, 0.75, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("booster", ["adaboost", "madaboost", "smoothboost", "gavinsky"])
+def test_distributions_replay_the_definitions(booster):
+    X, y = _data()
+    ypm = np.where(y == 1, 1.0, -1.0)
+    log: list = []
+    clf = BoostingClassifier(booster=booster, weak_learner=RecordingLearner(log),
+                             n_rounds=30, gamma=0.2, epsilon=0.3).fit(X, y)
+    log = clf.weak_learner_.log
+    d1 = np.full(len(y), 1 / len(y))
+    F = np.zeros(len(y))
+    N = np.zeros(len(y))
+    theta = 0.2 / 2.2
+    for t, (h, a) in enumerate(zip(clf.hypotheses_, clf.alphas_)):
+        if booster == "adaboost":
+            w = np.exp(-ypm * F)
+        elif booster == "madaboost":
+            w = np.minimum(1.0, np.exp(-ypm * F))
+        elif booster == "smoothboost":
+            w = np.where(N < 0, 1.0, 0.8 ** (N / 2))
+        else:
+            w = np.clip(1 - 0.3 * N, 0, 1)
+        D = w / w.sum()
+        np.testing.assert_allclose(log[t], D, rtol=1e-9, atol=1e-15)
+        yh = ypm * h.predict(X)
+        assert clf.edges_[t] == pytest.approx(np.dot(D, yh))
+        assert clf.max_weight_ratios_[t] == pytest.approx((D / d1).max())
+        eps = np.dot(D, yh < 0)
+        expected_alpha = {"adaboost": 0.5 * math.log((1 - eps) / eps),
+                          "madaboost": 0.5 * math.log((1 - eps) / eps),
+                          "smoothboost": 1.0, "gavinsky": np.dot(D, yh) / 2}[booster]
+        assert a == pytest.approx(expected_alpha)
+        F += a * h.predict(X)
+        N += yh - theta if booster == "smoothboost" else a * yh
+    assert clf.smoothness_ == pytest.approx(max((d / d1).max() for d in log))
+
+
+def test_smoothboost_kappa_and_gavinsky_vanishing_weights():
+    X, y = _data(2)
+    sb = BoostingClassifier(booster="smoothboost", weak_learner="literal", n_rounds=500,
+                            kappa=0.5, gamma=0.4).fit(X, y)
+    assert sb.stop_reason_ == "kappa reached" and sb.n_rounds_ < 500
+    assert np.all(sb.alphas_ == 1.0)
+    # a target a literal fits exactly: Gavinsky's weights all reach zero, then it stops
+    Xs = np.array([[0, 1], [1, 0], [1, 1], [0, 0]] * 5, dtype=np.uint8)
+    ys = Xs[:, 0]
+    gv = BoostingClassifier(booster="gavinsky", weak_learner="literal", n_rounds=100,
+                            epsilon=0.5).fit(Xs, ys)
+    assert gv.stop_reason_ == "all weights vanished" and gv.n_rounds_ < 100
+    ada = BoostingClassifier(weak_learner="literal").fit(Xs, ys)
+    assert ada.stop_reason_ == "perfect hypothesis" and ada.n_rounds_ == 1
+    assert ada.score(Xs, ys) == 1.0
+
+
+def test_madaboost_is_smoother_than_adaboost():
+    X, y = _data(3, m=150, n=30)
+    s = {b: BoostingClassifier(booster=b, weak_learner="literal", n_rounds=60).fit(X, y)
+         for b in ("adaboost", "madaboost")}
+    assert s["madaboost"].smoothness_ < s["adaboost"].smoothness_
+
+
+# ---------------------------------------------------------------- estimator behaviour
+def test_other_weak_learners_labels_and_determinism():
+    X, y = _data(4)
+    labels = np.where(y == 1, "yes", "no")
+    for wl in ("stump", "literal", "parity", "cart"):
+        a = BoostingClassifier(weak_learner=wl, n_rounds=15, random_state=3).fit(X, labels)
+        b = BoostingClassifier(weak_learner=wl, n_rounds=15, random_state=3).fit(X, labels)
+        assert list(a.classes_) == ["no", "yes"]
+        assert set(a.predict(X)) <= {"no", "yes"}
+        np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+        assert a.score(X, labels) > 0.75
+        assert np.all(np.abs(a.training_margins_) <= 1 + 1e-12)
+        proba = a.predict_proba(X)
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+        assert a.to_dict()["hypotheses"] and a.describe().count("\n") == a.n_rounds_
+
+
+def test_parity_beats_stumps_on_xor():
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 2, size=(400, 10), dtype=np.uint8)
+    y = X[:, 3] ^ X[:, 7]
+    tr, te = slice(0, 300), slice(300, None)
+    acc = {wl: BoostingClassifier(weak_learner=wl, n_rounds=20, degree=2)
+           .fit(X[tr], y[tr]).score(X[te], y[te]) for wl in ("stump", "parity")}
+    assert acc["parity"] == 1.0 and acc["stump"] < 0.75
+
+
+def test_binarizer_auto_on_raw_data():
+    rng = np.random.default_rng(6)
+    df = pd.DataFrame({"age": rng.integers(20, 70, 200),
+                       "color": rng.choice(["red", "green", "blue"], 200)})
+    y = ((df.age > 45) ^ (df.color == "red")).astype(int).to_numpy()
+    clf = BoostingClassifier(weak_learner="parity", degree=2, binarizer="auto",
+                             n_rounds=10).fit(df, y)
+    assert clf.score(df, y) > 0.9
+    assert any("color" in str(h) and "age" in str(h) for h in clf.hypotheses_)
+    assert clf.n_features_in_ == 2
+
+
+def test_bad_input_raises_input_error():
+    X, y = _data()
+    with pytest.raises(InputError, match="Unknown booster"):
+        BoostingClassifier(booster="logitboost").fit(X, y)
+    with pytest.raises(InputError, match="Unknown weak learner"):
+        BoostingClassifier(weak_learner="svm").fit(X, y)
+    with pytest.raises(InputError, match="one class"):
+        BoostingClassifier().fit(X, np.ones(len(y)))
+    with pytest.raises(InputError, match="NaN"):
+        Xn = X.astype(float)
+        Xn[0, 0] = np.nan
+        BoostingClassifier().fit(Xn, y)
+    for wl in ("literal", "parity"):
+        with pytest.raises(InputError, match="binary features"):
+            BoostingClassifier(weak_learner=wl).fit(X + 0.5, y)
+    with pytest.raises(InputError, match="Only binary classification"):
+        BoostingClassifier().fit(X, np.arange(len(y)) % 3)
+    with pytest.raises(InputError, match="gamma"):
+        BoostingClassifier(booster="smoothboost", gamma=1.5).fit(X, y)
+    with pytest.raises(InputError, match="n_rounds"):
+        BoostingClassifier(n_rounds=0).fit(X, y)
+
+
+@parametrize_with_checks([
+    BoostingClassifier(n_rounds=10),
+    BoostingClassifier(booster="madaboost", n_rounds=10),
+    BoostingClassifier(booster="smoothboost", n_rounds=10),
+    BoostingClassifier(booster="gavinsky", n_rounds=10),
+    BoostingClassifier(weak_learner="cart", n_rounds=5, random_state=0),
+])
+def test_sklearn_compatible(estimator, check):
+    check(estimator)

@@ -1,0 +1,365 @@
+"""The weighted Hamming-loss rule master (seed 000 eqs 6-8) against brute force and HiGHS."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from optirules.errors import InputError
+from optirules.models._clauses import (
+    clause_coverage,
+    negative_loss,
+    normalize_clause,
+    reduced_costs,
+    ruleset_covers,
+    weighted_hamming_loss,
+)
+from optirules.models._rule_master import HighsRuleMaster, RuleMasterModel
+
+TOL = 1e-7
+
+
+def make_instance(seed: int, n_rows: int = 24, n_features: int = 4, n_clauses: int = 10,
+                  uniform: bool = False):
+    """Random literal matrix (features and their negations), labels, a pmf and clauses."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, size=(n_rows, n_features))
+    A = np.hstack([X, 1 - X])  # literals: x_j and not x_j
+    y = rng.integers(0, 2, size=n_rows)
+    y[0], y[1] = 1, 0
+    P = np.full(n_rows, 1.0 / n_rows) if uniform else rng.dirichlet(np.ones(n_rows))
+    n_lit = A.shape[1]
+    pool: list[tuple[int, ...]] = []
+    while len(pool) < n_clauses:
+        k = normalize_clause(rng.choice(n_lit, size=rng.integers(1, 4), replace=False), n_lit)
+        if k not in pool:
+            pool.append(k)
+    return A, y, P, pool
+
+
+def brute_force(A, y, P, pool, budget=None, lambda0=0.0, lambda1=0.0):
+    """Best objective of eqs 6-8 (or the penalty form) over every subset of the pool."""
+    y = np.asarray(y, dtype=bool)
+    cov = clause_coverage(A.astype(bool), pool)  # N x K
+    K = len(pool)
+    S = np.array(list(itertools.product([0, 1], repeat=K)), dtype=float)  # 2^K x K
+    covered = (S @ cov.T.astype(float)) > 0.5  # 2^K x N
+    missed_pos = (~covered & y) @ P
+    neg = S @ negative_loss(cov, y, P)
+    deg = np.array([len(k) for k in pool], dtype=float)
+    pen = S @ (lambda0 + lambda1 * deg)
+    objective = missed_pos + neg + pen
+    if budget is not None:
+        objective = np.where(S @ (1.0 + deg) <= budget + 1e-9, objective, np.inf)
+    best = int(np.argmin(objective))
+    return float(objective[best]), [pool[k] for k in np.flatnonzero(S[best])]
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("budget", [3.0, 6.0, 11.0])
+def test_budget_ip_equals_brute_force_and_lp_is_a_bound(seed, budget):
+    A, y, P, pool = make_instance(seed)
+    expected, _ = brute_force(A, y, P, pool, budget=budget)
+    ip = RuleMasterModel(A, y, pool, sample_weight=P, complexity_budget=budget)
+    ip.solve(mip_gap=1e-9)
+    assert ip.form == "budget"
+    assert ip.objective_ == pytest.approx(expected, abs=TOL)
+    # the chosen rule set is feasible and its weighted Hamming loss is the objective
+    assert sum(1 + len(k) for k in ip.selected_) <= budget + 1e-9
+    assert weighted_hamming_loss(A.astype(bool), y == 1, ip.selected_, P) == pytest.approx(
+        ip.objective_, abs=TOL)
+    lp = RuleMasterModel(A, y, pool, sample_weight=P, complexity_budget=budget, relax=True)
+    lp.solve()
+    assert lp.objective_ <= ip.objective_ + TOL
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("lambdas", [(0.01, 0.005), (0.05, 0.0), (0.0, 0.03)])
+def test_penalty_ip_equals_brute_force_and_lp_is_a_bound(seed, lambdas):
+    A, y, P, pool = make_instance(seed + 100)
+    lambda0, lambda1 = lambdas
+    expected, _ = brute_force(A, y, P, pool, lambda0=lambda0, lambda1=lambda1)
+    ip = RuleMasterModel(A, y, pool, sample_weight=P, lambda0=lambda0, lambda1=lambda1)
+    ip.solve(mip_gap=1e-9)
+    assert ip.form == "penalty"
+    assert ip.objective_ == pytest.approx(expected, abs=TOL)
+    penalty = sum(lambda0 + lambda1 * len(k) for k in ip.selected_)
+    loss = weighted_hamming_loss(A.astype(bool), y == 1, ip.selected_, P)
+    assert loss + penalty == pytest.approx(ip.objective_, abs=TOL)
+    lp = RuleMasterModel(A, y, pool, sample_weight=P, lambda0=lambda0, lambda1=lambda1,
+                         relax=True)
+    lp.solve()
+    assert lp.objective_ <= ip.objective_ + TOL
+
+
+def test_budget_and_penalty_combined_equals_brute_force():
+    A, y, P, pool = make_instance(7)
+    expected, _ = brute_force(A, y, P, pool, budget=7.0, lambda0=0.01, lambda1=0.01)
+    ip = RuleMasterModel(A, y, pool, sample_weight=P, complexity_budget=7.0, lambda0=0.01,
+                         lambda1=0.01)
+    ip.solve(mip_gap=1e-9)
+    assert ip.form == "budget+penalty"
+    assert ip.objective_ == pytest.approx(expected, abs=TOL)
+
+
+def test_uniform_weights_count_errors_like_dash_et_al():
+    # with P_i = 1/N, N * objective = missed positives + (negatives covered, per clause)
+    A, y, P, pool = make_instance(3, uniform=True)
+    ip = RuleMasterModel(A, y, pool, complexity_budget=8.0)  # default weights: 1/N
+    ip.solve(mip_gap=1e-9)
+    Ab = A.astype(bool)
+    missed = int((~ruleset_covers(Ab, ip.selected_) & (y == 1)).sum())
+    neg_hits = int(sum(clause_coverage(Ab, [k])[y == 0].sum() for k in ip.selected_))
+    assert len(y) * ip.objective_ == pytest.approx(missed + neg_hits, abs=1e-6)
+
+
+def test_empty_pool_misses_every_positive():
+    A, y, P, _ = make_instance(1)
+    lp = RuleMasterModel(A, y, [], sample_weight=P, complexity_budget=5.0, relax=True)
+    lp.solve()
+    assert lp.objective_ == pytest.approx(P[y == 1].sum(), abs=1e-12)
+    # every cover row is tight with xi_i = P_i, so mu_i = 1 (the cost of xi_i)
+    np.testing.assert_allclose(lp.cover_duals_, 1.0, atol=1e-9)
+    assert lp.complexity_dual_ == pytest.approx(0.0, abs=1e-12)
+
+
+def lp_duals_certificate(A, y, P, pool, mu, lam, objective, budget, lambda0=0.0, lambda1=0.0):
+    """Check (mu, lam) is an optimal dual of the master LP: feasible and strong duality."""
+    assert np.all(mu >= -1e-9) and np.all(mu <= 1 + 1e-9)
+    assert lam >= -1e-9
+    r = reduced_costs(A, y, pool, mu, sample_weight=P, lam=max(lam, 0.0), lambda0=lambda0,
+                      lambda1=lambda1)
+    assert np.all(r >= -1e-9), r.min()
+    dual_objective = P[y == 1] @ mu - (budget * lam if budget is not None else 0.0)
+    assert dual_objective == pytest.approx(objective, abs=1e-9)
+    return r
+
+
+def dual_ranges(A, y, P, pool, objective, budget, lambda0=0.0, lambda1=0.0):
+    """Min and max of each dual (mu..., lam) over the optimal dual face (via highspy LPs)."""
+    import highspy
+
+    yb = y == 1
+    cov = clause_coverage(A.astype(bool), pool)
+    pos = np.flatnonzero(yb)
+    n = len(pos) + 1
+    inf = highspy.kHighsInf
+    deg = np.array([len(k) for k in pool], dtype=float)
+    rhs = negative_loss(cov, yb, P) + lambda0 + lambda1 * deg
+    rows = [np.append(P[pos] * cov[pos, k], -(1.0 + deg[k])) for k in range(len(pool))]
+    rows.append(np.append(P[pos], -(budget if budget is not None else 0.0)))  # dual objective
+    lo = np.append(np.full(len(pool), -inf), objective - 1e-12)
+    hi = np.append(rhs, inf)
+    M = np.array(rows)
+    ranges = np.zeros((n, 2))
+    for t in range(n):
+        for s, sense in enumerate((1.0, -1.0)):
+            h = highspy.Highs()
+            h.setOptionValue("output_flag", False)
+            lp = highspy.HighsLp()
+            lp.num_col_, lp.num_row_ = n, M.shape[0]
+            cost = np.zeros(n)
+            cost[t] = sense
+            lp.col_cost_ = cost
+            lp.col_lower_ = np.zeros(n)
+            upper = np.ones(n)
+            upper[-1] = inf if budget is not None else 0.0
+            lp.col_upper_ = upper
+            lp.row_lower_, lp.row_upper_ = lo, hi
+            csc = M.T  # column-wise storage
+            lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+            lp.a_matrix_.start_ = np.concatenate([[0], np.cumsum((csc != 0).sum(axis=1))])
+            lp.a_matrix_.index_ = np.concatenate([np.flatnonzero(c) for c in csc])
+            lp.a_matrix_.value_ = np.concatenate([c[c != 0] for c in csc])
+            h.passModel(lp)
+            h.run()
+            assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+            ranges[t, s] = sense * h.getInfo().objective_function_value
+    return ranges
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("form", ["budget", "penalty"])
+def test_highspy_fast_path_matches_pyomo_relaxation(seed, form):
+    A, y, P, pool = make_instance(seed + 10, n_rows=30, n_clauses=12)
+    kw = ({"complexity_budget": 5.0} if form == "budget"
+          else {"lambda0": 0.004, "lambda1": 0.002})
+    budget = kw.get("complexity_budget")
+    fast = HighsRuleMaster(A, y, pool[:3], sample_weight=P, **kw)
+    fast.solve()
+    for batch in (pool[3:4], pool[4:9], pool[9:] + pool[:2]):  # the last batch repeats two
+        fast.add_clauses(batch)
+        fast.solve()
+    assert fast.clauses_ == pool
+    ref = RuleMasterModel(A, y, pool, sample_weight=P, relax=True, **kw)
+    ref.solve()
+    assert fast.objective_ == pytest.approx(ref.objective_, abs=1e-10)
+    lam0, lam1 = kw.get("lambda0", 0.0), kw.get("lambda1", 0.0)
+    # both dual vectors are optimal duals of the same LP (sign of lambda included) ...
+    for master in (fast, ref):
+        lp_duals_certificate(A, y, P, pool, master.cover_duals_, master.complexity_dual_,
+                             master.objective_, budget, lam0, lam1)
+    # ... and they agree on every dual the LP determines uniquely
+    ranges = dual_ranges(A, y, P, pool, ref.objective_, budget, lam0, lam1)
+    unique = ranges[:, 1] - ranges[:, 0] < 1e-7
+    fast_d = np.append(fast.cover_duals_, fast.complexity_dual_)
+    ref_d = np.append(ref.cover_duals_, ref.complexity_dual_)
+    assert np.all(fast_d >= ranges[:, 0] - 1e-7) and np.all(fast_d <= ranges[:, 1] + 1e-7)
+    np.testing.assert_allclose(fast_d[unique], ref_d[unique], atol=1e-7)
+    np.testing.assert_allclose(fast_d[unique], ranges[unique, 0], atol=1e-7)
+    assert unique.sum() >= 1
+
+
+def test_highspy_duals_equal_pyomo_when_the_dual_is_unique():
+    # one clause per positive row, budget 3 = 1.5 clauses: a fractional knapsack whose LP
+    # optimum is non-degenerate (w = 1 on the best clause, 1/2 on the second), so the
+    # dual is unique: lambda = 0.15 / 2, mu = (0.25/0.3, 1, 1, 1); both routes must give it
+    A = np.eye(4, dtype=int)[[0, 1, 2, 3, 0, 1]]
+    A = np.vstack([A, np.zeros((1, 4), dtype=int)])
+    y = np.array([1, 1, 1, 1, 0, 0, 0])
+    P = np.array([0.3, 0.2, 0.1, 0.1, 0.1, 0.05, 0.15])
+    pool = [(0,), (1,), (2,), (3,)]
+    fast = HighsRuleMaster(A, y, pool[:1], sample_weight=P, complexity_budget=3.0)
+    fast.solve()
+    fast.add_clauses(pool[1:])
+    fast.solve()
+    ref = RuleMasterModel(A, y, pool, sample_weight=P, complexity_budget=3.0, relax=True)
+    ref.solve()
+    assert fast.objective_ == pytest.approx(ref.objective_, abs=1e-12)
+    ranges = dual_ranges(A, y, P, pool, ref.objective_, 3.0)
+    assert np.all(ranges[:, 1] - ranges[:, 0] < 1e-9)  # the dual is unique here
+    np.testing.assert_allclose(fast.cover_duals_, ref.cover_duals_, atol=1e-9)
+    assert fast.complexity_dual_ == pytest.approx(ref.complexity_dual_, abs=1e-9)
+    assert ref.complexity_dual_ == pytest.approx(0.075, abs=1e-12)
+    np.testing.assert_allclose(ref.cover_duals_, [0.25 / 0.3, 1, 1, 1], atol=1e-12)
+    # xi = (0, 0.2/2, 0.1, 0.1); negatives covered: 0.1 * 1 + 0.05 * 1/2
+    assert ref.objective_ == pytest.approx(0.1 + 0.1 + 0.1 + 0.1 + 0.025, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("form", ["budget", "penalty"])
+def test_highspy_reduced_costs_equal_the_shared_formula(seed, form):
+    A, y, P, pool = make_instance(seed + 20, n_rows=30, n_clauses=12)
+    kw = ({"complexity_budget": 6.0} if form == "budget"
+          else {"lambda0": 0.003, "lambda1": 0.003})
+    fast = HighsRuleMaster(A, y, pool[:4], sample_weight=P, **kw)
+    fast.solve()
+    for start in (4, 8):
+        fast.add_clauses(pool[start:start + 4])
+        fast.solve()
+        r = reduced_costs(A, y, fast.clauses_, fast.cover_duals_, sample_weight=P,
+                          lam=fast.complexity_dual_, lambda0=kw.get("lambda0", 0.0),
+                          lambda1=kw.get("lambda1", 0.0))
+        np.testing.assert_allclose(fast.reduced_costs_, r, atol=1e-12)
+        assert np.all(r >= -1e-9)  # LP optimal with w >= 0: no pool column prices out
+
+
+def test_pyomo_relaxation_exposes_duals_for_pricing():
+    A, y, P, pool = make_instance(5)
+    lp = RuleMasterModel(A, y, pool, sample_weight=P, complexity_budget=4.0, relax=True)
+    lp.solve()
+    d = lp.duals_for_pricing_
+    assert set(d) == {"mu", "lam", "lambda0", "lambda1"}
+    assert d["mu"].shape == ((y == 1).sum(),)
+    r = lp_duals_certificate(A, y, P, pool, lp.cover_duals_, lp.complexity_dual_,
+                             lp.objective_, 4.0)
+    np.testing.assert_allclose(lp.reduced_costs_, r, atol=1e-12)
+    # LP relaxation: w >= 0 and xi matches the cover rows at the optimum
+    assert np.all(lp.w_ >= -1e-9)
+    assert lp.xi_.shape == ((y == 1).sum(),)
+
+
+def test_model_is_declarative_with_readable_names():
+    import pyomo.environ as pyo
+
+    A, y, P, pool = make_instance(2)
+    m = RuleMasterModel(A, y, pool[:3], sample_weight=P, complexity_budget=4.0)
+    model = m.model
+    first_pos = int(np.flatnonzero(y == 1)[0])
+    assert model.cover[f"i_{first_pos}"].name == f"cover[i_{first_pos}]"
+    assert model.complexity.name == "complexity"
+    assert [str(k) for k in model.clauses] == ["clause_0", "clause_1", "clause_2"]
+    assert model.w["clause_1"].is_binary()
+    # the cover row is eq 7 with P_i as the coefficients
+    body = model.cover[f"i_{first_pos}"].body
+    assert pyo.value(model.cover[f"i_{first_pos}"].lower) == pytest.approx(P[first_pos])
+    assert str(model.xi[f"i_{first_pos}"].name) in str(body)
+    assert model.w["clause_0"] is not None
+
+
+def test_add_clauses_extends_the_pool_and_rebuilds():
+    A, y, P, pool = make_instance(4)
+    m = RuleMasterModel(A, y, pool[:2], sample_weight=P, complexity_budget=6.0)
+    m.solve(mip_gap=1e-9)
+    first = m.objective_
+    labels = m.add_clauses([pool[1], pool[2], (pool[3][0], pool[3][0]) + pool[3][1:]])
+    assert labels == ["clause_2", "clause_3"]  # the repeated clause is skipped
+    assert m.result_ is None and not hasattr(m, "objective_")
+    assert len(list(m.model.clauses)) == 4
+    m.solve(mip_gap=1e-9)
+    assert m.objective_ <= first + TOL
+    expected, _ = brute_force(A, y, P, pool[:4], budget=6.0)
+    assert m.objective_ == pytest.approx(expected, abs=TOL)
+
+
+def test_to_model_round_trip_from_the_fast_path():
+    A, y, P, pool = make_instance(6)
+    fast = HighsRuleMaster(A, y, pool, sample_weight=P, complexity_budget=5.0)
+    lp_value = fast.solve()
+    ip = fast.to_model()
+    ip.solve(mip_gap=1e-9)
+    expected, _ = brute_force(A, y, P, pool, budget=5.0)
+    assert ip.objective_ == pytest.approx(expected, abs=TOL)
+    assert lp_value <= ip.objective_ + TOL
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"A": [[0, 2], [1, 0]]}, "only 0 and 1"),
+        ({"A": [[0, np.nan], [1, 0]]}, "NaN"),
+        ({"A": [0, 1]}, "2-D"),
+        ({"y": [0, 0]}, "no label-1 row"),
+        ({"y": [0, 1, 1]}, "one label per row"),
+        ({"y": [0, 3]}, "only the labels 0 and 1"),
+        ({"sample_weight": [-0.5, 1.5]}, "non-negative"),
+        ({"sample_weight": [0.5]}, "one weight per row"),
+        ({"clauses": [(0, 5)]}, "refers to literal 5"),
+        ({"clauses": [("a",)]}, "integers"),
+        ({"complexity_budget": -1.0}, "complexity_budget"),
+        ({"lambda0": -0.1}, "lambda0"),
+        ({"lambda1": float("nan")}, "lambda1"),
+    ],
+)
+def test_bad_input_raises_input_error(kwargs, match):
+    args = {"A": [[0, 1], [1, 0]], "y": [0, 1], "clauses": [(0,)], "sample_weight": None,
+            "complexity_budget": 3.0, "lambda0": 0.0, "lambda1": 0.0}
+    args.update(kwargs)
+    for cls in (RuleMasterModel, HighsRuleMaster):
+        with pytest.raises(InputError, match=match):
+            cls(args["A"], args["y"], args["clauses"], sample_weight=args["sample_weight"],
+                complexity_budget=args["complexity_budget"], lambda0=args["lambda0"],
+                lambda1=args["lambda1"])
+
+
+@pytest.mark.parametrize("suffix", [".lp", ".mps"])
+def test_fast_path_writes_a_file_highs_reads_back(tmp_path, suffix):
+    import highspy
+
+    A, y, P, pool = make_instance(8)
+    fast = HighsRuleMaster(A, y, pool, sample_weight=P, complexity_budget=5.0)
+    fast.solve()
+    path = tmp_path / f"master{suffix}"
+    fast.write(path)
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.readModel(str(path))
+    h.run()
+    assert h.getInfo().objective_function_value == pytest.approx(fast.objective_, abs=1e-10)
+    text = path.read_text()
+    first_pos = int(np.flatnonzero(y == 1)[0])
+    assert f"cover(i_{first_pos})" in text and "complexity" in text and "w(clause_3)" in text
+    with pytest.raises(InputError, match="suffix"):
+        fast.write(tmp_path / "master.txt")
