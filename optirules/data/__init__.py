@@ -1,1 +1,14 @@
-"""optirules.data."""
+"""Data layer: the FeatureBinarizer and the datasets shipped inside the package."""
+
+from .._lazy import lazy_exports
+
+_EXPORTS = {
+    "FeatureBinarizer": "._binarizer",
+    "Literal": "._binarizer",
+    "load_dataset": "._datasets",
+    "list_datasets": "._datasets",
+    "dataset_info": "._datasets",
+    "DatasetInfo": "._datasets",
+}
+__all__ = sorted(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

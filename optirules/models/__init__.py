@@ -1,1 +1,16 @@
-"""optirules.models."""
+"""The formulations: each a declarative Pyomo or CVXPY model with a fast path where one exists."""
+
+from .._lazy import lazy_exports
+
+_EXPORTS = {
+    "OptModel": "._base",
+    "RuleMasterModel": "._rule_master",
+    "RulePricingModel": "._pricing",
+    "beam_search_pricing": "._pricing",
+    "WorstCasePmfModel": "._worst_case",
+    "worst_case_pmf": "._worst_case",
+    "SparseCombinationModel": "._sparse_combination",
+    "QMMModel": "._qmm",
+}
+__all__ = sorted(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -52,6 +52,8 @@ def is_pyomo_model(problem: Any) -> bool:
 def pyomo_solver_available(name: str) -> bool:
     """Whether Pyomo can run solver ``name`` on this machine (never raises)."""
     try:
+        import pyomo.environ  # noqa: F401  (registers the solver plugins)
+
         if name == "highs":
             from pyomo.contrib.solver.common.factory import SolverFactory
 
@@ -141,6 +143,7 @@ def _new_interface_status(tc) -> Status:
 
 
 def _solve_highs(model, time_limit, mip_gap, verbose, options) -> SolveResult:
+    import pyomo.environ  # noqa: F401  (registers the solver plugins)
     from pyomo.contrib.solver.common.factory import SolverFactory
     from pyomo.contrib.solver.common.results import SolutionStatus
 
