@@ -1,1 +1,16 @@
-"""optirules.experiments."""
+"""Experiments: the grid runner and the seeds' reproductions."""
+
+from .._lazy import lazy_exports
+
+_EXPORTS = {
+    "run_grid": "._grid",
+    "GridResult": "._grid",
+    "Cell": "._grid",
+    "evaluate_cell": "._grid",
+    "make_learner": "._grid",
+    "summarize": "._grid",
+    "average_ranks": "._grid",
+    "plot_grid": "._grid",
+}
+__all__ = sorted(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

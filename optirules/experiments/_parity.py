@@ -28,6 +28,7 @@ Data and binarization (seed 002 Table 1 gives only the sizes; we match them):
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable
@@ -36,7 +37,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["run", "format_table", "load_binarized", "SEED_TABLE1", "SEED_TABLE2",
+__all__ = ["run", "summarize", "format_table", "load_binarized", "SEED_TABLE1", "SEED_TABLE2",
            "SEED_TABLE3", "LEARNERS", "DATASETS"]
 
 #: weak learners, in table order
@@ -141,12 +142,23 @@ _LOADERS: dict[str, Callable[[], tuple[np.ndarray, np.ndarray, list[str]]]] = {
 
 
 def load_binarized(name: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """The 0/1 feature matrix, 0/1 labels and feature names of one of :data:`DATASETS`."""
+    """The 0/1 feature matrix, 0/1 labels and feature names of one of :data:`DATASETS`.
+
+    Cached per process; the arrays are read-only.
+    """
     from ..errors import InputError
 
     if name not in _LOADERS:
         raise InputError(f"Unknown dataset {name!r}; choose one of {sorted(_LOADERS)}.")
-    return _LOADERS[name]()
+    return _load_cached(name)
+
+
+@functools.cache
+def _load_cached(name: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    X, y, names = _LOADERS[name]()
+    X.flags.writeable = False
+    y.flags.writeable = False
+    return X, y, names
 
 
 def _sizes(name: str, n_rows: int, max_train: int) -> tuple[int, int]:
@@ -200,14 +212,15 @@ def _one_split(name: str, split: int, random_state: int, n_rounds: int, max_trai
 def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
         datasets: list[str] | None = None, n_splits: int | None = None,
         n_rounds: int | None = None, max_train: int | None = None,
-        learners: tuple[str, ...] = LEARNERS) -> pd.DataFrame:
+        learners: tuple[str, ...] = LEARNERS, progress: bool = False,
+        splits: list[int] | None = None) -> pd.DataFrame:
     """Run seed 002's experiment; one row per (dataset, weak learner).
 
     Parameters
     ----------
     quick : bool, default=False
         A seconds-long version: the XOR synthetic, cancer and digits 1 vs 7, 2 splits,
-        25 rounds, at most 200 training rows.
+        20 rounds, at most 200 training rows.
     n_jobs : int, default=1
         (dataset, split) pairs run in parallel with joblib when > 1.
     random_state : int, default=0
@@ -215,25 +228,40 @@ def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
     datasets, n_splits, n_rounds, max_train, learners
         Overrides of the full run's settings (all of :data:`DATASETS` but ``xor``,
         20 splits, 250 rounds, 1,000 training rows, the four learners).
+    progress : bool, default=False
+        Print one line per finished (dataset, split) to stderr.
+    splits : list of int, optional
+        Run exactly these split indices (instead of ``range(n_splits)``); a split's rows
+        depend only on its index, so runs over disjoint index sets can be merged with
+        :func:`summarize`.
 
     Returns
     -------
     pandas.DataFrame
         Columns ``dataset, label, seed_row, learner, error_pct, error_pct_sd, error_pct_se,
         n_splits, n_train, n_test, n_features, seed_n_features, seed_table2,
-        seed_table3, seconds_per_fit``.
+        seed_table3, seconds_per_fit``; ``df.attrs["raw"]`` holds the per-split rows.
     """
     if datasets is None:
         datasets = ["xor", "cancer", "digits17"] if quick else \
             [d for d in DATASETS if d != "xor"]
     n_splits = n_splits if n_splits is not None else (2 if quick else 20)
-    n_rounds = n_rounds if n_rounds is not None else (25 if quick else 250)
+    n_rounds = n_rounds if n_rounds is not None else (20 if quick else 250)
     max_train = max_train if max_train is not None else (200 if quick else 1000)
-    tasks = [(d, s) for d in datasets for s in range(n_splits)]
+    split_ids = list(range(n_splits)) if splits is None else list(splits)
+    tasks = [(d, s) for d in datasets for s in split_ids]
     t0 = time.perf_counter()
     if n_jobs == 1:
-        chunks = [_one_split(d, s, random_state, n_rounds, max_train, tuple(learners))
-                  for d, s in tasks]
+        chunks = []
+        for d, s in tasks:
+            chunks.append(_one_split(d, s, random_state, n_rounds, max_train, tuple(learners)))
+            if progress:
+                import sys
+
+                done = ", ".join(f"{r['learner']} {r['error_pct']:.2f}% {r['seconds']:.1f}s"
+                                 for r in chunks[-1])
+                print(f"[{time.perf_counter() - t0:7.0f}s] {d} split {s}: {done}",
+                      file=sys.stderr, flush=True)
     else:
         from joblib import Parallel, delayed
 
@@ -241,6 +269,16 @@ def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
             delayed(_one_split)(d, s, random_state, n_rounds, max_train, tuple(learners))
             for d, s in tasks)
     raw = pd.DataFrame([r for c in chunks for r in c])
+    df = summarize(raw)
+    df.attrs["seconds"] = time.perf_counter() - t0
+    df.attrs["settings"] = {"quick": quick, "n_splits": len(split_ids), "n_rounds": n_rounds,
+                            "max_train": max_train, "random_state": random_state}
+    df.attrs["raw"] = raw
+    return df
+
+
+def summarize(raw: pd.DataFrame) -> pd.DataFrame:
+    """Aggregate per-split rows (``df.attrs["raw"]`` of :func:`run`) into the table rows."""
     out = []
     for (name, kind), g in raw.groupby(["dataset", "learner"], sort=False):
         seed_row, label = DATASETS[name]
@@ -261,11 +299,7 @@ def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
                             if t3 and kind != "2-parities" else float("nan")),
             "seconds_per_fit": g.seconds.mean(),
         })
-    df = pd.DataFrame(out)
-    df.attrs["seconds"] = time.perf_counter() - t0
-    df.attrs["settings"] = {"quick": quick, "n_splits": n_splits, "n_rounds": n_rounds,
-                            "max_train": max_train, "random_state": random_state}
-    return df
+    return pd.DataFrame(out)
 
 
 def _cell(ours: float, sd: float, seed: float) -> str:
@@ -286,9 +320,9 @@ def format_table(df: pd.DataFrame) -> str:
     for name in names:
         r = first.loc[name]
         s = SEED_TABLE1.get(r.seed_row)
-        st = (lambda i: f" ({s[i]})") if s else (lambda i: "")
-        lines.append(f"| {r.label} | {r.n_train}{st(0)} | {r.n_test}{st(1)} | "
-                     f"{r.n_features}{st(2)} |")
+        st = [f" ({v})" for v in s] if s else ["", "", ""]
+        lines.append(f"| {r.label} | {r.n_train}{st[0]} | {r.n_test}{st[1]} | "
+                     f"{r.n_features}{st[2]} |")
     for title, kinds, col in (
             ("Table 2: test error (%) of AdaBoost with stumps, 2-parities, 3-parities",
              ("stumps", "2-parities", "3-parities"), "seed_table2"),

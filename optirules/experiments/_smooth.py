@@ -90,7 +90,8 @@ def evaluate_decision_list(dl: dict[str, Any], X: np.ndarray) -> np.ndarray:
     return out
 
 
-def _boosters(n_rounds: int, epsilon: float) -> dict[str, dict[str, Any]]:
+def _boosters(n_rounds: int, epsilon: float,
+              extra_epsilons: tuple[float, ...] = ()) -> dict[str, dict[str, Any]]:
     specs: dict[str, dict[str, Any]] = {
         "Ada": {"booster": "adaboost"},
         "Mada": {"booster": "madaboost"},
@@ -98,13 +99,15 @@ def _boosters(n_rounds: int, epsilon: float) -> dict[str, dict[str, Any]]:
     }
     for g in (0.05, 0.1, 0.2, 0.4):
         specs[f"SB({g:g})"] = {"booster": "smoothboost", "gamma": g}
+    for e in extra_epsilons:
+        specs[f"Gavinsky(eps={e:g})"] = {"booster": "gavinsky", "epsilon": e}
     for s in specs.values():
         s.update(weak_learner="literal", n_rounds=n_rounds)
     return specs
 
 
-def _one_repetition(n: int, m: int, seed: int, n_rounds: int,
-                    epsilon: float) -> list[dict[str, Any]]:
+def _one_repetition(n: int, m: int, seed: int, n_rounds: int, epsilon: float,
+                    extra_epsilons: tuple[float, ...] = ()) -> list[dict[str, Any]]:
     from ..learners._boosting import BoostingClassifier
 
     rng = np.random.default_rng(seed)
@@ -114,7 +117,7 @@ def _one_repetition(n: int, m: int, seed: int, n_rounds: int,
     n_train = (2 * m) // 3
     Xtr, ytr, Xte, yte = X[:n_train], y[:n_train], X[n_train:], y[n_train:]
     rows = []
-    for name, params in _boosters(n_rounds, epsilon).items():
+    for name, params in _boosters(n_rounds, epsilon, extra_epsilons).items():
         if np.unique(ytr).size < 2:
             err, smooth, rounds = float(np.mean(yte != ytr[0])), 1.0, 0
         else:
@@ -128,7 +131,8 @@ def _one_repetition(n: int, m: int, seed: int, n_rounds: int,
 
 def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
         n_rounds: int = 100, repetitions: int | None = None, epsilon: float = 0.1,
-        configs: list[tuple[int, int]] | None = None) -> pd.DataFrame:
+        configs: list[tuple[int, int]] | None = None,
+        extra_epsilons: tuple[float, ...] = ()) -> pd.DataFrame:
     """Run seed 003's §7 experiment and return one row per (n, m, algorithm).
 
     Parameters
@@ -147,6 +151,9 @@ def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
         Gavinsky's accuracy parameter.
     configs : list of (n, m), optional
         Override the eight configurations.
+    extra_epsilons : tuple of float
+        Also run Gavinsky's booster with these ``epsilon`` (a sensitivity check; the
+        paper does not state its value); columns ``Gavinsky(eps=...)``.
 
     Returns
     -------
@@ -165,12 +172,14 @@ def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
             tasks.append((n, m, seed))
     t0 = time.perf_counter()
     if n_jobs == 1:
-        chunks = [_one_repetition(n, m, s, n_rounds, epsilon) for n, m, s in tasks]
+        chunks = [_one_repetition(n, m, s, n_rounds, epsilon, tuple(extra_epsilons))
+                  for n, m, s in tasks]
     else:
         from joblib import Parallel, delayed
 
         chunks = Parallel(n_jobs=n_jobs)(
-            delayed(_one_repetition)(n, m, s, n_rounds, epsilon) for n, m, s in tasks)
+            delayed(_one_repetition)(n, m, s, n_rounds, epsilon, tuple(extra_epsilons))
+            for n, m, s in tasks)
     seconds = time.perf_counter() - t0
     raw = pd.DataFrame([row for chunk in chunks for row in chunk])
     out = []
@@ -178,7 +187,7 @@ def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
         k = len(g)
         seed1 = SEED_TABLE1.get((n, m))
         seed2 = SEED_TABLE2.get((n, m))
-        idx = ALGORITHMS.index(alg)
+        idx = ALGORITHMS.index(alg if alg in ALGORITHMS else "Gavinsky")
         out.append({
             "n": n, "m": m, "algorithm": alg, "reps": k,
             "test_error": g.test_error.mean(),
@@ -200,6 +209,12 @@ def _pivot(df: pd.DataFrame, value: str) -> pd.DataFrame:
     tab = df.pivot_table(index=["m", "n"], columns="algorithm", values=value, sort=False)
     cols = [a for a in ALGORITHMS if a in tab.columns]
     tab = tab[cols]
+    order = sorted(tab.index, key=lambda mn: (mn[1], mn[0]))
+    return tab.loc[order]
+
+
+def _pivot_all(df: pd.DataFrame, value: str) -> pd.DataFrame:
+    tab = df.pivot_table(index=["m", "n"], columns="algorithm", values=value, sort=False)
     order = sorted(tab.index, key=lambda mn: (mn[1], mn[0]))
     return tab.loc[order]
 
@@ -226,6 +241,22 @@ def format_table(df: pd.DataFrame) -> str:
                 s = seed.loc[(m, n), alg]
                 s_txt = fmt.format(s) if np.isfinite(s) else "-"
                 cells.append(f"{fmt.format(row[alg])} ({s_txt})")
+            lines.append(f"| {m} | {n} | " + " | ".join(cells) + " |")
+        lines.append("")
+    extra = [a for a in dict.fromkeys(df.algorithm) if a not in ALGORITHMS]
+    if extra:
+        lines.append("### Gavinsky's booster for other epsilon — error / smoothness, "
+                     "ours (seed's Gavinsky column)")
+        lines.append("")
+        cols = ["Gavinsky", *extra]
+        lines.append("| m | n | " + " | ".join(c if c != "Gavinsky" else "Gavinsky (default)"
+                                                for c in cols) + " |")
+        lines.append("|---|---|" + "---|" * len(cols))
+        err, smo = _pivot_all(df, "test_error"), _pivot_all(df, "smoothness")
+        s1, s2 = _pivot(df, "seed_test_error"), _pivot(df, "seed_smoothness")
+        for (m, n) in err.index:
+            cells = [f"{err.loc[(m, n), c]:.3f} / {smo.loc[(m, n), c]:.1f}" for c in cols]
+            cells[0] += f" ({s1.loc[(m, n), 'Gavinsky']:.3f} / {s2.loc[(m, n), 'Gavinsky']:.1f})"
             lines.append(f"| {m} | {n} | " + " | ".join(cells) + " |")
         lines.append("")
     reps = df.groupby(["n", "m"])["reps"].first()

@@ -1,1 +1,15 @@
-"""optirules.learners."""
+"""scikit-learn estimators that compose the models."""
+
+from .._lazy import lazy_exports
+
+_EXPORTS = {
+    "BooleanRuleSetClassifier": "._rule_set",
+    "DRORuleEnsembleClassifier": "._dro_ensemble",
+    "BoostingClassifier": "._boosting",
+    "DecisionListClassifier": "._decision_list",
+    "QMMPruner": "._pruning",
+    "KappaPruner": "._pruning",
+    "DREPPruner": "._pruning",
+}
+__all__ = sorted(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

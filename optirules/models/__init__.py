@@ -9,6 +9,9 @@ _EXPORTS = {
     "beam_search_pricing": "._pricing",
     "WorstCasePmfModel": "._worst_case",
     "worst_case_pmf": "._worst_case",
+    "phi_divergence": "._worst_case",
+    "HighsRuleMaster": "._rule_master",
+    "reduced_costs": "._clauses",
     "SparseCombinationModel": "._sparse_combination",
     "QMMModel": "._qmm",
 }

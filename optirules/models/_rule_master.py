@@ -11,7 +11,9 @@ chooses a DNF rule set from a pool of clauses ``K`` by
         \quad i \in P^+ && (7)\\
     & \sum_{k \in K} c_k w_k \le C,\quad w_k \in \{0, 1\},\ k \in K && (8)
 
-with ``Z_k`` the label-0 rows clause ``k`` covers and ``K_i`` the clauses covering
+with ``Z_k`` the label-0 rows clause ``k`` covers (the seed's sentence defining
+``Z_k`` omits "covered by k"; its next paragraph, "rules ... that give incorrect
+values to 0 label data points", fixes the meaning) and ``K_i`` the clauses covering
 row ``i``.  The seed writes :math:`\sum_i \xi_i` *without* a weight: ``xi_i``
 already carries ``P_i`` through (7) (at the optimum ``xi_i = P_i`` when row ``i``
 is missed, 0 otherwise), and only label-1 rows have a ``xi``.  The penalty form of
@@ -314,8 +316,8 @@ def _dual_reader(m: Any, result: Any) -> Callable[[Any], float]:
 class HighsRuleMaster:
     r"""The LP relaxation of :class:`RuleMasterModel` held in a warm ``highspy.Highs``.
 
-    Same data, same formulation (seed 000 eqs 6-8 relaxed to ``w >= 0``, or the penalty form)
-    and same conventions for the duals as ``RuleMasterModel(..., relax=True)``;
+    Same data, same formulation (seed 000 eqs 6-8 relaxed to ``w >= 0``, or the
+    penalty form) and same dual conventions as ``RuleMasterModel(..., relax=True)``;
     :meth:`add_clauses` appends columns with ``Highs.addCols`` so the next
     :meth:`solve` restarts the simplex from the previous basis (the fast path of a
     column-generation loop; see SOLVER_NOTES).  Build the final integer program over
@@ -323,9 +325,11 @@ class HighsRuleMaster:
 
     Column layout: ``xi(i_i)`` for the label-1 rows, then ``w(clause_k)``; rows:
     ``cover(i_i)`` then ``complexity`` (budget form only); the names use parentheses,
-    as Pyomo's LP writer does, because HiGHS drops names with brackets from .lp files.  HiGHS reports row duals
-    as d objective / d rhs, which for the cover rows is :math:`\mu_i \ge 0` and for
-    the budget row :math:`-\lambda`; ``complexity_dual_`` is :math:`\lambda`.
+    as Pyomo's LP writer does, because HiGHS drops names with brackets from .lp files.
+    HiGHS reports row duals as d objective / d rhs, which for the cover rows is
+    :math:`\mu_i \ge 0` and for the budget row :math:`-\lambda`;
+    ``complexity_dual_`` is :math:`\lambda`.  The duals of this degenerate LP need not
+    equal those of the Pyomo route vertex for vertex; both are optimal duals (tested).
 
     Parameters
     ----------

@@ -48,23 +48,23 @@ def _check_divergence(divergence: str) -> str:
     return divergence.lower()
 
 
-def _check_z(z: Any) -> np.ndarray:
+def _check_z(z: Any, name: str = "z", what: str = "losses") -> np.ndarray:
     try:
         arr = np.asarray(z, dtype=float)
     except (TypeError, ValueError) as exc:
-        raise InputError(f"z must be a 1-D array of real losses: {exc}.") from None
+        raise InputError(f"{name} must be a 1-D array of real {what}: {exc}.") from None
     if arr.ndim != 1:
         raise InputError(
-            f"z must be a 1-D array of losses (one per training row), got shape {arr.shape}; "
-            "flatten it or pass one loss per row."
+            f"{name} must be a 1-D array of {what} (one per training row), got shape "
+            f"{arr.shape}; flatten it or pass one value per row."
         )
     if arr.size == 0:
-        raise InputError("z is empty: pass at least one loss value.")
+        raise InputError(f"{name} is empty: pass at least one value.")
     if not np.all(np.isfinite(arr)):
         bad = np.flatnonzero(~np.isfinite(arr))
         raise InputError(
-            f"z has {bad.size} non-finite value(s) (NaN or inf), first at index {bad[0]}: "
-            "remove or impute them before computing the worst-case pmf."
+            f"{name} has {bad.size} non-finite value(s) (NaN or inf), first at index {bad[0]}: "
+            "remove or impute them first."
         )
     return arr
 
@@ -108,7 +108,7 @@ def phi_divergence(p: Any, divergence: str = "chi2") -> float:
         The divergence; a pmf is feasible for eq 9 when it is ``<= rho``.
     """
     divergence = _check_divergence(divergence)
-    arr = _check_z(p)
+    arr = _check_z(p, "p", "weights")
     if np.any(arr < 0):
         raise InputError("p has negative entries: a pmf must be non-negative.")
     n = arr.size
@@ -136,8 +136,8 @@ def _chi2_exact(z: np.ndarray, rho: float) -> np.ndarray:
     the active constraint reads :math:`\operatorname{var}_j / d^2 = (1 + \rho) j / N - 1`,
     with :math:`\operatorname{var}_j` and :math:`a_j` the variance and mean of the top j
     losses and :math:`d = a_j - \eta`.  The support is the one whose breakpoint interval
-    holds eta; :math:`g(\eta) = N\,\mathrm{mean}((z-\eta)_+^2) / (j\,\ldots)` increases
-    with eta (Cauchy-Schwarz), so the interval is found by one search over the sorted
+    holds eta; :math:`g(\eta) = N \sum_i (z_i-\eta)_+^2 / (\sum_i (z_i-\eta)_+)^2` increases
+    with eta (Cauchy-Schwarz), so the interval is found by one pass over the sorted
     breakpoints.
     """
     n = z.size

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 from ..errors import SolverError, SolverOptionError
@@ -140,7 +141,10 @@ def solve_cvxpy(name: str, problem, *, time_limit=None, mip_gap=None, verbose=Fa
     error_text = ""
     with Stopwatch() as clock:
         try:
-            problem.solve(solver=cp_name, verbose=verbose, warm_start=False, **options)
+            with warnings.catch_warnings():
+                # "Solution may be inaccurate": the status (feasible) already says so
+                warnings.filterwarnings("ignore", message="Solution may be inaccurate")
+                problem.solve(solver=cp_name, verbose=verbose, warm_start=False, **options)
             raw = str(problem.status)
         except (TypeError, ValueError) as exc:
             raise SolverOptionError(

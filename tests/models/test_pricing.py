@@ -211,3 +211,23 @@ def test_bad_pricing_input_raises_input_error(kwargs, match):
 def test_beam_rejects_bad_width():
     with pytest.raises(InputError, match="beam_width"):
         beam_search_pricing([[0, 1], [1, 0]], [1, 0], None, [1.0], 0.0, 2, beam_width=0)
+
+
+@pytest.mark.parametrize("suffix", [".lp", ".mps"])
+def test_pricing_file_reads_back_with_the_same_optimum(tmp_path, suffix):
+    import highspy
+
+    A, y, P, rng = make_instance(21)
+    mu, kw = random_duals(rng, y, "budget")
+    pricing = RulePricingModel(A, y, P, mu, max_degree=2, exclude=[(0,)], **kw)
+    pricing.solve(mip_abs_gap=1e-10)
+    path = tmp_path / f"pricing{suffix}"
+    pricing.write(path)
+    assert "covers_negative" in path.read_text() and "no_good(cut_0)" in path.read_text()
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("mip_rel_gap", 1e-9)
+    h.setOptionValue("mip_abs_gap", 1e-10)
+    h.readModel(str(path))
+    h.run()
+    assert h.getInfo().objective_function_value == pytest.approx(pricing.reduced_cost_, abs=1e-9)

@@ -363,3 +363,25 @@ def test_fast_path_writes_a_file_highs_reads_back(tmp_path, suffix):
     assert f"cover(i_{first_pos})" in text and "complexity" in text and "w(clause_3)" in text
     with pytest.raises(InputError, match="suffix"):
         fast.write(tmp_path / "master.txt")
+
+
+@pytest.mark.parametrize("suffix", [".lp", ".mps"])
+@pytest.mark.parametrize("relax", [False, True])
+def test_declarative_model_file_reads_back_with_the_same_optimum(tmp_path, suffix, relax):
+    import highspy
+
+    A, y, P, pool = make_instance(9)
+    m = RuleMasterModel(A, y, pool, sample_weight=P, complexity_budget=6.0, lambda0=0.001,
+                        relax=relax)
+    m.solve(mip_gap=1e-9)
+    path = tmp_path / f"master{suffix}"
+    m.write(path)
+    text = path.read_text()
+    first_pos = int(np.flatnonzero(y == 1)[0])
+    assert f"cover(i_{first_pos})" in text and "complexity" in text
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("mip_rel_gap", 1e-9)
+    h.readModel(str(path))
+    h.run()
+    assert h.getInfo().objective_function_value == pytest.approx(m.objective_, abs=1e-9)

@@ -1,0 +1,506 @@
+"""Run a grid of experiments (datasets x learners x parameters x seeds x solvers) locally with
+joblib, or on an existing distributed engine (Dask, Ray); resumable through an on-disk store.
+
+Each *cell* of the grid is one (dataset, learner, parameters, seed, solver) combination,
+evaluated by stratified k-fold cross-validation (shuffled with the cell's seed) or on the
+dataset's own train/test split.  A cell's result depends only on the cell, never on the
+backend or on the order in which cells run, so the same grid gives the same table on one
+machine or a cluster (apart from the timing columns).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError
+
+__all__ = [
+    "Cell",
+    "GridResult",
+    "run_grid",
+    "evaluate_cell",
+    "make_learner",
+    "LEARNERS",
+    "summarize",
+    "average_ranks",
+    "plot_grid",
+    "load_grid_data",
+]
+
+#: columns that measure time: they differ between runs and are left out of comparisons
+TIMING_COLUMNS = ("fit_time", "predict_time")
+
+
+# ----------------------------------------------------------------------------- learners
+def _sk(module: str, name: str) -> Callable[..., Any]:
+    def factory(**params):
+        import importlib
+
+        return getattr(importlib.import_module(module), name)(**params)
+
+    return factory
+
+
+#: learner name -> factory(**params) -> unfitted estimator; the optirules learners take raw
+#: data (their own FeatureBinarizer); scikit-learn baselines get one-hot encoding
+LEARNERS: dict[str, Callable[..., Any]] = {
+    "rule_set": _sk("optirules.learners", "BooleanRuleSetClassifier"),
+    "dro_rule_ensemble": _sk("optirules.learners", "DRORuleEnsembleClassifier"),
+    "boosting": _sk("optirules.learners", "BoostingClassifier"),
+    "decision_list": _sk("optirules.learners", "DecisionListClassifier"),
+    "adaboost": _sk("sklearn.ensemble", "AdaBoostClassifier"),
+    "random_forest": _sk("sklearn.ensemble", "RandomForestClassifier"),
+    "decision_tree": _sk("sklearn.tree", "DecisionTreeClassifier"),
+    "logistic_regression": _sk("sklearn.linear_model", "LogisticRegression"),
+}
+_RAW_DATA_LEARNERS = {"decision_list"}
+_BINARIZED_LEARNERS = {"rule_set", "dro_rule_ensemble", "boosting"}
+
+
+def _one_hot_pipeline(estimator):
+    from sklearn.compose import ColumnTransformer, make_column_selector
+    from sklearn.impute import SimpleImputer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+
+    prep = ColumnTransformer(
+        [
+            ("num", SimpleImputer(strategy="median"), make_column_selector(dtype_include="number")),
+            ("cat", make_pipeline(
+                SimpleImputer(strategy="constant", fill_value="?"),
+                OneHotEncoder(handle_unknown="ignore", sparse_output=False),
+            ), make_column_selector(dtype_exclude="number")),
+        ]
+    )
+    return make_pipeline(prep, estimator)
+
+
+def make_learner(name: str, params: Mapping[str, Any] | None = None, *, seed: int | None = None,
+                 solver: str | None = None, categorical: Sequence[str] = ()):
+    """Build the estimator of one grid cell.
+
+    ``random_state`` is set to the cell's seed and ``solver`` to the cell's solver when the
+    estimator has those parameters (a solver given to a learner that solves no model is an
+    error, so that a grid cannot silently ignore it).  scikit-learn baselines are wrapped
+    in a one-hot / imputation pipeline; optirules' rule and boosting learners get a
+    :class:`~optirules.data.FeatureBinarizer` (with the dataset's coded categorical columns).
+    """
+    if name not in LEARNERS:
+        import difflib
+
+        close = difflib.get_close_matches(name, list(LEARNERS), n=1)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        raise InputError(f"unknown learner {name!r}.{hint} Known learners: {', '.join(LEARNERS)}.")
+    params = dict(params or {})
+    est = LEARNERS[name](**params)
+    names = est.get_params(deep=False)
+    extra = {}
+    if seed is not None and "random_state" in names and "random_state" not in params:
+        extra["random_state"] = seed
+    if solver is not None:
+        if "solver" not in names:
+            raise InputError(f"learner {name!r} solves no optimization model, so it takes no solver "
+                             f"(got solver={solver!r}); leave the grid's solver at None for it.")
+        extra["solver"] = solver
+    if name in _BINARIZED_LEARNERS and "binarizer" in names and params.get("binarizer") is None:
+        from ..data import FeatureBinarizer
+
+        extra["binarizer"] = FeatureBinarizer(categorical_features=list(categorical) or None)
+    est.set_params(**extra)
+    if name in LEARNERS and name not in _RAW_DATA_LEARNERS | _BINARIZED_LEARNERS:
+        est = _one_hot_pipeline(est)
+    return est
+
+
+# ----------------------------------------------------------------------------- data
+def load_grid_data(name: str):
+    """``(X_train, y_train, X_test, y_test, categorical)`` for a dataset with its own split,
+    or ``(X, y, None, None, categorical)``; names are bundled datasets or ``digits_1v7`` /
+    ``digits_4v9`` (scikit-learn digits, pixels > 7) or ``sklearn_breast_cancer``."""
+    from ..data import load_dataset
+    from ..data._datasets import _SPLIT_FAMILIES, dataset_info
+
+    if name.startswith("digits_") and "v" in name:
+        from sklearn.datasets import load_digits
+
+        a, b = (int(t) for t in name.split("_", 1)[1].split("v"))
+        digits = load_digits()
+        keep = np.isin(digits.target, [a, b])
+        X = pd.DataFrame((digits.data[keep] > 7).astype(int),
+                         columns=[f"pixel_{i}" for i in range(64)])
+        return X, (digits.target[keep] == b).astype(int), None, None, ()
+    if name == "sklearn_breast_cancer":
+        from sklearn.datasets import load_breast_cancer
+
+        X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+        return X, (y.to_numpy() == 0).astype(int), None, None, ()
+    if name in _SPLIT_FAMILIES:
+        X_tr, y_tr = load_dataset(name, split="train")
+        X_te, y_te = load_dataset(name, split="test")
+        return X_tr, y_tr, X_te, y_te, dataset_info(f"{name}_train").coded_categorical
+    X, y = load_dataset(name)
+    return X, y, None, None, dataset_info(name).coded_categorical
+
+
+# ----------------------------------------------------------------------------- cells
+@dataclass(frozen=True)
+class Cell:
+    """One combination of the grid."""
+
+    dataset: str
+    learner: str
+    params: tuple[tuple[str, Any], ...] = ()
+    seed: int = 0
+    solver: str | None = None
+
+    @property
+    def params_dict(self) -> dict[str, Any]:
+        return dict(self.params)
+
+    def key(self, cv: int) -> str:
+        """A stable identifier: the same cell and folds give the same key on every machine."""
+        text = json.dumps([self.dataset, self.learner, [list(p) for p in self.params],
+                           self.seed, self.solver, cv], sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+    def label(self) -> str:
+        p = ",".join(f"{k}={v}" for k, v in self.params)
+        return f"{self.learner}({p})" if p else self.learner
+
+
+def _complexity(est) -> float:
+    est = getattr(est, "steps", [[None, est]])[-1][1]
+    for attr in ("complexity_", "n_literals_"):
+        if hasattr(est, attr):
+            return float(getattr(est, attr))
+    if hasattr(est, "rules_"):
+        try:
+            return float(sum(1 + len(r) for r in est.rules_))
+        except TypeError:
+            pass
+    return float("nan")
+
+
+def evaluate_cell(cell: Cell, cv: int = 5) -> list[dict[str, Any]]:
+    """Evaluate one cell: one row per fold with accuracy, timing and (where the learner has
+    one) model complexity.  Deterministic given the cell."""
+    from sklearn.model_selection import StratifiedKFold
+
+    X, y, X_te, y_te, categorical = load_grid_data(cell.dataset)
+    if X_te is not None:
+        splits = [("test", X, y, X_te, y_te)]
+    else:
+        skf = StratifiedKFold(n_splits=cv, shuffle=True, random_state=cell.seed)
+        splits = [
+            (f"{k}", X.iloc[tr], y[tr], X.iloc[te], y[te])
+            for k, (tr, te) in enumerate(skf.split(np.zeros(len(y)), y))
+        ]
+    rows = []
+    for fold, X_a, y_a, X_b, y_b in splits:
+        est = make_learner(cell.learner, cell.params_dict, seed=cell.seed, solver=cell.solver,
+                           categorical=categorical)
+        t0 = time.perf_counter()
+        est.fit(X_a, y_a)
+        t1 = time.perf_counter()
+        pred = est.predict(X_b)
+        t2 = time.perf_counter()
+        rows.append({
+            "dataset": cell.dataset,
+            "learner": cell.learner,
+            "params": json.dumps(cell.params_dict, sort_keys=True, default=str),
+            "seed": cell.seed,
+            "solver": cell.solver or "",
+            "fold": fold,
+            "n_train": len(y_a),
+            "n_test": len(y_b),
+            "train_accuracy": float(np.mean(est.predict(X_a) == y_a)),
+            "accuracy": float(np.mean(pred == y_b)),
+            "complexity": _complexity(est),
+            "fit_time": t1 - t0,
+            "predict_time": t2 - t1,
+        })
+    return rows
+
+
+# ----------------------------------------------------------------------------- store
+class _Store:
+    """Finished cells as one JSON file each; a rerun skips them."""
+
+    def __init__(self, path: str | os.PathLike | None, cv: int):
+        self.path = Path(path) if path is not None else None
+        self.cv = cv
+        if self.path is not None:
+            self.path.mkdir(parents=True, exist_ok=True)
+
+    def _file(self, cell: Cell) -> Path:
+        assert self.path is not None
+        return self.path / f"{cell.key(self.cv)}.json"
+
+    def get(self, cell: Cell) -> list[dict[str, Any]] | None:
+        if self.path is None or not self._file(cell).exists():
+            return None
+        try:
+            data = json.loads(self._file(cell).read_text())
+        except (OSError, json.JSONDecodeError):
+            return None  # a half-written file from an interrupted run: recompute the cell
+        return data["rows"]
+
+    def put(self, cell: Cell, rows: list[dict[str, Any]]) -> None:
+        if self.path is None:
+            return
+        tmp = self._file(cell).with_suffix(".tmp")
+        tmp.write_text(json.dumps({"cell": asdict(cell), "rows": rows}, default=str))
+        tmp.replace(self._file(cell))
+
+
+# ----------------------------------------------------------------------------- backends
+def _run_local(cells, cv, n_jobs, on_done):
+    from joblib import Parallel, delayed
+
+    if n_jobs == 1:
+        for cell in cells:
+            on_done(cell, evaluate_cell(cell, cv))
+        return
+    parallel = Parallel(n_jobs=n_jobs, return_as="generator")
+    for cell, rows in zip(cells, parallel(delayed(evaluate_cell)(c, cv) for c in cells)):
+        on_done(cell, rows)
+
+
+def _run_dask(cells, cv, n_jobs, on_done, scheduler):
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise InputError("backend='dask' needs dask.distributed: pip install 'dask[distributed]'.") from None
+    cluster = None
+    if scheduler is None:
+        cluster = LocalCluster(n_workers=max(1, n_jobs), threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        client = Client(cluster)
+    elif isinstance(scheduler, Client):
+        client = scheduler
+    else:
+        client = Client(scheduler)
+    try:
+        futures = {client.submit(evaluate_cell, c, cv, pure=False): c for c in cells}
+        for fut in as_completed(futures):
+            on_done(futures[fut], fut.result())
+    finally:
+        if scheduler is None or not isinstance(scheduler, Client):
+            client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _run_ray(cells, cv, n_jobs, on_done, address):
+    try:
+        import ray
+    except ImportError:
+        raise InputError("backend='ray' needs ray: pip install 'optirules[ray]'.") from None
+    started = False
+    if not ray.is_initialized():
+        ray.init(address=address, num_cpus=None if address else max(1, n_jobs),
+                 include_dashboard=False, log_to_driver=False)
+        started = True
+    try:
+        remote = ray.remote(evaluate_cell)
+        pending = {remote.remote(c, cv): c for c in cells}
+        while pending:
+            done, _ = ray.wait(list(pending), num_returns=1)
+            for ref in done:
+                on_done(pending.pop(ref), ray.get(ref))
+    finally:
+        if started:
+            ray.shutdown()
+
+
+# ----------------------------------------------------------------------------- the grid
+@dataclass
+class GridResult:
+    """The tidy table of a grid run (one row per cell and fold) and what was reused."""
+
+    frame: pd.DataFrame
+    n_cells: int
+    n_reused: int
+    n_computed: int
+    wall_time: float
+    backend: str
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    def summary(self, metric: str = "accuracy") -> pd.DataFrame:
+        return summarize(self.frame, metric)
+
+    def ranks(self, metric: str = "accuracy") -> pd.Series:
+        return average_ranks(self.frame, metric)
+
+
+def _expand(learners, params) -> list[tuple[str, tuple[tuple[str, Any], ...]]]:
+    """Learners with their parameter grids: ``{"boosting": {"n_rounds": [10, 50]}}``."""
+    from sklearn.model_selection import ParameterGrid
+
+    if isinstance(learners, str):
+        learners = [learners]
+    out = []
+    if isinstance(learners, Mapping):
+        items = list(learners.items())
+    else:
+        items = [(name, (params or {}).get(name, {})) for name in learners]
+    for name, grid in items:
+        for combo in ParameterGrid(grid if grid else {}):
+            out.append((name, tuple(sorted(combo.items()))))
+    return out
+
+
+def run_grid(
+    datasets: Iterable[str],
+    learners: Iterable[str] | Mapping[str, Mapping[str, Sequence[Any]]],
+    params: Mapping[str, Mapping[str, Sequence[Any]]] | None = None,
+    seeds: Iterable[int] = (0,),
+    solvers: Iterable[str | None] = (None,),
+    *,
+    cv: int = 5,
+    backend: str = "local",
+    n_jobs: int = 1,
+    scheduler: Any = None,
+    store: str | os.PathLike | None = None,
+    progress: bool = False,
+) -> GridResult:
+    """Evaluate every cell of a grid and return a tidy table.
+
+    Parameters
+    ----------
+    datasets : iterable of str
+        Bundled dataset names (``monks1`` etc. use their own test files), or
+        ``digits_1v7``, ``digits_4v9``, ``sklearn_breast_cancer``.
+    learners : iterable of str, or mapping name -> parameter grid
+        Names from :data:`LEARNERS`; a mapping gives each learner its own grid
+        (``{"boosting": {"n_rounds": [10, 50]}}``).
+    params : mapping name -> parameter grid, optional
+        Parameter grids for learners given as a list.
+    seeds : iterable of int
+        Each seed sets the folds' shuffle and the learner's ``random_state``.
+    solvers : iterable of str or None
+        Solver names for learners that solve models; ``None`` keeps the learner's default.
+    cv : int, default 5
+        Stratified folds for datasets without their own test split.
+    backend : {"local", "dask", "ray"}
+        ``local`` runs with joblib (``n_jobs`` processes); ``dask`` submits the cells to a
+        ``dask.distributed`` scheduler (``scheduler`` = its address, a ``Client``, or None
+        for a ``LocalCluster`` of ``n_jobs`` workers); ``ray`` to a Ray cluster
+        (``scheduler`` = its address, or None for a local Ray with ``n_jobs`` CPUs).
+    store : path, optional
+        Folder where each finished cell is kept as JSON; a rerun skips those cells, so an
+        interrupted grid resumes where it stopped.
+    progress : bool
+        Show a progress bar (tqdm).
+
+    Returns
+    -------
+    GridResult
+        ``frame`` has one row per cell and fold: dataset, learner, params (JSON), seed,
+        solver, fold, n_train, n_test, train_accuracy, accuracy, complexity, fit_time,
+        predict_time.
+    """
+    if backend not in ("local", "dask", "ray"):
+        raise InputError(f"unknown backend {backend!r}: choose 'local', 'dask' or 'ray'.")
+    if not isinstance(cv, int) or cv < 2:
+        raise InputError(f"cv must be an integer >= 2, got {cv!r}.")
+    datasets = list(datasets)
+    if not datasets:
+        raise InputError("the grid has no datasets.")
+    combos = _expand(learners, params)
+    for name, _ in combos:
+        if name not in LEARNERS:
+            make_learner(name)  # raises the unknown-learner error
+    cells = [Cell(d, name, p, int(s), sv) for d in datasets for name, p in combos
+             for s in seeds for sv in solvers]
+    st = _Store(store, cv)
+    results: dict[Cell, list[dict[str, Any]]] = {}
+    todo = []
+    for cell in cells:
+        rows = st.get(cell)
+        if rows is None:
+            todo.append(cell)
+        else:
+            results[cell] = rows
+    n_reused = len(results)
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(cells), initial=n_reused, desc="grid", unit="cell")
+
+    def on_done(cell: Cell, rows: list[dict[str, Any]]) -> None:
+        results[cell] = rows
+        st.put(cell, rows)
+        if bar is not None:
+            bar.update(1)
+
+    start = time.perf_counter()
+    try:
+        if todo:
+            if backend == "local":
+                _run_local(todo, cv, n_jobs, on_done)
+            elif backend == "dask":
+                _run_dask(todo, cv, n_jobs, on_done, scheduler)
+            else:
+                _run_ray(todo, cv, n_jobs, on_done, scheduler)
+    finally:
+        if bar is not None:
+            bar.close()
+    frame = pd.DataFrame([row for cell in cells for row in results[cell]])
+    return GridResult(frame=frame, n_cells=len(cells), n_reused=n_reused,
+                      n_computed=len(todo), wall_time=time.perf_counter() - start,
+                      backend=backend)
+
+
+# ----------------------------------------------------------------------------- summaries
+def summarize(frame: pd.DataFrame, metric: str = "accuracy") -> pd.DataFrame:
+    """Mean and standard deviation of ``metric`` (and mean fit time, complexity) per
+    dataset and learner configuration, with a ``mean ± sd`` text column."""
+    keys = ["dataset", "learner", "params", "solver"]
+    g = frame.groupby(keys, sort=False)
+    out = g.agg(mean=(metric, "mean"), sd=(metric, "std"), folds=(metric, "size"),
+                complexity=("complexity", "mean"), fit_time=("fit_time", "mean")).reset_index()
+    out["sd"] = out["sd"].fillna(0.0)
+    out["mean ± sd"] = [f"{m:.4f} ± {s:.4f}" for m, s in zip(out["mean"], out["sd"])]
+    return out
+
+
+def average_ranks(frame: pd.DataFrame, metric: str = "accuracy", *,
+                  higher_is_better: bool = True) -> pd.Series:
+    """Average rank of each learner configuration across datasets (1 = best; ties share the
+    mean rank), as in the Friedman-test tables of the seeds."""
+    s = summarize(frame, metric)
+    s["config"] = s["learner"] + " " + s["params"] + (" " + s["solver"]).where(s["solver"] != "", "")
+    table = s.pivot_table(index="dataset", columns="config", values="mean")
+    ranks = table.rank(axis=1, ascending=not higher_is_better, method="average")
+    return ranks.mean(axis=0).sort_values()
+
+
+def plot_grid(frame: pd.DataFrame, metric: str = "accuracy", ax=None):
+    """Bar chart of mean ``metric`` (error bars: sd) per dataset and configuration."""
+    import matplotlib
+
+    if ax is None:
+        matplotlib.use("Agg", force=False)
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(8, 4))
+    s = summarize(frame, metric)
+    s["config"] = s["learner"] + " " + s["params"]
+    mean = s.pivot_table(index="dataset", columns="config", values="mean")
+    sd = s.pivot_table(index="dataset", columns="config", values="sd")
+    mean.plot.bar(yerr=sd, ax=ax, rot=0)
+    ax.set_ylabel(metric)
+    ax.legend(fontsize="small")
+    return ax
