@@ -44,7 +44,7 @@ def write_model(problem: Any, path: str | os.PathLike) -> Path:
     from ._solve import problem_interface
 
     path = Path(path)
-    fmt = _format_of(path)
+    _format_of(path)
     if isinstance(problem, OptModel):
         problem = problem.model
     interface = problem_interface(problem)

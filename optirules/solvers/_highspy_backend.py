@@ -75,7 +75,6 @@ def solve_highs(h, *, time_limit=None, mip_gap=None, verbose=False, options=None
     Column names (``lp.col_names_``) and row names key ``values`` and ``duals``;
     unnamed columns and rows are called ``c{j}`` and ``r{i}``.
     """
-    import highspy
 
     options = dict(options or {})
     check_highs_options(options)

@@ -42,8 +42,8 @@ def test_local_grid_is_tidy_and_complete(local_run):
     # a depth-1 tree on monks2's test file: the majority-ish stump's accuracy is reproducible
     from sklearn.tree import DecisionTreeClassifier
 
-    from optirules.experiments._grid import make_learner
     from optirules.data import load_dataset
+    from optirules.experiments._grid import make_learner
 
     Xtr, ytr = load_dataset("monks2_train")
     Xte, yte = load_dataset("monks2_test")

@@ -7,7 +7,12 @@ import time
 import numpy as np
 import pytest
 
-from optirules.errors import InputError, SolverNotAvailableError, SolverOptionError, SolverStatusError
+from optirules.errors import (
+    InputError,
+    SolverNotAvailableError,
+    SolverOptionError,
+    SolverStatusError,
+)
 from optirules.solvers import Status, available_solvers, solve
 
 from .instances import (

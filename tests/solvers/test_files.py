@@ -9,7 +9,16 @@ import pytest
 from optirules.errors import ModelFormatError
 from optirules.solvers import Status, read_model, solve, write_model
 
-from .instances import LP_OPT, QP_OPT, cvxpy_knapsack, cvxpy_lp, cvxpy_qp, knapsack_optimum, pyomo_knapsack, pyomo_lp
+from .instances import (
+    LP_OPT,
+    QP_OPT,
+    cvxpy_knapsack,
+    cvxpy_lp,
+    cvxpy_qp,
+    knapsack_optimum,
+    pyomo_knapsack,
+    pyomo_lp,
+)
 
 
 def _read(path):
