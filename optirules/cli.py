@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -56,6 +57,240 @@ def _cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+#: reproduction name -> module of optirules.experiments with run(quick=...) and format_table(df)
+REPRODUCTIONS = {
+    "parity": "._parity",
+    "smooth": "._smooth",
+    "decision-list": "._decision_list",
+    "pruning": "._pruning",
+    "rules": "._rules",
+}
+
+#: JSON "format" tag -> (module, class) of the learners that save themselves as JSON
+JSON_MODELS = {
+    "optirules.BooleanRuleSetClassifier": ("optirules.learners", "BooleanRuleSetClassifier"),
+    "optirules.DRORuleEnsembleClassifier": ("optirules.learners", "DRORuleEnsembleClassifier"),
+    "optirules.DecisionListClassifier": ("optirules.learners", "DecisionListClassifier"),
+    "optirules.BoostingClassifier": ("optirules.learners", "BoostingClassifier"),
+}
+
+
+def _read_csv(path: str):
+    import pandas as pd
+
+    from .errors import InputError
+
+    try:
+        frame = pd.read_csv(path, skipinitialspace=True)
+    except FileNotFoundError:
+        raise InputError(f"no such file: {path}") from None
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InputError(f"{path} is not a readable CSV file ({first}).") from None
+    if frame.shape[1] == 0 or len(frame) == 0:
+        raise InputError(f"{path} holds no data rows.")
+    return frame
+
+
+def _parse_params(items: Sequence[str]) -> dict:
+    import json
+
+    from .errors import InputError
+
+    params = {}
+    for item in items:
+        if "=" not in item:
+            raise InputError(f"--param takes NAME=VALUE, got {item!r}.")
+        key, text = item.split("=", 1)
+        try:
+            params[key.strip()] = json.loads(text)
+        except json.JSONDecodeError:
+            params[key.strip()] = text
+    return params
+
+
+def _cmd_fit(args: argparse.Namespace) -> int:
+    import time
+
+    import numpy as np
+    from sklearn.model_selection import train_test_split
+
+    from .errors import InputError
+    from .experiments._grid import LEARNERS, make_learner
+
+    frame = _read_csv(args.data)
+    if args.target not in frame.columns:
+        raise InputError(f"no column {args.target!r} in {args.data}; its columns are: "
+                         f"{', '.join(map(str, frame.columns))}.")
+    savable = [n for n in ("rule_set", "dro_rule_ensemble", "decision_list", "boosting")]
+    if args.learner not in LEARNERS:
+        raise InputError(f"unknown learner {args.learner!r}; choose one of: {', '.join(savable)}.")
+    y_raw = frame[args.target]
+    if y_raw.isna().any():
+        raise InputError(f"the target column {args.target!r} has missing values; drop those rows.")
+    X = frame.drop(columns=[args.target])
+    classes = np.unique(y_raw.astype(str))
+    if len(classes) != 2:
+        raise InputError(f"the target {args.target!r} must have exactly two classes, found "
+                         f"{len(classes)}: {', '.join(classes[:5])}.")
+    y = y_raw.to_numpy()
+    est = make_learner(args.learner, _parse_params(args.param), seed=args.random_state,
+                       solver=args.solver)
+    if not hasattr(est, "to_json"):
+        raise InputError(f"learner {args.learner!r} cannot be saved as JSON; choose one of: "
+                         f"{', '.join(savable)}.")
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=args.test_size, stratify=y,
+                                              random_state=args.random_state)
+    t0 = time.perf_counter()
+    est.fit(X_tr, y_tr)
+    fit_time = time.perf_counter() - t0
+    print(str(est))
+    print(f"train accuracy: {np.mean(est.predict(X_tr) == y_tr):.4f} ({len(y_tr)} rows)")
+    print(f"test accuracy:  {np.mean(est.predict(X_te) == y_te):.4f} ({len(y_te)} rows)")
+    print(f"fit time:       {fit_time:.2f} s")
+    est.to_json(args.output)
+    print(f"model saved:    {args.output}")
+    if args.export:
+        if not hasattr(est, "export_model"):
+            raise InputError(f"learner {args.learner!r} has no optimization model to export.")
+        est.export_model(args.export)
+        print(f"model exported: {args.export}")
+    return 0
+
+
+def _load_model(path: str):
+    import importlib
+    import json
+
+    from .errors import InputError
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        data = json.loads(text)
+    except FileNotFoundError:
+        raise InputError(f"no such model file: {path}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path} is not an optirules JSON model ({exc}).") from None
+    fmt = data.get("format") if isinstance(data, dict) else None
+    if fmt not in JSON_MODELS:
+        raise InputError(f"{path} is not an optirules JSON model (its 'format' is {fmt!r}; "
+                         f"known: {', '.join(JSON_MODELS)}).")
+    module, name = JSON_MODELS[fmt]
+    return getattr(importlib.import_module(module), name).from_json(text)
+
+
+def _cmd_predict(args: argparse.Namespace) -> int:
+    import numpy as np
+    import pandas as pd
+
+    from .errors import InputError
+
+    model = _load_model(args.model)
+    frame = _read_csv(args.data)
+    y = None
+    if args.target is not None:
+        if args.target not in frame.columns:
+            raise InputError(f"no column {args.target!r} in {args.data}.")
+        y = frame[args.target].to_numpy()
+        frame = frame.drop(columns=[args.target])
+    names = getattr(model, "feature_names_in_", None)
+    if names is not None:
+        missing = [str(c) for c in names if c not in frame.columns]
+        if missing:
+            raise InputError(f"{args.data} lacks the model's feature columns: {', '.join(missing[:8])}.")
+        frame = frame[list(names)]
+    pred = model.predict(frame)
+    out = pd.DataFrame({"prediction": pred})
+    if args.output:
+        out.to_csv(args.output, index=False)
+        print(f"{len(pred)} predictions written to {args.output}")
+    else:
+        sys.stdout.write(out.to_csv(index=False))
+    if y is not None:
+        print(f"accuracy: {np.mean(pred.astype(str) == y.astype(str)):.4f}", file=sys.stderr)
+    return 0
+
+
+def _cmd_reproduce(args: argparse.Namespace) -> int:
+    import contextlib
+    import importlib
+    import inspect
+
+    from .errors import InputError
+
+    module = importlib.import_module(REPRODUCTIONS[args.name], "optirules.experiments")
+    run = module.run
+    kwargs = {"quick": args.quick}
+    accepts_jobs = "n_jobs" in inspect.signature(run).parameters
+    if accepts_jobs:
+        kwargs["n_jobs"] = args.n_jobs
+    elif args.backend != "local" or args.n_jobs != 1:
+        raise InputError(f"reproduction {args.name!r} runs in one process; drop --backend/--n-jobs.")
+    ctx = contextlib.nullcontext()
+    client = None
+    if args.backend != "local":
+        from joblib import parallel_config
+
+        if args.backend == "dask":
+            try:
+                from dask.distributed import Client
+            except ImportError:
+                raise InputError("--backend dask needs dask.distributed installed.") from None
+            client = Client(args.scheduler) if args.scheduler else Client(
+                n_workers=max(1, args.n_jobs), threads_per_worker=1, dashboard_address=None)
+            ctx = parallel_config(backend="dask")
+        else:
+            try:
+                import ray
+                from ray.util.joblib import register_ray
+            except ImportError:
+                raise InputError("--backend ray needs ray installed (pip install 'optirules[ray]').") from None
+            ray.init(address=args.scheduler, include_dashboard=False, log_to_driver=False)
+            register_ray()
+            ctx = parallel_config(backend="ray")
+        kwargs["n_jobs"] = -1 if accepts_jobs else 1
+    try:
+        with ctx:
+            frame = run(**kwargs)
+    finally:
+        if client is not None:
+            client.close()
+    print(module.format_table(frame))
+    if args.output:
+        frame.to_csv(args.output, index=False)
+        print(f"results written to {args.output}")
+    return 0
+
+
+def _benchmarks_dir():
+    from pathlib import Path
+
+    for base in (Path.cwd(), Path(__file__).resolve().parents[1]):
+        if (base / "benchmarks").is_dir():
+            return base / "benchmarks"
+    return None
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    import subprocess
+
+    from .errors import InputError
+
+    folder = _benchmarks_dir()
+    if folder is None:
+        raise InputError("the benchmarks live in the source repository's benchmarks/ folder: run "
+                         "this command from a checkout of optirules.")
+    scripts = sorted(p.stem for p in folder.glob("*.py") if not p.stem.startswith("_"))
+    if args.name is None:
+        print("benchmarks: " + ", ".join(scripts))
+        return 0
+    if args.name not in scripts:
+        raise InputError(f"no benchmark {args.name!r}; available: {', '.join(scripts)}.")
+    cmd = [sys.executable, str(folder / f"{args.name}.py")] + (["--quick"] if args.quick else [])
+    return subprocess.call(cmd)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="optirules",
@@ -97,6 +332,51 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--n-thresholds", type=int, default=9)
     p.add_argument("--relax", action="store_true", help="write the LP relaxation")
     p.set_defaults(func=_cmd_export)
+
+    p = sub.add_parser(
+        "fit", help="fit a learner on a CSV file, print its rules and metrics, save it as JSON",
+        description="Fit a learner on a CSV file (a stratified hold-out split gives the test "
+        "accuracy), print the model, and save it as JSON (never a pickle).")
+    p.add_argument("data", help="CSV file with a header row")
+    p.add_argument("--target", required=True, help="name of the label column (two classes)")
+    p.add_argument("--learner", default="rule_set",
+                   help="rule_set (default), dro_rule_ensemble, decision_list or boosting")
+    p.add_argument("--solver", default=None, help="solver for learners that solve models")
+    p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                   help="a learner parameter (JSON value), repeatable")
+    p.add_argument("--test-size", type=float, default=0.25)
+    p.add_argument("--random-state", type=int, default=0)
+    p.add_argument("--output", default="model.json", help="where to save the model (JSON)")
+    p.add_argument("--export", default=None, help="also write the final model as .lp or .mps")
+    p.set_defaults(func=_cmd_fit)
+
+    p = sub.add_parser("predict", help="predict a CSV file with a saved JSON model",
+                       description="Load a model saved by `optirules fit` and predict every row "
+                       "of a CSV file; prints CSV (or writes --output).")
+    p.add_argument("model", help="JSON model file")
+    p.add_argument("data", help="CSV file with the model's feature columns")
+    p.add_argument("--target", default=None, help="label column to drop and score against")
+    p.add_argument("--output", default=None, help="write predictions here instead of stdout")
+    p.set_defaults(func=_cmd_predict)
+
+    p = sub.add_parser(
+        "reproduce", help="reproduce a seed paper's experiment and print its table beside ours",
+        description="Run one of the seeds' experiments: " + ", ".join(REPRODUCTIONS) + ".")
+    p.add_argument("name", choices=sorted(REPRODUCTIONS))
+    p.add_argument("--quick", action="store_true", help="a small version that runs in seconds")
+    p.add_argument("--backend", choices=["local", "dask", "ray"], default="local",
+                   help="where parallel work runs (dask/ray: an existing cluster or a local one)")
+    p.add_argument("--scheduler", default=None, help="dask scheduler or ray cluster address")
+    p.add_argument("--n-jobs", type=int, default=1)
+    p.add_argument("--output", default=None, help="also write the result table as CSV")
+    p.set_defaults(func=_cmd_reproduce)
+
+    p = sub.add_parser("bench", help="run a benchmark script of the repository's benchmarks/",
+                       description="Run benchmarks/NAME.py (from a checkout); without NAME, "
+                       "list them.")
+    p.add_argument("name", nargs="?", default=None)
+    p.add_argument("--quick", action="store_true")
+    p.set_defaults(func=_cmd_bench)
     return parser
 
 
@@ -114,6 +394,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"optirules {args.command}: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:  # an optirules bug: one line for the user, details on request
+        if os.environ.get("OPTIRULES_DEBUG"):
+            raise
+        print(f"optirules {args.command}: internal error: {type(exc).__name__}: {exc} "
+              "(set OPTIRULES_DEBUG=1 to see the traceback, and please report it)", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -79,3 +79,100 @@ def test_console_script_runs():
     proc = subprocess.run([sys.executable, "-m", "optirules", "frobnicate"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "invalid choice" in proc.stderr
+
+
+# ------------------------------------------------------------------ fit / predict / reproduce
+def _write_monks(tmp_path):
+    from optirules.data import load_dataset
+
+    X, y = load_dataset("monks1_test")
+    frame = X.copy()
+    frame["target"] = y
+    path = tmp_path / "monks.csv"
+    frame.to_csv(path, index=False)
+    return path, frame
+
+
+def test_fit_then_predict_round_trip(tmp_path, capsys):
+    data, frame = _write_monks(tmp_path)
+    model = tmp_path / "m.json"
+    assert main(["fit", str(data), "--target", "target", "--learner", "decision_list",
+                 "--output", str(model)]) == 0
+    out = capsys.readouterr().out
+    assert "test accuracy:" in out and str(model) in out
+    preds = tmp_path / "p.csv"
+    assert main(["predict", str(model), str(data), "--target", "target", "--output", str(preds)]) == 0
+    import pandas as pd
+
+    from optirules.learners import DecisionListClassifier
+
+    got = pd.read_csv(preds)["prediction"].to_numpy()
+    loaded = DecisionListClassifier.from_json(model.read_text())
+    assert (got == loaded.predict(frame.drop(columns=["target"]))).all()
+    assert len(got) == 432
+
+
+@pytest.mark.parametrize(
+    "content, argv_extra, message",
+    [
+        ("a,b\n1,2\n", ["--target", "label"], "no column 'label'"),
+        ("a,label\n1,0\n2,0\n3,0\n", ["--target", "label"], "two classes"),
+        ("", ["--target", "label"], "not a readable CSV"),
+        ('a,label\n"1,0\n', ["--target", "label"], "not a readable CSV"),
+        ("a,label\n1,0\n2,1\n", ["--target", "label", "--learner", "nope"], "unknown learner"),
+        ("a,label\n1,0\n2,1\n", ["--target", "label", "--learner", "random_forest"], "cannot be saved"),
+    ],
+)
+def test_fit_bad_input_one_line(tmp_path, capsys, content, argv_extra, message):
+    path = tmp_path / "d.csv"
+    path.write_text(content)
+    assert main(["fit", str(path), *argv_extra, "--output", str(tmp_path / "m.json")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and message in err
+
+
+def test_predict_refuses_non_model_json(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "pickle"}')
+    data = tmp_path / "d.csv"
+    data.write_text("a\n1\n")
+    assert main(["predict", str(bad), str(data)]) == 2
+    assert "not an optirules JSON model" in capsys.readouterr().err
+    bad.write_text("\x80\x04 not json")
+    assert main(["predict", str(bad), str(data)]) == 2
+
+
+def test_fuzzed_csv_files_never_crash(tmp_path):
+    """Malformed CSV files give exit code 0 (parsed and fitted) or 2 (a clear error), never an
+    uncaught exception (exit 1) or a traceback."""
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    cell = st.one_of(st.text(alphabet='ab,"\n 1.5-x\t;', max_size=6), st.integers(-3, 3).map(str),
+                     st.just(""))
+    row = st.lists(cell, min_size=0, max_size=4).map(",".join)
+    body = st.lists(row, min_size=0, max_size=12).map("\n".join)
+    header = st.sampled_from(["a,label", "label", "a,b,label", "", "a,,label", "label,label"])
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(header, body, st.binary(max_size=20))
+    def check(head, text, junk):
+        path = tmp_path / "f.csv"
+        path.write_bytes((head + "\n" + text).encode() + (junk if len(text) % 3 == 0 else b""))
+        err, out = io.StringIO(), io.StringIO()
+        with redirect_stderr(err), redirect_stdout(out):
+            code = main(["fit", str(path), "--target", "label", "--learner", "decision_list",
+                         "--output", str(tmp_path / "m.json")])
+        assert code in (0, 2), err.getvalue()
+        assert "Traceback" not in err.getvalue()
+
+    check()
+
+
+def test_reproduce_quick_prints_table(capsys):
+    assert main(["reproduce", "smooth", "--quick"]) == 0
+    out = capsys.readouterr().out
+    assert "Table 1" in out and "SB(0.1)" in out
