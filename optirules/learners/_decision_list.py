@@ -263,6 +263,22 @@ class OSRResult:
 
 
 # --------------------------------------------------------------------------- search
+def _row_sum(a: np.ndarray) -> np.ndarray:
+    """Row sums of a narrow 2-D array (a column loop: far faster than ``sum(axis=1)``)."""
+    out = a[:, 0].astype(np.int64)
+    for c in range(1, a.shape[1]):
+        out += a[:, c]
+    return out
+
+
+def _row_max(a: np.ndarray) -> np.ndarray:
+    """Row maxima of a narrow 2-D array (a column loop)."""
+    out = a[:, 0].copy()
+    for c in range(1, a.shape[1]):
+        np.maximum(out, a[:, c], out=out)
+    return out
+
+
 class _Counter:
     """Class counts of packed coverage sets, with preallocated buffers.
 
@@ -276,13 +292,18 @@ class _Counter:
         rows = max(1, buffer_words // max(1, n_words))
         self.tmp = np.empty((rows, n_words), dtype=np.uint64)
         self.bytes = np.empty((rows, n_words), dtype=np.uint8)
-        self.sum_dtype = np.uint16 if 64 * n_words < 65536 else np.int64
+        self.sum_dtype = np.uint16 if 64 * n_words < 65536 else np.int64  # bits per set
 
     def _popcount(self, words: np.ndarray) -> np.ndarray:
         if _HAS_BITWISE_COUNT:
             out = self.bytes[: words.shape[0]]
             np.bitwise_count(words, out=out)
-            return np.add.reduce(out, axis=1, dtype=self.sum_dtype)
+            if out.shape[1] > 64:
+                return np.add.reduce(out, axis=1, dtype=np.int64)
+            total = out[:, 0].astype(self.sum_dtype)
+            for w in range(1, out.shape[1]):
+                total += out[:, w]
+            return total
         return popcount(words)  # pragma: no cover - numpy < 2
 
     def counts(self, covers: np.ndarray) -> np.ndarray:
@@ -321,8 +342,8 @@ class _Best:
         """Offer candidates; ``conj_of(indices)`` returns their conjunctions (rows)."""
         if not ok.any():
             return
-        tot = counts.sum(axis=1)
-        lap = np.where(ok, (counts.max(axis=1) + 1.0) / (tot + self.k), -1.0)
+        tot = _row_sum(counts)
+        lap = np.where(ok, (_row_max(counts) + 1.0) / (tot + self.k), -1.0)
         top = lap.max()
         if top < self.laplace:
             return
@@ -364,7 +385,7 @@ def _walk_levels(
     n_av, n_w = av_bits.shape
     counts1 = counter.counts(av_bits)
     n_candidates = n_av
-    ok1 = counts1.sum(axis=1) >= min_coverage
+    ok1 = _row_sum(counts1) >= min_coverage
     visit(1, counts1, ok1, lambda idx: np.asarray(idx)[:, None])
     valid = np.flatnonzero(ok1)
     if max_depth <= 1 or valid.size == 0:
@@ -398,7 +419,7 @@ def _walk_levels(
                 cov = cov3.reshape(n_p * n_r, n_w)
                 counts = counter.counts(cov)
                 n_candidates += n_p * n_r
-                ok = counts.sum(axis=1) >= min_coverage
+                ok = _row_sum(counts) >= min_coverage
 
                 def conj_of(idx, parents=parents, right_ids=right_ids, n_r=n_r, f_conj=f_conj):
                     idx = np.asarray(idx)
@@ -484,108 +505,13 @@ def best_conjunction(
     def extendable(counts: np.ndarray, ok: np.ndarray) -> np.ndarray:
         if not prune:
             return ok
-        top = counts.max(axis=1)
+        top = _row_max(counts)
         bound = (top + 1.0) / (top + k)
-        return ok & (top < counts.sum(axis=1)) & (bound >= best.laplace)
+        return ok & (top < _row_sum(counts)) & (bound >= best.laplace)
 
     n_candidates = _walk_levels(av_bits, counter, av_attr, max_depth, min_coverage, visit,
                                 extendable, buffer_words)
     return best.conj, best.counts, best.laplace, n_candidates
-
-
-def _n_conjunctions(n_values: np.ndarray, max_depth: int) -> int:
-    """Number of conjunctions of 1..max_depth tests on distinct attributes (before coverage)."""
-    e = np.zeros(max_depth + 1, dtype=float)
-    e[0] = 1.0
-    for nv in n_values:  # elementary symmetric polynomials of the value counts
-        e[1:] = e[1:] + nv * e[:-1]
-    return int(e[1:].sum())
-
-
-class _ConjunctionTable:
-    """Class counts of every candidate conjunction, kept up to date as rows get covered.
-
-    Built once by one unpruned level walk over all training rows (conjunctions that cover
-    fewer than ``min_coverage`` rows, and specializations of pure conjunctions, are left
-    out: neither can ever become the best).  When a rule covers the rows ``R``, the counts
-    of each conjunction on ``R`` (bitsets over ``R`` only, usually one word) are subtracted
-    and conjunctions that fall below ``min_coverage`` are dropped for good.  Rows are kept
-    in (depth, lexicographic) order, so the first maximum is the tie-break winner.
-    """
-
-    def __init__(self, onehot: np.ndarray, y: np.ndarray, k: int, av_attr: np.ndarray,
-                 max_depth: int, min_coverage: int, buffer_words: int):
-        self.onehot, self.y, self.k = onehot, y, k
-        self.min_coverage = min_coverage
-        self.buffer_words = buffer_words
-        n_av = onehot.shape[0]
-        self.sentinel = n_av
-        av_bits = pack_rows(onehot)
-        class_bits = pack_rows(y[None, :] == np.arange(k)[:, None])
-        counter = _Counter(class_bits, av_bits.shape[1], buffer_words)
-        conj_parts: list[np.ndarray] = []
-        count_parts: list[np.ndarray] = []
-
-        def visit(depth, counts, ok, conj_of):
-            idx = np.flatnonzero(ok)
-            if idx.size:
-                c = np.full((idx.size, max_depth), n_av, dtype=np.int32)
-                c[:, :depth] = conj_of(idx)
-                conj_parts.append(c)
-                count_parts.append(counts[idx])
-
-        def extendable(counts, ok):
-            return ok & (counts.max(axis=1) < counts.sum(axis=1))
-
-        self.n_enumerated = _walk_levels(av_bits, counter, av_attr, max_depth, min_coverage,
-                                         visit, extendable, buffer_words)
-        if conj_parts:
-            conj = np.concatenate(conj_parts)
-            counts = np.concatenate(count_parts)
-            depth = (conj < n_av).sum(axis=1)
-            order = np.lexsort(tuple(conj.T[::-1]) + (depth,))
-            self.conj, self.counts = conj[order], counts[order].astype(np.int64)
-        else:
-            self.conj = np.zeros((0, max_depth), dtype=np.int32)
-            self.counts = np.zeros((0, k), dtype=np.int64)
-
-    def __len__(self) -> int:
-        return self.conj.shape[0]
-
-    def best(self) -> tuple[tuple[int, ...] | None, np.ndarray | None, float]:
-        if len(self) == 0:
-            return None, None, -1.0
-        tot = self.counts.sum(axis=1)
-        lap = (self.counts.max(axis=1) + 1.0) / (tot + self.k)
-        top = lap.max()
-        ties = np.flatnonzero(lap == top)
-        i = int(ties[np.argmax(tot[ties])])
-        conj = tuple(int(a) for a in self.conj[i] if a != self.sentinel)
-        return conj, self.counts[i].copy(), float(top)
-
-    def remove_rows(self, rows: np.ndarray) -> None:
-        """Subtract the counts on the newly covered training ``rows`` and drop the dead."""
-        if rows.size == 0 or len(self) == 0:
-            return
-        sub = self.onehot[:, rows]
-        av_r = pack_rows(np.vstack([sub, np.ones((1, rows.size), dtype=bool)]))
-        class_r = pack_rows(self.y[rows][None, :] == np.arange(self.k)[:, None])
-        counter = _Counter(class_r, av_r.shape[1], self.buffer_words)
-        m, d = self.conj.shape
-        step = max(1, self.buffer_words // av_r.shape[1])
-        cov = np.empty((min(m, step), av_r.shape[1]), dtype=np.uint64)
-        tmp = np.empty_like(cov)
-        for s in range(0, m, step):
-            e = min(m, s + step)
-            c, t = cov[: e - s], tmp[: e - s]
-            np.take(av_r, self.conj[s:e, 0], axis=0, out=c)
-            for col in range(1, d):
-                np.take(av_r, self.conj[s:e, col], axis=0, out=t)
-                np.bitwise_and(c, t, out=c)
-            self.counts[s:e] -= counter.counts(c)
-        alive = self.counts.sum(axis=1) >= self.min_coverage
-        if not alive.all():
-            self.conj, self.counts = self.conj[alive], self.counts[alive]
 
 
 def grow_decision_list(
@@ -597,8 +523,6 @@ def grow_decision_list(
     min_coverage: int = 1,
     max_rules: int | None = None,
     *,
-    strategy: str = "auto",
-    cache_limit: int = 4_000_000,
     buffer_words: int = 1 << 18,
 ) -> tuple[list[dict], np.ndarray, str]:
     """BruteDL: grow the ordered list of best-Laplace conjunctions on the uncovered rows.
@@ -616,12 +540,8 @@ def grow_decision_list(
         Attribute of each test (non-decreasing).
     max_depth, min_coverage, max_rules :
         As in :class:`DecisionListClassifier`.
-    strategy : {"auto", "cached", "pruned"}
-        ``"pruned"`` runs :func:`best_conjunction` (branch and bound) on the uncovered rows
-        for every rule; ``"cached"`` keeps the counts of all candidates in a
-        :class:`_ConjunctionTable` and subtracts the covered rows after each rule;
-        ``"auto"`` caches when there are at most ``cache_limit`` candidate conjunctions.
-        Both give the same list.
+    buffer_words : int
+        Work buffer size of :func:`best_conjunction`.
 
     Returns
     -------
@@ -637,12 +557,6 @@ def grow_decision_list(
     k = int(n_classes)
     n_av, n = onehot.shape
     min_coverage = max(1, int(min_coverage))
-    if strategy == "auto":
-        n_values = np.bincount(av_attr)
-        strategy = "cached" if _n_conjunctions(n_values, max_depth) <= cache_limit else "pruned"
-    if strategy not in ("cached", "pruned"):
-        raise InputError(f"strategy must be 'auto', 'cached' or 'pruned', got {strategy!r}.")
-    table = None
     remaining = np.arange(n)
     steps: list[dict] = []
     stop = "all_covered"
@@ -655,20 +569,10 @@ def grow_decision_list(
             break
         t0 = time.perf_counter()
         yr = y[remaining]
-        if strategy == "pruned":
-            av_bits = pack_rows(onehot[:, remaining])
-            class_bits = pack_rows(yr[None, :] == np.arange(k)[:, None])
-            conj, counts, lap, n_eval = best_conjunction(
-                av_bits, class_bits, av_attr, max_depth, min_coverage,
-                buffer_words=buffer_words)
-        else:
-            if table is None:
-                table = _ConjunctionTable(onehot, y, k, av_attr, max_depth, min_coverage,
-                                          buffer_words)
-                n_eval = table.n_enumerated
-            else:
-                n_eval = len(table)
-            conj, counts, lap = table.best()
+        av_bits = pack_rows(onehot[:, remaining])
+        class_bits = pack_rows(yr[None, :] == np.arange(k)[:, None])
+        conj, counts, lap, n_eval = best_conjunction(
+            av_bits, class_bits, av_attr, max_depth, min_coverage, buffer_words=buffer_words)
         if conj is None:
             stop = "min_coverage"
             break
@@ -676,8 +580,6 @@ def grow_decision_list(
             stop = "not_better_than_default"
             break
         covered = np.all(onehot[np.asarray(conj)][:, remaining], axis=0)
-        if table is not None:
-            table.remove_rows(remaining[covered])
         steps.append({"conj": conj, "counts": counts, "laplace": float(lap),
                       "coverage": int(covered.sum()), "candidates": int(n_eval),
                       "seconds": time.perf_counter() - t0})
@@ -744,7 +646,9 @@ def minimum_osr(
     or when no attribute is available (``"no_tests"``).  The leaf predicts its majority
     class.  The default rule is used only in the seed's two cases: every attribute of the
     test point is missing (``"all_missing"``), or none of its known values occurs in the
-    training data (``"no_common_value"``).
+    given training rows (``"no_common_value"``).  If the root itself is pure (possible when
+    only a subset of the training rows is given) the path is empty and the leaf is the
+    root.
     """
     from scipy.stats import chi2
 
@@ -784,7 +688,7 @@ def minimum_osr(
         cand = known & ~used
         cand[cand] = n_v[x_av[cand]] > 0
         if not cand.any():
-            if not path:  # no training row shares a known value (cannot happen at the root)
+            if not path:  # none of the given training rows shares a known value
                 return OSRResult((), total_counts, "no_common_value", True)
             stop = "no_tests"
             break
@@ -871,20 +775,15 @@ def _norm_category(v: Any) -> str:
 def _category_strings(col: np.ndarray) -> np.ndarray:
     """Column values as category strings; missing (None, NaN, NA, '') becomes ``'?'``."""
     col = np.asarray(col, dtype=object)
-    missing = np.asarray(pd.isna(col), dtype=bool) if col.size else np.zeros(0, bool)
-    out = np.empty(col.shape[0], dtype=object)
-    cache: dict = {}
-    for i, v in enumerate(col):
-        if missing[i]:
-            out[i] = MISSING
-            continue
-        try:
-            s = cache.get(v)
-            if s is None:
-                s = cache[v] = _norm_category(v)
-        except TypeError:  # unhashable value
-            s = _norm_category(v)
-        out[i] = s if s != "" else MISSING
+    try:
+        codes, uniques = pd.factorize(col, use_na_sentinel=True)
+        names = np.array([_norm_category(v) for v in uniques] + [MISSING], dtype=object)
+        out = names[codes]  # code -1 (missing) picks the trailing "?"
+    except TypeError:  # unhashable values: one by one
+        missing = np.asarray(pd.isna(col), dtype=bool)
+        out = np.array([MISSING if missing[i] else _norm_category(v)
+                        for i, v in enumerate(col)], dtype=object)
+    out[out == ""] = MISSING
     return out
 
 
@@ -910,9 +809,11 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
 
     **Prediction.**  The first rule that covers a point classifies it.  A point that no rule
     covers goes to the fallback: ``"default"`` uses the default rule; ``"min_osr"`` runs
-    Minimum OSR (:func:`minimum_osr`) over the whole training set, which falls back to the
-    default rule only when every attribute of the point is missing or none of its known
-    values occurs in training.  ``predict_proba`` is the Laplace-smoothed class distribution
+    Minimum OSR (:func:`minimum_osr`) over the training rows chosen by ``osr_rows`` - the
+    whole training set (the seed: rules "evaluated based on statistics computed over the
+    training data"), or the rows no rule covers (those behind the default rule) - and uses
+    the default rule only when every attribute of the point is missing or none of its
+    known values occurs in those rows.  ``predict_proba`` is the Laplace-smoothed class distribution
     :math:`(n_c + 1)/(n + k)` of the training rows behind the rule, OSR leaf or default rule
     that classified the point, so ``predict`` is its argmax.
 
@@ -945,6 +846,10 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         (``"all"``: every column).
     max_rules : int or None, default=None
         Largest number of rules in the list.
+    osr_rows : {"all", "uncovered"}, default="all"
+        Training rows Minimum OSR grows its path on: all of them (the seed's reading), or
+        those no rule covers (all of them if every row is covered).  Only prediction uses
+        it, so it can be changed after ``fit``.
 
     Attributes
     ----------
@@ -967,6 +872,8 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         Per column: kind (categorical/numeric), categories or interval labels, cut points.
     train_codes_, train_y_ : ndarray
         Encoded training data (Minimum OSR works on it).
+    uncovered_rows_ : ndarray of int
+        Training rows no rule covers.
     n_features_in_, feature_names_in_ :
         As in scikit-learn.
 
@@ -990,6 +897,7 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         n_bins: int = 5,
         categorical_features: Any = None,
         max_rules: int | None = None,
+        osr_rows: str = "all",
     ):
         self.max_depth = max_depth
         self.min_coverage = min_coverage
@@ -998,6 +906,7 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         self.n_bins = n_bins
         self.categorical_features = categorical_features
         self.max_rules = max_rules
+        self.osr_rows = osr_rows
 
     # ------------------------------------------------------------------ tags
     def __sklearn_tags__(self):
@@ -1015,6 +924,8 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
                              "use 1-3 (the search is exhaustive).")
         if not is_int(self.min_coverage) or self.min_coverage < 1:
             raise InputError(f"min_coverage must be an integer >= 1, got {self.min_coverage!r}.")
+        if self.osr_rows not in ("all", "uncovered"):
+            raise InputError(f"osr_rows must be 'all' or 'uncovered', got {self.osr_rows!r}.")
         if self.fallback not in ("min_osr", "default"):
             raise InputError(f"fallback must be 'min_osr' or 'default', got {self.fallback!r}.")
         if (not isinstance(self.confidence, numbers.Real) or isinstance(self.confidence, bool)
@@ -1130,7 +1041,7 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
             if feat.kind == "categorical":
                 s = _category_strings(col)
                 missing[:, j] = s == MISSING
-                codes[:, j] = pd.Categorical(s, categories=feat.categories).codes
+                codes[:, j] = pd.Index(feat.categories).get_indexer(s)
             else:
                 x = self._numeric_column(col, feat.name)
                 codes[:, j] = np.searchsorted(np.asarray(feat.cuts, dtype=float), x, side="left")
@@ -1154,7 +1065,8 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         self._check_params()
         t0 = time.perf_counter()
         if y is None:
-            raise InputError("y is required: pass the class labels of the training rows.")
+            raise InputError("DecisionListClassifier requires y to be passed, but the target y is "
+                             "None; pass the class labels of the training rows.")
         cols, kinds, (names, y) = self._validate(X, y, reset=True)
         try:
             check_classification_targets(y)
@@ -1163,7 +1075,7 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         self.classes_, y_enc = np.unique(y, return_inverse=True)
         y_enc = y_enc.ravel().astype(np.int64)
         if self.classes_.size < 2:
-            raise InputError(f"y holds a single class ({self.classes_[0]!r}); a classifier needs "
+            raise InputError(f"y holds one class only ({self.classes_[0]!r}); a classifier needs "
                              "at least two classes in the training data.")
         self.features_ = self._fit_features(cols, kinds, names)
         codes, _ = self._encode(cols)
@@ -1202,6 +1114,7 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         self.history_ = history
         self.n_candidates_ = n_candidates
         self.stop_reason_ = stop
+        self.uncovered_rows_ = np.asarray(remaining, dtype=np.int64)
         rest = y[remaining] if remaining.size else y
         self.default_counts_ = np.bincount(rest, minlength=k)
         self.default_class_ = self.classes_[int(np.argmax(self.default_counts_))]
@@ -1225,11 +1138,16 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         osr: list[Any] = [None] * n
         rows = np.flatnonzero(open_rows)
         if rows.size and self.fallback == "min_osr":
+            self._check_params()
+            train_codes, train_y = self.train_codes_, self.train_y_
+            if self.osr_rows == "uncovered" and self.uncovered_rows_.size:
+                train_codes = train_codes[self.uncovered_rows_]
+                train_y = train_y[self.uncovered_rows_]
             n_values = np.array([len(f.categories) for f in self.features_], dtype=np.int64)
             missing_codes = np.array([f.missing_code for f in self.features_], dtype=np.int64)
             key = np.column_stack([codes[rows], missing[rows]])
             _, first, inverse = np.unique(key, axis=0, return_index=True, return_inverse=True)
-            results = [minimum_osr(self.train_codes_, self.train_y_, n_values, codes[rows[i]],
+            results = [minimum_osr(train_codes, train_y, n_values, codes[rows[i]],
                                    missing[rows[i]], k, float(self.confidence), missing_codes)
                        for i in first]
             inverse = np.ravel(inverse)
@@ -1282,7 +1200,8 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
                              "" if res is None else res.stop))
             else:
                 conds = [self._condition(j, v) for j, v in res.path]
-                text = f"IF {' AND '.join(str(c) for c in conds)} THEN {preds[i]}"
+                body = " AND ".join(str(c) for c in conds) if conds else "TRUE"
+                text = f"IF {body} THEN {preds[i]}"
                 rows.append((preds[i], "min_osr", -1, True, text,
                              tuple((c.name, c.label) for c in conds), res.stop))
         return pd.DataFrame(rows, columns=["prediction", "method", "rule", "fallback", "text",
@@ -1350,7 +1269,8 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
                        "class_counts": list(r.class_counts)} for r in self.rules_],
             "default_counts": self.default_counts_.tolist(),
             "stop_reason": self.stop_reason_,
-            "training": {"codes": self.train_codes_.T.tolist(), "y": self.train_y_.tolist()},
+            "training": {"codes": self.train_codes_.T.tolist(), "y": self.train_y_.tolist(),
+                         "uncovered_rows": self.uncovered_rows_.tolist()},
         }
         text = json.dumps(doc, indent=indent, allow_nan=False)
         if path is not None:
@@ -1399,4 +1319,5 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         codes = np.asarray(doc["training"]["codes"], dtype=np.int32)
         est.train_codes_ = np.ascontiguousarray(codes.T.reshape(-1, len(est.features_)))
         est.train_y_ = np.asarray(doc["training"]["y"], dtype=np.int64)
+        est.uncovered_rows_ = np.asarray(doc["training"]["uncovered_rows"], dtype=np.int64)
         return est

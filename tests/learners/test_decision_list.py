@@ -1,0 +1,452 @@
+"""BruteDL decision lists with Minimum OSR (seed 001): formulas, search, OSR, I/O, errors."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from optirules.errors import InputError
+from optirules.learners._bitset import pack_rows, popcount, unpack_rows
+from optirules.learners._decision_list import (
+    DecisionListClassifier,
+    best_conjunction,
+    class_entropy,
+    grow_decision_list,
+    information_measure,
+    laplace_accuracy,
+    minimum_osr,
+    significance_statistic,
+)
+
+CHI2_95 = 3.841458820694124  # chi-square quantile, 1 degree of freedom, 0.95
+
+
+# --------------------------------------------------------------------------- formulas
+def test_laplace_accuracy_hand_values():
+    assert laplace_accuracy([3, 1]) == pytest.approx(4 / 6)
+    assert laplace_accuracy([0, 0, 5]) == pytest.approx(6 / 8)
+    assert laplace_accuracy([2, 2], n_classes=2) == pytest.approx(3 / 6)
+    np.testing.assert_allclose(laplace_accuracy(np.array([[3, 1], [0, 7]])), [4 / 6, 8 / 9])
+
+
+def test_class_entropy_and_information_measure_hand_values():
+    assert class_entropy([2, 2]) == pytest.approx(1.0)
+    assert class_entropy([4, 0]) == 0.0
+    assert class_entropy([1, 1, 2]) == pytest.approx(1.5)
+    # IM = sum_v P(v) H(C | v): half the rows at entropy 1, half pure
+    assert information_measure([[2, 2], [4, 0]]) == pytest.approx(0.5)
+    h = -(0.25 * math.log2(0.25) + 0.75 * math.log2(0.75))
+    assert information_measure([[1, 3], [3, 1]]) == pytest.approx(h)
+    # weights follow the value frequencies: 2 rows pure, 6 rows at 1/3 vs 2/3
+    h3 = -(1 / 3 * math.log2(1 / 3) + 2 / 3 * math.log2(2 / 3))
+    assert information_measure([[2, 0], [2, 4]]) == pytest.approx(6 / 8 * h3)
+
+
+def test_significance_statistic_hand_values():
+    # n = 10, O_c = 8, O_i = 2, E_c = 6, E_i = 4
+    assert significance_statistic([8, 2], 0.6) == pytest.approx(4 / 6 + 4 / 4)
+    # n = 20, O_c = 18, O_i = 2, E_c = 12, E_i = 8: 3 + 4.5
+    assert significance_statistic([2, 18], 0.6) == pytest.approx(7.5)
+    assert significance_statistic([2, 18], 0.6) > CHI2_95 > significance_statistic([8, 2], 0.6)
+
+
+# --------------------------------------------------------------------------- bitsets
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 200), st.integers(0, 10_000))
+def test_bitset_and_popcount_equal_boolean_evaluation(m, n, seed):
+    rng = np.random.default_rng(seed)
+    a = rng.random((m, n)) < 0.5
+    b = rng.random((m, n)) < 0.3
+    pa, pb = pack_rows(a), pack_rows(b)
+    assert pa.shape == (m, (n + 63) // 64) and pa.dtype == np.uint64
+    np.testing.assert_array_equal(unpack_rows(pa, n), a)
+    np.testing.assert_array_equal(popcount(pa), a.sum(axis=1))
+    np.testing.assert_array_equal(popcount(pa & pb), (a & b).sum(axis=1))
+    np.testing.assert_array_equal(unpack_rows(pa & pb, n), a & b)
+
+
+# --------------------------------------------------------------------------- search
+def _encode(codes: np.ndarray, n_values: list[int]):
+    offsets = np.concatenate([[0], np.cumsum(n_values)[:-1]])
+    av_attr = np.repeat(np.arange(len(n_values)), n_values)
+    onehot = np.zeros((sum(n_values), codes.shape[0]), dtype=bool)
+    for j in range(codes.shape[1]):
+        onehot[offsets[j] + codes[:, j], np.arange(codes.shape[0])] = True
+    return onehot, av_attr, offsets
+
+
+def _brute_force_best(codes, y, k, n_values, max_depth, min_coverage):
+    """Loop over every conjunction; order: LA desc, coverage desc, depth asc, lex asc."""
+    offsets = np.concatenate([[0], np.cumsum(n_values)[:-1]])
+    best_key, best = None, None
+    p = codes.shape[1]
+    for d in range(1, max_depth + 1):
+        for attrs in itertools.combinations(range(p), d):
+            for vals in itertools.product(*[range(n_values[a]) for a in attrs]):
+                mask = np.ones(len(y), dtype=bool)
+                for a, v in zip(attrs, vals):
+                    mask &= codes[:, a] == v
+                n = int(mask.sum())
+                if n < min_coverage:
+                    continue
+                counts = np.bincount(y[mask], minlength=k)
+                lap = (counts.max() + 1) / (n + k)
+                conj = tuple(int(offsets[a] + v) for a, v in zip(attrs, vals))
+                key = (-lap, -n, d, conj)
+                if best_key is None or key < best_key:
+                    best_key, best = key, (conj, counts, lap)
+    return best
+
+
+data_strategy = st.tuples(
+    st.integers(2, 40),      # rows
+    st.integers(1, 4),       # attributes
+    st.integers(2, 3),       # classes
+    st.integers(1, 3),       # max_depth
+    st.integers(1, 3),       # min_coverage
+    st.integers(0, 10_000),  # seed
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(data_strategy)
+def test_exhaustive_search_equals_brute_force_loop(params):
+    n, p, k, depth, min_cov, seed = params
+    rng = np.random.default_rng(seed)
+    n_values = [int(v) for v in rng.integers(2, 4, size=p)]
+    codes = np.column_stack([rng.integers(0, nv, size=n) for nv in n_values])
+    y = rng.integers(0, k, size=n)
+    onehot, av_attr, _ = _encode(codes, n_values)
+    av_bits = pack_rows(onehot)
+    class_bits = pack_rows(y[None, :] == np.arange(k)[:, None])
+    expected = _brute_force_best(codes, y, k, n_values, depth, min_cov)
+    for prune in (True, False):
+        # a tiny buffer forces many batches through the same code path
+        conj, counts, lap, _ = best_conjunction(av_bits, class_bits, av_attr, depth, min_cov,
+                                                prune=prune, buffer_words=8)
+        if expected is None:
+            assert conj is None
+        else:
+            assert conj == expected[0]
+            np.testing.assert_array_equal(counts, expected[1])
+            assert lap == pytest.approx(expected[2], abs=0)
+
+
+@settings(max_examples=15, deadline=None)
+@given(data_strategy)
+def test_grown_list_equals_naive_brutedl_loop(params):
+    n, p, k, depth, min_cov, seed = params
+    rng = np.random.default_rng(seed)
+    n_values = [int(v) for v in rng.integers(2, 4, size=p)]
+    codes = np.column_stack([rng.integers(0, nv, size=n) for nv in n_values])
+    y = rng.integers(0, k, size=n)
+    onehot, av_attr, _ = _encode(codes, n_values)
+    steps, remaining, stop = grow_decision_list(onehot, y, k, av_attr, depth, min_cov)
+    # the documented loop, written out with the brute-force search
+    rest = np.arange(n)
+    expected = []
+    while rest.size:
+        found = _brute_force_best(codes[rest], y[rest], k, n_values, depth, min_cov)
+        if found is None:
+            exp_stop = "min_coverage"
+            break
+        if found[2] <= laplace_accuracy(np.bincount(y[rest], minlength=k), k):
+            exp_stop = "not_better_than_default"
+            break
+        expected.append(found[0])
+        covered = onehot[list(found[0])][:, rest].all(axis=0)
+        rest = rest[~covered]
+    else:
+        exp_stop = "all_covered"
+    assert [s["conj"] for s in steps] == expected
+    assert stop == exp_stop
+    np.testing.assert_array_equal(remaining, rest)
+
+
+# --------------------------------------------------------------------------- the estimator
+def _color_size_data():
+    rows = [("red", "big", 1), ("red", "small", 0), ("blue", "big", 0), ("blue", "small", 0)]
+    rows = rows * 4
+    X = pd.DataFrame([r[:2] for r in rows], columns=["color", "size"])
+    y = np.array([r[2] for r in rows])
+    return X, y
+
+
+def test_list_built_as_documented_and_printed():
+    X, y = _color_size_data()
+    clf = DecisionListClassifier(max_depth=2, min_coverage=1).fit(X, y)
+    # color=blue and size=small both cover 8 rows of class 0 (LA 9/10): the first in
+    # attribute/value order wins; then size=big (4 rows of class 1, LA 5/6) ties with
+    # size=small and color=red AND size=big, and wins as the shortest, first test; the 4
+    # rows left (red, small) are all class 0, so no rule beats the default rule's 5/6.
+    assert [str(r) for r in clf.rules_] == ["IF color = blue THEN 0", "IF size = big THEN 1"]
+    assert [r.class_counts for r in clf.rules_] == [(8, 0), (0, 4)]
+    assert clf.stop_reason_ == "not_better_than_default"
+    assert clf.default_class_ == 0
+    text = str(clf)
+    assert text.splitlines()[:3] == ["IF color = blue THEN 0", "ELSE IF size = big THEN 1",
+                                     "ELSE DEFAULT 0    (uncovered points: Minimum OSR, "
+                                     "default rule in its two cases)"]
+    np.testing.assert_array_equal(clf.predict(X), y)
+    single = DecisionListClassifier(max_depth=2, min_coverage=1, max_rules=1).fit(
+        X[X.color == "red"], y[X.color == "red"])
+    assert str(single.rules_[0]) in ("IF size = big THEN 1", "IF size = small THEN 0")
+
+
+def test_predictions_follow_the_printed_rules():
+    rng = np.random.default_rng(3)
+    n = 300
+    X = pd.DataFrame({"a": rng.choice(["p", "q", "r"], n), "b": rng.choice(["u", "v"], n),
+                      "c": rng.choice(["x", "y", "z"], n)})
+    y = ((X.a == "p") & (X.b == "u") | (X.c == "z")).to_numpy().astype(int)
+    flip = rng.random(n) < 0.1
+    y[flip] = 1 - y[flip]
+    clf = DecisionListClassifier(max_depth=2, fallback="default").fit(X, y)
+    expected = []
+    for _, row in X.iterrows():
+        pred = clf.default_class_
+        for rule in clf.rules_:
+            if all(row[c.name] == c.label for c in rule.conditions):
+                pred = rule.prediction
+                break
+        expected.append(pred)
+    np.testing.assert_array_equal(clf.predict(X), expected)
+    ex = clf.explain(X)
+    assert ((ex.rule >= 0) == ~ex.fallback).all()
+    proba = clf.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    np.testing.assert_array_equal(clf.classes_[proba.argmax(axis=1)], clf.predict(X))
+
+
+# --------------------------------------------------------------------------- Minimum OSR
+def _osr(codes, y, x, missing=None, confidence=0.95):
+    codes = np.asarray(codes)
+    n_values = codes.max(axis=0) + 1
+    x = np.asarray(x)
+    missing = np.zeros(x.size, dtype=bool) if missing is None else np.asarray(missing)
+    return minimum_osr(codes, np.asarray(y), n_values, x, missing, 2, confidence)
+
+
+def _rows(*groups):
+    """Rows from (count, a, b, class) groups."""
+    codes, y = [], []
+    for count, a, b, c in groups:
+        codes += [[a, b]] * count
+        y += [c] * count
+    return np.array(codes), np.array(y)
+
+
+def test_osr_stops_on_purity():
+    # A = 1 holds only class 1, so A has the smallest IM and its branch is pure
+    codes, y = _rows((10, 1, 0, 1), (10, 1, 1, 1), (12, 0, 0, 0), (8, 0, 1, 1))
+    res = _osr(codes, y, [1, 0])
+    assert res.path == ((0, 1),)
+    assert res.stop == "pure" and not res.used_default
+    np.testing.assert_array_equal(res.class_counts, [0, 20])
+
+
+def test_osr_stops_when_not_significant():
+    # node A = 1: 20 rows, 15 of class 1 (LA 16/22); its B = 1 branch: 10 rows, 8 of class 1.
+    # IM(B) at the node is below the node entropy, but S against LA = 16/22 is tiny.
+    codes, y = _rows((8, 1, 1, 1), (2, 1, 1, 0), (7, 1, 0, 1), (3, 1, 0, 0),
+                     (19, 0, 1, 0), (1, 0, 0, 1))
+    res = _osr(codes, y, [1, 1])
+    assert res.path == ((0, 1),)
+    assert res.stop == "not_significant"
+    la = 16 / 22
+    s = (8 - 10 * la) ** 2 / (10 * la) + (2 - 10 * (1 - la)) ** 2 / (10 * (1 - la))
+    rejected = res.steps[-1]
+    assert rejected["feature"] == 1 and not rejected["accepted"]
+    assert rejected["s"] == pytest.approx(s) and s < CHI2_95
+    h = class_entropy([5, 15])
+    assert rejected["im"] < h
+    np.testing.assert_array_equal(res.class_counts, [5, 15])
+    # at a confidence so low that the critical value is below S, the step is taken
+    low = _osr(codes, y, [1, 1], confidence=0.05)
+    assert low.path == ((0, 1), (1, 1))
+
+
+def test_osr_stops_when_im_does_not_decrease():
+    # node A = 1: 10/10; B splits it into two halves with the same 5/5 mix: IM = H(node)
+    codes, y = _rows((5, 1, 0, 0), (5, 1, 0, 1), (5, 1, 1, 0), (5, 1, 1, 1),
+                     (10, 0, 0, 0), (10, 0, 1, 0))
+    res = _osr(codes, y, [1, 1])
+    assert res.path == ((0, 1),)
+    assert res.stop == "no_im_decrease"
+    assert res.steps[-1]["im"] == pytest.approx(1.0)
+    assert res.steps[-1]["node_entropy"] == pytest.approx(1.0)
+
+
+def test_osr_accepts_significant_steps_and_always_takes_the_root_test():
+    # root: IM(A) = 0.5 (A = 0 is pure) < IM(B); node A = 1: 20/20 (LA 1/2); its B = 1
+    # branch: 18 of class 1 and 2 of class 0, S = 8^2/10 + 8^2/10 = 12.8 > 3.84, so the
+    # path goes two levels deep
+    codes, y = _rows((18, 1, 1, 1), (2, 1, 1, 0), (2, 1, 0, 1), (18, 1, 0, 0),
+                     (20, 0, 0, 0), (20, 0, 1, 0))
+    res = _osr(codes, y, [1, 1])
+    assert res.path == ((0, 1), (1, 1))
+    assert res.steps[1]["s"] == pytest.approx(12.8)
+    assert res.stop == "no_tests"
+    np.testing.assert_array_equal(res.class_counts, [2, 18])
+    # root test taken although its child is not significant against the root:
+    # 20 rows 10/10 (LA 1/2), child A = 1 has 3 of 4 in class 1 -> S = 1 < 3.84
+    codes2, y2 = _rows((3, 1, 0, 1), (1, 1, 0, 0), (7, 0, 0, 1), (9, 0, 0, 0))
+    res2 = _osr(codes2[:, :1], y2, [1])
+    assert res2.path == ((0, 1),) and not res2.used_default
+    assert res2.stop == "no_tests"
+    assert significance_statistic([1, 3], 0.5) == pytest.approx(1.0)
+
+
+def test_osr_default_rule_only_in_the_two_named_cases():
+    codes, y = _rows((10, 1, 0, 1), (10, 0, 1, 0), (5, 0, 0, 1))
+    all_missing = _osr(codes, y, [-1, -1], missing=[True, True])
+    assert all_missing.used_default and all_missing.stop == "all_missing"
+    assert all_missing.path == ()
+    np.testing.assert_array_equal(all_missing.class_counts, [10, 15])
+    unseen = _osr(codes, y, [-1, -1], missing=[False, False])
+    assert unseen.used_default and unseen.stop == "no_common_value"
+    # one missing, one known: the path uses the known attribute only
+    partial = _osr(codes, y, [-1, 1], missing=[True, False])
+    assert not partial.used_default and partial.path == ((1, 1),)
+
+
+def test_explain_reports_rule_osr_and_default():
+    X, y = _color_size_data()
+    X["shape"] = ["round", "flat"] * 8
+    clf = DecisionListClassifier(max_depth=1, min_coverage=5).fit(X, y)
+    test = pd.DataFrame({"color": ["blue", "green", None, "red"],
+                         "size": ["big", "huge", None, "small"],
+                         "shape": ["round", "oval", None, "flat"]})
+    ex = clf.explain(test)
+    assert ex.loc[0, "method"] == "rule" and not ex.loc[0, "fallback"]
+    assert ex.loc[0, "text"] == str(clf.rules_[ex.loc[0, "rule"]])
+    assert ex.loc[1, "method"] == "default" and ex.loc[1, "osr_stop"] == "no_common_value"
+    assert ex.loc[2, "method"] == "default" and ex.loc[2, "osr_stop"] == "all_missing"
+    assert bool(ex.fallback[1]) and bool(ex.fallback[2])
+    if ex.loc[3, "method"] == "min_osr":
+        assert ex.loc[3, "text"].startswith("IF ") and ex.loc[3, "osr_path"]
+        assert ex.loc[3, "rule"] == -1 and ex.loc[3, "fallback"]
+    np.testing.assert_array_equal(ex.prediction.to_numpy(), clf.predict(test))
+
+
+def test_osr_rows_all_versus_uncovered():
+    X, y = _color_size_data()
+    clf = DecisionListClassifier(max_depth=2, min_coverage=1).fit(X, y)
+    np.testing.assert_array_equal(np.sort(clf.uncovered_rows_),
+                                  np.flatnonzero((X.color == "red") & (X["size"] == "small")))
+    point = pd.DataFrame({"color": ["red"], "size": ["small"]})
+    # all rows: IM(color) = IM(size) = 0.5 at the root, the first attribute wins; at
+    # color = red (4/4, LA 1/2) size = small is pure, S = 2 + 2 = 4 > 3.84: accepted
+    ex = clf.explain(point)
+    assert ex.loc[0, "text"] == "IF color = red AND size = small THEN 0"
+    assert ex.loc[0, "osr_stop"] == "pure"
+    # uncovered rows only: the 4 (red, small) rows are all class 0, the root is a pure leaf
+    clf.set_params(osr_rows="uncovered")
+    ex_u = clf.explain(point)
+    assert ex_u.loc[0, "text"] == "IF TRUE THEN 0" and ex_u.loc[0, "method"] == "min_osr"
+    back = DecisionListClassifier.from_json(clf.to_json())
+    pd.testing.assert_frame_equal(back.explain(point), ex_u)
+    with pytest.raises(InputError, match="osr_rows"):
+        clf.set_params(osr_rows="some").predict(point)
+
+
+# --------------------------------------------------------------------------- features
+def test_numeric_quantile_bins():
+    x = np.arange(1, 101, dtype=float)
+    X = np.column_stack([x, x[::-1]])
+    y = (x > 50).astype(int)
+    clf = DecisionListClassifier(n_bins=4, max_depth=1).fit(X, y)
+    feat = clf.features_[0]
+    assert feat.kind == "numeric"
+    assert feat.cuts == [25.0, 50.0, 75.0]  # inverted-cdf quantiles: observed values
+    assert feat.categories == ["(-inf, 25]", "(25, 50]", "(50, 75]", "(75, inf)"]
+    assert np.bincount(clf.train_codes_[:, 0]).tolist() == [25, 25, 25, 25]
+    np.testing.assert_array_equal(clf.predict([[0.0, 0.0], [1000.0, 0.0]]), [0, 1])
+    assert clf.score(X, y) == 1.0
+    # a 0/1 column keeps two non-empty bins
+    clf2 = DecisionListClassifier(n_bins=5).fit(np.c_[np.r_[np.zeros(70), np.ones(30)]],
+                                                np.r_[np.zeros(70), np.ones(30)])
+    assert clf2.features_[0].cuts == [0.0]
+
+
+def test_missing_values_are_a_category_and_categorical_features_option():
+    X = pd.DataFrame({"a": ["x", None, "y", "x", np.nan, "y"] * 3, "b": [1, 2, 3, 1, 2, 3] * 3})
+    y = np.array([0, 1, 1, 0, 1, 1] * 3)
+    clf = DecisionListClassifier(categorical_features=["b"], max_depth=1).fit(X, y)
+    assert clf.features_[0].categories == ["?", "x", "y"]
+    assert clf.features_[1].kind == "categorical" and clf.features_[1].categories == ["1", "2", "3"]
+    assert clf.score(X, y) == 1.0
+    clf_all = DecisionListClassifier(categorical_features="all").fit(X, y)
+    assert all(f.kind == "categorical" for f in clf_all.features_)
+
+
+# --------------------------------------------------------------------------- JSON
+def test_json_round_trip_identical_predictions(tmp_path):
+    rng = np.random.default_rng(0)
+    n = 400
+    X = pd.DataFrame({"c1": rng.choice(["a", "b", "c", None], n),
+                      "c2": rng.choice(["u", "v"], n),
+                      "num": rng.normal(size=n),
+                      "c3": rng.choice(["p", "q", "r", "s"], n)})
+    y = np.where((X.c1 == "a") & (X.num > 0) | (X.c3 == "s"), "yes", "no")
+    flip = rng.random(n) < 0.15
+    y[flip] = np.where(y[flip] == "yes", "no", "yes")
+    clf = DecisionListClassifier(max_depth=2, min_coverage=8).fit(X[:300], y[:300])
+    test = X[300:].copy()
+    test.loc[test.index[:5], "c2"] = "unseen"
+    back = DecisionListClassifier.from_json(clf.to_json())
+    np.testing.assert_array_equal(back.predict(test), clf.predict(test))
+    np.testing.assert_array_equal(back.predict_proba(test), clf.predict_proba(test))
+    pd.testing.assert_frame_equal(back.explain(test), clf.explain(test))
+    assert str(back) == str(clf)
+    assert back.get_params() == clf.get_params()
+    assert clf.explain(test).fallback.any()  # the fallback path is part of what is compared
+    path = tmp_path / "dl.json"
+    clf.to_json(path)
+    from_file = DecisionListClassifier.from_json(path)
+    np.testing.assert_array_equal(from_file.predict(test), clf.predict(test))
+    with pytest.raises(InputError, match="to_json"):
+        DecisionListClassifier.from_json('{"format": "something else"}')
+
+
+# --------------------------------------------------------------------------- errors
+@pytest.mark.parametrize("params", [{"max_depth": 0}, {"max_depth": 1.5}, {"min_coverage": 0},
+                                    {"fallback": "vote"}, {"confidence": 1.0},
+                                    {"n_bins": 1}, {"max_rules": 0},
+                                    {"categorical_features": "some"}])
+def test_bad_parameters_raise_input_error(params):
+    X, y = _color_size_data()
+    with pytest.raises(InputError):
+        DecisionListClassifier(**params).fit(X, y)
+
+
+def test_bad_data_raises_input_error():
+    X, y = _color_size_data()
+    with pytest.raises(InputError, match="one class"):
+        DecisionListClassifier().fit(X, np.zeros(len(y)))
+    with pytest.raises(InputError):
+        DecisionListClassifier().fit(X, y[:-1])
+    with pytest.raises(InputError, match="NaN"):
+        DecisionListClassifier().fit(np.array([[1.0], [np.nan], [2.0], [3.0]]), [0, 1, 0, 1])
+    with pytest.raises(InputError, match="categorical_features"):
+        DecisionListClassifier(categorical_features=["nope"]).fit(X, y)
+    clf = DecisionListClassifier().fit(X.to_numpy(), y)
+    with pytest.raises(InputError, match="features"):
+        clf.predict(X.to_numpy()[:, :1])
+    num = DecisionListClassifier().fit(np.arange(8.0)[:, None], [0, 0, 0, 0, 1, 1, 1, 1])
+    with pytest.raises(InputError, match="inf"):
+        num.predict([[np.inf]])
+
+
+# --------------------------------------------------------------------------- scikit-learn
+@parametrize_with_checks([DecisionListClassifier()])
+def test_sklearn_compatible(estimator, check):
+    # no expected failures: every check of scikit-learn's suite passes
+    check(estimator)
