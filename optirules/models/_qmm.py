@@ -52,7 +52,7 @@ _REFERENCES = ("basis", "original")
 #: margin rows by ~1e-6.
 _SOLVER_DEFAULTS: dict[str, dict[str, Any]] = {
     "clarabel": {"tol_gap_abs": 1e-10, "tol_gap_rel": 1e-10, "tol_feas": 1e-10},
-    "osqp": {"eps_abs": 1e-8, "eps_rel": 1e-8, "polish": True, "max_iter": 200_000},
+    "osqp": {"eps_abs": 1e-8, "eps_rel": 1e-8, "polishing": True, "max_iter": 200_000},
 }
 
 
@@ -119,10 +119,17 @@ def _pivoted_qr_basis(M: np.ndarray, rank_tol: float | None) -> tuple[np.ndarray
 
     The rank counts ``|R_kk| > tol`` with ``tol = max(n, T) * eps * |R_00|`` unless
     ``rank_tol`` (relative to ``|R_00|``) is given.
+
+    +-1 columns all have norm sqrt(n), and later residual norms tie often, so LAPACK's
+    choice among tied pivots would follow round-off (it changed with the number of BLAS
+    threads in our runs).  Column ``j`` is therefore scaled by ``1 + 1e-9 (T - j)`` first:
+    scaling changes no span, and exact ties now go to the lowest member index.
     """
     from scipy.linalg import qr
 
-    R, piv = qr(M, mode="r", pivoting=True)
+    T = M.shape[1]
+    scale = 1.0 + 1e-9 * (T - np.arange(T))
+    R, piv = qr(M * scale, mode="r", pivoting=True)
     diag = np.abs(np.diag(R))
     if diag.size == 0 or diag[0] == 0:
         return piv[:0], 0
@@ -293,7 +300,8 @@ class QMMModel(OptModel):
     After :meth:`solve`: ``weights_`` (length ``n_members``, on the simplex, zero for
     pruned members), ``kept_`` (members with positive weight), ``pruning_rate_``
     (:math:`1 - |\text{kept}|/T`), ``objective_`` (:math:`\mathbf w^\top\hat{\boldsymbol\Sigma}'
-    \mathbf w` of the returned weights), ``margins_`` (their margins),
+    \mathbf w` of the returned weights, computed as the sample variance, divisor
+    :math:`n-1`, of their margins), ``margins_`` (their margins),
     ``constraint_violation_`` (:math:`\max(\boldsymbol\varphi - \boldsymbol\Lambda\mathbf w)^+`),
     ``status_`` (the solver's :class:`~optirules.solvers.Status`), ``fallback_used_``,
     ``fallback_reason_`` (``""`` when not used) and ``result_``.
@@ -388,7 +396,6 @@ class QMMModel(OptModel):
         self.moved_weight_ = moved
         self.basis_ = rep[cols]
         E_b = E[:, self.basis_]
-        self._E_basis = E_b
         basis_margins = E_b @ a_basis
         self.margin_shift_ = float(np.max(np.abs(basis_margins - original_margins)))
         basis_full = np.zeros(T)
@@ -418,15 +425,20 @@ class QMMModel(OptModel):
         self._Lambda = E_b[self.lower_rows_]
 
         # covariance and its PSD check
-        if n > 1:
-            S = np.atleast_2d(np.cov(E_b, rowvar=False, ddof=1))
-        else:
-            S = np.zeros((E_b.shape[1], E_b.shape[1]))
-        S = 0.5 * (S + S.T)
+        S = self._covariance(E_b)
         self.covariance_ = S
         eig = np.linalg.eigvalsh(S)
         self.min_eigenvalue_ = float(eig[0])
         self.is_psd_ = bool(eig[0] >= -self.psd_tol * max(1.0, float(abs(eig[-1]))))
+
+    @staticmethod
+    def _covariance(E_basis: np.ndarray) -> np.ndarray:
+        r"""Sample covariance (divisor :math:`n-1`) of the columns of :math:`\mathbf E'`, symmetrised."""
+        n, r = E_basis.shape
+        if n < 2:
+            return np.zeros((r, r))
+        S = np.atleast_2d(np.cov(E_basis, rowvar=False, ddof=1))
+        return 0.5 * (S + S.T)
 
     # ----------------------------------------------------------------------- model
     def _build(self):
@@ -447,7 +459,10 @@ class QMMModel(OptModel):
         ----------
         solver : str, optional
             Any QP-capable backend of :func:`optirules.solvers.solve`: ``"clarabel"``
-            (default), ``"osqp"``, ``"highs"``, ``"scs"`` ...
+            (default), ``"osqp"``, ``"highs"``, ``"scs"`` ...  HiGHS's active-set QP
+            solver is fast on small instances but, on dense instances with hundreds of
+            members, we saw it stop with a solve error (then the fallback applies) or run
+            for minutes: give it a ``time_limit``.
         time_limit, verbose, **options
             Passed to the solver layer.  For Clarabel and OSQP, tighter tolerances than the
             solvers' defaults are used unless given here (``_SOLVER_DEFAULTS``).
@@ -524,8 +539,9 @@ class QMMModel(OptModel):
         self.kept_ = np.flatnonzero(weights > 0)
         self.pruning_rate_ = 1.0 - self.kept_.size / self.n_members_
         self.margins_ = self.H @ weights * self.y
-        w_b = weights[self.basis_]
-        self.objective_ = float(w_b @ self.covariance_ @ w_b)
+        # w' Sigma w is the sample variance of the margins E w; this form also covers fallback
+        # weights on members outside the basis
+        self.objective_ = float(np.var(self.margins_, ddof=1)) if self.n_samples_ > 1 else 0.0
         self.constraint_violation_ = float(
             np.max(self.phi_ - self.margins_[self.lower_rows_], initial=0.0))
         self.status_ = None if result is None else result.status
@@ -539,8 +555,10 @@ class QMMModel(OptModel):
             + ("alpha' on the QR basis" if self.margin_reference == "basis"
                else "alpha with identical members merged")
             + f"), which keep {np.count_nonzero(self.reference_weights_)} of "
-            f"{self.n_members_} members. Try another solver, a smaller upsilon or "
-            "margin_reference='basis'."
+            f"{self.n_members_} members. To prune further try another solver"
+            + (", margin_reference='basis' (always feasible)"
+               if self.margin_reference == "original" else "")
+            + " or a smaller upsilon."
         )
         warnings.warn(message, QMMFallbackWarning, stacklevel=3)
         self._store(self.reference_weights_.copy(), result, fallback_reason=reason)

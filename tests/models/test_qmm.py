@@ -1,0 +1,440 @@
+"""QMM pruning QP (seed 004), its QR preprocessing, fallback and the EMargin."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from optirules.errors import InputError
+from optirules.models._margins import (
+    bernoulli_kl,
+    bernoulli_kl_inverse,
+    emargin,
+    margins,
+    tree_hypothesis_space_size,
+)
+from optirules.models._qmm import QMMFallbackWarning, QMMModel
+from optirules.solvers import Status
+
+TOL = 1e-7
+
+
+# --------------------------------------------------------------------------- data
+@pytest.fixture(scope="module")
+def ada():
+    """AdaBoost with 50 stumps on 200 rows of breast cancer: H (200 x 50), y, alpha."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.ensemble import AdaBoostClassifier
+    from sklearn.tree import DecisionTreeClassifier
+
+    X, y = load_breast_cancer(return_X_y=True)
+    idx = np.random.default_rng(0).choice(y.size, 200, replace=False)
+    X, y = X[idx], 2 * y[idx] - 1
+    ens = AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=50,
+                             random_state=0).fit(X, y)
+    H = np.column_stack([e.predict(X) for e in ens.estimators_]).astype(float)
+    alpha = ens.estimator_weights_[: H.shape[1]]
+    return H, y.astype(float), alpha
+
+
+def _crafted_dependent():
+    """Four rows, y = +1; h4 = -h3 (dependent, not identical); alpha puts 0.7 on h4."""
+    h1 = [1, 1, -1, -1]
+    h2 = [1, -1, 1, -1]
+    h3 = [1, -1, -1, 1]
+    H = np.array([h1, h2, h3, [-v for v in h3]], dtype=float).T
+    return H, np.ones(4), np.array([0.1, 0.1, 0.1, 0.7])
+
+
+def _lower_rows_ok(model: QMMModel) -> None:
+    w = model.weights_
+    assert w.shape == (model.n_members_,)
+    assert np.all(w >= 0)
+    assert abs(w.sum() - 1) < 1e-9
+    assert np.all(w[np.setdiff1d(np.arange(w.size), model.kept_)] == 0)
+    new = margins(model.H, model.y, w)
+    rows = model.lower_rows_
+    assert rows.size == math.ceil(model.n_samples_ * model.upsilon_ - 1e-9)
+    assert np.all(new[rows] >= model.reference_margins_[rows] - TOL)
+    # the protected rows are the smallest reference margins
+    others = np.setdiff1d(np.arange(model.n_samples_), rows)
+    if others.size:
+        assert model.reference_margins_[rows].max() <= model.reference_margins_[others].min()
+
+
+# --------------------------------------------------------------------------- formulation
+@pytest.mark.parametrize("upsilon", [0.05, 0.5])
+def test_simplex_and_lower_margins_on_adaboost(ada, upsilon):
+    H, y, alpha = ada
+    model = QMMModel(H, y, alpha, upsilon=upsilon)
+    result = model.solve()
+    assert result.status is Status.OPTIMAL and not model.fallback_used_
+    # stumps: every non-pivot column repeats an earlier stump exactly, so nothing is folded
+    assert model.moved_weight_ == 0 and model.margin_shift_ < 1e-12
+    np.testing.assert_allclose(model.reference_margins_, margins(H, y, alpha), atol=1e-12)
+    _lower_rows_ok(model)
+    assert model.pruning_rate_ == 1 - model.kept_.size / H.shape[1]
+
+
+def test_identical_members_are_merged(ada):
+    H, y, alpha = ada
+    a = alpha / alpha.sum()
+    model = QMMModel(H, y, alpha, upsilon=0.3)
+    _, inverse = np.unique(H, axis=1, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    assert model.rank_ == inverse.max() + 1 < H.shape[1]  # stumps repeat
+    ref = model.reference_weights_
+    for g in np.unique(inverse):
+        members = np.flatnonzero(inverse == g)
+        # the lowest index carries the whole group's weight, the others none
+        assert ref[members[0]] == pytest.approx(a[members].sum(), abs=1e-12)
+        assert np.all(ref[members[1:]] == 0)
+    assert model.merged_weight_ == pytest.approx(
+        sum(a[np.flatnonzero(inverse == g)[1:]].sum() for g in np.unique(inverse)), abs=1e-12)
+    model.solve()
+    assert model.weights_.sum() == pytest.approx(1.0)
+    dup = np.setdiff1d(np.arange(H.shape[1]), model.representatives_)
+    assert np.all(model.weights_[dup] == 0)
+
+
+def test_merge_on_synthetic_duplicates():
+    rng = np.random.default_rng(3)
+    a, b, c = (rng.choice([-1.0, 1.0], 30) for _ in range(3))
+    H = np.column_stack([a, b, a, c, b])
+    y = rng.choice([-1.0, 1.0], 30)
+    alpha = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    model = QMMModel(H, y, alpha, upsilon=1.0)
+    np.testing.assert_allclose(model.reference_weights_, np.array([4, 7, 0, 4, 0]) / 15)
+    assert model.merged_weight_ == pytest.approx(8 / 15)
+    np.testing.assert_array_equal(model.basis_, [0, 1, 3])
+    model.solve()
+    assert model.weights_[2] == 0 and model.weights_[4] == 0
+    _lower_rows_ok(model)
+
+
+def test_solvers_agree_and_objective_at_most_alpha(ada):
+    H, y, alpha = ada
+    objectives = {}
+    for solver in ("clarabel", "osqp", "highs"):
+        model = QMMModel(H, y, alpha, upsilon=0.1)
+        model.solve(solver)
+        assert model.status_ is Status.OPTIMAL and not model.fallback_used_
+        # objective re-evaluated independently: w' cov(E_basis) w = sample variance of margins
+        E = H * y[:, None]
+        w_b = model.weights_[model.basis_]
+        direct = float(w_b @ np.cov(E[:, model.basis_], rowvar=False) @ w_b)
+        assert model.objective_ == pytest.approx(direct, rel=1e-9)
+        assert model.objective_ == pytest.approx(np.var(model.margins_, ddof=1), rel=1e-9)
+        objectives[solver] = model.objective_
+        # alpha' is feasible, so the optimum is at most alpha' Sigma alpha'
+        a_b = model.reference_weights_[model.basis_]
+        assert model.baseline_objective_ == pytest.approx(
+            float(a_b @ np.cov(E[:, model.basis_], rowvar=False) @ a_b), rel=1e-10)
+        assert model.objective_ <= model.baseline_objective_ + 1e-9
+        assert model.objective_ < 0.9 * model.baseline_objective_  # a real improvement here
+    ref = objectives["highs"]
+    for solver, value in objectives.items():
+        assert value == pytest.approx(ref, rel=1e-5, abs=1e-9), solver
+
+
+def test_mps_export_has_same_optimum(tmp_path):
+    from optirules.solvers import read_model
+
+    rng = np.random.default_rng(5)
+    H = rng.choice([-1.0, 1.0], (40, 8))
+    y = rng.choice([-1.0, 1.0], 40)
+    model = QMMModel(H, y, rng.random(8), upsilon=0.4)
+    model.solve()
+    path = tmp_path / "qmm.mps"
+    model.write(path)
+    back = read_model(path)
+    assert back.objective == pytest.approx(model.objective_, rel=1e-6, abs=1e-10)
+
+
+# --------------------------------------------------------------------------- dependent members
+def test_dependent_member_folded_by_simplex_lstsq():
+    H, y, alpha = _crafted_dependent()
+    model = QMMModel(H, y, alpha, upsilon=0.5)
+    assert model.rank_ == 3
+    np.testing.assert_array_equal(model.dependent_members_, [3])
+    assert model.merged_weight_ == 0 and model.moved_weight_ == pytest.approx(0.7)
+    # h1, h2, h3 are orthogonal with <h3, h4> = -4: the closest convex combination of them to
+    # h4 is (h1 + h2) / 2, so h4's 0.7 goes half to h1 and half to h2
+    np.testing.assert_allclose(model.reference_weights_, [0.45, 0.45, 0.1, 0.0], atol=1e-9)
+    np.testing.assert_allclose(model.reference_margins_, [1.0, -0.1, -0.1, -0.8], atol=1e-9)
+    assert model.margin_shift_ == pytest.approx(1.4)  # (-0.4 -> 1.0): a negated member
+    model.solve()
+    assert not model.fallback_used_
+    assert model.weights_[3] == 0
+    _lower_rows_ok(model)
+
+
+def test_dependent_members_fold_matches_a_second_solver():
+    """n < T: many dependent members; the fold equals a cvxpy simplex least-squares."""
+    import cvxpy as cp
+
+    rng = np.random.default_rng(11)
+    H = rng.choice([-1.0, 1.0], (12, 30))
+    y = rng.choice([-1.0, 1.0], 12)
+    alpha = rng.random(30)
+    model = QMMModel(H, y, alpha, upsilon=0.5)
+    a = alpha / alpha.sum()
+    assert model.rank_ == 12 and model.dependent_members_.size == 18
+    assert model.moved_weight_ == pytest.approx(a[model.dependent_members_].sum())
+    E = H * y[:, None]
+    basis, dep = model.basis_, model.dependent_members_
+    d = cp.Variable(basis.size, nonneg=True)
+    v = E[:, dep] @ a[dep]
+    cp.Problem(cp.Minimize(cp.sum_squares(E[:, basis] @ d - v)),
+               [cp.sum(d) == model.moved_weight_]).solve(solver="CLARABEL")
+    np.testing.assert_allclose(model.reference_weights_[basis], a[basis] + d.value, atol=2e-6)
+    assert model.reference_weights_.sum() == pytest.approx(1.0)
+    model.solve()
+    _lower_rows_ok(model)
+    assert model.objective_ <= model.baseline_objective_ + 1e-9
+
+
+def test_dependent_proportional_and_keep():
+    H, y, alpha = _crafted_dependent()
+    prop = QMMModel(H, y, alpha, upsilon=1.0, dependent="proportional")
+    # the seed's drop, renormalised: (0.1, 0.1, 0.1) / 0.3
+    np.testing.assert_allclose(prop.reference_weights_, [1 / 3, 1 / 3, 1 / 3, 0], atol=1e-12)
+    assert prop.moved_weight_ == pytest.approx(0.7)
+    keep = QMMModel(H, y, alpha, upsilon=0.5, dependent="keep")
+    np.testing.assert_array_equal(keep.basis_, [0, 1, 2, 3])
+    assert keep.moved_weight_ == 0 and keep.margin_shift_ < 1e-12
+    np.testing.assert_allclose(keep.reference_margins_, [-0.4, 0.6, 0.6, -0.8], atol=1e-12)
+    keep.solve()
+    assert not keep.fallback_used_
+    _lower_rows_ok(keep)
+    assert keep.objective_ <= keep.baseline_objective_ + 1e-9
+
+
+# --------------------------------------------------------------------------- fallback
+@pytest.mark.parametrize("solver", ["clarabel", "highs"])
+def test_fallback_when_infeasible(solver):
+    """Original lower margins that the basis h1, h2, h3 cannot reach once h4 = -h3 is folded."""
+    H, y, alpha = _crafted_dependent()
+    model = QMMModel(H, y, alpha, upsilon=1.0, margin_reference="original")
+    np.testing.assert_array_equal(model.basis_, [0, 1, 2])
+    # certificate: rows 2 + 3 of E' sum to (0, 0, -2), so m_2 + m_3 = -2 w_3 <= 0 for any w,
+    # but the original margins of those rows are 0.6 + 0.6
+    E = H * y[:, None]
+    np.testing.assert_array_equal(E[1, model.basis_] + E[2, model.basis_], [0, 0, -2])
+    np.testing.assert_allclose(model.phi_, [-0.4, 0.6, 0.6, -0.8])
+    with pytest.warns(QMMFallbackWarning, match="falling back"):
+        model.solve(solver)
+    assert model.fallback_used_ and "infeasible" in model.fallback_reason_
+    assert model.status_ in (Status.INFEASIBLE, Status.INFEASIBLE_OR_UNBOUNDED)
+    # the fallback is the original vote (identical members merged): nothing changes
+    np.testing.assert_allclose(model.weights_, alpha / alpha.sum())
+    np.testing.assert_allclose(model.margins_, margins(H, y, alpha), atol=1e-12)
+    assert model.constraint_violation_ < 1e-12
+    assert model.summary()["fallback_used"] is True
+
+
+class _IndefiniteQMM(QMMModel):
+    """A covariance shifted to be indefinite, to drive the PSD check."""
+
+    @staticmethod
+    def _covariance(E_basis):
+        S = QMMModel._covariance(E_basis)
+        return S - 0.5 * np.eye(S.shape[0])
+
+
+def test_fallback_when_not_psd(ada):
+    H, y, alpha = ada
+    model = _IndefiniteQMM(H, y, alpha, upsilon=0.5)
+    assert not model.is_psd_ and model.min_eigenvalue_ < 0
+    with pytest.warns(QMMFallbackWarning, match="positive semidefinite"):
+        result = model.solve()
+    assert result.status is Status.NUMERICAL_ERROR and model.fallback_used_
+    np.testing.assert_allclose(model.weights_, model.reference_weights_)
+    np.testing.assert_allclose(model.margins_, margins(H, y, alpha), atol=1e-12)
+
+
+def test_no_warning_on_success(ada):
+    H, y, alpha = ada
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", QMMFallbackWarning)
+        model = QMMModel(H, y, alpha, upsilon=0.5)
+        model.solve()
+    assert model.fallback_reason_ == "" and model.fallback_used_ is False
+
+
+# --------------------------------------------------------------------------- property test
+@st.composite
+def _ensembles(draw):
+    n = draw(st.integers(6, 30))
+    T = draw(st.integers(2, 10))
+    seed = draw(st.integers(0, 2**31 - 1))
+    rng = np.random.default_rng(seed)
+    H = rng.choice([-1.0, 1.0], (n, T))
+    if T > 2 and draw(st.booleans()):
+        H[:, -1] = H[:, 0]  # a duplicate
+    y = rng.choice([-1.0, 1.0], n)
+    alpha = rng.dirichlet(np.ones(T))
+    upsilon = draw(st.sampled_from([0.05, 0.2, 0.5, 0.8, 1.0]))
+    return H, y, alpha, upsilon
+
+
+@settings(max_examples=25, deadline=None)
+@given(_ensembles())
+def test_property_simplex_lower_margins_two_solvers(case):
+    H, y, alpha, upsilon = case
+    # HiGHS is left out here: its active-set QP solver stops with "QP solver claims optimality,
+    # but with ... primal infeasibilities" (a solve error) on some of these tiny instances
+    values = []
+    for solver in ("clarabel", "osqp"):
+        model = QMMModel(H, y, alpha, upsilon=upsilon)
+        model.solve(solver)
+        assert not model.fallback_used_, model.fallback_reason_
+        _lower_rows_ok(model)
+        assert model.objective_ <= model.baseline_objective_ + 1e-8
+        values.append(model.objective_)
+    assert values[0] == pytest.approx(values[1], rel=1e-5, abs=1e-8)
+
+
+# --------------------------------------------------------------------------- inputs
+@pytest.mark.parametrize("upsilon", [0, 0.0, -0.1, 1.5, float("nan"), "median", True, None])
+def test_bad_upsilon(upsilon):
+    H, y, alpha = _crafted_dependent()
+    with pytest.raises(InputError, match="upsilon"):
+        QMMModel(H, y, alpha, upsilon=upsilon)
+
+
+def test_bad_inputs():
+    H, y, alpha = _crafted_dependent()
+    with pytest.raises(InputError, match="only -1 and \\+1"):
+        QMMModel(np.where(H > 0, 1.0, 0.0), y)
+    bad = H.copy()
+    bad[0, 0] = np.nan
+    with pytest.raises(InputError, match="non-finite"):
+        QMMModel(bad, y)
+    with pytest.raises(InputError, match="rows"):
+        QMMModel(H, np.ones(5))
+    with pytest.raises(InputError, match="-1 and \\+1"):
+        QMMModel(H, np.array([0.0, 1.0, 1.0, 0.0]))
+    with pytest.raises(InputError, match="2-D"):
+        QMMModel(H[:, 0], y)
+    with pytest.raises(InputError, match="one weight per member"):
+        QMMModel(H, y, np.ones(3))
+    with pytest.raises(InputError, match="non-negative"):
+        QMMModel(H, y, [1.0, -1.0, 1.0, 1.0])
+    with pytest.raises(InputError, match="sums to 0"):
+        QMMModel(H, y, np.zeros(4))
+    with pytest.raises(InputError, match="hypothesis_space_size"):
+        QMMModel(H, y, upsilon="emargin")
+    with pytest.raises(InputError, match="dependent"):
+        QMMModel(H, y, dependent="drop")
+    with pytest.raises(InputError, match="margin_reference"):
+        QMMModel(H, y, margin_reference="alpha")
+
+
+def test_ceil_of_n_upsilon_is_exact():
+    rng = np.random.default_rng(0)
+    H = rng.choice([-1.0, 1.0], (200, 5))
+    y = rng.choice([-1.0, 1.0], 200)
+    assert QMMModel(H, y, upsilon=0.35).lower_rows_.size == 70  # 200 * 0.35 = 70.00000000000001
+    assert QMMModel(H, y, upsilon=0.351).lower_rows_.size == 71
+
+
+# --------------------------------------------------------------------------- EMargin
+def _emargin_brute(m, size, delta):
+    """Direct transcription of Wang et al. (2011): scan q, sup over candidate thetas, brentq."""
+    from scipy.optimize import brentq
+
+    n = m.size
+    log_h = math.log(size)
+    theta_min = math.sqrt(8 / size)
+    best = None
+    C = np.append(m, 1.0)
+    below = (m[None, :] < C[:, None]).sum(axis=1)  # #{m_i < c} for every candidate c
+    for j in range(n + 1):
+        ok = (C > theta_min) & (below <= j)
+        if not ok.any():
+            continue
+        theta = C[ok].max()
+        u = (8 * log_h / theta**2 * math.log(2 * n * n / log_h) + log_h + math.log(1 / delta)) / n
+        q = j / n
+
+        def f(x, q=q, u=u):
+            return float(bernoulli_kl(q, x)) - u
+
+        if q == 1 or f(1 - 1e-16) < 0:
+            p = 1.0  # saturated: D(q||p) < u for every p < 1
+        else:
+            p = brentq(f, q, 1 - 1e-16, xtol=1e-15, rtol=1e-15)
+        if best is None or p < best[0] - 1e-13:
+            best = (p, q, theta)
+    p, q, theta = best
+    return q, theta, np.mean(m <= theta), log_h / n + p
+
+
+def test_emargin_matches_direct_transcription():
+    rng = np.random.default_rng(7)
+    m = np.clip(rng.beta(20, 2, 1000) * 2 - 1, -1, 1)
+    m[:5] = m[5:10]  # ties
+    res = emargin(m, 100, delta=0.05)
+    q, theta, ups, bound = _emargin_brute(m, 100, 0.05)
+    assert res.emargin_error == pytest.approx(q, abs=1e-12)
+    assert res.emargin == pytest.approx(theta, abs=1e-12)
+    assert res.upsilon == pytest.approx(ups, abs=1e-12)
+    assert res.bound == pytest.approx(bound, abs=1e-9)
+    assert 0 < res.upsilon <= 1 and res.bound < 1  # not vacuous at this n and |H|
+
+
+def test_emargin_closed_form_equal_margins():
+    n, size, delta = 100, 1e6, 0.05
+    res = emargin(np.full(n, 0.5), size, delta)
+    # theta_hat(q) = 0.5 for all q < 1 and D^{-1}(q, u) grows with q, so q* = 0
+    log_h = math.log(size)
+    u = (8 * log_h / 0.25 * math.log(2 * n * n / log_h) + log_h + math.log(1 / delta)) / n
+    assert res.emargin_error == 0 and res.emargin == 0.5 and res.upsilon == 1.0
+    assert res.bound == pytest.approx(log_h / n + 1 - math.exp(-u), rel=1e-12)
+
+
+def test_bernoulli_kl_inverse():
+    u = np.array([0.0, 0.01, 0.5, 3.0])
+    np.testing.assert_allclose(bernoulli_kl_inverse(0.0, u), 1 - np.exp(-u), rtol=1e-13)
+    q = np.array([0.05, 0.3, 0.6, 0.9])
+    p = bernoulli_kl_inverse(q, 0.2)
+    assert np.all(p >= q)
+    np.testing.assert_allclose(bernoulli_kl(q, p), 0.2, rtol=1e-9)
+    assert bernoulli_kl_inverse(1.0, 0.3) == 1.0
+
+
+def test_tree_hypothesis_space_size_matches_seed():
+    assert tree_hypothesis_space_size(60, 100, depth=2) == (2 * 100 * 60) ** 3  # seed 004, SPL
+    assert tree_hypothesis_space_size(30, 100, depth=1) == 6000
+    with pytest.raises(InputError):
+        tree_hypothesis_space_size(0)
+
+
+def test_emargin_bad_inputs():
+    with pytest.raises(InputError, match="exceed 8"):
+        emargin([0.1, 0.2], 8)
+    with pytest.raises(InputError, match=r"\[-1, 1\]"):
+        emargin([0.1, 1.5], 100)
+    with pytest.raises(InputError, match="delta"):
+        emargin([0.1, 0.2], 100, delta=1.0)
+    with pytest.raises(InputError, match="empty"):
+        emargin([], 100)
+
+
+def test_qmm_with_emargin(ada):
+    H, y, alpha = ada
+    size = tree_hypothesis_space_size(30, 100, depth=1)
+    model = QMMModel(H, y, alpha, upsilon="emargin", hypothesis_space_size=size)
+    expected = emargin(margins(H, y, alpha), size)
+    assert model.emargin_.emargin == pytest.approx(expected.emargin, abs=1e-12)
+    assert model.emargin_.emargin_error == expected.emargin_error
+    assert model.upsilon_ == expected.upsilon
+    assert model.lower_rows_.size == math.ceil(200 * expected.upsilon - 1e-9)
+    model.solve()
+    _lower_rows_ok(model)
