@@ -14,7 +14,7 @@ from optirules.experiments._grid import TIMING_COLUMNS
 
 GRID = dict(
     datasets=["monks2", "heart_statlog"],
-    learners={"decision_tree": {"max_depth": [1, 3]}, "logistic_regression": {"C": [0.1]}},
+    learners={"decision_tree": {"max_depth": [1, 3]}, "logistic_regression": {"C": [0.1], "max_iter": [2000]}},
     seeds=[0, 1],
 )
 
