@@ -1,0 +1,388 @@
+"""QMMPruner, KappaPruner and DREPPruner (seed 004) on real ensembles and hand-built cases."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.datasets import load_breast_cancer
+from sklearn.ensemble import AdaBoostClassifier, BaggingClassifier, RandomForestClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import cohen_kappa_score
+from sklearn.model_selection import GridSearchCV
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+from optirules.errors import InputError, NotFittedError
+from optirules.learners._pruning import (
+    DREPPruner,
+    KappaPruner,
+    QMMPruner,
+    ensemble_hypothesis_space_size,
+    member_predictions,
+)
+from optirules.models._qmm import QMMFallbackWarning, QMMModel
+
+
+@pytest.fixture(scope="module")
+def cancer():
+    X, y = load_breast_cancer(return_X_y=True)
+    rng = np.random.default_rng(0)
+    idx = rng.permutation(X.shape[0])[:300]
+    return X[idx[:200]], y[idx[:200]], X[idx[200:]], y[idx[200:]]
+
+
+@pytest.fixture(scope="module")
+def ada_stumps(cancer):
+    X, y, _, _ = cancer
+    return AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=60,
+                              random_state=0).fit(X, y)
+
+
+# --------------------------------------------------------------------------- member matrix
+def test_adaboost_member_vote_reproduces_sklearn_predict(cancer, ada_stumps):
+    X, y, Xt, yt = cancer
+    H, alpha, classes = member_predictions(ada_stumps, Xt)
+    assert H.shape == (Xt.shape[0], len(ada_stumps.estimators_))
+    assert set(np.unique(H)) <= {-1, 1}
+    np.testing.assert_allclose(alpha.sum(), 1.0)
+    w = ada_stumps.estimator_weights_[:H.shape[1]]
+    np.testing.assert_allclose(alpha, w / w.sum())
+    np.testing.assert_array_equal(classes[(H @ alpha > 0).astype(int)], ada_stumps.predict(Xt))
+    # column t is member t's prediction, +1 meaning classes_[1]
+    np.testing.assert_array_equal(H[:, 7] == 1, ada_stumps.estimators_[7].predict(Xt) == 1)
+
+
+def test_forest_and_bagging_members_are_read_as_unit_votes(cancer):
+    X, y, Xt, yt = cancer
+    rf = RandomForestClassifier(n_estimators=15, max_depth=2, random_state=0).fit(X, y)
+    H, alpha, _ = member_predictions(rf, Xt)
+    np.testing.assert_allclose(alpha, np.full(15, 1 / 15))
+    for t, tree in enumerate(rf.estimators_):  # trees predict encoded class indices
+        np.testing.assert_array_equal(H[:, t], np.where(tree.predict_proba(Xt)[:, 1] > 0.5, 1,
+                                                        -1))
+    bag = BaggingClassifier(DecisionTreeClassifier(), n_estimators=9, max_features=0.5,
+                            random_state=0).fit(X, y)
+    H, _, _ = member_predictions(bag, Xt)
+    for t, (est, feats) in enumerate(zip(bag.estimators_, bag.estimators_features_)):
+        np.testing.assert_array_equal(H[:, t], np.where(est.predict(Xt[:, feats]) == 1, 1, -1))
+    # fully grown trees: unit votes = sklearn's probability average (odd T, no ties)
+    np.testing.assert_array_equal(np.where(H.sum(axis=1) > 0, 1, 0), bag.predict(Xt))
+
+
+def test_optirules_booster_members(cancer):
+    from optirules.learners._boosting import BoostingClassifier
+
+    X, y, Xt, _ = cancer
+    clf = BoostingClassifier(weak_learner="stump", n_rounds=15).fit(X, y)
+    H, alpha, classes = member_predictions(clf, Xt)
+    assert H.shape[1] == clf.n_rounds_
+    F = clf.decision_function(Xt)
+    np.testing.assert_allclose(H @ alpha, F / np.abs(clf.alphas_).sum(), atol=1e-12)
+    assert ensemble_hypothesis_space_size(clf) == 2 * 100 * X.shape[1]
+
+
+# --------------------------------------------------------------------------- QMM
+def test_qmm_pruner_equals_the_model_and_keeps_lower_margins(cancer, ada_stumps):
+    X, y, Xt, yt = cancer
+    p = QMMPruner(ada_stumps, upsilon=0.5).fit(X, y)
+    H, alpha, _ = member_predictions(ada_stumps, X)
+    ypm = np.where(y == 1, 1, -1)
+    m = QMMModel(H, ypm, alpha, upsilon=0.5)
+    m.solve("clarabel")
+    np.testing.assert_allclose(p.weights_, m.weights_, atol=1e-9)
+    assert not p.fallback_used_ and p.status_.value == "optimal"
+    # weights on the simplex, kept = positive weights, pruning rate
+    assert p.weights_.min() >= 0 and p.weights_.sum() == pytest.approx(1.0)
+    np.testing.assert_array_equal(p.kept_, np.flatnonzero(p.weights_ > 0))
+    assert p.pruning_rate_ == pytest.approx(1 - p.kept_.size / len(ada_stumps.estimators_))
+    # stumps repeat: identical columns are merged, so no two kept members are identical
+    assert p.merged_weight_ > 0
+    assert np.unique(H[:, p.kept_], axis=1).shape[1] == p.kept_.size
+    # the ceil(n upsilon) smallest reference margins are not lowered
+    margins = ypm * (H @ p.weights_)
+    rows = p.model_.lower_rows_
+    assert rows.size == math.ceil(0.5 * len(y))
+    assert np.all(margins[rows] >= p.model_.phi_ - 1e-7)
+    # prediction = sign of the pruned vote, computed from the kept members only
+    Ht, _, classes = member_predictions(ada_stumps, Xt)
+    np.testing.assert_allclose(p.decision_function(Xt), Ht @ p.weights_, atol=1e-12)
+    np.testing.assert_array_equal(p.predict(Xt), classes[(Ht @ p.weights_ > 0).astype(int)])
+    assert p.score(Xt, yt) > 0.85
+
+
+def test_qmm_moves_the_weight_of_a_dependent_member():
+    rng = np.random.default_rng(4)
+    n = 40
+    a, b, c = (np.where(rng.random(n) < 0.5, 1, -1) for _ in range(3))
+    ok = ~((a == c) & (b != a))  # rows where a - b + c is +-1
+    a, b, c = a[ok], b[ok], c[ok]
+    d = a - b + c  # linearly dependent on a, b, c, identical to none
+    e = np.where(rng.random(a.size) < 0.5, 1, -1)
+    H = np.column_stack([a, b, c, d, e])
+    assert np.unique(H, axis=1).shape[1] == 5 and np.linalg.matrix_rank(H) == 4
+    y = np.where(rng.random(a.size) < 0.5, 1, -1)
+    alpha = np.full(5, 0.2)
+    p = QMMPruner(upsilon=0.5, member_weights=alpha).fit(H, y)
+    assert p.rank_ == 4
+    assert p.merged_weight_ == 0.0
+    assert p.moved_weight_ == pytest.approx(0.2)  # one non-pivot column of weight 0.2
+    assert p.model_.dependent_members_.size == 1
+    assert p.weights_[p.model_.dependent_members_[0]] == 0.0
+    kept = QMMPruner(upsilon=0.5, member_weights=alpha, dependent="keep").fit(H, y)
+    assert kept.moved_weight_ == 0.0
+
+
+def test_qmm_emargin_with_counted_hypothesis_space(cancer, ada_stumps):
+    X, y, _, _ = cancer
+    assert ensemble_hypothesis_space_size(ada_stumps) == 2 * 100 * X.shape[1]
+    p = QMMPruner(ada_stumps, upsilon="emargin").fit(X, y)
+    assert p.hypothesis_space_size_ == 2 * 100 * X.shape[1]
+    assert p.emargin_ is not None and p.upsilon_ == p.emargin_.upsilon
+    ref = p.model_.reference_margins_
+    assert p.upsilon_ == pytest.approx(np.mean(ref <= p.emargin_.emargin))
+    with pytest.raises(InputError, match="hypothesis_space_size"):
+        QMMPruner(upsilon="emargin").fit(np.where(ref[:, None] > 0, 1, -1), y)
+
+
+def test_qmm_fallback_is_recorded_and_warned():
+    rng = np.random.default_rng(0)
+    H = np.where(rng.random((60, 15)) < 0.6, 1, -1)
+    y = np.where(rng.random(60) < 0.5, 1, -1)
+    with pytest.warns(QMMFallbackWarning):
+        p = QMMPruner(solver_options={"max_iter": 1}).fit(H, y)
+    assert p.fallback_used_ and p.fallback_reason_
+    np.testing.assert_allclose(p.weights_, p.model_.reference_weights_)
+
+
+def test_qmm_works_inside_grid_search():
+    rng = np.random.default_rng(1)
+    n, T = 80, 12
+    truth = np.where(rng.random(n) < 0.5, 1, -1)
+    H = np.where(rng.random((n, T)) < 0.7, truth[:, None], -truth[:, None])
+    gs = GridSearchCV(QMMPruner(), {"upsilon": [0.25, 1.0]}, cv=2).fit(H, truth)
+    assert gs.best_params_["upsilon"] in (0.25, 1.0)
+    assert clone(QMMPruner(upsilon=0.3)).get_params()["upsilon"] == 0.3
+
+
+def test_frozen_ensemble_survives_clone(cancer, ada_stumps):
+    from sklearn.frozen import FrozenEstimator
+
+    X, y, Xt, yt = cancer
+    direct = KappaPruner(ada_stumps).fit(X, y)
+    frozen = clone(KappaPruner(FrozenEstimator(ada_stumps))).fit(X, y)
+    np.testing.assert_array_equal(frozen.kept_, direct.kept_)
+    np.testing.assert_array_equal(frozen.predict(Xt), direct.predict(Xt))
+    gs = GridSearchCV(DREPPruner(FrozenEstimator(ada_stumps)), {"rho": [0.25, 1.0]},
+                      cv=2).fit(X, y)
+    assert gs.best_estimator_.ensemble_ is ada_stumps
+
+
+# --------------------------------------------------------------------------- bad input
+def test_bad_input_gives_clear_errors(cancer):
+    X, y, Xt, _ = cancer
+    with pytest.raises(NotFittedError, match="not fitted"):
+        QMMPruner(AdaBoostClassifier()).fit(X, y)
+    with pytest.raises(NotFittedError):
+        KappaPruner(RandomForestClassifier()).fit(X, y)
+    with pytest.raises(InputError, match="classes"):
+        y3 = np.arange(len(y)) % 3
+        DREPPruner(RandomForestClassifier(n_estimators=3, random_state=0).fit(X, y3)).fit(X, y3)
+    with pytest.raises(InputError, match="no members"):
+        QMMPruner(LogisticRegression().fit(X[:, :3], y)).fit(X[:, :3], y)
+
+    class Odd(ClassifierMixin, BaseEstimator):  # an "ensemble" of a regressor: no +-1 votes
+        classes_ = np.array([0, 1])
+
+        def fit(self, X, y):
+            return self
+
+    odd = Odd()
+    odd.estimators_ = [DecisionTreeRegressor(max_depth=2).fit(X, y * 0.5 + 0.25)]
+    with pytest.raises(InputError, match="cannot be read as \\+-1"):
+        KappaPruner(odd).fit(X, y)
+    H = np.where(np.random.default_rng(0).random((len(y), 5)) < 0.5, 1, -1)
+    for bad in (0, 0.0, 1.5, -0.2, float("nan"), "foo", True):
+        with pytest.raises(InputError, match="upsilon"):
+            QMMPruner(upsilon=bad).fit(H, y)
+    with pytest.raises(InputError, match="rows but y has"):
+        QMMPruner().fit(H[:-3], y)
+    with pytest.raises(InputError, match="rows but y has"):
+        KappaPruner().fit(H.T, y)
+    with pytest.raises(InputError, match="-1 and \\+1"):
+        DREPPruner().fit((H > 0).astype(int), y)
+    with pytest.raises(InputError, match="two"):
+        DREPPruner().fit(H, np.ones(len(y)))
+    with pytest.raises(InputError, match="not the ensemble's classes"):
+        rf = RandomForestClassifier(n_estimators=3, random_state=0).fit(X, y)
+        KappaPruner(rf).fit(X, y + 5)
+    with pytest.raises(NotFittedError):
+        QMMPruner().predict(H)
+    fitted = KappaPruner().fit(H, y)
+    with pytest.raises(InputError, match="member columns"):
+        fitted.predict(H[:, :3])
+    for bad in (0, 1.2, "x"):
+        with pytest.raises(InputError, match="fraction"):
+            KappaPruner(fraction=bad).fit(H, y)
+        with pytest.raises(InputError, match="rho"):
+            DREPPruner(rho=bad).fit(H, y)
+
+
+def test_sklearn_parameter_conventions():
+    from sklearn.utils.estimator_checks import (
+        check_get_params_invariance,
+        check_no_attributes_set_in_init,
+        check_parameters_default_constructible,
+        check_set_params,
+    )
+
+    for est in (QMMPruner(), KappaPruner(), DREPPruner()):
+        name = type(est).__name__
+        check_parameters_default_constructible(name, est)
+        check_no_attributes_set_in_init(name, est)
+        check_get_params_invariance(name, est)
+        check_set_params(name, est)
+
+
+# --------------------------------------------------------------------------- kappa
+def _kappa_reference(H: np.ndarray, fraction: float) -> list[int]:
+    """Margineantu & Dietterich's kappa pruning written out with sklearn's kappa."""
+    T = H.shape[1]
+    M = max(1, math.ceil(fraction * T - 1e-9))
+    pairs = sorted(((round(cohen_kappa_score(H[:, a], H[:, b]), 12), a, b)
+                    for a, b in itertools.combinations(range(T), 2)))
+    kept: list[int] = []
+    for _, a, b in pairs:
+        for t in (a, b):
+            if t not in kept and len(kept) < M:
+                kept.append(t)
+        if len(kept) >= M:
+            break
+    return kept
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000), st.integers(3, 14), st.sampled_from([0.1, 0.2, 0.5]))
+def test_kappa_pruning_equals_the_pair_ranking_reference(seed, T, fraction):
+    rng = np.random.default_rng(seed)
+    H = np.where(rng.random((30, T)) < rng.uniform(0.2, 0.8, T), 1, -1)
+    H[0] = 1
+    H[1] = -1  # no constant column, so sklearn's kappa is defined for every pair
+    y = np.where(rng.random(30) < 0.5, 1, -1)
+    p = KappaPruner(fraction=fraction).fit(H, y)
+    ref = _kappa_reference(H, fraction)
+    assert p.selection_order_.tolist() == ref
+    assert sorted(p.kept_.tolist()) == sorted(ref)
+    assert p.n_kept_ == max(1, math.ceil(fraction * T - 1e-9))
+
+
+def test_kappa_ranks_pairs_not_single_members():
+    # members 0 and 1 are the most diverse *pair* (kappa -1), but 0 agrees with the three
+    # copies 2-4 of itself, so ranking single members by their mean kappa puts 0 last.
+    rng = np.random.default_rng(7)
+    n = 40
+    base = np.where(np.arange(n) % 2 == 0, 1, -1)
+    u = np.where(rng.random(n) < 0.5, 1, -1)
+    v = np.where(rng.random(n) < 0.5, 1, -1)
+    H = np.column_stack([base, -base, base, base, base, u, v])
+    y = base.copy()
+    p = KappaPruner(fraction=2 / 7).fit(H, y)
+    assert sorted(p.kept_.tolist()) == [0, 1]
+    K = p.kappa_
+    mean_kappa = (K.sum(axis=1) - 1) / (K.shape[0] - 1)
+    single = sorted(np.argsort(mean_kappa, kind="stable")[:2].tolist())
+    assert single != [0, 1]  # the single-member ranking keeps a different subset
+
+
+def test_kappa_keeps_original_weights(ada_stumps, cancer):
+    X, y, _, _ = cancer
+    p = KappaPruner(ada_stumps, fraction=0.2).fit(X, y)
+    _, alpha, _ = member_predictions(ada_stumps, X)
+    T = alpha.size
+    assert p.n_kept_ == math.ceil(0.2 * T)
+    np.testing.assert_allclose(p.weights_[p.kept_], alpha[p.kept_] / alpha[p.kept_].sum())
+
+
+# --------------------------------------------------------------------------- DREP
+def _half_error(S: np.ndarray, y: np.ndarray) -> float:
+    return float(np.mean(np.where(y * S < 0, 1.0, np.where(y * S > 0, 0.0, 0.5))))
+
+
+def _drep_reference(H: np.ndarray, y: np.ndarray, rho: float, patience: int) -> list[int]:
+    """Li et al. (2012), Algorithm 1, with plain voting, written as plain loops."""
+    T = H.shape[1]
+    errs = [np.mean(H[:, t] != y) for t in range(T)]
+    order = [int(np.argmin(errs))]
+    rest = [t for t in range(T) if t != order[0]]
+    best, best_len, fails = _half_error(H[:, order].sum(axis=1), y), 1, 0
+    while rest and fails < patience:
+        S = H[:, order].sum(axis=1)
+        diff = {t: int(np.dot(H[:, t], S)) for t in rest}  # n * len(order) * diff(h, H*)
+        ranked = sorted(rest, key=lambda t: (diff[t], t))
+        gamma = ranked[:max(1, math.ceil(rho * len(rest) - 1e-9))]
+        cand = [(_half_error(H[:, order + [t]].sum(axis=1), y), i, t)
+                for i, t in enumerate(gamma)]
+        err, _, t = min(cand)
+        order.append(t)
+        rest.remove(t)
+        if err < best - 1e-12:
+            best, best_len, fails = err, len(order), 0
+        else:
+            fails += 1
+    return order[:best_len]
+
+
+def test_drep_diversity_changes_the_member_added():
+    # correctness patterns (1 = right); h0 is the best single member.
+    E = np.array([
+        [1, 1, 1, 1, 1, 1, 0, 0, 1, 1],   # h0: 2 errors
+        [1, 1, 1, 1, 1, 0, 1, 0, 1, 1],   # h1: 2 errors, disagrees with h0 on 2 rows
+        [0, 0, 0, 1, 1, 1, 1, 1, 1, 1],   # h2: 3 errors, disagrees with h0 on 5 rows
+        [1, 1, 0, 0, 1, 1, 1, 0, 0, 1],   # h3: 4 errors, disagrees with h0 on 4 rows
+    ]).T
+    y = np.array([1, -1, 1, -1, 1, -1, 1, -1, 1, -1])
+    H = np.where(E == 1, y[:, None], -y[:, None])
+    greedy = DREPPruner(rho=1.0, patience=1).fit(H, y)
+    diverse = DREPPruner(rho=0.3, patience=1).fit(H, y)
+    # ignoring diversity, the second member is the most accurate one (h1)
+    assert greedy.history_[0]["chosen"] == 1
+    assert greedy.history_[0]["candidates"].tolist() == [2, 3, 1]  # sorted by diff
+    # with rho = 0.3, Gamma = the ceil(0.3 * 3) = 1 most diverse member: h2
+    assert diverse.history_[0]["candidates"].tolist() == [2]
+    assert diverse.history_[0]["chosen"] == 2
+    # diff(h, H*) = mean h * f: h2 (5 disagreements) < h3 (4) < h1 (2)
+    np.testing.assert_allclose(greedy.history_[0]["diff"], [0.0, 0.2, 0.6])
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from([0.2, 0.5, 1.0]), st.integers(1, 6))
+def test_drep_equals_the_reference_algorithm(seed, rho, patience):
+    rng = np.random.default_rng(seed)
+    n, T = 30, 12
+    y = np.where(rng.random(n) < 0.5, 1, -1)
+    H = np.where(rng.random((n, T)) < rng.uniform(0.55, 0.8, T), y[:, None], -y[:, None])
+    p = DREPPruner(rho=rho, patience=patience).fit(H, y)
+    ref = _drep_reference(H, y, rho, patience)
+    assert p.selection_order_[:len(ref)].tolist() == ref
+    assert sorted(p.kept_.tolist()) == sorted(ref)
+    # plain voting over the kept members
+    np.testing.assert_allclose(p.weights_[p.kept_], 1 / len(ref))
+    if patience == 1:  # the literal stopping rule never gets past the best single member
+        assert p.n_kept_ == 1
+
+
+def test_drep_on_a_random_forest(cancer):
+    X, y, Xt, yt = cancer
+    rf = RandomForestClassifier(n_estimators=40, max_depth=2, random_state=0).fit(X, y)
+    p = DREPPruner(rf).fit(X, y)
+    assert 1 <= p.n_kept_ < 40
+    assert p.training_errors_[p.n_kept_ - 1] == p.training_errors_.min()
+    assert p.score(Xt, yt) > 0.8
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        p.predict(Xt)  # no feature-name or dtype warnings from the members
