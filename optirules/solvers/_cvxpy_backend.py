@@ -163,11 +163,14 @@ def solve_cvxpy(name: str, problem, *, time_limit=None, mip_gap=None, verbose=Fa
         except cp.error.DCPError as exc:
             raise SolverError(f"the cvxpy problem is not DCP, so no solver can take it: {exc}") from None
     status = _STATUS.get(raw, Status.ERROR)
-    has_solution = status in (Status.OPTIMAL, Status.FEASIBLE, Status.TIME_LIMIT) and all(
+    if raw == "user_limit" and (time_limit is None or clock.elapsed < 0.9 * float(time_limit)):
+        # cvxpy reports time and iteration limits alike as "user_limit"; well inside the
+        # time limit (or without one) it was the iteration limit
+        status = Status.ITERATION_LIMIT
+    has_solution = status in (Status.OPTIMAL, Status.FEASIBLE, Status.TIME_LIMIT,
+                              Status.ITERATION_LIMIT) and all(
         v.value is not None for v in problem.variables()
     )
-    if status is Status.TIME_LIMIT and not has_solution:
-        status = Status.TIME_LIMIT
     value = problem.value if has_solution else math.nan
     objective = float(value) if value is not None and has_solution else math.nan
     stats = problem.solver_stats

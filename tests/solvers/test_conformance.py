@@ -253,3 +253,16 @@ def test_options_are_passed_through():
     res = solve(pyomo_knapsack(), "highs", presolve="off", random_seed=3)
     assert res.status is Status.OPTIMAL
     assert "presolve" in res.log.lower() or res.log  # HiGHS logs the options it was given
+
+
+def test_cvxpy_iteration_limit_is_not_a_time_limit():
+    import cvxpy as cp
+
+    rng = np.random.default_rng(0)
+    x = cp.Variable(30)
+    A = rng.standard_normal((20, 30))
+    prob = cp.Problem(cp.Minimize(cp.sum_squares(A @ x - 1) + cp.norm1(x)), [x >= -1, x <= 1])
+    res = solve(prob, "clarabel", max_iter=2)
+    assert res.status is Status.ITERATION_LIMIT
+    with pytest.raises(SolverStatusError, match="iteration limit"):
+        res.raise_for_status()
