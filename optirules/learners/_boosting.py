@@ -13,6 +13,7 @@ give it a vote ``alpha_t`` and update the weights.  The final classifier is
 from __future__ import annotations
 
 import copy
+import inspect
 import math
 from collections.abc import Iterator
 from typing import Any
@@ -29,7 +30,7 @@ from sklearn.utils.validation import (
 )
 
 from ..errors import InputError
-from ..weak._base import WeakHypothesis, WeakLearner, check_binary_matrix
+from ..weak._base import PreparedData, WeakHypothesis, WeakLearner, check_binary_matrix
 
 __all__ = ["BoostingClassifier", "madaboost_weights", "smoothboost_measure",
            "gavinsky_measure"]
@@ -169,6 +170,18 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
     the vote of ``eps_t = 1e-10`` (``alpha ~ 11.5``) and stop.  A hypothesis with no edge
     (``gamma_t <= 0``) is dropped and AdaBoost, MadaBoost and Gavinsky's booster stop
     (their weights would not change); SmoothBoost keeps going, as in Servedio's paper.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.integers(0, 2, size=(200, 8))
+    >>> y = X[:, 1] ^ X[:, 5]                       # an XOR: no stump has an edge
+    >>> clf = BoostingClassifier(weak_learner="parity", degree=2, n_rounds=5).fit(X, y)
+    >>> str(clf.hypotheses_[0])
+    '+1 if x[1] + x[5] is odd else -1'
+    >>> clf.score(X, y)
+    1.0
     """
 
     def __init__(self, booster: str = "adaboost", weak_learner: Any = "stump",
@@ -339,6 +352,9 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         logw = np.log(np.where(pos, d1, 1.0))   # AdaBoost: log of unnormalized weights
         N = np.zeros(m)                    # SmoothBoost / Gavinsky state
         theta = self.gamma / (2.0 + self.gamma)
+        takes_names = "feature_names" in inspect.signature(self.weak_learner_.fit).parameters
+        # validate X once and share per-matrix work (sorting, +-1 form) across rounds
+        Xw = PreparedData(X) if isinstance(self.weak_learner_, WeakLearner) else X
         hyps: list[WeakHypothesis] = []
         alphas: list[float] = []
         edges: list[float] = []
@@ -365,7 +381,8 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
                 break
             D = w / total
             # ---- weak hypothesis and its edge
-            h = self.weak_learner_.fit(X, y, D, feature_names=self.feature_names_)
+            h = (self.weak_learner_.fit(Xw, y, D, feature_names=self.feature_names_)
+                 if takes_names else self.weak_learner_.fit(Xw, y, D))
             yh = y * np.asarray(h.predict(X), dtype=np.float64)
             edge = float(np.dot(D, yh))
             err = float(np.dot(D, yh < 0))

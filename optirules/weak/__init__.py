@@ -1,1 +1,17 @@
-"""optirules.weak."""
+"""Weak learners for boosting: stumps, best single literals, sparse parities, CART."""
+
+from .._lazy import lazy_exports
+
+_EXPORTS = {
+    "WeakLearner": "._base",
+    "WeakHypothesis": "._base",
+    "StumpLearner": "._stump",
+    "Stump": "._stump",
+    "LiteralLearner": "._literal",
+    "ParityLearner": "._parity",
+    "Parity": "._parity",
+    "best_parity": "._parity",
+    "CartLearner": "._cart",
+}
+__all__ = sorted(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -36,6 +36,7 @@ __all__ = [
     "hypothesis_from_dict",
     "check_binary_matrix",
     "check_weak_fit_input",
+    "PreparedData",
     "feature_label",
     "first_max",
 ]
@@ -165,46 +166,96 @@ def check_binary_matrix(X: np.ndarray, who: str) -> np.ndarray:
     return X.astype(np.uint8, copy=False)
 
 
-def check_weak_fit_input(X: Any, y: Any, sample_weight: Any, who: str,
-                         binary: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+class PreparedData:
+    """A validated feature matrix plus the per-matrix work every round of boosting reuses.
+
+    Boosting calls its weak learner on the same ``X`` in every round with new weights;
+    build this once (``PreparedData(X)``) and pass it as the ``X`` of ``fit`` to skip the
+    validation and share the column sort (numeric stumps), the 0/1 form (literals,
+    parities) and the +-1 single-precision transpose (the degree-3 parity search).
+    Plain arrays are accepted by every ``fit`` too; they are prepared on the fly.
+    """
+
+    def __init__(self, X: Any, who: str = "weak learner"):
+        X = np.asarray(X)
+        if X.ndim != 2:
+            raise InputError(f"{who}: X must be 2-dimensional, got shape {X.shape}.")
+        if X.dtype.kind not in "biuf":
+            raise InputError(f"{who}: X must be numeric, got dtype {X.dtype}. Encode it first.")
+        if X.dtype.kind == "f" and not np.all(np.isfinite(X)):
+            raise InputError(f"{who}: X contains NaN or infinity. Impute or drop those values.")
+        if X.shape[0] == 0:
+            raise InputError(f"{who}: X has no rows.")
+        self.raw = X
+        self.shape = X.shape
+        self._cache: dict[str, Any] = {}
+
+    def _get(self, key: str, make: Any) -> Any:
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
+
+    @property
+    def float64(self) -> np.ndarray:
+        """``X`` as float64."""
+        return self._get("f64", lambda: self.raw.astype(np.float64, copy=False))
+
+    @property
+    def is_binary(self) -> bool:
+        """Whether every entry is 0 or 1."""
+        return self._get("bin", lambda: bool(self.raw.dtype == bool or not self.raw.size or
+                                             np.all((self.raw == 0) | (self.raw == 1))))
+
+    def binary(self, who: str) -> np.ndarray:
+        """``X`` as a uint8 0/1 matrix; :class:`InputError` if it is not binary."""
+        if not self.is_binary:
+            check_binary_matrix(self.raw, who)          # raises with the offending values
+        return self._get("u8", lambda: self.raw.astype(np.uint8, copy=False))
+
+    @property
+    def binary_float64(self) -> np.ndarray:
+        """The 0/1 matrix as float64 (fast matrix-vector products)."""
+        return self._get("b64", lambda: self.binary("weak learner").astype(np.float64))
+
+    @property
+    def sort_order(self) -> np.ndarray:
+        """``argsort`` of every column (stable)."""
+        return self._get("order", lambda: np.argsort(self.float64, axis=0, kind="stable"))
+
+    def pm1_transposed(self, dtype: str) -> np.ndarray:
+        """``S^T`` with ``S = 1 - 2X`` (+-1 features), C-contiguous, in ``dtype``."""
+        return self._get(f"St_{dtype}", lambda: np.ascontiguousarray(
+            (1.0 - 2.0 * self.binary_float64).T, dtype=dtype))
+
+
+def check_weak_fit_input(X: Any, y: Any, sample_weight: Any,
+                         who: str) -> tuple[PreparedData, np.ndarray, np.ndarray]:
     """Validate the arguments of a weak learner's ``fit``.
 
-    Returns ``(X, y, w)`` with ``X`` float64 (or uint8 when ``binary``), ``y`` int8 in
-    {-1, +1} and ``w`` float64 non-negative summing to one.
+    Returns ``(data, y, w)``: ``X`` as :class:`PreparedData`, ``y`` int8 in {-1, +1} and
+    ``w`` float64 non-negative summing to one.
     """
-    X = np.asarray(X)
-    if X.ndim != 2:
-        raise InputError(f"{who}: X must be 2-dimensional, got shape {X.shape}.")
-    if X.dtype.kind not in "biuf":
-        raise InputError(f"{who}: X must be numeric, got dtype {X.dtype}. Encode it first.")
-    if X.dtype.kind == "f" and not np.all(np.isfinite(X)):
-        raise InputError(f"{who}: X contains NaN or infinity. Impute or drop those values.")
+    data = X if isinstance(X, PreparedData) else PreparedData(X, who)
+    m = data.shape[0]
     y = np.asarray(y)
-    if y.shape != (X.shape[0],):
-        raise InputError(f"{who}: y must have shape ({X.shape[0]},), got {y.shape}.")
+    if y.shape != (m,):
+        raise InputError(f"{who}: y must have shape ({m},), got {y.shape}.")
     if not np.all((y == 1) | (y == -1)):
         raise InputError(f"{who}: y must hold -1/+1 labels; map the two classes first.")
-    y = y.astype(np.int8)
+    y = y.astype(np.int8, copy=False)
     if sample_weight is None:
-        w = np.full(X.shape[0], 1.0 / max(X.shape[0], 1))
+        w = np.full(m, 1.0 / m)
     else:
         w = np.asarray(sample_weight, dtype=np.float64)
-        if w.shape != (X.shape[0],):
-            raise InputError(f"{who}: sample_weight must have shape ({X.shape[0]},), "
-                             f"got {w.shape}.")
+        if w.shape != (m,):
+            raise InputError(f"{who}: sample_weight must have shape ({m},), got {w.shape}.")
         if not np.all(np.isfinite(w)) or np.any(w < 0):
             raise InputError(f"{who}: sample_weight must be finite and non-negative.")
         total = w.sum()
         if total <= 0:
             raise InputError(f"{who}: sample_weight sums to zero; give some row a weight.")
         w = w / total
-    if X.shape[0] == 0:
-        raise InputError(f"{who}: X has no rows.")
-    if binary:
-        X = check_binary_matrix(X, who)
-    else:
-        X = X.astype(np.float64, copy=False)
-    return X, y, w
+    return data, y, w
 
 
 def hypothesis_from_dict(d: dict[str, Any]) -> WeakHypothesis:

@@ -109,10 +109,11 @@ class CartLearner(WeakLearner):
 
         if not isinstance(self.max_leaf_nodes, (int, np.integer)) or self.max_leaf_nodes < 2:
             raise InputError(f"max_leaf_nodes must be an int >= 2, got {self.max_leaf_nodes!r}.")
-        X, y, w = check_weak_fit_input(X, y, sample_weight, "CartLearner")
+        data, y, w = check_weak_fit_input(X, y, sample_weight, "CartLearner")
         tree = DecisionTreeClassifier(max_leaf_nodes=int(self.max_leaf_nodes),
                                       random_state=self.random_state)
-        tree.fit(X, y, sample_weight=w)
+        X32 = data._get("f32", lambda: np.asarray(data.float64, dtype=np.float32))
+        tree.fit(X32, y, sample_weight=w)
         t = tree.tree_
         classes = tree.classes_
         label = classes[np.argmax(t.value[:, 0, :], axis=1)].astype(np.int8)

