@@ -28,7 +28,9 @@ def _ids(path: Path) -> str:
 def test_notebooks_are_found():
     names = {p.name for p in NOTEBOOKS}
     assert {"01_rule_master.ipynb", "02_column_generation.ipynb",
-            "03_worst_case_distributions.ipynb"} <= names
+            "03_worst_case_distributions.ipynb", "04_dro_ensembles.ipynb",
+            "05_boosting_parities.ipynb", "06_smooth_boosting.ipynb",
+            "07_decision_lists.ipynb", "08_qmm_pruning.ipynb"} <= names
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids)
