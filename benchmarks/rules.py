@@ -1,0 +1,302 @@
+"""Rule sets (seed 000): BooleanRuleSetClassifier and DRORuleEnsembleClassifier vs peers.
+
+Run from the repository root (the machine is shared: run the full size in the background)::
+
+    nice python benchmarks/rules.py              # all datasets, 5 folds (long)
+    python benchmarks/rules.py --quick           # digits 1 vs 7, 2 folds (< 30 s)
+    python benchmarks/rules.py --tables-only     # reprint the tables from the saved JSON
+    python benchmarks/rules.py --timing          # WDBC fit time of the rule set, 3 fits/fold
+
+The folds are 5-fold stratified, shuffled, ``random_state=0``
+(:func:`optirules.experiments._rules.rules_folds`).  Results go to
+``benchmarks/results/rules.json`` (every fold), ``rules.csv`` (means) and ``rules.md``
+(the tables, with the cycling experiment of seed 000 §4.1).  ``rules_folds.json`` holds
+the row indices of every fold, so that the optional AIX360 peer
+(``benchmarks/aix360_peer.py``, run in its own virtual environment) fits on exactly the
+same rows; when its ``rules_aix360.json`` exists the table shows it, otherwise the AIX360
+BRCG figures of ``SOLVER_NOTES.md`` (measured on the same folds) are shown, labelled as
+anchors.
+
+BLAS runs single-threaded (``OPENBLAS_NUM_THREADS=1``, set below before numpy loads): on
+this 2-core machine shared with other jobs, two BLAS threads made the pricing matrix
+products about ten times slower.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import math  # noqa: E402
+import platform  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def _jsonable(obj):
+    if isinstance(obj, float) and math.isnan(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_jsonable(v) for v in obj]
+    if hasattr(obj, "item"):
+        return obj.item()
+    return obj
+
+
+def write_folds(datasets, path: Path) -> None:
+    """Row indices of every dataset's folds (and of the adult sample) for the peer runner."""
+    import numpy as np
+
+    from optirules.experiments._rules import load_rules_dataset, rules_folds
+
+    out = {}
+    for name in datasets:
+        X, y, coded, note = load_rules_dataset(name)
+        entry = {"note": note, "n_rows": int(len(y)), "categorical": list(coded),
+                 "folds": [{"train": tr.tolist(), "test": te.tolist()}
+                           for tr, te in rules_folds(y)]}
+        if name == "adult_10k":
+            entry["adult_rows"] = np.sort(np.random.RandomState(0).choice(
+                48842, 10_000, replace=False)).tolist()
+        out[name] = entry
+    path.write_text(json.dumps(out))
+
+
+def load_peer(path: Path):
+    """Mean accuracy / complexity / fit time per dataset from the AIX360 peer JSON."""
+    if not path.exists():
+        return None
+    data = json.loads(path.read_text())
+    peer, per_fold = {}, {}
+    for name, folds in data.get("results", {}).items():
+        ok = [f for f in folds if f.get("accuracy") is not None]
+        per_fold[name] = {f["fold"]: f for f in ok}
+        if not ok:
+            continue
+        peer[name] = {k: sum(f[k] for f in ok) / len(ok)
+                      for k in ("accuracy", "complexity", "fit_time")}
+        peer[name]["folds"] = len(ok)
+        peer[name]["of"] = len(folds)
+    return peer, data.get("label", "AIX360 BRCG (peer run)"), per_fold
+
+
+def p_of(peer_rows, name) -> int:
+    return int(peer_rows[name].get("of", 5))
+
+
+def tables(records, cycling, out_dir: Path, stem: str = "rules", meta=None) -> str:
+    import pandas as pd
+
+    from optirules.experiments._rules import (
+        BRCG_ANCHORS,
+        format_cycling,
+        format_rules_table,
+        summarize_rules,
+    )
+
+    summary = summarize_rules(records)
+    peer = load_peer(out_dir / "rules_aix360.json")
+    per_fold: dict = {}
+    if peer is None:
+        peer_rows, label = BRCG_ANCHORS, "AIX360 BRCG (SOLVER_NOTES anchor, not rerun)"
+    else:
+        peer_rows, label, per_fold = peer
+    parts = ["# Rule sets by column generation and DRO rule ensembles (seed 000)", "",
+             "5-fold stratified CV (shuffled, random_state=0; --quick runs the first 2 folds); "
+             "mean ± std over folds; fit time per fold in seconds, wall clock on a 2-core "
+             "machine shared with other jobs, under `nice`"
+             + (f" (this run: {meta['wall_time']:.0f} s in all, load average at its end "
+                f"{', '.join(f'{x:.1f}' for x in meta['load_average'])})" if meta else "")
+             + "; the timing section repeats the WDBC fits of `rule_set` (3 each).  "
+             "`D`: max_degree used "
+             "(\"auto\").  `gap`: certified (IP - LP bound) / IP of the master over all "
+             "clauses of at most D literals; for `dro` the largest member gap (members use "
+             "the budget form, whose LP relaxation is weak: 100% means a member's LP bound "
+             "was 0).", "",
+             format_rules_table(summary, peer_rows, label)]
+    # DRO vs the plain rule set at the same overall budget
+    df = pd.DataFrame(records)
+    lines = ["", "## DRO ensemble vs plain rule set at the same overall budget C", "",
+             "| dataset | rule_set_C accuracy | dro accuracy | dro - rule_set_C | "
+             "rule_set_C complexity | dro complexity |", "|---|---|---|---|---|---|"]
+    wins = total = 0
+    for name in dict.fromkeys(df["dataset"]):
+        a = df[(df.dataset == name) & (df.method == "rule_set_C")]
+        b = df[(df.dataset == name) & (df.method == "dro")]
+        if a.empty or b.empty:
+            continue
+        total += 1
+        diff = b.accuracy.mean() - a.accuracy.mean()
+        wins += diff > 0
+        lines.append(f"| {name} | {a.accuracy.mean():.3f} | {b.accuracy.mean():.3f} | "
+                     f"{diff:+.3f} | {a.complexity.mean():.1f} | {b.complexity.mean():.1f} |")
+    if total:
+        lines.append(f"\nDRO ahead on {wins} of {total} datasets.")
+    parts += lines
+    if peer_rows:
+        cmp = ["", f"## rule_set vs {label}", "",
+               "Means over the folds both fitted (the peer's binarizer fails on some folds).  "
+               "The two runs' fit times were taken under different machine loads (see the "
+               "load averages in the JSON files); the timing section compares both on WDBC "
+               "on a quiet machine.", "",
+               "| dataset | folds | ours accuracy | peer accuracy | difference (points) | "
+               "ours complexity | peer complexity | ours fit time | peer fit time |",
+               "|---|---|---|---|---|---|---|---|---|"]
+        for name, p in peer_rows.items():
+            a = df[(df.dataset == name) & (df.method == "rule_set")]
+            if a.empty:
+                continue
+            if name in per_fold:  # a peer run: compare on the common folds
+                common = sorted(set(per_fold[name]) & set(a.fold))
+                if not common:
+                    continue
+                a = a[a.fold.isin(common)]
+                p = {k: sum(per_fold[name][f][k] for f in common) / len(common)
+                     for k in ("accuracy", "complexity", "fit_time")}
+                nf = f"{len(common)}/{p_of(peer_rows, name)}"
+            else:
+                nf = "anchor"
+            cmp.append(f"| {name} | {nf} | {a.accuracy.mean():.3f} | {p['accuracy']:.3f} | "
+                       f"{100 * (a.accuracy.mean() - p['accuracy']):+.1f} | "
+                       f"{a.complexity.mean():.1f} | {p['complexity']:.1f} | "
+                       f"{a.fit_time.mean():.2f} | {p['fit_time']:.2f} |")
+        parts += cmp
+    timing_md = out_dir / "rules_timing.md"
+    if stem == "rules" and timing_md.exists():
+        parts += ["", timing_md.read_text().strip()]
+    if cycling is not None:
+        parts += ["", "## Cycling of the binary-loss DRO (seed 000 §4.1)", "",
+                  format_cycling(cycling)]
+    summary.to_csv(out_dir / f"{stem}.csv", index=False)
+    return "\n".join(parts)
+
+
+def timing(dataset: str = "wdbc", repeats: int = 3) -> str:
+    """Median fit time of the default rule set per fold (less noisy than one fit)."""
+    import statistics
+
+    from sklearn.base import clone
+
+    from optirules.experiments._rules import load_rules_dataset, make_method, rules_folds
+
+    X, y, coded, _ = load_rules_dataset(dataset)
+    proto = make_method("rule_set", coded)
+    rows = []
+    for f, (tr, _) in enumerate(rules_folds(y)):
+        times, inner = [], []
+        for _ in range(repeats):
+            est = clone(proto)
+            t0 = time.perf_counter()
+            est.fit(X.iloc[tr], y[tr])
+            times.append(time.perf_counter() - t0)
+            inner.append((est.fit_info_["cg_time"], est.fit_info_["ip_time"]))
+        k = times.index(statistics.median(times))
+        rows.append((f, statistics.median(times), min(times), inner[k][0], inner[k][1]))
+    lines = [f"## Fit time of `rule_set` on {dataset} (median of {repeats} fits per fold)", "",
+             "| fold | median (s) | best (s) | column generation (s) | master IP (s) |",
+             "|---|---|---|---|---|"]
+    lines += [f"| {f} | {m:.2f} | {b:.2f} | {cg:.2f} | {ip:.2f} |" for f, m, b, cg, ip in rows]
+    lines.append(f"| mean | {sum(r[1] for r in rows) / len(rows):.2f} | "
+                 f"{sum(r[2] for r in rows) / len(rows):.2f} | | |")
+    lines.append(f"\nload average during the run: {os.getloadavg()}")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true",
+                        help="digits 1v7, 2 folds, 4 DRO iterations (< 30 s)")
+    parser.add_argument("--datasets", nargs="*", default=None)
+    parser.add_argument("--methods", nargs="*", default=None)
+    parser.add_argument("--tables-only", action="store_true")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the folds already in results/rules_partial.jsonl")
+    parser.add_argument("--no-cycling", action="store_true")
+    parser.add_argument("--out", default=str(RESULTS))
+    parser.add_argument("--timing", action="store_true",
+                        help="only time the default rule set on the WDBC folds (3 fits each)")
+    args = parser.parse_args(argv)
+    if args.timing:
+        text = timing()
+        Path(args.out, "rules_timing.md").write_text(text + "\n")
+        print(text)
+        return 0
+
+    from optirules.experiments._rules import (
+        RULES_DATASETS,
+        RULES_METHODS,
+        run_cycling_experiment,
+        run_rules_benchmark,
+    )
+
+    out_dir = Path(args.out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    stem = "rules_quick" if args.quick else "rules"
+    raw_path = out_dir / f"{stem}.json"
+    if args.tables_only:
+        data = json.loads(raw_path.read_text())
+        for r in data["records"]:
+            for k in ("lp_bound", "ip_objective", "gap"):
+                if r.get(k) is None:
+                    r[k] = float("nan")
+        text = tables(data["records"], data.get("cycling"), out_dir, stem, data.get("meta"))
+        if not args.quick:
+            (out_dir / "rules.md").write_text(text + "\n")
+        print(text)
+        return 0
+    datasets = args.datasets or (["digits_1v7"] if args.quick else list(RULES_DATASETS))
+    methods = args.methods or list(RULES_METHODS)
+    if not args.quick:
+        write_folds(datasets, out_dir / "rules_folds.json")
+    t0 = time.perf_counter()
+    partial = out_dir / f"{stem}_partial.jsonl"
+    done = []
+    if args.resume and partial.exists():
+        done = [json.loads(line) for line in partial.read_text().splitlines() if line.strip()]
+        for r in done:
+            for k in ("lp_bound", "ip_objective", "gap"):
+                if r.get(k) is None:
+                    r[k] = float("nan")
+    elif partial.exists():
+        partial.unlink()
+
+    def progress(rec):
+        with partial.open("a") as fh:
+            fh.write(json.dumps(_jsonable(rec)) + "\n")
+        print(f"  {rec['dataset']:<12} {rec['method']:<14} fold {rec['fold']}: acc "
+              f"{rec['accuracy']:.3f}  complexity {rec['complexity']:>7}  "
+              f"{rec['fit_time']:7.2f} s  gap {rec['gap']:.3g}", file=sys.stderr, flush=True)
+
+    records = run_rules_benchmark(datasets, methods, quick=args.quick,
+                                  folds=[0, 1] if args.quick else None, progress=progress,
+                                  done=done)
+    cycling = None
+    if not args.no_cycling:
+        cycling = (run_cycling_experiment("digits_1v7", member_complexity=4.0, n_iterations=4)
+                   if args.quick else run_cycling_experiment("heart", n_iterations=12))
+    meta = {"python": platform.python_version(), "machine": platform.machine(),
+            "load_average": os.getloadavg(), "wall_time": time.perf_counter() - t0,
+            "datasets": datasets, "methods": methods, "quick": args.quick}
+    raw_path.write_text(json.dumps(_jsonable({"meta": meta, "records": records,
+                                              "cycling": cycling}), indent=1))
+    partial.unlink(missing_ok=True)  # the run is complete: rules.json holds every record
+    text = tables(records, cycling, out_dir, stem, meta)
+    if not args.quick:
+        (out_dir / "rules.md").write_text(text + "\n")
+    print(text)
+    print(f"\n(wall time {meta['wall_time']:.0f} s; load average {meta['load_average']})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,647 @@
+r"""Distributionally robust ensembles of rule sets (seed 000, Sections 3.1-3.3 and 4.1).
+
+Seed 000 (``000_7f302ee499b210e0.txt``) grows a collection of DNF rule sets
+:math:`F_n = \frac1n \sum_{m \le n} h_m` greedily against a worst-case pmf: with
+:math:`P^0` uniform and :math:`F_0 = 0`, for :math:`n = 1, 2, \dots`
+
+1. :math:`h_n = \arg\min_{h \in \mathcal{H}(\mathfrak{C}')} \mathbb{E}_{P^{n-1}} |h(x) - y|`
+   (eq 4; the weighted rule master, eqs 6-8, by column generation:
+   :func:`~optirules.learners._rule_set.column_generation`);
+2. :math:`F_n = \frac{n-1}{n} F_{n-1} + \frac1n h_n`;
+3. :math:`P^n = \arg\max_{P \in \mathcal{P}} \mathbb{E}_P\, l(F_n(x), y)` (eq 5, solved as
+   eq 9 by :func:`~optirules.models._worst_case.worst_case_pmf`) with the margin loss
+   (eq 2) :math:`l(F(x), y) = |F(x) - \tfrac12| \cdot \mathbb{I}(\hat y \ne y)`,
+   :math:`\hat y = \mathbb{I}(F(x) \ge \tfrac12)`, and :math:`\mathcal{P}` the
+   :math:`\phi`-divergence ball of radius :math:`\rho` around :math:`P^0`
+   (modified :math:`\chi^2` or KL).
+
+After each iteration the sparse convex combination IP (eqs 10-14,
+:class:`~optirules.models._sparse_combination.SparseCombinationModel`) picks weights
+:math:`v` over the members so far with total cost :math:`\sum_{v_k > 0} c(h_k) \le
+\mathfrak{C}`.
+
+**The adaptive selection (our design; the seed's Section 4 is missing from our copy).**
+After iteration :math:`n` the IP is solved twice, with the pmf :math:`p = P^n` and with
+:math:`p = P^0` (the seed reports that both work), giving two candidate ensembles; every
+candidate satisfies the same overall budget :math:`\mathfrak{C}`.  With
+``selection="robust_loss"`` (default) the returned ensemble is the candidate of least
+*training robust loss*
+
+.. math::
+
+    R(F_v) = \max_{P \in \mathcal{P}} \sum_i P_i \, \big|F_v(x_i) - \tfrac12\big|
+        \mathbb{I}(\hat y_i \ne y_i), \qquad F_v = \sum_k v_k h_k ,
+
+i.e. the seed's objective (3) with loss (2) evaluated on the candidate itself (ties: the
+smaller cost, then the earlier candidate).  The rationale is the seed's Proposition 2: all
+candidates share the complexity budget, so their generalization penalties are alike, and
+the robust loss is the seed's proxy for test loss.  ``selection="validation"`` instead holds
+out a stratified ``validation_fraction`` of the rows, runs the loop on the rest, picks the
+(iteration, pmf) pair of best validation accuracy, and reruns the loop on all rows up to that
+iteration; ``selection="last"`` returns the last iteration's :math:`P^n` candidate.
+
+**Binary-loss variant** (``loss="binary"``, seed 000 §2.3 and §4.1): steps 2 and 3 are
+replaced by :math:`P^n = \arg\max_{P \in \mathcal{P}} \mathbb{E}_P |h_n(x) - y|` for the
+current iterate alone.  The worst case then only separates misclassified from correct rows,
+and the alternation cycles; since :math:`h_{n+1}` depends on :math:`h_n` only, the first
+repeat :math:`h_n = h_m` (:math:`m < n`) proves a cycle of length :math:`n - m`
+(``cycle_detected_``, ``cycle_start_``, ``cycle_length_``).  The returned model is the
+iterate of least robust loss :math:`R(h)`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ..errors import InputError, OptirulesError, SolverError
+from ..models._clauses import Clause, clause_coverage
+from ._rule_set import (
+    PRICING,
+    _is_int,
+    _is_number,
+    _json_scalar,
+    _jsonable_params,
+    _load_json,
+    _n_rows,
+    _restore_params,
+    _RuleInputMixin,
+    column_generation,
+    resolve_max_degree,
+)
+from ._rules import RuleSet
+
+__all__ = ["DRORuleEnsembleClassifier", "margin_loss"]
+
+LOSSES = ("margin", "binary")
+#: the vote threshold 1/2, less a round-off allowance (sums of weights such as 0.35 + 0.15)
+_HALF = 0.5 - 1e-12
+SELECTIONS = ("robust_loss", "validation", "last")
+DIVERGENCES = ("chi2", "kl")
+
+
+def margin_loss(F: np.ndarray, y: np.ndarray) -> np.ndarray:
+    r"""Seed 000's loss (2): :math:`|F(x) - \tfrac12| \cdot \mathbb{I}(\hat y \ne y)`,
+    :math:`\hat y = \mathbb{I}(F(x) \ge \tfrac12)` (with a 1e-12 allowance for round-off in
+    sums of weights).
+
+    Parameters
+    ----------
+    F : array of shape (N,)
+        Combination values in [0, 1].
+    y : bool array of shape (N,)
+        Labels.
+    """
+    F = np.asarray(F, dtype=float)
+    wrong = (F >= _HALF) != np.asarray(y, dtype=bool)
+    return np.abs(F - 0.5) * wrong
+
+
+def _robust(z: np.ndarray, rho: float, divergence: str) -> tuple[float, np.ndarray]:
+    from ..models._worst_case import worst_case_pmf
+
+    p = worst_case_pmf(z, rho, divergence)
+    return float(p @ z), p
+
+
+class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
+    r"""A sparse convex combination of DNF rule sets trained by DRO (seed 000 §3).
+
+    See the module docstring for the algorithm (eqs 2, 4, 5, 9, 10-14) and for the
+    adaptive selection of the returned ensemble.  Members are fitted by column generation
+    (:func:`~optirules.learners._rule_set.column_generation`, the same engine as
+    :class:`~optirules.learners.BooleanRuleSetClassifier`) in the budget form of seed 000
+    (eq 8 with :math:`C = \mathfrak{C}'`).
+
+    Parameters
+    ----------
+    complexity : float, default 30
+        Overall budget :math:`\mathfrak{C}` of the returned combination (rules plus
+        literals of the members with :math:`v_k > 0`).
+    member_complexity : float or None, default None
+        Budget :math:`\mathfrak{C}'` of each member; ``None`` means ``complexity / 3``
+        (a vote needs at least three members to be more than one DNF: with two, the
+        threshold 1/2 makes :math:`F` a single rule set or their OR).  Must be
+        ``<= complexity``.
+    rho : float, default 0.1
+        Radius of the divergence ball.
+    divergence : {"chi2", "kl"}, default "chi2"
+    n_iterations : int, default 10
+        Members grown (:math:`n = 1, \dots`).
+    loss : {"margin", "binary"}, default "margin"
+        ``"margin"``: seed 000 §3 (loss 2 on the running average).  ``"binary"``: the
+        single-rule-set variant of §4.1 that cycles.
+    selection : {"robust_loss", "validation", "last"}, default "robust_loss"
+        How the returned ensemble is chosen among the per-iteration candidates.
+    validation_fraction : float, default 0.25
+        Held-out share for ``selection="validation"``.
+    delta : float or None, default None
+        Margin :math:`\Delta` of the combination IP (None: the model's default
+        :math:`\min(\min_k c(h_k) / (2\mathfrak{C}), 1/4)`).
+    lambda0, lambda1 : float, default 0
+        Penalty costs added to each member's master (0: the pure budget form of seed 000).
+    max_degree, pricing, beam_width, n_columns, max_iterations, solver
+        Column generation of each member, as for BooleanRuleSetClassifier.
+    time_limit : float or None, default None
+        Seconds for each member's column generation and IP.
+    combination_time_limit : float or None, default 30
+        Seconds for each combination IP.
+    binarizer : None, "auto" or FeatureBinarizer, default None
+    random_state : int or None, default None
+        Seeds the validation split and HiGHS.  The fit is deterministic given it.
+    verbose : bool, default False
+        Show a progress bar over the iterations.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+    members_ : list of RuleSet
+        :math:`h_1, \dots, h_n` in the order generated (a member may repeat).
+    weights_ : ndarray of shape (n_members,)
+        The returned combination :math:`v` (on the simplex; zero for unused members).
+    member_costs_ : ndarray
+        :math:`c(h_k)`.
+    complexity_ : int
+        Cost of the returned combination, :math:`\sum_{v_k > 0} c(h_k)`.
+    pmf_history_ : ndarray of shape (n_iterations + 1, n_samples)
+        :math:`P^0, P^1, \dots` (on the rows the loop ran on).
+    robust_loss_history_ : ndarray of shape (n_iterations,)
+        :math:`R(F_n)` (margin loss) or :math:`R(h_n)` (binary loss).
+    divergence_history_ : ndarray
+        :math:`D_\phi(P^n, P^0)` of each pmf (all :math:`\le \rho`).
+    candidates_ : list of dict
+        Per candidate: ``iteration``, ``pmf`` ("worst_case"/"empirical"), ``weights``,
+        ``cost``, ``robust_loss``, ``train_accuracy``, ``objective``, ``status``
+        (and ``validation_accuracy`` with ``selection="validation"``).
+    selected_ : int
+        Index into ``candidates_`` of the returned ensemble.
+    member_results_ : list of dict
+        Per member: ``gap``, ``gap_certified``, ``lp_bound``, ``ip_objective``,
+        ``status``, ``fit_time``.
+    cycle_detected_, cycle_start_, cycle_length_
+        Binary loss only: whether (and where, 1-based) the iterates started to repeat.
+    n_iterations_ : int
+    fit_time_ : float
+    """
+
+    def __init__(self, complexity: float = 30.0, *, member_complexity: float | None = None,
+                 rho: float = 0.1, divergence: str = "chi2", n_iterations: int = 10,
+                 loss: str = "margin", selection: str = "robust_loss",
+                 validation_fraction: float = 0.25, delta: float | None = None,
+                 lambda0: float = 0.0, lambda1: float = 0.0, max_degree: int | str = "auto",
+                 pricing: str = "auto", beam_width: int = 10, n_columns: int = 10,
+                 max_iterations: int = 100, time_limit: float | None = None,
+                 combination_time_limit: float | None = 30.0, solver: str = "highs",
+                 binarizer: Any = None, random_state: Any = None, verbose: bool = False) -> None:
+        self.complexity = complexity
+        self.member_complexity = member_complexity
+        self.rho = rho
+        self.divergence = divergence
+        self.n_iterations = n_iterations
+        self.loss = loss
+        self.selection = selection
+        self.validation_fraction = validation_fraction
+        self.delta = delta
+        self.lambda0 = lambda0
+        self.lambda1 = lambda1
+        self.max_degree = max_degree
+        self.pricing = pricing
+        self.beam_width = beam_width
+        self.n_columns = n_columns
+        self.max_iterations = max_iterations
+        self.time_limit = time_limit
+        self.combination_time_limit = combination_time_limit
+        self.solver = solver
+        self.binarizer = binarizer
+        self.random_state = random_state
+        self.verbose = verbose
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        tags.input_tags.allow_nan = self.binarizer is not None
+        tags.input_tags.string = self.binarizer is not None
+        tags.input_tags.categorical = self.binarizer is not None
+        return tags
+
+    # ------------------------------------------------------------------ validation
+    def _check_params(self) -> None:
+        if not _is_number(self.complexity, 2.0):
+            raise InputError(f"complexity must be a number >= 2 (the overall budget C), got "
+                             f"{self.complexity!r}.")
+        if self.member_complexity is not None:
+            if not _is_number(self.member_complexity, 2.0):
+                raise InputError(f"member_complexity must be None or a number >= 2, got "
+                                 f"{self.member_complexity!r}.")
+            if float(self.member_complexity) > float(self.complexity):
+                raise InputError(
+                    f"member_complexity ({self.member_complexity}) exceeds complexity "
+                    f"({self.complexity}); a member must fit the overall budget."
+                )
+        if not _is_number(self.rho):
+            raise InputError(f"rho must be a finite number >= 0, got {self.rho!r}.")
+        if self.divergence not in DIVERGENCES:
+            raise InputError(f"divergence must be one of {DIVERGENCES}, got "
+                             f"{self.divergence!r}.")
+        if self.loss not in LOSSES:
+            raise InputError(f"loss must be one of {LOSSES}, got {self.loss!r}.")
+        if self.selection not in SELECTIONS:
+            raise InputError(f"selection must be one of {SELECTIONS}, got {self.selection!r}.")
+        if not (_is_number(self.validation_fraction, 0.0, strict=True)
+                and self.validation_fraction < 1):
+            raise InputError(f"validation_fraction must be in (0, 1), got "
+                             f"{self.validation_fraction!r}.")
+        if self.delta is not None and not (_is_number(self.delta) and self.delta < 0.5):
+            raise InputError(f"delta must be None or in [0, 1/2), got {self.delta!r}.")
+        for name in ("lambda0", "lambda1"):
+            if not _is_number(getattr(self, name)):
+                raise InputError(f"{name} must be a finite number >= 0.")
+        if not (_is_int(self.max_degree) or self.max_degree == "auto"):
+            raise InputError(f"max_degree must be an integer >= 1 or 'auto', got "
+                             f"{self.max_degree!r}.")
+        if self.pricing not in PRICING:
+            raise InputError(f"pricing must be one of {PRICING}, got {self.pricing!r}.")
+        for name in ("n_iterations", "beam_width", "n_columns", "max_iterations"):
+            if not _is_int(getattr(self, name)):
+                raise InputError(f"{name} must be an integer >= 1, got "
+                                 f"{getattr(self, name)!r}.")
+        for name in ("time_limit", "combination_time_limit"):
+            value = getattr(self, name)
+            if value is not None and not _is_number(value, 0.0, strict=True):
+                raise InputError(f"{name} must be None or a positive number of seconds.")
+        if not isinstance(self.solver, str):
+            raise InputError(f"solver must be a solver name such as 'highs', got "
+                             f"{self.solver!r}.")
+        self._check_binarizer_param()
+
+    def _seed(self) -> int:
+        rs = self.random_state
+        if rs is None:
+            return 0
+        if _is_int(rs, 0):
+            return int(rs) % (2**31 - 1)
+        if isinstance(rs, np.random.RandomState):
+            return int(rs.randint(2**31 - 1))
+        raise InputError(f"random_state must be None or an int >= 0, got {rs!r}.")
+
+    @property
+    def _member_budget(self) -> float:
+        if self.member_complexity is not None:
+            return float(self.member_complexity)
+        return max(2.0, float(self.complexity) / 3.0)
+
+    # ------------------------------------------------------------------ fitting
+    def fit(self, X: Any, y: Any) -> DRORuleEnsembleClassifier:
+        """Grow the collection, solve the combination IPs and select the ensemble.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            0/1 features when ``binarizer=None``.
+        y : array-like of shape (n_samples,)
+            Two class labels.
+
+        Returns
+        -------
+        self
+
+        Notes
+        -----
+        No ``sample_weight``: the divergence ball is centred at the uniform pmf
+        :math:`P^0` (seed 000).
+        """
+        t0 = time.perf_counter()
+        self._check_params()
+        n = _n_rows(X)
+        if n == 0:
+            raise InputError("X has no rows; pass at least one example of each class.")
+        classes, ypos = self._check_targets(y, n)
+        A = self._literal_matrix(X, reset=True)
+        self.classes_ = classes
+        self.max_degree_ = resolve_max_degree(self.max_degree, A.shape)
+        seed = self._seed()
+        if self.selection == "validation" and self.loss == "margin":
+            n_iter, pick = self._select_by_validation(A, ypos, seed)
+            run = self._run(A, ypos, n_iter, seed)
+            chosen = next(i for i, c in enumerate(run["candidates"])
+                          if c["iteration"] == n_iter and c["pmf"] == pick)
+            run["candidates"][chosen]["validation_selected"] = True
+            self.validation_choice_ = {"iteration": n_iter, "pmf": pick}
+        else:
+            run = self._run(A, ypos, int(self.n_iterations), seed)
+            chosen = self._choose(run["candidates"])
+        self._store(run, chosen)
+        self.fit_time_ = time.perf_counter() - t0
+        return self
+
+    def _member(self, A: np.ndarray, y: np.ndarray, P: np.ndarray, seed: int,
+                start: list[Clause]) -> tuple[list[Clause], dict[str, Any]]:
+        res = column_generation(
+            A, y, P, complexity=self._member_budget, lambda0=float(self.lambda0),
+            lambda1=float(self.lambda1), max_degree=self.max_degree_, pricing=self.pricing,
+            beam_width=int(self.beam_width), n_columns=int(self.n_columns),
+            max_iterations=int(self.max_iterations), time_limit=self.time_limit,
+            solver=self.solver, random_seed=seed, initial_clauses=start, master_ip="auto",
+        )
+        info = {"gap": res.gap, "gap_certified": res.certified, "lp_bound": res.lp_bound,
+                "ip_objective": res.ip_objective, "status": f"{res.stop_reason}; IP "
+                f"{res.ip_status}", "fit_time": res.fit_time,
+                "cg_time": res.info.get("cg_time"), "ip_time": res.info.get("ip_time"),
+                "ip_columns": res.info.get("ip_columns"), "pool_size": len(res.pool)}
+        return res.clauses, info
+
+    def _run(self, A: np.ndarray, y: np.ndarray, n_iter: int, seed: int) -> dict[str, Any]:
+        """The DRO loop on (A, y): members, pmfs, robust losses and candidates."""
+        from ..models._worst_case import phi_divergence
+
+        N = A.shape[0]
+        rho, div = float(self.rho), self.divergence
+        P = np.full(N, 1.0 / N)
+        P0 = P.copy()
+        F = np.zeros(N)
+        members: list[list[Clause]] = []
+        preds: list[np.ndarray] = []
+        infos: list[dict[str, Any]] = []
+        pmfs = [P.copy()]
+        robust: list[float] = []
+        candidates: list[dict[str, Any]] = []
+        cycle: tuple[int, int] | None = None
+        bar = None
+        if self.verbose:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=n_iter, desc="DRO rule ensemble", unit="member")
+        try:
+            for it in range(1, n_iter + 1):
+                # warm start: the clauses of the members so far (not their whole pools,
+                # which would only grow the master IP).  Not for the binary loss, where
+                # h_{n+1} must depend on P^n alone for a repeat to prove a cycle.
+                start = sorted({c for m in members for c in m}) if self.loss == "margin" \
+                    else []
+                clauses, info = self._member(A, y, P, seed, start)
+                h = clause_coverage(A, clauses).any(axis=1) if clauses else np.zeros(N, bool)
+                key = frozenset(clauses)
+                if self.loss == "binary":
+                    z = (h != y).astype(float)
+                    if cycle is None:
+                        for m, old in enumerate(members):
+                            if frozenset(old) == key:
+                                cycle = (m + 1, it - (m + 1))
+                                break
+                else:
+                    F = ((it - 1) * F + h) / it
+                    z = margin_loss(F, y)
+                members.append(clauses)
+                preds.append(h)
+                infos.append(info)
+                r, P = _robust(z, rho, div)
+                robust.append(r)
+                pmfs.append(P.copy())
+                if self.loss == "margin":
+                    for kind, p in (("worst_case", P), ("empirical", P0)):
+                        candidates.append(self._combine(preds, members, y, p, it, kind))
+                else:
+                    w = np.zeros(len(members))
+                    w[-1] = 1.0
+                    candidates.append({"iteration": it, "pmf": "binary", "weights": w,
+                                       "cost": _cost(clauses), "robust_loss": r / 1.0,
+                                       "train_accuracy": float(np.mean(h == y)),
+                                       "objective": r, "status": "single member"})
+                if bar is not None:
+                    bar.update(1)
+                    bar.set_postfix(robust_loss=f"{r:.4f}")
+        finally:
+            if bar is not None:
+                bar.close()
+        divs = np.array([phi_divergence(p, div) for p in pmfs])
+        return {"members": members, "preds": preds, "infos": infos, "pmfs": np.array(pmfs),
+                "robust": np.array(robust), "candidates": candidates, "cycle": cycle,
+                "divergences": divs}
+
+    def _combine(self, preds: list[np.ndarray], members: list[list[Clause]], y: np.ndarray,
+                 p: np.ndarray, it: int, kind: str) -> dict[str, Any]:
+        """Solve the sparse combination IP (eqs 11-14) over the distinct non-empty members."""
+        from ..models._sparse_combination import SparseCombinationModel
+
+        n_members = len(members)
+        first: dict[frozenset, int] = {}
+        for k, c in enumerate(members):
+            if c and frozenset(c) not in first:
+                first[frozenset(c)] = k
+        cols = sorted(first.values())
+        costs = np.array([_cost(members[k]) for k in cols], dtype=float)
+        weights = np.zeros(n_members)
+        status = "no non-empty member"
+        objective = math.nan
+        budget = float(self.complexity)
+        if len(cols) == 1 and costs[0] <= budget:
+            weights[cols[0]] = 1.0  # one distinct member: sum v = 1 leaves no choice
+            status = "single member"
+        elif cols and costs.min() <= budget:
+            H = np.column_stack([preds[k] for k in cols]).astype(np.int8)
+            # rows with the same member votes and label have identical constraints (12/13):
+            # merging them (weights added) gives the same IP with far fewer rows
+            keys = np.column_stack([H, y.astype(np.int8)])
+            uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
+            w = np.bincount(inverse.ravel(), weights=p, minlength=len(uniq))
+            model = SparseCombinationModel(uniq[:, :-1], uniq[:, -1].astype(int), costs,
+                                           budget, delta=self.delta, sample_weight=w / w.sum())
+            try:
+                result = model.solve(self.solver, time_limit=self.combination_time_limit)
+            except OptirulesError as exc:
+                raise SolverError(f"the combination IP (seed 000 eqs 11-14) at iteration "
+                                  f"{it} was not solved ({exc}); raise "
+                                  "combination_time_limit or try another solver.") from None
+            weights[cols] = model.v_
+            status = str(getattr(result.status, "value", result.status))
+            objective = float(model.objective_)
+        elif n_members:
+            weights[0] = 1.0  # every member is empty: the empty rule set (always negative)
+        F = np.zeros(len(y))
+        for k in np.flatnonzero(weights):
+            F += weights[k] * preds[k]
+        z = margin_loss(F, y)
+        r, _ = _robust(z, float(self.rho), self.divergence)
+        return {"iteration": it, "pmf": kind, "weights": weights,
+                "cost": int(sum(_cost(members[k]) for k in np.flatnonzero(weights))),
+                "robust_loss": r, "train_accuracy": float(np.mean((F >= _HALF) == y)),
+                "objective": objective, "status": status}
+
+    def _choose(self, candidates: list[dict[str, Any]]) -> int:
+        if self.selection == "last" or not candidates:
+            last = len(candidates) - 1
+            if self.loss == "margin" and last >= 1:
+                return last - 1  # the worst-case pmf candidate of the last iteration
+            return max(last, 0)
+        keys = [(round(c["robust_loss"], 12), c["cost"], i) for i, c in enumerate(candidates)]
+        return min(keys)[2]
+
+    def _select_by_validation(self, A: np.ndarray, y: np.ndarray, seed: int) -> tuple[int, str]:
+        from sklearn.model_selection import train_test_split
+
+        idx = np.arange(A.shape[0])
+        try:
+            tr, va = train_test_split(idx, test_size=float(self.validation_fraction),
+                                      stratify=y, random_state=seed)
+        except ValueError as exc:
+            raise InputError(f"could not make a stratified validation split ({exc}); use "
+                             "selection='robust_loss' on data this small.") from None
+        run = self._run(A[tr], y[tr], int(self.n_iterations), seed)
+        best = None
+        for c in run["candidates"]:
+            F = np.zeros(len(va))
+            for k in np.flatnonzero(c["weights"]):
+                cl = run["members"][k]
+                F += c["weights"][k] * clause_coverage(A[va], cl).any(axis=1)
+            acc = float(np.mean((F >= _HALF) == y[va]))
+            c["validation_accuracy"] = acc
+            key = (-acc, c["cost"], c["iteration"])
+            if best is None or key < best[0]:
+                best = (key, c["iteration"], c["pmf"])
+        self.validation_candidates_ = run["candidates"]
+        return best[1], best[2]
+
+    def _store(self, run: dict[str, Any], chosen: int) -> None:
+        pos, neg = _json_scalar(self.classes_[1]), _json_scalar(self.classes_[0])
+        self.member_clauses_ = [[tuple(int(j) for j in c) for c in m] for m in run["members"]]
+        self.members_ = [RuleSet.from_clauses(m, self.literals_, pos, neg)
+                         for m in self.member_clauses_]
+        self.member_costs_ = np.array([_cost(m) for m in run["members"]], dtype=float)
+        n_members = len(run["members"])
+        for c in run["candidates"]:  # weights over all members (later ones get 0)
+            w = np.zeros(n_members)
+            w[: len(c["weights"])] = c["weights"]
+            c["weights"] = w
+        self.candidates_ = run["candidates"]
+        self.selected_ = int(chosen)
+        self.weights_ = np.asarray(self.candidates_[chosen]["weights"], dtype=float)
+        self.complexity_ = int(self.candidates_[chosen]["cost"])
+        self.pmf_history_ = run["pmfs"]
+        self.robust_loss_history_ = run["robust"]
+        self.divergence_history_ = run["divergences"]
+        self.member_results_ = [dict(i) for i in run["infos"]]
+        self.n_iterations_ = len(run["members"])
+        if self.loss == "binary":
+            cyc = run["cycle"]
+            self.cycle_detected_ = cyc is not None
+            self.cycle_start_ = None if cyc is None else cyc[0]
+            self.cycle_length_ = None if cyc is None else cyc[1]
+
+    # ------------------------------------------------------------------ prediction
+    def decision_function(self, X: Any) -> np.ndarray:
+        r""":math:`F(x) = \sum_k v_k h_k(x)` in [0, 1]."""
+        check_is_fitted(self, "weights_")
+        if not hasattr(self, "literals_"):  # restored from JSON: evaluate the typed rules
+            try:
+                validate_data(self, X, reset=False, skip_check_array=True)
+            except OptirulesError:
+                raise
+            except (ValueError, TypeError) as exc:
+                raise InputError(f"{exc} Pass the columns the model was fitted on.") from None
+            F = np.zeros(_n_rows(X))
+            for k in np.flatnonzero(self.weights_):
+                F += self.weights_[k] * self.members_[k].evaluate(X)
+            return F
+        A = self._literal_matrix(X, reset=False)
+        F = np.zeros(A.shape[0])
+        for k in np.flatnonzero(self.weights_):
+            cl = self.member_clauses_[k]
+            if cl:
+                F += self.weights_[k] * clause_coverage(A, cl).any(axis=1)
+        return F
+
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """``[1 - F(x), F(x)]``: the weighted vote of the members for ``classes_[1]``."""
+        F = np.clip(self.decision_function(X), 0.0, 1.0)
+        return np.column_stack([1.0 - F, F])
+
+    def predict(self, X: Any) -> np.ndarray:
+        r"""``classes_[1]`` where :math:`F(x) \ge 1/2` (seed 000, Section 2.4)."""
+        F = self.decision_function(X)
+        return self.classes_[(F >= _HALF).astype(int)]
+
+    # ------------------------------------------------------------------ JSON
+    def to_json(self, path: str | os.PathLike | None = None, *, indent: int | None = 2) -> str:
+        """The fitted ensemble as JSON text (written to ``path`` if given); no pickle.
+
+        Holds the parameters, the members (typed rules), the weights, the robust losses,
+        the candidates' iteration / pmf / cost / robust loss and the cycle facts; not the
+        pmfs (one float per training row and iteration).  :meth:`from_json` rebuilds an
+        ensemble with identical predictions (it evaluates the members' rules on raw data).
+        """
+        check_is_fitted(self, "weights_")
+        data = {
+            "format": "optirules.DRORuleEnsembleClassifier",
+            "version": 1,
+            "params": _jsonable_params(self.get_params(deep=False)),
+            "classes": [_json_scalar(c) for c in self.classes_],
+            "n_features_in": int(self.n_features_in_),
+            "feature_names_in": ([str(c) for c in self.feature_names_in_]
+                                 if hasattr(self, "feature_names_in_") else None),
+            "members": [m.to_dict() for m in self.members_],
+            "member_clauses": [[list(c) for c in m] for m in self.member_clauses_],
+            "weights": [float(w) for w in self.weights_],
+            "complexity": int(self.complexity_),
+            "robust_loss_history": [float(r) for r in self.robust_loss_history_],
+            "candidates": [{k: (v.tolist() if isinstance(v, np.ndarray) else
+                                (None if isinstance(v, float) and math.isnan(v) else v))
+                            for k, v in c.items()} for c in self.candidates_],
+            "selected": int(self.selected_),
+            "n_iterations": int(self.n_iterations_),
+            "max_degree": int(self.max_degree_),
+            "cycle": ([self.cycle_start_, self.cycle_length_]
+                      if getattr(self, "cycle_detected_", False) else None),
+        }
+        text = json.dumps(data, indent=indent)
+        if path is not None:
+            Path(path).write_text(text)
+        return text
+
+    @classmethod
+    def from_json(cls, source: str | os.PathLike) -> DRORuleEnsembleClassifier:
+        """Rebuild a fitted ensemble from :meth:`to_json` output (text or a file path)."""
+        data = _load_json(source, "optirules.DRORuleEnsembleClassifier", "to_json")
+        est = cls(**_restore_params(data["params"]))
+        est.classes_ = np.asarray(data["classes"])
+        est.n_features_in_ = int(data["n_features_in"])
+        if data.get("feature_names_in") is not None:
+            est.feature_names_in_ = np.asarray(data["feature_names_in"], dtype=object)
+        est.members_ = [RuleSet.from_dict(m) for m in data["members"]]
+        est.member_clauses_ = [[tuple(c) for c in m] for m in data["member_clauses"]]
+        est.weights_ = np.asarray(data["weights"], dtype=float)
+        est.member_costs_ = np.array([m.complexity for m in est.members_], dtype=float)
+        est.complexity_ = int(data["complexity"])
+        est.robust_loss_history_ = np.asarray(data["robust_loss_history"], dtype=float)
+        est.candidates_ = [dict(c, weights=np.asarray(c["weights"], dtype=float))
+                           for c in data["candidates"]]
+        est.selected_ = int(data["selected"])
+        est.n_iterations_ = int(data["n_iterations"])
+        est.max_degree_ = int(data["max_degree"])
+        if est.loss == "binary":
+            cyc = data.get("cycle")
+            est.cycle_detected_ = cyc is not None
+            est.cycle_start_ = None if cyc is None else cyc[0]
+            est.cycle_length_ = None if cyc is None else cyc[1]
+        return est
+
+    def __str__(self) -> str:
+        if not hasattr(self, "weights_"):
+            return repr(self)
+        pos = _json_scalar(self.classes_[1])
+        lines = [f"predict {pos!r} if the weighted vote F(x) >= 1/2 "
+                 f"(cost {self.complexity_} of budget {self.complexity}):"]
+        for k in np.flatnonzero(self.weights_):
+            lines.append(f"  v = {self.weights_[k]:.4f}  member {k + 1}: {self.members_[k]}")
+        return "\n".join(lines)
+
+
+def _cost(clauses: list[Clause]) -> int:
+    return int(sum(1 + len(c) for c in clauses))

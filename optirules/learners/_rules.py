@@ -1,0 +1,291 @@
+"""Typed rule values: a :class:`Condition`, a conjunction :class:`Rule`, a DNF :class:`RuleSet`.
+
+Seed 000 (``000_7f302ee499b210e0.txt``, Section 2) calls a conjunction of simple rules
+:math:`t(x) = r_1(x) \\wedge \\dots \\wedge r_C(x)` a *rule*, and a disjunction
+:math:`h(x) = t_1(x) \\vee \\dots \\vee t_M(x)` a *rule set* (a DNF); the rule set predicts
+label 1 when any of its rules holds.  Its cost is :math:`c(h) = \\sum_m (1 + C_m)`, the
+number of rules plus the number of literals.
+
+A condition is the binarizer's :class:`~optirules.data.Literal` (``age > 52.5``,
+``thal == 7``, ``ca is missing``), so a rule evaluates on raw data with exactly the
+semantics of :class:`~optirules.data.FeatureBinarizer` (a missing value satisfies only
+``is missing``).  Everything here is plain data: evaluation is vectorized, ``str`` reads
+like the caller's columns, and ``to_dict``/``from_dict`` (or ``to_json``/``from_json``)
+round-trip without pickle.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..data._binarizer import Literal
+from ..errors import InputError
+
+__all__ = ["Condition", "Rule", "RuleSet"]
+
+#: A condition of a rule: one literal ``feature op value`` (the binarizer's Literal).
+Condition = Literal
+
+
+def _column_cache(X: Any) -> Any:
+    """Return ``X`` in a form every condition can read repeatedly without re-copying."""
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - pandas is a dependency
+        return X
+    if isinstance(X, pd.DataFrame):
+        return X
+    arr = np.asarray(X) if hasattr(X, "__array__") or isinstance(X, (list, tuple)) else X
+    if isinstance(arr, np.ndarray) and arr.ndim == 1:
+        raise InputError(
+            f"expected 2-D data (rows x columns), got a 1-D array of shape {arr.shape}; "
+            "reshape a single row with X.reshape(1, -1)."
+        )
+    return arr
+
+
+def _n_rows(X: Any) -> int:
+    shape = getattr(X, "shape", None)
+    if shape is not None and len(shape) >= 1:
+        return int(shape[0])
+    return len(X)
+
+
+def _rename(condition: Literal, feature_names: Sequence[str] | None) -> str:
+    if feature_names is None or condition.column is None:
+        return str(condition)
+    if not 0 <= condition.column < len(feature_names):
+        raise InputError(
+            f"feature_names has {len(feature_names)} names but the condition '{condition}' "
+            f"reads column {condition.column}."
+        )
+    return condition.to_string(str(feature_names[condition.column]))
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A conjunction of conditions: :math:`t(x) = r_1(x) \\wedge \\dots \\wedge r_C(x)`.
+
+    Parameters
+    ----------
+    conditions : tuple of Condition
+        The literals; the empty rule holds everywhere.
+
+    Examples
+    --------
+    >>> r = Rule((Condition("age", ">", 52.5), Condition("sex", "==", "male")))
+    >>> str(r)
+    'age > 52.5 AND sex == male'
+    >>> r.complexity
+    3
+    """
+
+    conditions: tuple[Literal, ...] = ()
+
+    def __post_init__(self) -> None:
+        conds = tuple(self.conditions)
+        for c in conds:
+            if not isinstance(c, Literal):
+                raise InputError(
+                    f"a Rule holds Condition objects (feature, op, value), got {c!r}; build "
+                    "them with Condition('age', '>', 52.5)."
+                )
+        object.__setattr__(self, "conditions", conds)
+
+    def __len__(self) -> int:
+        return len(self.conditions)
+
+    @property
+    def complexity(self) -> int:
+        """Seed 000's cost of a rule: one plus its number of literals."""
+        return 1 + len(self.conditions)
+
+    def evaluate(self, X: Any) -> np.ndarray:
+        """Boolean array: which rows of ``X`` satisfy every condition.
+
+        ``X`` is a DataFrame (conditions read their column by name) or a 2-D array
+        (conditions read their column by position).
+        """
+        X = _column_cache(X)
+        out = np.ones(_n_rows(X), dtype=bool)
+        for c in self.conditions:
+            out &= c.evaluate(X)
+        return out
+
+    def to_string(self, feature_names: Sequence[str] | None = None) -> str:
+        """``a AND b AND c``; ``feature_names`` renames the columns by position."""
+        if not self.conditions:
+            return "TRUE"
+        return " AND ".join(_rename(c, feature_names) for c in self.conditions)
+
+    def __str__(self) -> str:
+        return self.to_string()
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary (``{"conditions": [...]}``)."""
+        return {"conditions": [c.to_dict() for c in self.conditions]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rule:
+        """Rebuild a rule from :meth:`to_dict` output."""
+        if not isinstance(data, dict) or "conditions" not in data:
+            raise InputError("a rule needs a 'conditions' list; pass the output of Rule.to_dict().")
+        return cls(tuple(Literal.from_dict(c) for c in data["conditions"]))
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A DNF rule set :math:`h(x) = t_1(x) \\vee \\dots \\vee t_M(x)` (seed 000, Section 2).
+
+    Parameters
+    ----------
+    rules : tuple of Rule
+        The conjunctions; the empty rule set never fires (predicts the negative class).
+    positive_class, negative_class : label, default 1 and 0
+        What :meth:`predict` returns where some rule holds, and elsewhere.
+
+    Examples
+    --------
+    >>> rs = RuleSet((Rule((Condition("age", ">", 52.5),)),
+    ...               Rule((Condition("chol", "<=", 200.0), Condition("sex", "==", "male")))))
+    >>> print(rs)
+    (age > 52.5) OR (chol <= 200 AND sex == male)
+    >>> rs.complexity, rs.n_rules, rs.n_literals
+    (5, 2, 3)
+    """
+
+    rules: tuple[Rule, ...] = ()
+    positive_class: Any = 1
+    negative_class: Any = 0
+
+    def __post_init__(self) -> None:
+        rules = tuple(self.rules)
+        for r in rules:
+            if not isinstance(r, Rule):
+                raise InputError(f"a RuleSet holds Rule objects, got {r!r}.")
+        object.__setattr__(self, "rules", rules)
+
+    def __len__(self) -> int:
+        return len(self.rules)
+
+    def __iter__(self):
+        return iter(self.rules)
+
+    @property
+    def n_rules(self) -> int:
+        return len(self.rules)
+
+    @property
+    def n_literals(self) -> int:
+        return sum(len(r) for r in self.rules)
+
+    @property
+    def complexity(self) -> int:
+        """Seed 000's :math:`c(h) = M + \\sum_m C_m` (rules plus literals)."""
+        return sum(r.complexity for r in self.rules)
+
+    # ------------------------------------------------------------------ evaluation
+    def fired(self, X: Any) -> np.ndarray:
+        """Boolean matrix ``(n_rows, n_rules)``: which rules hold on which rows."""
+        X = _column_cache(X)
+        n = _n_rows(X)
+        if not self.rules:
+            return np.zeros((n, 0), dtype=bool)
+        return np.column_stack([r.evaluate(X) for r in self.rules])
+
+    def evaluate(self, X: Any) -> np.ndarray:
+        """Boolean array: the DNF's value :math:`h(x)` on every row of ``X``."""
+        X = _column_cache(X)
+        return self.fired(X).any(axis=1) if self.rules else np.zeros(_n_rows(X), dtype=bool)
+
+    def predict(self, X: Any) -> np.ndarray:
+        """``positive_class`` where some rule holds, ``negative_class`` elsewhere."""
+        hit = self.evaluate(X)
+        classes = np.array([self.negative_class, self.positive_class])
+        return classes[hit.astype(int)]
+
+    # ------------------------------------------------------------------ text
+    def to_string(self, feature_names: Sequence[str] | None = None, *,
+                  multiline: bool = False) -> str:
+        """The DNF as text: ``(a AND b) OR (c)``; ``FALSE`` when empty.
+
+        ``multiline=True`` gives one numbered rule per line, as :class:`str` of the
+        learners prints it.
+        """
+        if multiline:
+            pos = _label_text(self.positive_class)
+            neg = _label_text(self.negative_class)
+            if not self.rules:
+                return f"predict {neg} (the rule set is empty)"
+            lines = [f"predict {pos} if any rule holds, else {neg}:"]
+            for m, r in enumerate(self.rules, 1):
+                lines.append(f"  rule {m}: {r.to_string(feature_names)}")
+            return "\n".join(lines)
+        if not self.rules:
+            return "FALSE"
+        return " OR ".join(f"({r.to_string(feature_names)})" for r in self.rules)
+
+    def __str__(self) -> str:
+        return self.to_string()
+
+    # ------------------------------------------------------------------ JSON
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary; :meth:`from_dict` reads it back."""
+        return {
+            "rules": [r.to_dict() for r in self.rules],
+            "positive_class": _json_scalar(self.positive_class),
+            "negative_class": _json_scalar(self.negative_class),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RuleSet:
+        """Rebuild a rule set from :meth:`to_dict` output."""
+        if not isinstance(data, dict) or "rules" not in data:
+            raise InputError("a rule set needs a 'rules' list; pass RuleSet.to_dict() output.")
+        return cls(tuple(Rule.from_dict(r) for r in data["rules"]),
+                   data.get("positive_class", 1), data.get("negative_class", 0))
+
+    def to_json(self, **kwargs: Any) -> str:
+        """JSON text of :meth:`to_dict` (keyword arguments go to :func:`json.dumps`)."""
+        return json.dumps(self.to_dict(), **kwargs)
+
+    @classmethod
+    def from_json(cls, text: str) -> RuleSet:
+        """Rebuild a rule set from :meth:`to_json` output."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"not valid JSON ({exc}); pass the text of RuleSet.to_json().") \
+                from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_clauses(cls, clauses: Iterable[Iterable[int]], literals: Sequence[Literal],
+                     positive_class: Any = 1, negative_class: Any = 0) -> RuleSet:
+        """Build a rule set from clauses of literal indices into ``literals``."""
+        rules = []
+        for clause in clauses:
+            try:
+                rules.append(Rule(tuple(literals[int(j)] for j in clause)))
+            except IndexError:
+                raise InputError(
+                    f"clause {tuple(clause)} refers to a literal index beyond the "
+                    f"{len(literals)} literals given."
+                ) from None
+        return cls(tuple(rules), positive_class, negative_class)
+
+
+def _json_scalar(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _label_text(value: Any) -> str:
+    value = _json_scalar(value)
+    return repr(value) if isinstance(value, str) else str(value)

@@ -1,0 +1,98 @@
+"""Seed 000 experiment functions: the benchmark records, the cycling demo and the rules demo."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from optirules.data._datasets import load_dataset
+from optirules.experiments._rules import (
+    BRCG_ANCHORS,
+    format_cycling,
+    format_rules_demo,
+    format_rules_table,
+    load_rules_dataset,
+    rules_folds,
+    run_cycling_experiment,
+    run_rules_benchmark,
+    run_rules_demo,
+    summarize_rules,
+)
+
+
+def test_datasets_and_folds_are_the_documented_ones():
+    X, y, cats, _ = load_rules_dataset("digits_1v7")
+    assert X.shape == (361, 64) and set(np.unique(X.to_numpy())) == {0, 1}
+    assert int(y.sum()) == 182  # 182 ones, 179 sevens in scikit-learn's digits
+    X, y, cats, _ = load_rules_dataset("wdbc")
+    assert X.shape == (569, 30) and int(y.sum()) == 212  # 212 malignant
+    X, y, cats, note = load_rules_dataset("heart")
+    assert X.shape == (270, 13) and "thal" in cats and "Statlog" in note
+    folds = rules_folds(y)
+    assert len(folds) == 5
+    test_rows = np.sort(np.concatenate([te for _, te in folds]))
+    np.testing.assert_array_equal(test_rows, np.arange(len(y)))  # a partition
+    for _tr, te in folds:  # stratified: class shares within one row of each other
+        assert abs(y[te].mean() - y.mean()) < 1.5 / len(te) + 1e-12
+
+
+def test_quick_benchmark_records_and_table():
+    records = run_rules_benchmark(["digits_1v7"], ["rule_set", "dro", "adaboost"], folds=[0],
+                                  quick=True)
+    assert [r["method"] for r in records] == ["rule_set", "dro", "adaboost"]
+    rs, dro, ada = records
+    assert rs["accuracy"] > 0.9 and rs["certified"] and 0 <= rs["gap"] < 1
+    assert rs["lp_bound"] <= rs["ip_objective"] + 1e-12
+    assert dro["complexity"] <= 30 and dro["accuracy"] > 0.85
+    assert ada["complexity"] == 500 and math.isnan(ada["gap"])
+    summary = summarize_rules(records)
+    assert set(summary["method"]) == {"rule_set", "dro", "adaboost"}
+    table = format_rules_table(summary, BRCG_ANCHORS, "AIX360 BRCG (anchor)")
+    assert "| digits_1v7 | AIX360 BRCG (anchor) | — | 0.986 | 9.8 |" in table
+    assert "| digits_1v7 | rule_set | 3 |" in table  # max_degree="auto": L = 128 literals
+    assert table.count("\n") == 2 + 3 + 1 - 1
+
+
+def test_reproduce_entry_point_returns_the_summary():
+    from optirules.experiments._rules import format_table, run
+
+    df = run(quick=True, methods=["rule_set", "adaboost"])
+    assert list(df["method"]) == ["rule_set", "adaboost"] and set(df["folds"]) == {2}
+    assert "AIX360 BRCG (SOLVER_NOTES anchor)" in format_table(df)
+
+
+def test_binary_loss_cycles_on_digits():
+    result = run_cycling_experiment("digits_1v7", rho=0.5, member_complexity=4.0,
+                                    n_iterations=4)
+    assert result["cycle"] == (1, 2)  # h_3 = h_1: a period-2 cycle
+    ids = [r["rule_set"] for r in result["binary"]]
+    assert ids == [1, 2, 1, 2]
+    # the same rows are over- and under-emphasized in turn
+    mass = [r["mass_on_first_errors"] for r in result["binary"]]
+    assert mass[0] == pytest.approx(mass[2]) and mass[1] == pytest.approx(mass[3])
+    assert mass[0] > mass[1]
+    # with the margin loss (2) the running average F_n moves on: the robust loss of the
+    # collection keeps falling even where the same members come back
+    robust = [r["robust_loss"] for r in result["margin"]]
+    assert robust[2] < robust[0] and robust[3] <= robust[1]
+    assert all(r["divergence"] <= 0.5 + 1e-9 for r in result["binary"] + result["margin"])
+    text = format_cycling(result)
+    assert "a cycle" in text and "| 3 | #1 |" in text
+
+
+def test_rules_demo_writes_a_model_and_json(tmp_path):
+    from optirules.learners._rule_set import BooleanRuleSetClassifier
+
+    r = run_rules_demo("monks1", output=tmp_path / "demo.lp", max_degree=2)
+    assert r.test_accuracy == 1.0  # a1 == a2 or a5 == 1 is a DNF over the codes
+    assert r.gap_certified and r.gap <= 1e-9
+    assert (tmp_path / "demo.lp").exists()
+    assert json.loads((tmp_path / "demo.json").read_text())["format"].endswith("Classifier")
+    est = BooleanRuleSetClassifier.from_json(r.json_path)
+    X_test, y_test = load_dataset("monks1", split="test")
+    assert np.mean(est.predict(X_test) == y_test) == 1.0  # the restored model, all 432 rows
+    assert est.rules_.complexity == r.complexity
+    assert "test accuracy:  1.0000" in format_rules_demo(r)

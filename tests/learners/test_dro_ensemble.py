@@ -1,0 +1,205 @@
+"""DRORuleEnsembleClassifier: the DRO loop of seed 000 §3 recomputed by hand, feasible pmfs,
+weights on the simplex within budget, the robust-loss selection, and the cycling of §4.1."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import Pipeline
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from optirules.data._binarizer import FeatureBinarizer
+from optirules.errors import InputError
+from optirules.learners._dro_ensemble import DRORuleEnsembleClassifier, margin_loss
+from optirules.models._sparse_combination import SparseCombinationModel
+from optirules.models._worst_case import worst_case_pmf
+
+
+def noisy_data(seed: int = 0, n: int = 60, d: int = 6, noise: float = 0.15):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, size=(n, d))
+    y = ((X[:, 0] & X[:, 1]) | (X[:, 2] & X[:, 3]) | (X[:, 4] & (1 - X[:, 5]))).astype(int)
+    flip = rng.random(n) < noise
+    y[flip] = 1 - y[flip]
+    y[0], y[1] = 1, 0
+    return X, y
+
+
+def divergence_by_hand(p: np.ndarray, kind: str) -> float:
+    n = len(p)
+    if kind == "chi2":
+        return float(np.mean((n * p - 1.0) ** 2))
+    q = p[p > 0]
+    return float(np.sum(q * np.log(n * q)))
+
+
+@pytest.fixture(scope="module", params=["chi2", "kl"])
+def fitted(request):
+    X, y = noisy_data(1)
+    est = DRORuleEnsembleClassifier(complexity=12, member_complexity=4, rho=0.3,
+                                    divergence=request.param, n_iterations=4, max_degree=2,
+                                    random_state=0).fit(X, y)
+    return est, X, y
+
+
+def test_pmfs_are_feasible_for_the_divergence_ball(fitted):
+    est, X, y = fitted
+    assert est.pmf_history_.shape == (est.n_iterations_ + 1, len(y))
+    np.testing.assert_allclose(est.pmf_history_[0], 1 / len(y))
+    for p in est.pmf_history_:
+        assert p.min() >= 0 and p.sum() == pytest.approx(1.0, abs=1e-12)
+        assert divergence_by_hand(p, est.divergence) <= est.rho + 1e-9
+    np.testing.assert_allclose(est.divergence_history_,
+                               [divergence_by_hand(p, est.divergence) for p in est.pmf_history_],
+                               atol=1e-10)
+
+
+def test_the_loop_recomputed_from_the_members(fitted):
+    est, X, y = fitted
+    yb = y == est.classes_[1]
+    H = np.column_stack([m.evaluate(X) for m in est.members_]).astype(float)
+    for n in range(1, est.n_iterations_ + 1):
+        F = H[:, :n].mean(axis=1)  # F_n = ((n-1)/n) F_{n-1} + h_n / n
+        z = np.abs(F - 0.5) * ((F >= 0.5 - 1e-12) != yb)  # seed 000 eq 2
+        np.testing.assert_allclose(margin_loss(F, yb), z)
+        P = worst_case_pmf(z, est.rho, est.divergence)
+        np.testing.assert_allclose(est.pmf_history_[n], P, atol=1e-10)
+        assert est.robust_loss_history_[n - 1] == pytest.approx(P @ z, abs=1e-12)
+        assert P @ z >= z.mean() - 1e-12  # the worst case is at least the empirical loss
+    # members respect their budget C'
+    assert all(m.complexity <= est.member_complexity for m in est.members_)
+
+
+def test_weights_on_the_simplex_within_budget_and_selection_is_least_robust_loss(fitted):
+    est, X, y = fitted
+    w = est.weights_
+    assert w.min() >= 0 and w.sum() == pytest.approx(1.0, abs=1e-9)
+    support = np.flatnonzero(w > 0)
+    assert est.complexity_ == sum(est.members_[k].complexity for k in support) <= est.complexity
+    yb = y == est.classes_[1]
+    for c in est.candidates_:
+        assert c["weights"].sum() == pytest.approx(1.0, abs=1e-9) and c["cost"] <= est.complexity
+        F = sum(c["weights"][k] * est.members_[k].evaluate(X) for k in range(len(w)))
+        z = np.abs(F - 0.5) * ((F >= 0.5 - 1e-12) != yb)
+        assert c["robust_loss"] == pytest.approx(worst_case_pmf(z, est.rho, est.divergence) @ z,
+                                                 abs=1e-10)
+    best = min(c["robust_loss"] for c in est.candidates_)
+    assert est.candidates_[est.selected_]["robust_loss"] == pytest.approx(best, abs=1e-12)
+
+
+def test_predict_proba_is_the_weighted_vote(fitted):
+    est, X, y = fitted
+    F = sum(est.weights_[k] * est.members_[k].evaluate(X) for k in range(len(est.weights_)))
+    proba = est.predict_proba(X)
+    np.testing.assert_allclose(proba[:, 1], F, atol=1e-12)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    np.testing.assert_array_equal(est.predict(X),
+                                  est.classes_[(F >= 0.5 - 1e-12).astype(int)])
+    assert "weighted vote" in str(est)
+
+
+def test_merged_rows_give_the_same_combination_ip():
+    X, y = noisy_data(2)
+    est = DRORuleEnsembleClassifier(complexity=12, member_complexity=4, rho=0.2, n_iterations=3,
+                                    max_degree=2).fit(X, y)
+    c = [c for c in est.candidates_ if c["iteration"] == 3 and c["pmf"] == "worst_case"][0]
+    first = {}
+    for k, m in enumerate(est.member_clauses_):
+        if m:
+            first.setdefault(frozenset(m), k)
+    cols = sorted(first.values())
+    H = np.column_stack([est.members_[k].evaluate(X) for k in cols]).astype(int)
+    costs = [est.members_[k].complexity for k in cols]
+    full = SparseCombinationModel(H, (y == est.classes_[1]).astype(int), costs, 12,
+                                  sample_weight=est.pmf_history_[3])
+    full.solve()
+    assert c["objective"] == pytest.approx(full.objective_, abs=1e-9)
+
+
+def test_binary_loss_cycles_and_the_repeat_is_reported():
+    X, y = noisy_data(3, n=80, noise=0.25)
+    est = DRORuleEnsembleClassifier(complexity=4, member_complexity=4, rho=1.0, loss="binary",
+                                    n_iterations=8, max_degree=2).fit(X, y)
+    assert est.cycle_detected_
+    keys = [frozenset(m) for m in est.member_clauses_]
+    s, L = est.cycle_start_, est.cycle_length_
+    assert L >= 1 and keys[s - 1] == keys[s - 1 + L]
+    assert len(set(keys[: s - 1 + L])) == s - 1 + L  # the first repeat
+    # periodic from there on: the iterates depend on the previous one only
+    for n in range(s - 1, len(keys) - L):
+        assert keys[n] == keys[n + L]
+    # binary loss: P^n is the worst case of the misclassification indicator of h_n
+    yb = y == est.classes_[1]
+    for n, m in enumerate(est.members_, 1):
+        z = (m.evaluate(X) != yb).astype(float)
+        np.testing.assert_allclose(est.pmf_history_[n], worst_case_pmf(z, 1.0), atol=1e-10)
+    assert np.count_nonzero(est.weights_) == 1
+
+
+def test_validation_selection_is_deterministic():
+    X, y = noisy_data(4, n=80)
+    kw = dict(complexity=12, member_complexity=4, n_iterations=3, max_degree=2,
+              selection="validation", random_state=3)
+    a = DRORuleEnsembleClassifier(**kw).fit(X, y)
+    b = DRORuleEnsembleClassifier(**kw).fit(X, y)
+    assert a.validation_choice_ == b.validation_choice_
+    np.testing.assert_array_equal(a.weights_, b.weights_)
+    c = a.candidates_[a.selected_]
+    assert (c["iteration"], c["pmf"]) == (a.validation_choice_["iteration"],
+                                          a.validation_choice_["pmf"])
+
+
+def test_json_round_trip_gives_identical_votes(tmp_path):
+    import pandas as pd
+
+    rng = np.random.default_rng(6)
+    X = pd.DataFrame({"a": rng.normal(size=90), "b": rng.choice(["u", "v", "w"], 90),
+                      "c": rng.integers(0, 5, 90).astype(float)})
+    X.loc[rng.random(90) < 0.1, "a"] = np.nan
+    y = np.where((X["a"] > 0.3) | (X["b"] == "u") & (X["c"] > 1), "yes", "no")
+    est = DRORuleEnsembleClassifier(complexity=12, n_iterations=3, max_degree=2,
+                                    binarizer="auto").fit(X, y)
+    back = DRORuleEnsembleClassifier.from_json(est.to_json(tmp_path / "dro.json"))
+    np.testing.assert_array_equal(back.predict(X), est.predict(X))
+    np.testing.assert_allclose(back.predict_proba(X), est.predict_proba(X))
+    np.testing.assert_array_equal(DRORuleEnsembleClassifier.from_json(tmp_path / "dro.json")
+                                  .weights_, est.weights_)
+    assert str(back) == str(est)
+
+
+def test_clear_errors():
+    X, y = noisy_data(0, n=30)
+    with pytest.raises(InputError, match="exceeds"):
+        DRORuleEnsembleClassifier(complexity=6, member_complexity=9).fit(X, y)
+    for bad in (dict(rho=-1), dict(loss="hinge"), dict(divergence="tv"),
+                dict(selection="best"), dict(n_iterations=0), dict(complexity=1)):
+        with pytest.raises(InputError):
+            DRORuleEnsembleClassifier(**bad).fit(X, y)
+    with pytest.raises(InputError, match="only one class"):
+        DRORuleEnsembleClassifier().fit(X, np.zeros(30))
+    with pytest.raises(InputError, match="binarizer"):
+        DRORuleEnsembleClassifier().fit(X * 0.3, y)
+
+
+def test_pipeline_and_gridsearch():
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(80, 3))
+    y = ((X[:, 0] > 0.2) | (X[:, 1] < -0.5)).astype(int)
+    pipe = Pipeline([("bin", FeatureBinarizer(n_thresholds=3)),
+                     ("dro", DRORuleEnsembleClassifier(complexity=12, n_iterations=2,
+                                                       max_degree=1))]).fit(X, y)
+    assert pipe.score(X, y) > 0.8
+    grid = GridSearchCV(DRORuleEnsembleClassifier(binarizer="auto", n_iterations=1, max_degree=1),
+                        {"rho": [0.05, 0.5]}, cv=2).fit(X, y)
+    assert grid.best_params_["rho"] in (0.05, 0.5)
+
+
+@parametrize_with_checks(
+    [DRORuleEnsembleClassifier(binarizer="auto", complexity=9, n_iterations=2, max_degree=1,
+                               max_iterations=10)],
+    # continuous check data needs the binarizer; no check is expected to fail
+    expected_failed_checks=lambda est: {},
+)
+def test_sklearn_compatible(estimator, check):
+    check(estimator)

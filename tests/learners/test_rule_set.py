@@ -1,0 +1,345 @@
+"""BooleanRuleSetClassifier: column generation against enumeration, the IP against brute
+force, certified bounds, typed rules, JSON, export, errors and the scikit-learn contract."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import Pipeline
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from optirules.data._binarizer import FeatureBinarizer
+from optirules.errors import InputError, NotFittedError
+from optirules.learners._rule_set import (
+    BooleanRuleSetClassifier,
+    enumerate_master,
+    enumerate_pricing,
+    master_objective,
+)
+from optirules.models._clauses import complexity_costs, reduced_costs, row_prices
+from optirules.models._rule_master import RuleMasterModel
+
+
+def binary_data(seed: int, n: int = 40, d: int = 5, noise: float = 0.1):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, size=(n, d))
+    y = ((X[:, 0] & X[:, 1]) | (X[:, 2] & (1 - X[:, 3]))).astype(int)
+    flip = rng.random(n) < noise
+    y[flip] = 1 - y[flip]
+    y[0], y[1] = 1, 0
+    return X, y
+
+
+def literal_matrix(X):
+    return np.hstack([X == 1, X == 0])
+
+
+def clauses_up_to(n_lit: int, degree: int):
+    return [c for k in range(1, degree + 1) for c in itertools.combinations(range(n_lit), k)]
+
+
+FORMS = {"budget": dict(complexity=9.0, lambda0=0.0, lambda1=0.0),
+         "penalty": dict(lambda0=0.01, lambda1=0.005),
+         "both": dict(complexity=12.0, lambda0=0.002, lambda1=0.002)}
+
+
+def master_kwargs(est):
+    return dict(complexity_budget=est.complexity, lambda0=est.lambda0, lambda1=est.lambda1)
+
+
+# ------------------------------------------------------------ column generation is exact
+@pytest.mark.parametrize("form", sorted(FORMS))
+def test_cg_lp_equals_master_lp_over_all_clauses_of_degree_2(form):
+    X, y = binary_data(3)
+    w = np.random.default_rng(3).uniform(0.5, 2.0, len(y))
+    est = BooleanRuleSetClassifier(max_degree=2, **FORMS[form]).fit(X, y, sample_weight=w)
+    A = literal_matrix(X)
+    full = RuleMasterModel(A, y, clauses_up_to(A.shape[1], 2), sample_weight=w / w.sum(),
+                           relax=True, **master_kwargs(est))
+    full.solve()
+    assert est.pricing_complete_ and est.gap_certified_
+    assert est.lp_objective_ == pytest.approx(full.objective_, abs=1e-9)
+    # converged: the certified bound is the full LP value itself
+    assert est.lp_bound_ == pytest.approx(full.objective_, abs=1e-9)
+    assert len(est.pool_) < len(clauses_up_to(A.shape[1], 2))
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), form=st.sampled_from(sorted(FORMS)),
+       degree=st.integers(1, 3))
+def test_no_clause_has_negative_reduced_cost_at_convergence(seed, form, degree):
+    X, y = binary_data(seed, n=30, d=4, noise=0.2)
+    est = BooleanRuleSetClassifier(max_degree=degree, **FORMS[form]).fit(X, y)
+    assert est.pricing_complete_
+    A = literal_matrix(X)
+    d = est.duals_
+    r = reduced_costs(A, y, clauses_up_to(A.shape[1], degree), d["mu"], lam=d["lam"],
+                      lambda0=d["lambda0"], lambda1=d["lambda1"])
+    assert r.min() >= -1e-8
+    # and the pool's own columns price at >= 0 as well (LP optimality)
+    assert not est.pool_ or reduced_costs(A, y, est.pool_, d["mu"], lam=d["lam"], lambda0=d["lambda0"],
+                         lambda1=d["lambda1"]).min() >= -1e-8
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_final_ip_equals_brute_force_over_the_generated_pool(seed):
+    X, y = binary_data(seed + 10, n=36, d=4, noise=0.2)
+    est = BooleanRuleSetClassifier(complexity=9.0, lambda0=0.001, lambda1=0.001,
+                                   max_degree=2).fit(X, y)
+    A, yb = literal_matrix(X), y == 1
+    P = np.full(len(y), 1 / len(y))
+    pool = est.pool_
+    best = math.inf
+    for size in range(0, 5):  # cost >= 2 per clause, budget 9: at most 4 clauses
+        for S in itertools.combinations(pool, size):
+            if sum(1 + len(c) for c in S) <= 9:
+                best = min(best, master_objective(A, yb, P, list(S), 0.001, 0.001))
+    assert est.ip_objective_ == pytest.approx(best, abs=1e-12)
+    assert est.ip_objective_ == pytest.approx(
+        master_objective(A, yb, P, est.clauses_, 0.001, 0.001), abs=1e-15)
+    assert est.rules_.complexity <= 9
+
+
+@pytest.mark.parametrize("budget", [4.0, 6.0, 7.5])
+def test_enumerated_master_equals_the_ip(budget):
+    rng = np.random.default_rng(int(budget))
+    A = rng.random((50, 10)) < 0.5
+    y = rng.random(50) < 0.4
+    P = rng.dirichlet(np.ones(50))
+    pool = sorted({tuple(sorted(rng.choice(10, rng.integers(1, 3), replace=False).tolist()))
+                   for _ in range(20)})
+    chosen, obj = enumerate_master(A, y, P, pool, budget, 0.002, 0.001)
+    ip = RuleMasterModel(A, y.astype(int), pool, sample_weight=P, complexity_budget=budget,
+                         lambda0=0.002, lambda1=0.001)
+    result = ip.solve(mip_gap=1e-10)
+    assert obj == pytest.approx(result.objective, abs=1e-12)
+    assert sum(1 + len(c) for c in chosen) <= budget
+
+
+def test_certified_bound_brackets_the_optimum_over_all_clauses():
+    X, y = binary_data(7, n=40, d=4, noise=0.25)
+    est = BooleanRuleSetClassifier(complexity=8.0, lambda0=0.0, lambda1=0.0,
+                                   max_degree=2).fit(X, y)
+    A = literal_matrix(X)
+    every = RuleMasterModel(A, y, clauses_up_to(A.shape[1], 2), complexity_budget=8.0)
+    every.solve(mip_gap=1e-10)
+    assert est.lp_bound_ <= every.objective_ + 1e-12 <= est.ip_objective_ + 2e-12
+    assert est.gap_ == pytest.approx((est.ip_objective_ - est.lp_bound_) / est.ip_objective_)
+
+
+def test_bound_after_an_early_stop_is_still_valid():
+    X, y = binary_data(5, n=40, d=5, noise=0.2)
+    est = BooleanRuleSetClassifier(max_degree=2, max_iterations=1, n_columns=2,
+                                   lambda0=0.002, lambda1=0.002).fit(X, y)
+    A = literal_matrix(X)
+    full = RuleMasterModel(A, y, clauses_up_to(A.shape[1], 2), lambda0=0.002, lambda1=0.002,
+                           relax=True)
+    full.solve()
+    assert not est.pricing_complete_ and est.gap_certified_
+    assert est.status_.startswith("max_iterations")
+    assert est.lp_bound_ <= full.objective_ + 1e-12
+    assert est.lp_objective_ >= full.objective_ - 1e-12
+
+
+@pytest.mark.parametrize("pricing", ["exact", "auto"])
+def test_pricing_modes_reach_the_same_lp(pricing):
+    X, y = binary_data(11, n=40, d=5, noise=0.15)
+    ref = BooleanRuleSetClassifier(max_degree=3, pricing="exact").fit(X, y)
+    est = BooleanRuleSetClassifier(max_degree=3, pricing=pricing).fit(X, y)
+    assert est.lp_objective_ == pytest.approx(ref.lp_objective_, abs=1e-9)
+    beam = BooleanRuleSetClassifier(max_degree=3, pricing="beam").fit(X, y)
+    assert not beam.gap_certified_ and math.isnan(beam.lp_bound_)
+    assert beam.lp_objective_ >= ref.lp_objective_ - 1e-9
+
+
+def test_milp_pricing_route_converges_to_the_same_lp():
+    X, y = binary_data(2, n=24, d=4, noise=0.2)
+    a = BooleanRuleSetClassifier(max_degree=2, exact_method="milp", pricing="exact").fit(X, y)
+    b = BooleanRuleSetClassifier(max_degree=2, exact_method="enumerate",
+                                 pricing="exact").fit(X, y)
+    assert a.pricing_complete_ and b.pricing_complete_
+    assert a.lp_objective_ == pytest.approx(b.lp_objective_, abs=1e-7)
+
+
+# ------------------------------------------------------------------ enumeration pricing
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 100_000), degree=st.integers(1, 3), k=st.integers(1, 6))
+def test_enumerate_pricing_equals_brute_force(seed, degree, k):
+    rng = np.random.default_rng(seed)
+    n, L = int(rng.integers(5, 25)), int(rng.integers(3, 9))
+    A = rng.random((n, L)) < rng.uniform(0.3, 0.8)
+    v = rng.normal(0, 1, n) * (rng.random(n) < 0.8)
+    comp = [0.0] + [0.1 + 0.05 * t for t in range(1, 4)]
+    clauses = clauses_up_to(L, degree)
+    r = np.array([comp[len(c)] + v[np.logical_and.reduce(A[:, list(c)], axis=1)].sum()
+                  for c in clauses])
+    pool = {clauses[i] for i in rng.choice(len(clauses), min(3, len(clauses)), replace=False)}
+    cols, lower, complete = enumerate_pricing(A, v, comp, degree, k=k, pool=pool)
+    assert complete
+    assert lower == pytest.approx(min(0.0, r.min()), abs=1e-12)
+    want = sorted(x for c, x in zip(clauses, r) if x < -1e-9 and c not in pool)[:k]
+    np.testing.assert_allclose(sorted(x for _, x in cols), want, atol=1e-12)
+    for c, x in cols:
+        assert x == pytest.approx(r[clauses.index(c)], abs=1e-12)
+    # stopped at once by its deadline, the bound stays below the minimum
+    _, lower2, complete2 = enumerate_pricing(A, v, comp, degree, k=k, pool=pool, deadline=0.0)
+    assert lower2 <= min(0.0, r.min()) + 1e-12
+    assert complete2 == (degree < 3 or not (v != 0).any())
+
+
+def test_enumerate_pricing_agrees_with_the_pricing_milp():
+    from optirules.models._pricing import RulePricingModel
+
+    rng = np.random.default_rng(4)
+    A = rng.random((30, 8)) < 0.5
+    y = rng.random(30) < 0.5
+    P = rng.dirichlet(np.ones(30))
+    mu = rng.uniform(0, 1, int(y.sum()))
+    milp = RulePricingModel(A, y, P, mu, 0.01, 3)
+    milp.solve(mip_abs_gap=1e-10)
+    comp = [0.0] + [float(complexity_costs(d, 0.01)) for d in (1, 2, 3)]
+    _, lower, complete = enumerate_pricing(A, row_prices(y, P, mu), comp, 3)
+    assert complete and lower == pytest.approx(min(0.0, milp.reduced_cost_), abs=1e-9)
+
+
+# --------------------------------------------------------- typed rules, JSON, explain, export
+def mixed_frame(seed=0, n=120):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({
+        "age": rng.integers(20, 80, n).astype(float),
+        "chol": rng.normal(220, 40, n).round(1),
+        "thal": rng.choice(["normal", "fixed", "reversible"], n),
+    })
+    X.loc[rng.random(n) < 0.1, "chol"] = np.nan
+    y = ((X["age"] > 55) & (X["thal"] != "normal") | (X["chol"] > 260)).astype(int).to_numpy().copy()
+    flip = rng.random(n) < 0.05
+    y[flip] = 1 - y[flip]
+    return X, np.where(y == 1, "sick", "well")
+
+
+def test_rules_evaluate_like_predict_and_json_round_trips(tmp_path):
+    X, y = mixed_frame()
+    est = BooleanRuleSetClassifier(binarizer="auto", random_state=0).fit(X.iloc[:90], y[:90])
+    X_test = X.iloc[90:].copy()
+    X_test.loc[X_test.index[0], "thal"] = "unseen"  # a category never seen in training
+    pred = est.predict(X_test)
+    np.testing.assert_array_equal(est.rules_.predict(X_test), pred)
+    np.testing.assert_array_equal(est.classes_[est.rules_.evaluate(X_test).astype(int)], pred)
+    assert all(" " in str(r) for r in est.rules_)  # conditions read like 'age > 55.5'
+    back = BooleanRuleSetClassifier.from_json(est.to_json(tmp_path / "m.json"))
+    np.testing.assert_array_equal(back.predict(X_test), pred)
+    back2 = BooleanRuleSetClassifier.from_json(tmp_path / "m.json")
+    np.testing.assert_array_equal(back2.predict(X), est.predict(X))
+    assert str(back.rules_) == str(est.rules_) and back.gap_ == est.gap_
+    with pytest.raises(NotFittedError, match="training data"):
+        back.export_model(tmp_path / "x.lp")
+    with pytest.raises(InputError, match="to_json"):
+        BooleanRuleSetClassifier.from_json('{"format": "other"}')
+
+
+def test_binary_arrays_give_x_literals_and_explanations():
+    X, y = binary_data(1, n=60)
+    est = BooleanRuleSetClassifier(max_degree=2).fit(X, y)
+    assert all(str(c).startswith("x") and str(c)[-4:] in ("== 1", "== 0")
+               for r in est.rules_ for c in r.conditions)
+    np.testing.assert_array_equal(est.rules_.evaluate(X), est.predict(X) == 1)
+    fired = est.decision_rules(X)
+    assert fired.shape == (60, est.rules_.n_rules)
+    lines = est.explain(X[:5])
+    for line, row, p in zip(lines, fired[:5], est.predict(X[:5])):
+        assert line.startswith(repr(int(p)))
+        assert ("no rule holds" in line) == (not row.any())
+    text = str(est)
+    assert "predict 1 if any rule holds" in text and "certified gap" in text
+
+
+def test_export_writes_the_final_master_and_each_iteration(tmp_path):
+    import highspy
+
+    X, y = binary_data(9, n=40, d=4)
+    est = BooleanRuleSetClassifier(max_degree=2, lambda0=0.002, lambda1=0.002).fit(X, y)
+    files = est.export_model(tmp_path / "master.mps", iterations=True)
+    assert len(files) == 1 + est.n_iterations_ and all(f.exists() for f in files)
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.readModel(str(files[0]))
+    h.setOptionValue("mip_rel_gap", 1e-10)
+    h.run()
+    assert h.getInfo().objective_function_value == pytest.approx(est.ip_objective_, abs=1e-9)
+    lp = tmp_path / "relaxed.lp"
+    est.export_model(lp, relax=True)
+    assert "cover" in lp.read_text()
+    with pytest.raises(InputError, match="suffix"):
+        est.export_model(tmp_path / "m.txt")
+
+
+# ------------------------------------------------------------------ behaviour and errors
+def test_deterministic_and_zero_weights_drop_rows():
+    X, y = binary_data(12, n=50)
+    a = BooleanRuleSetClassifier(max_degree=2, random_state=1).fit(X, y)
+    b = BooleanRuleSetClassifier(max_degree=2, random_state=1).fit(X, y)
+    assert a.clauses_ == b.clauses_ and a.history_[-1]["lp_objective"] == \
+        b.history_[-1]["lp_objective"]
+    w = np.ones(len(y))
+    w[-10:] = 0
+    c = BooleanRuleSetClassifier(max_degree=2).fit(X, y, sample_weight=w)
+    d = BooleanRuleSetClassifier(max_degree=2).fit(X[:-10], y[:-10])
+    assert c.clauses_ == d.clauses_ and c.ip_objective_ == pytest.approx(d.ip_objective_)
+
+
+def test_clear_errors_on_bad_input():
+    X, y = binary_data(0, n=20)
+    with pytest.raises(InputError, match="only one class"):
+        BooleanRuleSetClassifier().fit(X, np.ones(20))
+    with pytest.raises(InputError, match="binarizer"):
+        BooleanRuleSetClassifier().fit(X + 0.5, y)
+    Xn = X.astype(float)
+    Xn[0, 0] = np.nan
+    with pytest.raises(InputError, match="NaN"):
+        BooleanRuleSetClassifier().fit(Xn, y)
+    with pytest.raises(InputError, match="rows"):
+        BooleanRuleSetClassifier().fit(X, y[:-1])
+    with pytest.raises(InputError, match="Only binary"):
+        BooleanRuleSetClassifier().fit(X, np.arange(20) % 3)
+    for bad in (dict(pricing="greedy"), dict(max_degree=0), dict(complexity=1.0),
+                dict(lambda0=-1), dict(time_limit=0), dict(binarizer=3),
+                dict(exact_method="enumerate", max_degree=4)):
+        with pytest.raises(InputError):
+            BooleanRuleSetClassifier(**bad).fit(X, y)
+    est = BooleanRuleSetClassifier(max_degree=1).fit(X, y)
+    with pytest.raises(InputError):
+        est.predict(X[:, :3])
+    with pytest.raises(Exception, match="not fitted"):
+        BooleanRuleSetClassifier().predict(X)
+
+
+def test_pipeline_gridsearch_and_progress_bar(capsys):
+    X, y = mixed_frame(1, n=80)
+    pipe = Pipeline([("bin", FeatureBinarizer(n_thresholds=3)),
+                     ("rules", BooleanRuleSetClassifier(max_degree=2))])
+    pipe.fit(X, y)
+    assert pipe.score(X, y) > 0.7
+    grid = GridSearchCV(BooleanRuleSetClassifier(binarizer="auto", max_degree=1),
+                        {"lambda0": [0.001, 0.05]}, cv=2).fit(X, y)
+    assert grid.best_params_["lambda0"] in (0.001, 0.05)
+    BooleanRuleSetClassifier(max_degree=1, verbose=True).fit(*binary_data(0, n=20))
+    assert "column generation" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ scikit-learn contract
+@parametrize_with_checks(
+    [BooleanRuleSetClassifier(binarizer="auto", max_degree=1, max_iterations=20)],
+    # the checks feed continuous random data, so the instance binarizes it; with
+    # binarizer=None such data is (rightly) refused as non-binary.  No check is expected
+    # to fail.
+    expected_failed_checks=lambda est: {},
+)
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
