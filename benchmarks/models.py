@@ -58,7 +58,7 @@ def column_generation(n_rows: int, n_lits: int, n_iter: int, per_iter: int, seed
 def worst_case(n: int, divergence: str, reps: int, seed: int = 0):
     rng = np.random.default_rng(seed)
     t_exact, t_cvx, diffs = [], [], []
-    for r in range(reps):
+    for _ in range(reps):
         z = rng.random(n)
         rho = float(rng.uniform(0.01, 1.0))
         t0 = time.perf_counter()
