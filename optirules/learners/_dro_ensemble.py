@@ -224,14 +224,6 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         self.random_state = random_state
         self.verbose = verbose
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        tags.input_tags.allow_nan = self.binarizer is not None
-        tags.input_tags.string = self.binarizer is not None
-        tags.input_tags.categorical = self.binarizer is not None
-        return tags
-
     # ------------------------------------------------------------------ validation
     def _check_params(self) -> None:
         if not _is_number(self.complexity, 2.0):

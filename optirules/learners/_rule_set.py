@@ -669,6 +669,15 @@ class _RuleInputMixin:
 
     binarizer: Any
 
+    def __sklearn_tags__(self):
+        """Binary labels only; raw (NaN, string, categorical) input when a binarizer is used."""
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        tags.input_tags.allow_nan = self.binarizer is not None
+        tags.input_tags.string = self.binarizer is not None
+        tags.input_tags.categorical = self.binarizer is not None
+        return tags
+
     def _make_binarizer(self) -> Any:
         if self.binarizer is None:
             return None
@@ -992,15 +1001,6 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
         self.binarizer = binarizer
         self.random_state = random_state
         self.verbose = verbose
-
-    # ------------------------------------------------------------------ sklearn tags
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        tags.input_tags.allow_nan = self.binarizer is not None
-        tags.input_tags.string = self.binarizer is not None
-        tags.input_tags.categorical = self.binarizer is not None
-        return tags
 
     # ------------------------------------------------------------------ validation
     def _check_params(self) -> None:
