@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from abc import ABCMeta, abstractmethod
 from typing import Any
 
 import numpy as np
@@ -338,7 +339,7 @@ def _as_member_matrix(X: Any) -> np.ndarray:
     return arr.astype(np.int8)
 
 
-class _BasePruner(ClassifierMixin, BaseEstimator):
+class _BasePruner(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     """Shared plumbing: member matrix, label coding, weighted vote."""
 
     def __init__(self, estimator: Any = None, *, member_weights: Any = None):
@@ -451,8 +452,9 @@ class _BasePruner(ClassifierMixin, BaseEstimator):
         self.train_error_ = float(np.mean(np.where(F > 0, 1, -1) != ypm))
         return self
 
+    @abstractmethod
     def _prune(self, H: np.ndarray, y: np.ndarray, alpha: np.ndarray) -> np.ndarray:
-        raise NotImplementedError
+        """Return the pruned members' weights (length T, zero for pruned members)."""
 
     # ------------------------------------------------------------------ predict
     def _check_fitted(self) -> None:
