@@ -51,11 +51,9 @@ iterate of least robust loss :math:`R(h)`.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -69,7 +67,6 @@ from ._rule_set import (
     _is_int,
     _is_number,
     _json_scalar,
-    _jsonable_params,
     _load_json,
     _n_rows,
     _restore_params,
@@ -571,13 +568,7 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         """
         check_is_fitted(self, "weights_")
         data = {
-            "format": "optirules.DRORuleEnsembleClassifier",
-            "version": 1,
-            "params": _jsonable_params(self.get_params(deep=False)),
-            "classes": [_json_scalar(c) for c in self.classes_],
-            "n_features_in": int(self.n_features_in_),
-            "feature_names_in": ([str(c) for c in self.feature_names_in_]
-                                 if hasattr(self, "feature_names_in_") else None),
+            **self._json_header("optirules.DRORuleEnsembleClassifier"),
             "members": [m.to_dict() for m in self.members_],
             "member_clauses": [[list(c) for c in m] for m in self.member_clauses_],
             "weights": [float(w) for w in self.weights_],
@@ -592,20 +583,14 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
             "cycle": ([self.cycle_start_, self.cycle_length_]
                       if getattr(self, "cycle_detected_", False) else None),
         }
-        text = json.dumps(data, indent=indent)
-        if path is not None:
-            Path(path).write_text(text)
-        return text
+        return self._dump_json(data, path, indent)
 
     @classmethod
     def from_json(cls, source: str | os.PathLike) -> DRORuleEnsembleClassifier:
         """Rebuild a fitted ensemble from :meth:`to_json` output (text or a file path)."""
         data = _load_json(source, "optirules.DRORuleEnsembleClassifier", "to_json")
         est = cls(**_restore_params(data["params"]))
-        est.classes_ = np.asarray(data["classes"])
-        est.n_features_in_ = int(data["n_features_in"])
-        if data.get("feature_names_in") is not None:
-            est.feature_names_in_ = np.asarray(data["feature_names_in"], dtype=object)
+        est._load_json_header(data)
         est.members_ = [RuleSet.from_dict(m) for m in data["members"]]
         est.member_clauses_ = [[tuple(c) for c in m] for m in data["member_clauses"]]
         est.weights_ = np.asarray(data["weights"], dtype=float)

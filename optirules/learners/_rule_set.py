@@ -669,6 +669,33 @@ class _RuleInputMixin:
 
     binarizer: Any
 
+    # ------------------------------------------------------------------ JSON
+    def _json_header(self, fmt: str) -> dict[str, Any]:
+        """The fields every rule learner's JSON starts with (format tag, params, classes)."""
+        return {
+            "format": fmt,
+            "version": 1,
+            "params": _jsonable_params(self.get_params(deep=False)),
+            "classes": [_json_scalar(c) for c in self.classes_],
+            "n_features_in": int(self.n_features_in_),
+            "feature_names_in": ([str(c) for c in self.feature_names_in_]
+                                 if hasattr(self, "feature_names_in_") else None),
+        }
+
+    def _load_json_header(self, data: dict[str, Any]) -> None:
+        """Restore what :meth:`_json_header` wrote."""
+        self.classes_ = np.asarray(data["classes"])
+        self.n_features_in_ = int(data["n_features_in"])
+        if data.get("feature_names_in") is not None:
+            self.feature_names_in_ = np.asarray(data["feature_names_in"], dtype=object)
+
+    @staticmethod
+    def _dump_json(data: dict[str, Any], path: Any, indent: int | None) -> str:
+        text = json.dumps(data, indent=indent)
+        if path is not None:
+            Path(path).write_text(text)
+        return text
+
     def __sklearn_tags__(self):
         """Binary labels only; raw (NaN, string, categorical) input when a binarizer is used."""
         tags = super().__sklearn_tags__()
@@ -1196,13 +1223,7 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
         """
         self._check_fitted()
         data = {
-            "format": "optirules.BooleanRuleSetClassifier",
-            "version": 1,
-            "params": _jsonable_params(self.get_params(deep=False)),
-            "classes": [_json_scalar(c) for c in self.classes_],
-            "n_features_in": int(self.n_features_in_),
-            "feature_names_in": ([str(c) for c in self.feature_names_in_]
-                                 if hasattr(self, "feature_names_in_") else None),
+            **self._json_header("optirules.BooleanRuleSetClassifier"),
             "rules": self.rules_.to_dict(),
             "clauses": [list(c) for c in self.clauses_],
             "fit": {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in {
@@ -1212,10 +1233,7 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
                 "status": self.status_, "ip_status": self.ip_status_,
                 "n_iterations": self.n_iterations_, "fit_time": self.fit_time_}.items()},
         }
-        text = json.dumps(data, indent=indent)
-        if path is not None:
-            Path(path).write_text(text)
-        return text
+        return self._dump_json(data, path, indent)
 
     @classmethod
     def from_json(cls, source: str | os.PathLike) -> BooleanRuleSetClassifier:
@@ -1239,10 +1257,7 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
         return est
 
     def _load_common(self, data: dict[str, Any]) -> None:
-        self.classes_ = np.asarray(data["classes"])
-        self.n_features_in_ = int(data["n_features_in"])
-        if data.get("feature_names_in") is not None:
-            self.feature_names_in_ = np.asarray(data["feature_names_in"], dtype=object)
+        self._load_json_header(data)
         self.rules_ = RuleSet.from_dict(data["rules"])
         self.clauses_ = [tuple(c) for c in data.get("clauses", [])]
 
