@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import SolverError, SolverOptionError
 from ._common import Stopwatch, package_version
-from ._result import SolveResult, Status, relative_gap
+from ._result import SolveResult, Status, make_result
 
 __all__ = ["solve_cvxpy", "cvxpy_solvers", "is_cvxpy_problem"]
 
@@ -176,20 +176,16 @@ def solve_cvxpy(name: str, problem, *, time_limit=None, mip_gap=None, verbose=Fa
     stats = problem.solver_stats
     bound = math.nan
     integer = problem.is_mixed_integer()
-    if status is Status.OPTIMAL and not integer:
-        bound = objective
-    elif integer and stats is not None and stats.extra_stats is not None:
+    if integer and stats is not None and stats.extra_stats is not None:
         bound = _mip_bound(stats.extra_stats)
-        if status is Status.OPTIMAL and not math.isfinite(bound):
-            bound = objective
     duals = None
     if has_solution and not integer and status is Status.OPTIMAL:
         duals = {f"constraint_{i}": c.dual_value for i, c in enumerate(problem.constraints)}
-    return SolveResult(
+    return make_result(
         status=status,
         objective=objective,
         bound=bound,
-        gap=relative_gap(objective, bound, status),
+        is_mip=integer,
         wall_time=clock.elapsed,
         solver=name,
         solver_version=package_version(_DISTRIBUTION.get(cp_name, name)),

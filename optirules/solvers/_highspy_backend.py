@@ -10,7 +10,7 @@ from typing import Any
 
 from ..errors import SolverOptionError
 from ._common import Stopwatch, Watchdog, package_version, watchdog_delay
-from ._result import SolveResult, Status, relative_gap
+from ._result import SolveResult, Status, make_result
 
 __all__ = ["solve_highs", "check_highs_options", "highs_status"]
 
@@ -122,12 +122,7 @@ def _highs_result(h, wall_time: float, log: str, *, watchdog_fired: bool) -> Sol
         Status.INFEASIBLE_OR_UNBOUNDED,
     )
     objective = float(info.objective_function_value) if has_solution else math.nan
-    if is_mip:
-        bound = float(info.mip_dual_bound) if has_solution or math.isfinite(info.mip_dual_bound) else math.nan
-        if not math.isfinite(bound):
-            bound = math.nan
-    else:
-        bound = objective if status is Status.OPTIMAL else math.nan
+    bound = float(info.mip_dual_bound) if is_mip else math.nan
     values: dict[str, float] = {}
     duals: dict[str, float] | None = None
     if has_solution:
@@ -137,11 +132,11 @@ def _highs_result(h, wall_time: float, log: str, *, watchdog_fired: bool) -> Sol
         if not is_mip and status is Status.OPTIMAL and sol.dual_valid:
             rnames = list(lp.row_names_) or [f"r{i}" for i in range(h.getNumRow())]
             duals = dict(zip(rnames, map(float, sol.row_dual)))
-    return SolveResult(
+    return make_result(
         status=status,
         objective=objective,
         bound=bound,
-        gap=relative_gap(objective, bound, status),
+        is_mip=is_mip,
         wall_time=wall_time,
         solver="highs",
         solver_version=package_version("highspy"),

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import SolverError
 from ._common import Stopwatch, Watchdog, package_version, watchdog_delay
-from ._result import SolveResult, Status, relative_gap
+from ._result import SolveResult, Status, make_result
 
 __all__ = ["solve_pyomo", "pyomo_solver_available", "is_pyomo_model", "PYOMO_CAPABILITIES"]
 
@@ -189,16 +189,11 @@ def _solve_highs(model, time_limit, mip_gap, verbose, options) -> SolveResult:
             by_con = res.solution_loader.get_duals()
             _fill_dual_suffix(model, by_con)
             duals = {con.name: float(val) for con, val in by_con.items()}
-    objective = float(res.incumbent_objective) if has_solution and res.incumbent_objective is not None else math.nan
-    bound = res.objective_bound
-    bound = float(bound) if bound is not None and math.isfinite(bound) else math.nan
-    if not integer and status is Status.OPTIMAL:
-        bound = objective
-    return SolveResult(
+    return make_result(
         status=status,
-        objective=objective,
-        bound=bound,
-        gap=relative_gap(objective, bound, status),
+        objective=res.incumbent_objective if has_solution else math.nan,
+        bound=res.objective_bound,
+        is_mip=integer,
         wall_time=clock.elapsed,
         solver="highs",
         solver_version=package_version("highspy"),
@@ -283,13 +278,11 @@ def _solve_legacy(name, model, time_limit, mip_gap, verbose, options) -> SolveRe
             bound = float(cand)
     except Exception:
         pass
-    if not integer and status is Status.OPTIMAL:
-        bound = objective
-    return SolveResult(
+    return make_result(
         status=status,
         objective=objective,
         bound=bound,
-        gap=relative_gap(objective, bound, status),
+        is_mip=integer,
         wall_time=clock.elapsed,
         solver=name,
         solver_version=".".join(map(str, opt.version() or ())),

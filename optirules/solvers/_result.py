@@ -11,7 +11,7 @@ from typing import Any
 
 from ..errors import SolverStatusError
 
-__all__ = ["Status", "SolveResult"]
+__all__ = ["Status", "SolveResult", "make_result"]
 
 
 class Status(str, enum.Enum):
@@ -168,3 +168,27 @@ def relative_gap(objective: float, bound: float, status: Status) -> float:
     if not math.isfinite(objective):
         return math.inf
     return math.nan
+
+
+def _finite_or_nan(value) -> float:
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return math.nan
+    return value if math.isfinite(value) else math.nan
+
+
+def make_result(*, status: Status, objective=math.nan, bound=math.nan, is_mip: bool,
+                **fields) -> SolveResult:
+    """Build a :class:`SolveResult`: the one place for the bound and gap rules.
+
+    A missing or non-finite objective or bound means "unknown" (``nan``).  A continuous
+    problem solved to optimality has ``bound = objective`` (strong duality), and so has a
+    MIP proven optimal whose solver reported no bound; the gap is :func:`relative_gap`.
+    """
+    objective = _finite_or_nan(objective)
+    bound = _finite_or_nan(bound)
+    if status is Status.OPTIMAL and (not is_mip or math.isnan(bound)):
+        bound = objective
+    return SolveResult(status=status, objective=objective, bound=bound,
+                       gap=relative_gap(objective, bound, status), **fields)
