@@ -48,21 +48,17 @@ __all__ = [
 ]
 
 
-def _as_pm1_matrix(H: Any, name: str = "H") -> np.ndarray:
+def _as_pm1_matrix(H: Any) -> np.ndarray:
+    """The member matrix checked by the margin module's validator; one member may come as
+    a 1-D vector."""
+    from ..models._margins import _as_pm1_matrix as check_pm1_matrix
+
     try:
-        arr = np.asarray(H, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"{name} must be a numeric matrix of -1/+1 member predictions: "
-                         f"{exc}.") from None
-    if arr.ndim == 1:
-        arr = arr[:, None]
-    if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
-        raise InputError(f"{name} must be a non-empty 2-D (n_samples, n_members) matrix, got "
-                         f"shape {arr.shape}.")
-    if not np.all(np.isfinite(arr)) or np.any((arr != 1.0) & (arr != -1.0)):
-        raise InputError(f"{name} must hold only -1 and +1 (one column of predictions per "
-                         "member); map {0, 1} predictions with 2*H - 1.")
-    return arr
+        if np.ndim(H) == 1:
+            H = np.asarray(H)[:, None]
+    except ValueError:  # ragged input: the validator explains it
+        pass
+    return check_pm1_matrix(H)
 
 
 def ensemble_margins(H: Any, y: Any, weights: Any = None) -> np.ndarray:
