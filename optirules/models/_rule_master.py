@@ -112,7 +112,23 @@ class _MasterData:
                                 self.lambda1) + v @ self.coverage
 
 
-class RuleMasterModel(OptModel):
+class _PoolView:
+    """The clause pool and the form of a master, shared by both master classes."""
+
+    _data: _MasterData
+
+    @property
+    def clauses_(self) -> list[Clause]:
+        """The clause pool; column ``k`` is labelled ``clause_k``."""
+        return list(self._data.clauses)
+
+    @property
+    def form(self) -> str:
+        """``"budget"``, ``"penalty"`` or ``"budget+penalty"``."""
+        return self._data.form
+
+
+class RuleMasterModel(_PoolView, OptModel):
     r"""Weighted Hamming-loss rule master IP (seed 000, eqs 6-8) over a pool of clauses.
 
     .. math::
@@ -203,16 +219,6 @@ class RuleMasterModel(OptModel):
         self._data = _MasterData(A, y, sample_weight, complexity_budget, lambda0, lambda1)
         self.relax = bool(relax)
         self._data.add(clauses)
-
-    # ------------------------------------------------------------------ pool
-    @property
-    def clauses_(self) -> list[Clause]:
-        return list(self._data.clauses)
-
-    @property
-    def form(self) -> str:
-        """``"budget"``, ``"penalty"`` or ``"budget+penalty"``."""
-        return self._data.form
 
     def add_clauses(self, clauses: Iterable[Iterable[Any]]) -> list[str]:
         """Add clauses to the pool (clauses already there are skipped).
@@ -313,7 +319,7 @@ def _dual_reader(m: Any, result: Any) -> Callable[[Any], float]:
     return get
 
 
-class HighsRuleMaster:
+class HighsRuleMaster(_PoolView):
     r"""The LP relaxation of :class:`RuleMasterModel` held in a warm ``highspy.Highs``.
 
     Same data, same formulation (seed 000 eqs 6-8 relaxed to ``w >= 0``, or the
@@ -392,15 +398,6 @@ class HighsRuleMaster:
         self._pos_row[d.pos] = np.arange(n_pos)
         self._solved = False
         self.add_clauses(clauses)
-
-    @property
-    def clauses_(self) -> list[Clause]:
-        return list(self._data.clauses)
-
-    @property
-    def form(self) -> str:
-        """``"budget"``, ``"penalty"`` or ``"budget+penalty"``."""
-        return self._data.form
 
     @property
     def highs(self) -> Any:
