@@ -6,14 +6,17 @@ its own virtual environment and does not import optirules::
     python3.8 -m venv /work/aix360-venv
     /work/aix360-venv/bin/pip install aix360==0.3.0 "cvxpy<1.5" ecos
     python benchmarks/rules.py                  # writes benchmarks/results/rules_folds.json
-    nice /work/aix360-venv/bin/python benchmarks/aix360_peer.py
+    nice /work/aix360-venv/bin/python benchmarks/aix360_peer.py                 # ECOS LP
+    nice /work/aix360-venv/bin/python benchmarks/aix360_peer.py --solver SCIPY   # HiGHS LP
     python benchmarks/rules.py --tables-only    # the table now shows the peer column
 
 It reads the fold row indices from ``rules_folds.json`` (and the data files bundled in
 ``optirules/data/datasets`` or scikit-learn's own datasets), binarizes each training fold with
 AIX360's ``FeatureBinarizer(negations=True)`` (deciles, as ours), fits
-``BooleanRuleCG()`` with its defaults (lambda0 = lambda1 = 0.001, beam width 5, ECOS) and
-writes ``rules_aix360.json``: per dataset and fold the test accuracy, rules + literals and fit
+``BooleanRuleCG()`` with its defaults (lambda0 = lambda1 = 0.001, beam width 5, LP solver
+ECOS unless ``--solver`` names another cvxpy solver: ``SCIPY`` is HiGHS through SciPy's
+``linprog``, the "HiGHS LP" of SOLVER_NOTES.md) and writes ``rules_aix360.json`` (ECOS) or
+``rules_aix360_<solver>.json``: per dataset and fold the test accuracy, rules + literals and fit
 time of ``BooleanRuleCG.fit`` (AIX360's binarizer excluded; our fit times include our
 binarizer), or the error message when a fold fails.
 """
@@ -86,13 +89,20 @@ def main(argv=None):
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--folds", default=str(HERE / "results" / "rules_folds.json"))
-    parser.add_argument("--out", default=str(HERE / "results" / "rules_aix360.json"))
+    parser.add_argument("--out", default=None,
+                        help="default results/rules_aix360.json (ECOS) or "
+                             "results/rules_aix360_<solver>.json")
     parser.add_argument("--datasets", nargs="*", default=None)
     parser.add_argument("--solver", default="ECOS")
     args = parser.parse_args(argv)
+    if args.out is None:
+        stem = "rules_aix360" if args.solver == "ECOS" else f"rules_aix360_{args.solver.lower()}"
+        args.out = str(HERE / "results" / f"{stem}.json")
+    lp = {"ECOS": "ECOS LP", "SCIPY": "HiGHS LP via SciPy"}.get(args.solver,
+                                                                f"{args.solver} LP")
     spec = json.loads(Path(args.folds).read_text())
     names = args.datasets or list(spec)
-    out = {"label": f"AIX360 0.3.0 BRCG ({args.solver}), separate venv",
+    out = {"label": f"AIX360 0.3.0 BRCG ({lp}), separate venv",
            "note": "fit time = BooleanRuleCG.fit on the binarized fold (binarizer excluded)",
            "load_average": list(os.getloadavg()), "results": {}}
     for name in names:

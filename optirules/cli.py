@@ -135,7 +135,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     if args.target not in frame.columns:
         raise InputError(f"no column {args.target!r} in {args.data}; its columns are: "
                          f"{', '.join(map(str, frame.columns))}.")
-    savable = ["rule_set", "dro_rule_ensemble", "decision_list"]
+    savable = ["rule_set", "rule_set_cv", "dro_rule_ensemble", "decision_list"]
     if args.learner not in LEARNERS:
         raise InputError(f"unknown learner {args.learner!r}; choose one of: {', '.join(savable)}.")
     y_raw = frame[args.target]
@@ -358,7 +358,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("data", help="CSV file with a header row")
     p.add_argument("--target", required=True, help="name of the label column (two classes)")
     p.add_argument("--learner", default="rule_set",
-                   help="rule_set (default), dro_rule_ensemble or decision_list")
+                   help="rule_set (default), rule_set_cv (its penalty by cross-validation; "
+                        "saved as the refitted rule set), dro_rule_ensemble or decision_list")
     p.add_argument("--solver", default=None, help="solver for learners that solve models")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                    help="a learner parameter (JSON value), repeatable")

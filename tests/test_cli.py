@@ -127,6 +127,20 @@ def test_fit_then_predict_round_trip(tmp_path, capsys):
     assert len(got) == 432
 
 
+def test_fit_rule_set_cv_saves_the_refitted_rule_set(tmp_path, capsys):
+    data, frame = _write_monks(tmp_path)
+    model = tmp_path / "cv.json"
+    assert main(["fit", str(data), "--target", "target", "--learner", "rule_set_cv",
+                 "--param", "cv=2", "--param", "max_degree=2", "--param",
+                 "penalties=[0.002, 0.02]", "--output", str(model)]) == 0
+    out = capsys.readouterr().out
+    assert "chosen by 2-fold cross-validation" in out
+    from optirules.learners import BooleanRuleSetClassifier
+
+    loaded = BooleanRuleSetClassifier.from_json(model.read_text())
+    assert loaded.rules_.n_rules >= 1 and loaded.lambda0 in (0.002, 0.02)
+
+
 @pytest.mark.parametrize(
     "content, argv_extra, message",
     [

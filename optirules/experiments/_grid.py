@@ -51,10 +51,21 @@ def _sk(module: str, name: str) -> Callable[..., Any]:
     return factory
 
 
+def _rule_set_cv(**params):
+    """BooleanRuleSetCV around a BooleanRuleSetClassifier: the CV's own parameters go to the
+    wrapper, every other one to the rule set."""
+    from ..learners import BooleanRuleSetClassifier, BooleanRuleSetCV
+
+    outer = {k: params.pop(k) for k in list(params)
+             if k in ("penalties", "cv", "scoring", "selection", "n_jobs")}
+    return BooleanRuleSetCV(BooleanRuleSetClassifier(**params), **outer)
+
+
 #: learner name -> factory(**params) -> unfitted estimator; the optirules learners take raw
 #: data (their own FeatureBinarizer); scikit-learn baselines get one-hot encoding
 LEARNERS: dict[str, Callable[..., Any]] = {
     "rule_set": _sk("optirules.learners", "BooleanRuleSetClassifier"),
+    "rule_set_cv": _rule_set_cv,
     "dro_rule_ensemble": _sk("optirules.learners", "DRORuleEnsembleClassifier"),
     "boosting": _sk("optirules.learners", "BoostingClassifier"),
     "decision_list": _sk("optirules.learners", "DecisionListClassifier"),
@@ -64,7 +75,7 @@ LEARNERS: dict[str, Callable[..., Any]] = {
     "logistic_regression": _sk("sklearn.linear_model", "LogisticRegression"),
 }
 _RAW_DATA_LEARNERS = {"decision_list"}
-_BINARIZED_LEARNERS = {"rule_set", "dro_rule_ensemble", "boosting"}
+_BINARIZED_LEARNERS = {"rule_set", "rule_set_cv", "dro_rule_ensemble", "boosting"}
 
 
 def _one_hot_pipeline(estimator):
@@ -103,7 +114,13 @@ def make_learner(name: str, params: Mapping[str, Any] | None = None, *, seed: in
         raise InputError(f"unknown learner {name!r}.{hint} Known learners: {', '.join(LEARNERS)}.")
     params = dict(params or {})
     est = LEARNERS[name](**params)
-    names = est.get_params(deep=False)
+    # a CV wrapper: seed, solver and binarizer go to the rule set inside (the seed also
+    # shuffles the folds)
+    inner = getattr(est, "estimator", None) if name == "rule_set_cv" else None
+    if inner is not None and seed is not None and "random_state" not in params:
+        est.set_params(random_state=seed)
+    target = est if inner is None else inner
+    names = target.get_params(deep=False)
     extra = {}
     if seed is not None and "random_state" in names and "random_state" not in params:
         extra["random_state"] = seed
@@ -116,7 +133,7 @@ def make_learner(name: str, params: Mapping[str, Any] | None = None, *, seed: in
         from ..data import FeatureBinarizer
 
         extra["binarizer"] = FeatureBinarizer(categorical_features=list(categorical) or None)
-    est.set_params(**extra)
+    target.set_params(**extra)
     if name in LEARNERS and name not in _RAW_DATA_LEARNERS | _BINARIZED_LEARNERS:
         est = _one_hot_pipeline(est)
     return est

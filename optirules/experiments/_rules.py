@@ -17,6 +17,9 @@ Methods (:func:`make_method`):
 * ``rule_set``: :class:`~optirules.learners._rule_set.BooleanRuleSetClassifier` with its
   defaults (penalty form, ``lambda0 = lambda1 = 0.001`` as AIX360's BRCG,
   ``max_degree="auto"``, beam search then exact pricing);
+* ``rule_set_cv``: :class:`~optirules.learners._rule_set_cv.BooleanRuleSetCV` around that
+  learner: ``lambda0 = lambda1`` chosen from (0.001, 0.002, 0.003, 0.005, 0.01) by 5-fold
+  stratified CV inside the training fold (shuffled, ``random_state``), then refitted;
 * ``rule_set_C``: the same learner in seed 000's budget form with the DRO's overall
   budget :math:`\\mathfrak{C}` (the plain rule set "at the same overall complexity");
 * ``dro``: :class:`~optirules.learners._dro_ensemble.DRORuleEnsembleClassifier`
@@ -68,7 +71,10 @@ __all__ = [
 
 RULES_DATASETS = ("wdbc", "digits_1v7", "digits_4v9", "tic_tac_toe", "heart", "ionosphere",
                   "credit_g", "adult_10k")
-RULES_METHODS = ("rule_set", "rule_set_C", "dro", "adaboost", "random_forest")
+RULES_METHODS = ("rule_set", "rule_set_cv", "rule_set_C", "dro", "adaboost", "random_forest")
+
+#: the methods that binarize with FeatureBinarizer (the others one-hot encode)
+RULE_METHODS = ("rule_set", "rule_set_cv", "rule_set_C", "dro")
 
 #: overall budget C of the DRO ensemble and of ``rule_set_C`` in the benchmark
 BENCH_COMPLEXITY = 30.0
@@ -153,6 +159,14 @@ def make_method(method: str, categorical: Sequence[str], *, complexity: float = 
 
         return BooleanRuleSetClassifier(binarizer=binarizer, random_state=random_state,
                                         time_limit=120.0)
+    if method == "rule_set_cv":
+        from ..learners._rule_set import BooleanRuleSetClassifier
+        from ..learners._rule_set_cv import BooleanRuleSetCV
+
+        return BooleanRuleSetCV(BooleanRuleSetClassifier(binarizer=binarizer,
+                                                         random_state=random_state,
+                                                         time_limit=120.0),
+                                cv=5, random_state=random_state)
     if method == "rule_set_C":
         from ..learners._rule_set import BooleanRuleSetClassifier
 
@@ -197,6 +211,10 @@ def _categoricals(X: pd.DataFrame, coded: Sequence[str]) -> list[str]:
 def _describe(method: str, est: Any) -> dict[str, Any]:
     """Complexity and optimization figures of a fitted estimator."""
     nan = math.nan
+    if method == "rule_set_cv":
+        out = _describe("rule_set", est.best_estimator_)
+        out.update(penalty=float(est.penalty_[0]), cv_time=float(est.cv_time_))
+        return out
     if method in ("rule_set", "rule_set_C"):
         return {"complexity": est.rules_.complexity, "n_rules": est.rules_.n_rules,
                 "lp_bound": est.lp_bound_, "ip_objective": est.ip_objective_,
@@ -270,7 +288,7 @@ def run_rules_benchmark(datasets: Sequence[str] = RULES_DATASETS,
         cats = _categoricals(X, coded)
         split = rules_folds(y, n_splits, random_state)
         for method in methods:
-            proto = make_method(method, coded if method in ("rule_set", "rule_set_C", "dro")
+            proto = make_method(method, coded if method in RULE_METHODS
                                 else cats, complexity=complexity, quick=quick,
                                 random_state=random_state)
             for f, (tr, te) in enumerate(split):
@@ -315,10 +333,14 @@ def _fmt(x: float, spec: str) -> str:
     return "—" if x is None or (isinstance(x, float) and math.isnan(x)) else format(x, spec)
 
 
-def format_rules_table(summary: pd.DataFrame, peer: dict[str, dict[str, float]] | None = None,
-                       peer_label: str = "AIX360 BRCG") -> str:
-    """Markdown table: one row per (dataset, method), and the peer; ``D`` is the rule learners'
-    resolved ``max_degree``."""
+def format_rules_table(summary: pd.DataFrame,
+                       peers: Sequence[tuple[str, dict[str, dict[str, float]]]] = ()) -> str:
+    """Markdown table: one row per (dataset, method), then one per peer.
+
+    ``peers`` holds ``(label, rows)`` pairs, ``rows[dataset]`` with ``accuracy``,
+    ``complexity``, ``fit_time`` (and ``folds`` / ``of`` when the peer failed on some folds).
+    ``D`` is the rule learners' resolved ``max_degree``.
+    """
     if summary.empty:
         return "(no results)"
     methods = list(dict.fromkeys(summary["method"]))
@@ -339,8 +361,10 @@ def format_rules_table(summary: pd.DataFrame, peer: dict[str, dict[str, float]] 
                          f"{_fmt(r.accuracy_std, '.3f')} | "
                          f"{r.complexity:.1f} | {r.fit_time:.2f} | {_fmt(r.lp_bound, '.4f')} | "
                          f"{gap} | {cert} |")
-        if peer and name in peer:
-            p = peer[name]
+        for peer_label, rows in peers:
+            if name not in rows:
+                continue
+            p = rows[name]
             label = peer_label
             if "folds" in p and p["folds"] < p.get("of", p["folds"]):
                 label = f"{peer_label}, {p['folds']}/{p['of']} folds"
@@ -373,7 +397,7 @@ def run(quick: bool = False, random_state: int = 0, *,
 
 def format_table(df: pd.DataFrame) -> str:
     """:func:`format_rules_table` with the SOLVER_NOTES anchors of AIX360's BRCG."""
-    return format_rules_table(df, BRCG_ANCHORS, "AIX360 BRCG (SOLVER_NOTES anchor)")
+    return format_rules_table(df, [("AIX360 BRCG (SOLVER_NOTES anchor)", BRCG_ANCHORS)])
 
 
 # ============================================================================== cycling

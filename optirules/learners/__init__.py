@@ -4,6 +4,7 @@ from .._lazy import lazy_exports
 
 _EXPORTS = {
     "BooleanRuleSetClassifier": "._rule_set",
+    "BooleanRuleSetCV": "._rule_set_cv",
     "DRORuleEnsembleClassifier": "._dro_ensemble",
     "BoostingClassifier": "._boosting",
     "DecisionListClassifier": "._decision_list",

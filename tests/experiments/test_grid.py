@@ -110,3 +110,18 @@ def test_bad_grids_are_refused():
         run_grid(["monks1"], ["decision_tree"], solvers=["highs"])
     with pytest.raises(InputError, match="no datasets"):
         run_grid([], ["decision_tree"])
+
+
+def test_rule_set_cv_learner_gets_seed_solver_and_binarizer_inside():
+    from optirules.data import FeatureBinarizer
+    from optirules.experiments._grid import make_learner
+    from optirules.learners import BooleanRuleSetClassifier, BooleanRuleSetCV
+
+    est = make_learner("rule_set_cv", {"cv": 3, "max_degree": 2, "penalties": [0.002, 0.01]},
+                       seed=7, solver="highs", categorical=["a1"])
+    assert isinstance(est, BooleanRuleSetCV) and est.cv == 3 and est.random_state == 7
+    inner = est.estimator
+    assert isinstance(inner, BooleanRuleSetClassifier)
+    assert (inner.max_degree, inner.solver, inner.random_state) == (2, "highs", 7)
+    assert isinstance(inner.binarizer, FeatureBinarizer)
+    assert inner.binarizer.categorical_features == ["a1"]

@@ -50,10 +50,18 @@ def test_quick_benchmark_records_and_table():
     assert ada["complexity"] == 500 and math.isnan(ada["gap"])
     summary = summarize_rules(records)
     assert set(summary["method"]) == {"rule_set", "dro", "adaboost"}
-    table = format_rules_table(summary, BRCG_ANCHORS, "AIX360 BRCG (anchor)")
+    table = format_rules_table(summary, [("AIX360 BRCG (anchor)", BRCG_ANCHORS)])
     assert "| digits_1v7 | AIX360 BRCG (anchor) | — | 0.986 | 9.8 |" in table
     assert "| digits_1v7 | rule_set | 3 |" in table  # max_degree="auto": L = 128 literals
     assert table.count("\n") == 2 + 3 + 1 - 1
+
+
+def test_cv_method_records_the_chosen_penalty():
+    from optirules.learners._rule_set_cv import DEFAULT_PENALTIES
+
+    (rec,) = run_rules_benchmark(["digits_1v7"], ["rule_set_cv"], folds=[0])
+    assert rec["penalty"] in DEFAULT_PENALTIES and rec["certified"]
+    assert rec["cv_time"] < rec["fit_time"] and rec["accuracy"] > 0.9
 
 
 def test_reproduce_entry_point_returns_the_summary():
