@@ -12,7 +12,9 @@ its own virtual environment and does not import optirules::
 
 It reads the fold row indices from ``rules_folds.json`` (and the data files bundled in
 ``optirules/data/datasets`` or scikit-learn's own datasets), binarizes each training fold with
-AIX360's ``FeatureBinarizer(negations=True)`` (deciles, as ours), fits
+AIX360's ``FeatureBinarizer(negations=True)`` (deciles, as ours; 0/1 data such as the digits
+pixels take the literals ``x == 1`` and ``x == 0`` directly, as ours do, since that
+binarizer fails on a column that is constant in a training fold), fits
 ``BooleanRuleCG()`` with its defaults (lambda0 = lambda1 = 0.001, beam width 5, LP solver
 ECOS unless ``--solver`` names another cvxpy solver: ``SCIPY`` is HiGHS through SciPy's
 ``linprog``, the "HiGHS LP" of SOLVER_NOTES.md) and writes ``rules_aix360.json`` (ECOS) or
@@ -75,6 +77,17 @@ def load(name, entry):
     return read_bundled(name)
 
 
+def literals01(X):
+    """The literals ``x == 1`` and ``x == 0`` of 0/1 columns (ours for binary data), with the
+    (feature, operation, value) column index BRCG expects.  AIX360's FeatureBinarizer fails
+    on the digits folds where a pixel column is constant in training, so 0/1 data skip it."""
+    pos = X.astype(int)
+    neg = 1 - pos
+    pos.columns = pd.MultiIndex.from_tuples([(c, "==", 1) for c in X.columns])
+    neg.columns = pd.MultiIndex.from_tuples([(c, "==", 0) for c in X.columns])
+    return pd.concat([pos, neg], axis=1)
+
+
 def complexity(model):
     w = np.asarray(model.w).ravel()
     z = model.z
@@ -105,18 +118,28 @@ def main(argv=None):
     out = {"label": f"AIX360 0.3.0 BRCG ({lp}), separate venv",
            "note": "fit time = BooleanRuleCG.fit on the binarized fold (binarizer excluded)",
            "load_average": list(os.getloadavg()), "results": {}}
+    if Path(args.out).exists() and args.datasets:  # rerun some datasets: keep the others
+        previous = json.loads(Path(args.out).read_text())
+        out["results"] = previous.get("results", {})
+        out["reruns"] = previous.get("reruns", []) + [
+            {"datasets": names, "load_average": out["load_average"]}]
+        out["load_average"] = previous.get("load_average", out["load_average"])
     for name in names:
         entry = spec[name]
         X, y = load(name, entry)
         cats = list(entry.get("categorical", []))
+        binary = bool(X.isin([0, 1]).all().all())
         rows = []
         for f, fold in enumerate(entry["folds"]):
             tr, te = np.asarray(fold["train"]), np.asarray(fold["test"])
             rec = {"fold": f}
             try:
-                fb = FeatureBinarizer(colCateg=cats, negations=True)
-                Xtr = fb.fit_transform(X.iloc[tr])
-                Xte = fb.transform(X.iloc[te])
+                if binary:
+                    Xtr, Xte = literals01(X.iloc[tr]), literals01(X.iloc[te])
+                else:
+                    fb = FeatureBinarizer(colCateg=cats, negations=True)
+                    Xtr = fb.fit_transform(X.iloc[tr])
+                    Xte = fb.transform(X.iloc[te])
                 model = BooleanRuleCG(silent=True, solver=args.solver)
                 t0 = time.perf_counter()
                 model.fit(Xtr, y[tr])

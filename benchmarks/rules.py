@@ -5,7 +5,7 @@ Run from the repository root (the machine is shared: run the full size in the ba
     nice python benchmarks/rules.py              # all datasets, 5 folds (long)
     python benchmarks/rules.py --quick           # digits 1 vs 7, 2 folds (< 30 s)
     python benchmarks/rules.py --tables-only     # reprint the tables from the saved JSON
-    python benchmarks/rules.py --timing          # WDBC fit time of the rule set, 3 fits/fold
+    python benchmarks/rules.py --timing          # WDBC fit times of the rule sets, 3 fits/fold
 
 The folds are 5-fold stratified, shuffled, ``random_state=0``
 (:func:`optirules.experiments._rules.rules_folds`).  Results go to
@@ -152,7 +152,7 @@ def tables(records, cycling, out_dir: Path, stem: str = "rules", meta=None) -> s
              "machine shared with other jobs, under `nice`"
              + (f" (this run: {meta['wall_time']:.0f} s in all, load average at its end "
                 f"{', '.join(f'{x:.1f}' for x in meta['load_average'])})" if meta else "")
-             + "; the timing section repeats the WDBC fits of `rule_set` (3 each).  "
+             + "; the timing section repeats the WDBC fits of `rule_set` and `rule_set_cv` (3 each, quiet machine).  "
              "`D`: max_degree used "
              "(\"auto\").  `gap`: certified (IP - LP bound) / IP of the master over all "
              "clauses of at most D literals; for `dro` the largest member gap (members use "
@@ -197,8 +197,9 @@ def tables(records, cycling, out_dir: Path, stem: str = "rules", meta=None) -> s
     return "\n".join(parts)
 
 
-def timing(dataset: str = "wdbc", repeats: int = 3) -> str:
-    """Median fit time of the default rule set per fold (less noisy than one fit)."""
+def timing(dataset: str = "wdbc", repeats: int = 3,
+           methods=("rule_set", "rule_set_cv")) -> str:
+    """Median fit time per fold of the rule learners (less noisy than one fit)."""
     import statistics
 
     from sklearn.base import clone
@@ -206,26 +207,35 @@ def timing(dataset: str = "wdbc", repeats: int = 3) -> str:
     from optirules.experiments._rules import load_rules_dataset, make_method, rules_folds
 
     X, y, coded, _ = load_rules_dataset(dataset)
-    proto = make_method("rule_set", coded)
-    rows = []
-    for f, (tr, _) in enumerate(rules_folds(y)):
-        times, inner = [], []
-        for _ in range(repeats):
-            est = clone(proto)
-            t0 = time.perf_counter()
-            est.fit(X.iloc[tr], y[tr])
-            times.append(time.perf_counter() - t0)
-            inner.append((est.fit_info_["cg_time"], est.fit_info_["ip_time"]))
-        k = times.index(statistics.median(times))
-        rows.append((f, statistics.median(times), min(times), inner[k][0], inner[k][1]))
-    lines = [f"## Fit time of `rule_set` on {dataset} (median of {repeats} fits per fold)", "",
-             "| fold | median (s) | best (s) | column generation (s) | master IP (s) |",
-             "|---|---|---|---|---|"]
-    lines += [f"| {f} | {m:.2f} | {b:.2f} | {cg:.2f} | {ip:.2f} |" for f, m, b, cg, ip in rows]
-    lines.append(f"| mean | {sum(r[1] for r in rows) / len(rows):.2f} | "
-                 f"{sum(r[2] for r in rows) / len(rows):.2f} | | |")
-    lines.append(f"\nload average during the run: {os.getloadavg()}")
-    return "\n".join(lines)
+    parts = []
+    for method in methods:
+        proto = make_method(method, coded)
+        rows = []
+        for f, (tr, _) in enumerate(rules_folds(y)):
+            times, inner = [], []
+            for _ in range(repeats):
+                est = clone(proto)
+                t0 = time.perf_counter()
+                est.fit(X.iloc[tr], y[tr])
+                times.append(time.perf_counter() - t0)
+                if method == "rule_set_cv":
+                    inner.append((est.cv_time_, est.fit_time_ - est.cv_time_))
+                else:
+                    inner.append((est.fit_info_["cg_time"], est.fit_info_["ip_time"]))
+            k = times.index(statistics.median(times))
+            rows.append((f, statistics.median(times), min(times), inner[k][0], inner[k][1]))
+        head = ("| fold | median (s) | best (s) | cross-validation (s) | refit (s) |"
+                if method == "rule_set_cv" else
+                "| fold | median (s) | best (s) | column generation (s) | master IP (s) |")
+        lines = [f"## Fit time of `{method}` on {dataset} (median of {repeats} fits per fold)",
+                 "", head, "|---|---|---|---|---|"]
+        lines += [f"| {f} | {m:.2f} | {b:.2f} | {cg:.2f} | {ip:.2f} |"
+                  for f, m, b, cg, ip in rows]
+        lines.append(f"| mean | {sum(r[1] for r in rows) / len(rows):.2f} | "
+                     f"{sum(r[2] for r in rows) / len(rows):.2f} | | |")
+        parts.append("\n".join(lines))
+    parts.append(f"load average at the end of the run: {os.getloadavg()}")
+    return "\n\n".join(parts)
 
 
 def main(argv=None) -> int:
@@ -241,7 +251,7 @@ def main(argv=None) -> int:
     parser.add_argument("--no-cycling", action="store_true")
     parser.add_argument("--out", default=str(RESULTS))
     parser.add_argument("--timing", action="store_true",
-                        help="only time the default rule set on the WDBC folds (3 fits each)")
+                        help="only time rule_set and rule_set_cv on the WDBC folds (3 fits each)")
     args = parser.parse_args(argv)
     if args.timing:
         text = timing()
