@@ -62,14 +62,12 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..errors import InputError, OptirulesError, SolverError
 from ..models._clauses import Clause, clause_coverage
+from ._json import dump_json, json_header, json_scalar, load_json, load_json_header, restore_params
 from ._rule_set import (
     PRICING,
     _is_int,
     _is_number,
-    _json_scalar,
-    _load_json,
     _n_rows,
-    _restore_params,
     _RuleInputMixin,
     column_generation,
     resolve_max_degree,
@@ -499,7 +497,7 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         return best[1], best[2]
 
     def _store(self, run: dict[str, Any], chosen: int) -> None:
-        pos, neg = _json_scalar(self.classes_[1]), _json_scalar(self.classes_[0])
+        pos, neg = json_scalar(self.classes_[1]), json_scalar(self.classes_[0])
         self.member_clauses_ = [[tuple(int(j) for j in c) for c in m] for m in run["members"]]
         self.members_ = [RuleSet.from_clauses(m, self.literals_, pos, neg)
                          for m in self.member_clauses_]
@@ -568,7 +566,7 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         """
         check_is_fitted(self, "weights_")
         data = {
-            **self._json_header("optirules.DRORuleEnsembleClassifier"),
+            **json_header(self, "optirules.DRORuleEnsembleClassifier"),
             "members": [m.to_dict() for m in self.members_],
             "member_clauses": [[list(c) for c in m] for m in self.member_clauses_],
             "weights": [float(w) for w in self.weights_],
@@ -583,14 +581,14 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
             "cycle": ([self.cycle_start_, self.cycle_length_]
                       if getattr(self, "cycle_detected_", False) else None),
         }
-        return self._dump_json(data, path, indent)
+        return dump_json(data, path, indent)
 
     @classmethod
     def from_json(cls, source: str | os.PathLike) -> DRORuleEnsembleClassifier:
         """Rebuild a fitted ensemble from :meth:`to_json` output (text or a file path)."""
-        data = _load_json(source, "optirules.DRORuleEnsembleClassifier", "to_json")
-        est = cls(**_restore_params(data["params"]))
-        est._load_json_header(data)
+        data = load_json(source, "optirules.DRORuleEnsembleClassifier", "to_json")
+        est = cls(**restore_params(data["params"]))
+        load_json_header(est, data)
         est.members_ = [RuleSet.from_dict(m) for m in data["members"]]
         est.member_clauses_ = [[tuple(c) for c in m] for m in data["member_clauses"]]
         est.weights_ = np.asarray(data["weights"], dtype=float)
@@ -612,7 +610,7 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
     def __str__(self) -> str:
         if not hasattr(self, "weights_"):
             return repr(self)
-        pos = _json_scalar(self.classes_[1])
+        pos = json_scalar(self.classes_[1])
         lines = [f"predict {pos!r} if the weighted vote F(x) >= 1/2 "
                  f"(cost {self.complexity_} of budget {self.complexity}):"]
         for k in np.flatnonzero(self.weights_):

@@ -44,7 +44,6 @@ provides :math:`r_{lb}` (the true minimum, or a bound when stopped by its time l
 from __future__ import annotations
 
 import copy
-import json
 import math
 import os
 import time
@@ -70,6 +69,15 @@ from ..models._clauses import (
     clause_coverage,
     complexity_costs,
     row_prices,
+)
+from ._json import (
+    dump_json,
+    json_header,
+    json_scalar,
+    load_json,
+    load_json_header,
+    num,
+    restore_params,
 )
 from ._rules import Rule, RuleSet
 
@@ -669,33 +677,6 @@ class _RuleInputMixin:
 
     binarizer: Any
 
-    # ------------------------------------------------------------------ JSON
-    def _json_header(self, fmt: str) -> dict[str, Any]:
-        """The fields every rule learner's JSON starts with (format tag, params, classes)."""
-        return {
-            "format": fmt,
-            "version": 1,
-            "params": _jsonable_params(self.get_params(deep=False)),
-            "classes": [_json_scalar(c) for c in self.classes_],
-            "n_features_in": int(self.n_features_in_),
-            "feature_names_in": ([str(c) for c in self.feature_names_in_]
-                                 if hasattr(self, "feature_names_in_") else None),
-        }
-
-    def _load_json_header(self, data: dict[str, Any]) -> None:
-        """Restore what :meth:`_json_header` wrote."""
-        self.classes_ = np.asarray(data["classes"])
-        self.n_features_in_ = int(data["n_features_in"])
-        if data.get("feature_names_in") is not None:
-            self.feature_names_in_ = np.asarray(data["feature_names_in"], dtype=object)
-
-    @staticmethod
-    def _dump_json(data: dict[str, Any], path: Any, indent: int | None) -> str:
-        text = json.dumps(data, indent=indent)
-        if path is not None:
-            Path(path).write_text(text)
-        return text
-
     def __sklearn_tags__(self):
         """Binary labels only; raw (NaN, string, categorical) input when a binarizer is used."""
         tags = super().__sklearn_tags__()
@@ -850,41 +831,6 @@ def _n_rows(X: Any) -> int:
         return int(_num_samples(X))
     except TypeError as exc:
         raise InputError(f"{exc}; pass a 2-D array or a DataFrame.") from None
-
-
-def _json_scalar(value: Any) -> Any:
-    return value.item() if isinstance(value, np.generic) else value
-
-
-def _jsonable_params(params: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in params.items():
-        value = _json_scalar(value)
-        if isinstance(value, BaseEstimator):
-            value = {"__estimator__": type(value).__name__,
-                     "params": _jsonable_params(value.get_params(deep=False))}
-        elif isinstance(value, np.random.RandomState):
-            value = None
-        elif isinstance(value, (list, tuple)):
-            value = [_json_scalar(v) for v in value]
-        try:
-            json.dumps(value)
-        except (TypeError, ValueError):
-            value = repr(value)
-        out[key] = value
-    return out
-
-
-def _restore_params(params: dict[str, Any]) -> dict[str, Any]:
-    out = dict(params)
-    b = out.get("binarizer")
-    if isinstance(b, dict) and b.get("__estimator__") == "FeatureBinarizer":
-        from ..data._binarizer import FeatureBinarizer
-
-        out["binarizer"] = FeatureBinarizer(**b.get("params", {}))
-    elif isinstance(b, dict):
-        out["binarizer"] = "auto"
-    return out
 
 
 # ============================================================================ estimator
@@ -1144,8 +1090,8 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
     def _set_result(self, res: ColumnGenerationResult) -> None:
         self.clauses_ = [tuple(int(j) for j in c) for c in res.clauses]
         self.rules_ = RuleSet.from_clauses(self.clauses_, self.literals_,
-                                           _json_scalar(self.classes_[1]),
-                                           _json_scalar(self.classes_[0]))
+                                           json_scalar(self.classes_[1]),
+                                           json_scalar(self.classes_[0]))
         self.pool_ = [tuple(int(j) for j in c) for c in res.pool]
         self.history_ = res.history
         self.lp_objective_ = res.lp_objective
@@ -1191,7 +1137,7 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
     def explain(self, X: Any) -> list[str]:
         """One line per row: the rules that fired (and so the prediction), or that none did."""
         fired = self.decision_rules(X)
-        pos, neg = _json_scalar(self.classes_[1]), _json_scalar(self.classes_[0])
+        pos, neg = json_scalar(self.classes_[1]), json_scalar(self.classes_[0])
         out = []
         for row in fired:
             idx = np.flatnonzero(row)
@@ -1223,7 +1169,7 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
         """
         self._check_fitted()
         data = {
-            **self._json_header("optirules.BooleanRuleSetClassifier"),
+            **json_header(self, "optirules.BooleanRuleSetClassifier"),
             "rules": self.rules_.to_dict(),
             "clauses": [list(c) for c in self.clauses_],
             "fit": {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in {
@@ -1233,31 +1179,31 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
                 "status": self.status_, "ip_status": self.ip_status_,
                 "n_iterations": self.n_iterations_, "fit_time": self.fit_time_}.items()},
         }
-        return self._dump_json(data, path, indent)
+        return dump_json(data, path, indent)
 
     @classmethod
     def from_json(cls, source: str | os.PathLike) -> BooleanRuleSetClassifier:
         """Rebuild a fitted classifier from :meth:`to_json` output (text or a file path)."""
-        data = _load_json(source, "optirules.BooleanRuleSetClassifier", "to_json")
-        est = cls(**_restore_params(data["params"]))
+        data = load_json(source, "optirules.BooleanRuleSetClassifier", "to_json")
+        est = cls(**restore_params(data["params"]))
         est._load_common(data)
         fit = data.get("fit", {})
         nan = float("nan")
-        est.lp_objective_ = _num(fit.get("lp_objective"))
-        est.lp_bound_ = _num(fit.get("lp_bound"))
-        est.ip_objective_ = _num(fit.get("ip_objective"))
-        est.gap_ = _num(fit.get("gap"), nan)
+        est.lp_objective_ = num(fit.get("lp_objective"))
+        est.lp_bound_ = num(fit.get("lp_bound"))
+        est.ip_objective_ = num(fit.get("ip_objective"))
+        est.gap_ = num(fit.get("gap"), nan)
         est.gap_certified_ = bool(fit.get("gap_certified", False))
         est.pricing_complete_ = bool(fit.get("pricing_complete", False))
         est.status_ = str(fit.get("status", ""))
         est.ip_status_ = str(fit.get("ip_status", ""))
         est.n_iterations_ = int(fit.get("n_iterations", 0))
-        est.fit_time_ = _num(fit.get("fit_time"))
+        est.fit_time_ = num(fit.get("fit_time"))
         est.history_ = []
         return est
 
     def _load_common(self, data: dict[str, Any]) -> None:
-        self._load_json_header(data)
+        load_json_header(self, data)
         self.rules_ = RuleSet.from_dict(data["rules"])
         self.clauses_ = [tuple(c) for c in data.get("clauses", [])]
 
@@ -1304,30 +1250,6 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
                                 **kw).write(p)
                 written.append(p)
         return written
-
-
-def _num(value: Any, default: float = float("nan")) -> float:
-    return default if value is None else float(value)
-
-
-def _load_json(source: str | os.PathLike, fmt: str, writer: str) -> dict[str, Any]:
-    text = source
-    if isinstance(source, os.PathLike) or (isinstance(source, str)
-                                           and not source.lstrip().startswith("{")):
-        try:
-            text = Path(source).read_text()
-        except OSError as exc:
-            raise InputError(f"could not read {str(source)!r} ({exc}); pass the JSON text or "
-                             "a file written by to_json().") from None
-    try:
-        data = json.loads(text)
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"not valid JSON ({exc}); pass the text written by {writer}().") \
-            from None
-    if not isinstance(data, dict) or data.get("format") != fmt:
-        raise InputError(f"this JSON was not written by {fmt.split('.')[-1]}.{writer}(); "
-                         "re-export the model.")
-    return data
 
 
 # keep Rule importable from here for users who read the rules of a fitted model

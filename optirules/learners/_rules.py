@@ -25,6 +25,7 @@ import numpy as np
 
 from ..data._binarizer import Literal
 from ..errors import InputError
+from ._json import json_scalar
 
 __all__ = ["Condition", "Rule", "RuleSet"]
 
@@ -238,8 +239,8 @@ class RuleSet:
         """A JSON-ready dictionary; :meth:`from_dict` reads it back."""
         return {
             "rules": [r.to_dict() for r in self.rules],
-            "positive_class": _json_scalar(self.positive_class),
-            "negative_class": _json_scalar(self.negative_class),
+            "positive_class": json_scalar(self.positive_class),
+            "negative_class": json_scalar(self.negative_class),
         }
 
     @classmethod
@@ -280,12 +281,6 @@ class RuleSet:
         return cls(tuple(rules), positive_class, negative_class)
 
 
-def _json_scalar(value: Any) -> Any:
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
-
-
 def _label_text(value: Any) -> str:
-    value = _json_scalar(value)
+    value = json_scalar(value)
     return repr(value) if isinstance(value, str) else str(value)
