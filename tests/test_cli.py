@@ -127,6 +127,26 @@ def test_fit_then_predict_round_trip(tmp_path, capsys):
     assert len(got) == 432
 
 
+def test_fit_boosting_then_predict(tmp_path, capsys):
+    data, frame = _write_monks(tmp_path)
+    model = tmp_path / "boost.json"
+    assert main(["fit", str(data), "--target", "target", "--learner", "boosting",
+                 "--param", "n_rounds=20", "--param", "weak_learner=literal",
+                 "--output", str(model)]) == 0
+    out = capsys.readouterr().out
+    assert "adaboost: sign of the sum of" in out
+    preds = tmp_path / "p.csv"
+    assert main(["predict", str(model), str(data), "--target", "target",
+                 "--output", str(preds)]) == 0
+    import pandas as pd
+
+    from optirules.learners import BoostingClassifier
+
+    got = pd.read_csv(preds)["prediction"].to_numpy()
+    loaded = BoostingClassifier.from_json(model.read_text())
+    assert (got == loaded.predict(frame.drop(columns=["target"]))).all()
+
+
 def test_fit_rule_set_cv_saves_the_refitted_rule_set(tmp_path, capsys):
     data, frame = _write_monks(tmp_path)
     model = tmp_path / "cv.json"

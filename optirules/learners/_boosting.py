@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import inspect
 import math
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -30,12 +31,20 @@ from sklearn.utils.validation import (
 )
 
 from ..errors import InputError
-from ..weak._base import PreparedData, WeakHypothesis, WeakLearner, check_binary_matrix
+from ..weak._base import (
+    PreparedData,
+    WeakHypothesis,
+    WeakLearner,
+    check_binary_matrix,
+    hypothesis_from_dict,
+)
+from ._json import dump_json, json_header, load_json, load_json_header, num, restore_params
 
 __all__ = ["BoostingClassifier", "madaboost_weights", "smoothboost_measure",
            "gavinsky_measure"]
 
 BOOSTERS = ("adaboost", "madaboost", "smoothboost", "gavinsky")
+_JSON_FORMAT = "optirules.BoostingClassifier"
 WEAK_LEARNERS = ("stump", "literal", "parity", "cart")
 
 #: the weighted error below which a hypothesis counts as perfect (AdaBoost/MadaBoost stop)
@@ -498,3 +507,88 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
             "smoothness": self.smoothness_,
             "stop_reason": self.stop_reason_,
         }
+
+    def __str__(self) -> str:
+        return self.describe() if hasattr(self, "hypotheses_") else repr(self)
+
+    def to_json(self, path: str | os.PathLike | None = None, *, indent: int | None = 2) -> str:
+        """The fitted vote as JSON text (and written to ``path`` if given); no pickle.
+
+        :meth:`from_json` rebuilds a classifier with the same ``decision_function``.  With a
+        binarizer, its literals are saved (``optirules.data.Literal``, e.g. ``age > 52.5``)
+        and the loaded model evaluates them on raw data, with the binarizer's semantics.
+        ``training_margins_`` (one value per training row) is not saved.
+
+        Raises
+        ------
+        InputError
+            For a custom weak-learner object (only the named weak learners' hypotheses have
+            a JSON form) or a binarizer without ``literals_``.
+        """
+        check_is_fitted(self, "hypotheses_")
+        if not isinstance(self.weak_learner, str):
+            raise InputError("a BoostingClassifier with a custom weak-learner object cannot be "
+                             f"saved as JSON; use one of {list(WEAK_LEARNERS)}.")
+        literals = None
+        if self.binarizer is not None:
+            if not hasattr(self.binarizer_, "literals_"):
+                raise InputError("the binarizer has no literals_ to save; use "
+                                 "optirules.data.FeatureBinarizer to save the model as JSON.")
+            literals = [lit.to_dict() for lit in self.binarizer_.literals_]
+        data = {
+            **json_header(self, _JSON_FORMAT),
+            "literals": literals,
+            "feature_names": self.feature_names_,
+            "hypotheses": [h.to_dict() for h in self.hypotheses_],
+            "alphas": self.alphas_.tolist(),
+            "edges": self.edges_.tolist(),
+            "weighted_errors": self.weighted_errors_.tolist(),
+            "max_weight_ratios": self.max_weight_ratios_.tolist(),
+            "smoothness": self.smoothness_,
+            "stop_reason": self.stop_reason_,
+        }
+        return dump_json(data, path, indent)
+
+    @classmethod
+    def from_json(cls, source: str | os.PathLike) -> BoostingClassifier:
+        """Rebuild a fitted classifier from :meth:`to_json` output (text or a file path)."""
+        from ..data._binarizer import Literal
+
+        data = load_json(source, _JSON_FORMAT, "to_json")
+        est = cls(**restore_params(data["params"]))
+        load_json_header(est, data)
+        try:
+            est.hypotheses_ = [hypothesis_from_dict(h) for h in data["hypotheses"]]
+            est.alphas_ = np.asarray(data["alphas"], dtype=np.float64)
+            est.edges_ = np.asarray(data["edges"], dtype=np.float64)
+            est.weighted_errors_ = np.asarray(data["weighted_errors"], dtype=np.float64)
+            est.max_weight_ratios_ = np.asarray(data["max_weight_ratios"], dtype=np.float64)
+            literals = data["literals"]
+            est.feature_names_ = data["feature_names"]
+            est.smoothness_ = num(data["smoothness"], 1.0)
+            est.stop_reason_ = str(data["stop_reason"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InputError(f"the boosting JSON is incomplete or damaged ({exc!r}); re-export "
+                             "the model with to_json().") from None
+        if len(est.hypotheses_) != est.alphas_.size:
+            raise InputError("the boosting JSON has different numbers of hypotheses and votes; "
+                             "re-export the model with to_json().")
+        est.n_rounds_ = len(est.hypotheses_)
+        est.weak_learner_ = est._make_weak_learner(0)
+        est.binarizer_ = (None if literals is None
+                          else _LiteralColumns([Literal.from_dict(d) for d in literals]))
+        return est
+
+
+class _LiteralColumns:
+    """The 0/1 matrix of saved literals on raw data: a fitted binarizer's ``transform``."""
+
+    def __init__(self, literals: list[Any]) -> None:
+        self.literals_ = literals
+
+    def transform(self, X: Any) -> np.ndarray:
+        n = X.shape[0] if hasattr(X, "shape") else len(X)
+        out = np.zeros((n, len(self.literals_)), dtype=np.uint8)
+        for k, lit in enumerate(self.literals_):
+            out[:, k] = lit.evaluate(X)
+        return out

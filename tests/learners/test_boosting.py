@@ -197,6 +197,57 @@ def test_binarizer_auto_on_raw_data():
     assert clf.n_features_in_ == 2
 
 
+def _mixed_frame(seed=0, n=160):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({"age": rng.integers(20, 80, n).astype(float),
+                      "chol": rng.normal(220, 40, n).round(1),
+                      "thal": rng.choice(["normal", "fixed", "reversible"], n)})
+    X.loc[rng.random(n) < 0.1, "chol"] = np.nan
+    y = np.where((X["age"] > 55) & (X["thal"] != "normal") | (X["chol"] > 260), "sick", "well")
+    return X, y
+
+
+@pytest.mark.parametrize("booster, weak, binarizer", [
+    ("adaboost", "stump", None), ("madaboost", "literal", "auto"),
+    ("smoothboost", "parity", "auto"), ("gavinsky", "literal", "auto"),
+    ("adaboost", "cart", "auto")])
+def test_json_round_trip_gives_the_same_vote(tmp_path, booster, weak, binarizer):
+    from optirules.data import FeatureBinarizer
+
+    X, y = _mixed_frame()
+    if binarizer is None:
+        X = X.drop(columns="thal").fillna(0.0)
+    clf = BoostingClassifier(booster=booster, weak_learner=weak, n_rounds=15,
+                             binarizer=binarizer, random_state=0).fit(X[:120], y[:120])
+    X_new = X[120:].copy()
+    if binarizer is not None:
+        X_new.loc[X_new.index[0], "thal"] = "unseen"  # a category never seen in training
+        # the saved literals evaluate on raw data exactly as the binarizer transforms it
+        fb = clf.binarizer_
+        assert isinstance(fb, FeatureBinarizer)
+        cols = np.column_stack([lit.evaluate(X_new) for lit in fb.literals_])
+        np.testing.assert_array_equal(cols, fb.transform(X_new))
+    back = BoostingClassifier.from_json(clf.to_json(tmp_path / "b.json"))
+    np.testing.assert_array_equal(back.decision_function(X_new), clf.decision_function(X_new))
+    np.testing.assert_array_equal(back.predict(X), clf.predict(X))
+    assert str(back) == str(clf) == clf.describe()
+    assert back.stop_reason_ == clf.stop_reason_ and back.n_rounds_ == clf.n_rounds_
+    again = BoostingClassifier.from_json(tmp_path / "b.json")
+    np.testing.assert_array_equal(again.predict_proba(X_new), clf.predict_proba(X_new))
+
+
+def test_json_refuses_custom_learners_and_foreign_files():
+    X, y = _data()
+    clf = BoostingClassifier(weak_learner=RecordingLearner([]), n_rounds=3).fit(X, y)
+    with pytest.raises(InputError, match="custom weak-learner"):
+        clf.to_json()
+    with pytest.raises(InputError, match="to_json"):
+        BoostingClassifier.from_json('{"format": "optirules.BooleanRuleSetClassifier"}')
+    with pytest.raises(InputError, match="damaged"):
+        BoostingClassifier.from_json('{"format": "optirules.BoostingClassifier", "params": {}, '
+                                     '"classes": [0, 1], "n_features_in": 2}')
+
+
 def test_bad_input_raises_input_error():
     X, y = _data()
     with pytest.raises(InputError, match="Unknown booster"):
