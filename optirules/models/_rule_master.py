@@ -367,8 +367,9 @@ class HighsRuleMaster(_PoolView):
 
         self._data = d = _MasterData(A, y, sample_weight, complexity_budget, lambda0, lambda1)
         self._inf = highspy.kHighsInf
-        h = highspy.Highs()
-        h.setOptionValue("output_flag", False)
+        from ..solvers._highspy_backend import new_highs
+
+        h = new_highs()
         for key, value in (options or {}).items():
             status = h.setOptionValue(key, value)
             if status != highspy.HighsStatus.kOk:

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, ModelFormatError, SolverNotAvailableError
+from ._highspy_backend import new_highs
 from ._result import SolveResult
 
 __all__ = ["write_model", "read_model", "cvxpy_to_highs"]
@@ -87,8 +88,7 @@ def read_model(
     check_limits(time_limit, mip_gap)
     import highspy
 
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = new_highs()
     if h.readModel(str(path)) == highspy.HighsStatus.kError:
         raise ModelFormatError(f"HiGHS could not parse {str(path)!r} as an {path.suffix} model.")
     return solve_highs(h, time_limit=time_limit, mip_gap=mip_gap, verbose=verbose, options=options)
@@ -174,8 +174,7 @@ def cvxpy_to_highs(problem):
     sense = 1.0
     if isinstance(problem.objective, cp.Maximize):
         sense = -1.0  # cvxpy minimizes -f; write the problem as the user stated it
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = new_highs()
     inf = highspy.kHighsInf
     lp = highspy.HighsLp()
     lp.num_col_ = n

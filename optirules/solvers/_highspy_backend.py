@@ -5,14 +5,59 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 import tempfile
+import threading
 from typing import Any
 
 from ..errors import SolverOptionError
 from ._common import Stopwatch, Watchdog, package_version, watchdog_delay
 from ._result import SolveResult, Status, make_result
 
-__all__ = ["solve_highs", "check_highs_options", "highs_status"]
+__all__ = ["solve_highs", "check_highs_options", "highs_status", "new_highs"]
+
+_banner_lock = threading.Lock()
+_banner_shown = False
+
+
+def new_highs():
+    """A ``highspy.Highs`` with its output switched off.
+
+    HiGHS prints a two-line banner ("Running HiGHS ...") on the process's standard output
+    when the first ``Highs`` object of a process is made, before any option can silence it
+    (and Pyomo's and cvxpy's HiGHS interfaces make their own objects).  So the first object
+    made here is made with file descriptor 1 pointed at ``os.devnull``; every HiGHS route of
+    optirules makes one through this function (the option check of the Pyomo and cvxpy
+    routes included) before the solver runs, so no banner reaches a user's output.
+    """
+    import highspy
+
+    global _banner_shown
+    with _banner_lock:
+        if _banner_shown:
+            h = highspy.Highs()
+        else:
+            _banner_shown = True
+            h = _muted(highspy.Highs)
+    h.setOptionValue("output_flag", False)
+    return h
+
+
+def _muted(make):
+    """``make()`` with the C-level standard output sent to ``os.devnull``."""
+    try:
+        sys.stdout.flush()
+        saved = os.dup(1)
+    except (AttributeError, OSError, ValueError):  # no usable descriptor 1: nothing to mute
+        return make()
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 1)
+        return make()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(devnull)
 
 
 def highs_status(model_status) -> Status:
@@ -48,8 +93,7 @@ def check_highs_options(options: dict[str, Any]) -> None:
     """Raise :class:`SolverOptionError` for an option name HiGHS does not know."""
     import highspy
 
-    probe = highspy.Highs()
-    probe.setOptionValue("output_flag", False)
+    probe = new_highs()
     for name in options:
         status, _ = probe.getOptionType(name)
         if status != highspy.HighsStatus.kOk:
