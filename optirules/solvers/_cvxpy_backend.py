@@ -110,6 +110,39 @@ def _check_options(name: str, options: dict[str, Any]) -> None:
         check_highs_options(options)
 
 
+def _add_limit_options(name: str, options: dict[str, Any], time_limit: float | None,
+                       mip_gap: float | None, is_mip: bool) -> None:
+    """Put the time limit and relative MIP gap into ``options`` under the solver's names.
+
+    cvxpy's SCIPY interface takes them inside ``scipy_options`` (SciPy's HiGHS-based
+    ``linprog``/``milp`` read ``time_limit`` and ``mip_rel_gap``); the other solvers take
+    them at the top level (:data:`_LIMIT_OPTIONS`).
+    """
+    cp_name = name.upper()
+    if cp_name == "SCIPY":
+        nested = dict(options.pop("scipy_options", {}))
+        if time_limit is not None:
+            nested["time_limit"] = float(time_limit)
+        if mip_gap is not None and is_mip:
+            nested["mip_rel_gap"] = float(mip_gap)
+        if nested:
+            options["scipy_options"] = nested
+        return
+    tl_key, gap_key = _LIMIT_OPTIONS.get(cp_name, (None, None))
+    if time_limit is not None:
+        if tl_key is None:
+            raise SolverError(
+                f"optirules does not know how to give {name!r} a time limit: pass it as a "
+                "solver option, or choose 'clarabel', 'highs', 'osqp', 'scs' or 'scipy'."
+            )
+        options[tl_key] = float(time_limit)
+    if mip_gap is not None and is_mip:
+        if gap_key is None:
+            raise SolverError(f"solver {name!r} takes no relative MIP gap: drop mip_gap or use "
+                              "'highs'.")
+        options[gap_key] = float(mip_gap)
+
+
 def solve_cvxpy(name: str, problem, *, time_limit=None, mip_gap=None, verbose=False, options=None) -> SolveResult:
     """Solve a ``cvxpy.Problem`` with solver ``name`` (lowercase); cvxpy sets the variable values."""
     import cvxpy as cp
@@ -117,26 +150,7 @@ def solve_cvxpy(name: str, problem, *, time_limit=None, mip_gap=None, verbose=Fa
     cp_name = name.upper()
     options = dict(options or {})
     _check_options(cp_name, options)
-    tl_key, gap_key = _LIMIT_OPTIONS.get(cp_name, (None, None))
-    if time_limit is not None:
-        if tl_key is None:
-            raise SolverError(
-                f"optirules does not know how to give {name!r} a time limit: pass it as a "
-                "solver option, or choose 'clarabel', 'highs', 'osqp' or 'scs'."
-            )
-        options[tl_key] = float(time_limit)
-    if mip_gap is not None and problem.is_mixed_integer():
-        if gap_key is None:
-            raise SolverError(f"solver {name!r} takes no relative MIP gap: drop mip_gap or use 'highs'.")
-        options[gap_key] = float(mip_gap)
-    if cp_name == "SCIPY":
-        scipy_opts = dict(options.pop("scipy_options", {}))
-        if time_limit is not None:
-            scipy_opts["time_limit"] = options.pop(tl_key, float(time_limit)) if tl_key else float(time_limit)
-        if mip_gap is not None and problem.is_mixed_integer():
-            scipy_opts["mip_rel_gap"] = float(mip_gap)
-        if scipy_opts:
-            options["scipy_options"] = scipy_opts
+    _add_limit_options(name, options, time_limit, mip_gap, problem.is_mixed_integer())
     raw = ""
     error_text = ""
     with Stopwatch() as clock:
@@ -167,6 +181,10 @@ def solve_cvxpy(name: str, problem, *, time_limit=None, mip_gap=None, verbose=Fa
         # cvxpy reports time and iteration limits alike as "user_limit"; well inside the
         # time limit (or without one) it was the iteration limit
         status = Status.ITERATION_LIMIT
+    if (cp_name == "SCIPY" and raw == "optimal_inaccurate" and time_limit is not None
+            and clock.elapsed >= 0.9 * float(time_limit)):
+        # cvxpy maps SciPy milp's "time or iteration limit reached" to optimal_inaccurate
+        status = Status.TIME_LIMIT
     has_solution = status in (Status.OPTIMAL, Status.FEASIBLE, Status.TIME_LIMIT,
                               Status.ITERATION_LIMIT) and all(
         v.value is not None for v in problem.variables()

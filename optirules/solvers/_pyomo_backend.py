@@ -244,7 +244,10 @@ def _solve_legacy(name, model, time_limit, mip_gap, verbose, options) -> SolveRe
                 "yourself as a solver option, or use solver='highs'."
             )
         options[tl_key] = float(time_limit)
-    if mip_gap is not None and gap_key is not None:
+    if mip_gap is not None and integer:
+        if gap_key is None:
+            raise SolverError(f"optirules does not know {name!r}'s relative MIP gap option: "
+                              "pass it yourself as a solver option, or use solver='highs'.")
         options[gap_key] = float(mip_gap)
     added_suffix = False
     if not integer and model.component("dual") is None:

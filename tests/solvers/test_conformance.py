@@ -188,7 +188,9 @@ def test_cvxpy_infeasible_and_unbounded(solver):
     assert not res.has_solution
 
 
-def test_cvxpy_highs_time_limit():
+@pytest.mark.parametrize("solver", ["highs", "scipy"])
+def test_cvxpy_milp_time_limit(solver):
+    """HiGHS takes the limit directly, SciPy's milp through cvxpy's scipy_options."""
     import cvxpy as cp
 
     rng = np.random.default_rng(0)
@@ -199,7 +201,7 @@ def test_cvxpy_highs_time_limit():
     s = cp.Variable(k)
     prob = cp.Problem(cp.Minimize(cp.norm1(s) + 0.001 * np.arange(n) @ x), [A @ x + s == b])
     start = time.perf_counter()
-    res = solve(prob, "highs", time_limit=1.0)
+    res = solve(prob, solver, time_limit=1.0, mip_gap=1e-9)
     assert time.perf_counter() - start < 1.0 + 3.0
     assert res.status is Status.TIME_LIMIT
 
