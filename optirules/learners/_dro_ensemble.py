@@ -64,7 +64,6 @@ from ..errors import InputError, OptirulesError, SolverError
 from ..models._clauses import Clause, clause_coverage
 from ._json import dump_json, json_header, json_scalar, load_json, load_json_header, restore_params
 from ._rule_set import (
-    PRICING,
     _is_int,
     _is_number,
     _n_rows,
@@ -248,26 +247,8 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
                              f"{self.validation_fraction!r}.")
         if self.delta is not None and not (_is_number(self.delta) and self.delta < 0.5):
             raise InputError(f"delta must be None or in [0, 1/2), got {self.delta!r}.")
-        for name in ("lambda0", "lambda1"):
-            if not _is_number(getattr(self, name)):
-                raise InputError(f"{name} must be a finite number >= 0.")
-        if not (_is_int(self.max_degree) or self.max_degree == "auto"):
-            raise InputError(f"max_degree must be an integer >= 1 or 'auto', got "
-                             f"{self.max_degree!r}.")
-        if self.pricing not in PRICING:
-            raise InputError(f"pricing must be one of {PRICING}, got {self.pricing!r}.")
-        for name in ("n_iterations", "beam_width", "n_columns", "max_iterations"):
-            if not _is_int(getattr(self, name)):
-                raise InputError(f"{name} must be an integer >= 1, got "
-                                 f"{getattr(self, name)!r}.")
-        for name in ("time_limit", "combination_time_limit"):
-            value = getattr(self, name)
-            if value is not None and not _is_number(value, 0.0, strict=True):
-                raise InputError(f"{name} must be None or a positive number of seconds.")
-        if not isinstance(self.solver, str):
-            raise InputError(f"solver must be a solver name such as 'highs', got "
-                             f"{self.solver!r}.")
-        self._check_binarizer_param()
+        self._check_search_params(("n_iterations", "beam_width", "n_columns", "max_iterations"),
+                                  ("time_limit", "combination_time_limit"))
 
     def _seed(self) -> int:
         rs = self.random_state

@@ -673,9 +673,41 @@ def _is_number(value: Any, low: float = 0.0, strict: bool = False) -> bool:
 
 
 class _RuleInputMixin:
-    """Input handling shared by the rule-set learners: labels, weights and literals."""
+    """Input handling shared by the rule-set learners: labels, weights, literals and the
+    column-generation parameters."""
 
     binarizer: Any
+    lambda0: float
+    lambda1: float
+    max_degree: int | str
+    pricing: str
+    solver: str
+
+    def _check_search_params(self, counts: Sequence[str], seconds: Sequence[str]) -> None:
+        """The column-generation parameters both rule learners take: penalties, degree,
+        pricing, the integer ``counts``, the time limits ``seconds``, solver, binarizer."""
+        for name in ("lambda0", "lambda1"):
+            if not _is_number(getattr(self, name)):
+                raise InputError(f"{name} must be a finite number >= 0, got "
+                                 f"{getattr(self, name)!r}.")
+        if not (_is_int(self.max_degree) or self.max_degree == "auto"):
+            raise InputError(f"max_degree must be an integer >= 1 or 'auto', got "
+                             f"{self.max_degree!r}.")
+        if self.pricing not in PRICING:
+            raise InputError(f"pricing must be one of {PRICING}, got {self.pricing!r}.")
+        for name in counts:
+            if not _is_int(getattr(self, name)):
+                raise InputError(f"{name} must be an integer >= 1, got "
+                                 f"{getattr(self, name)!r}.")
+        for name in seconds:
+            value = getattr(self, name)
+            if value is not None and not _is_number(value, 0.0, strict=True):
+                raise InputError(f"{name} must be None or a positive number of seconds, got "
+                                 f"{value!r}.")
+        if not isinstance(self.solver, str):
+            raise InputError(f"solver must be a solver name such as 'highs', got "
+                             f"{self.solver!r}.")
+        self._check_binarizer_param()
 
     def __sklearn_tags__(self):
         """Binary labels only; raw (NaN, string, categorical) input when a binarizer is used."""
@@ -980,15 +1012,8 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
         if self.complexity is not None and not _is_number(self.complexity, 2.0):
             raise InputError(f"complexity must be None or a number >= 2 (one rule of one "
                              f"literal costs 2), got {self.complexity!r}.")
-        for name in ("lambda0", "lambda1"):
-            if not _is_number(getattr(self, name)):
-                raise InputError(f"{name} must be a finite number >= 0, got "
-                                 f"{getattr(self, name)!r}.")
-        if not (_is_int(self.max_degree) or self.max_degree == "auto"):
-            raise InputError(f"max_degree must be an integer >= 1 or 'auto', got "
-                             f"{self.max_degree!r}.")
-        if self.pricing not in PRICING:
-            raise InputError(f"pricing must be one of {PRICING}, got {self.pricing!r}.")
+        self._check_search_params(("beam_width", "n_columns", "max_iterations"),
+                                  ("time_limit", "pricing_time_limit"))
         if self.exact_method not in EXACT_METHODS:
             raise InputError(f"exact_method must be one of {EXACT_METHODS}, got "
                              f"{self.exact_method!r}.")
@@ -996,21 +1021,8 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
                 self.max_degree > 3:
             raise InputError("exact_method='enumerate' handles max_degree <= 3; use 'milp' "
                              "or exact_method='auto'.")
-        for name in ("beam_width", "n_columns", "max_iterations"):
-            if not _is_int(getattr(self, name)):
-                raise InputError(f"{name} must be an integer >= 1, got "
-                                 f"{getattr(self, name)!r}.")
-        for name in ("time_limit", "pricing_time_limit"):
-            value = getattr(self, name)
-            if value is not None and not _is_number(value, 0.0, strict=True):
-                raise InputError(f"{name} must be None or a positive number of seconds, got "
-                                 f"{value!r}.")
-        if not isinstance(self.solver, str):
-            raise InputError(f"solver must be a solver name such as 'highs', got "
-                             f"{self.solver!r}.")
         if not _is_number(self.mip_gap):
             raise InputError(f"mip_gap must be a number >= 0, got {self.mip_gap!r}.")
-        self._check_binarizer_param()
 
     def _seed(self) -> int | None:
         rs = self.random_state
