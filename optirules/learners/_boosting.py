@@ -22,11 +22,8 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (
-    _check_sample_weight,
     check_is_fitted,
-    column_or_1d,
     validate_data,
 )
 
@@ -38,6 +35,7 @@ from ..weak._base import (
     check_binary_matrix,
     hypothesis_from_dict,
 )
+from ._checks import check_binary_targets, n_rows, normalized_weights
 from ._json import dump_json, json_header, load_json, load_json_header, num, restore_params
 
 __all__ = ["BoostingClassifier", "madaboost_weights", "smoothboost_measure",
@@ -310,32 +308,10 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         """
         self._check_params()
         Xb = self._validate_X(X, reset=True)
-        if y is None:
-            raise InputError(f"{type(self).__name__} requires y to be passed, but the target "
-                             "y is None. Pass the class labels.")
-        y = column_or_1d(y, warn=True)
-        if y.shape[0] != Xb.shape[0]:
-            raise InputError(f"X has {Xb.shape[0]} rows but y has {y.shape[0]} entries.")
-        if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
-            raise InputError("y contains NaN or infinity; drop those rows.")
-        try:
-            check_classification_targets(y)
-        except ValueError as exc:
-            raise InputError(f"{exc} BoostingClassifier needs two class labels.") from exc
-        classes = np.unique(y)
-        if classes.size < 2:
-            raise InputError(f"y has only one class ({classes.tolist()}); boosting needs two "
-                             "classes. Check the labels or the train/test split.")
-        if classes.size > 2:
-            raise InputError(f"Only binary classification is supported; y has {classes.size} "
-                             "classes. Merge classes (one-vs-rest) first.")
+        classes, positive = check_binary_targets(y, Xb.shape[0], "boosting")
         self.classes_ = classes
-        y_pm = np.where(y == classes[1], 1, -1).astype(np.int8)
-        d1 = _check_sample_weight(sample_weight, Xb, dtype=np.float64,
-                                  ensure_non_negative=True)
-        if d1.sum() <= 0:
-            raise InputError("sample_weight sums to zero; give some row a positive weight.")
-        d1 = d1 / d1.sum()
+        y_pm = np.where(positive, 1, -1).astype(np.int8)
+        d1 = normalized_weights(sample_weight, Xb.shape[0])
 
         rng = check_random_state(self.random_state)
         seed = 0 if self.random_state is None else int(rng.randint(np.iinfo(np.int32).max))
@@ -587,8 +563,7 @@ class _LiteralColumns:
         self.literals_ = literals
 
     def transform(self, X: Any) -> np.ndarray:
-        n = X.shape[0] if hasattr(X, "shape") else len(X)
-        out = np.zeros((n, len(self.literals_)), dtype=np.uint8)
+        out = np.zeros((n_rows(X), len(self.literals_)), dtype=np.uint8)
         for k, lit in enumerate(self.literals_):
             out[:, k] = lit.evaluate(X)
         return out

@@ -62,11 +62,11 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..errors import InputError, OptirulesError, SolverError
 from ..models._clauses import Clause, clause_coverage
+from ._checks import check_binary_targets, n_rows
 from ._json import dump_json, json_header, json_scalar, load_json, load_json_header, restore_params
 from ._rule_set import (
     _is_int,
     _is_number,
-    _n_rows,
     _RuleInputMixin,
     column_generation,
     resolve_max_degree,
@@ -288,10 +288,10 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         """
         t0 = time.perf_counter()
         self._check_params()
-        n = _n_rows(X)
+        n = n_rows(X)
         if n == 0:
             raise InputError("X has no rows; pass at least one example of each class.")
-        classes, ypos = self._check_targets(y, n)
+        classes, ypos = check_binary_targets(y, n, "a rule ensemble")
         A = self._literal_matrix(X, reset=True)
         self.classes_ = classes
         self.max_degree_ = resolve_max_degree(self.max_degree, A.shape)
@@ -514,7 +514,7 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
                 raise
             except (ValueError, TypeError) as exc:
                 raise InputError(f"{exc} Pass the columns the model was fitted on.") from None
-            F = np.zeros(_n_rows(X))
+            F = np.zeros(n_rows(X))
             for k in np.flatnonzero(self.weights_):
                 F += self.weights_[k] * self.members_[k].evaluate(X)
             return F

@@ -44,6 +44,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from ..errors import InputError, NotFittedError
+from ._checks import n_rows
 
 __all__ = ["QMMPruner", "KappaPruner", "DREPPruner", "member_predictions",
            "ensemble_hypothesis_space_size"]
@@ -199,13 +200,9 @@ def _member_columns(estimator: Any, kind: str, X: Any, members: np.ndarray,
             col = -col
         cols.append(col)
     if not cols:
-        return np.zeros((_n_rows(X), 0), dtype=np.int8)
+        return np.zeros((n_rows(X), 0), dtype=np.int8)
     H = np.column_stack(cols).astype(np.int8)
     return H
-
-
-def _n_rows(X: Any) -> int:
-    return X.shape[0] if hasattr(X, "shape") else len(X)
 
 
 def member_predictions(estimator: Any, X: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

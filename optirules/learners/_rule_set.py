@@ -54,11 +54,8 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (
-    _check_sample_weight,
     check_is_fitted,
-    column_or_1d,
     validate_data,
 )
 
@@ -70,6 +67,7 @@ from ..models._clauses import (
     complexity_costs,
     row_prices,
 )
+from ._checks import check_binary_targets, n_rows, normalized_weights
 from ._json import (
     dump_json,
     json_header,
@@ -738,33 +736,6 @@ class _RuleInputMixin:
                 f"got {b!r}."
             )
 
-    def _check_targets(self, y: Any, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
-        if y is None:
-            raise InputError(f"{type(self).__name__} requires y to be passed, but the target "
-                             "y is None. Pass the class labels.")
-        y = column_or_1d(y, warn=True)
-        if y.shape[0] != n_rows:
-            raise InputError(f"X has {n_rows} rows but y has {y.shape[0]} labels; pass one "
-                             "label per row.")
-        if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
-            raise InputError("y contains NaN or infinity; drop or label those rows.")
-        try:
-            check_classification_targets(y)
-        except ValueError as exc:
-            raise InputError(f"{exc} {type(self).__name__} needs two class labels.") from None
-        classes = np.unique(y)
-        if classes.size < 2:
-            raise InputError(
-                f"y has only one class ({classes.tolist()}); a rule set needs examples of two "
-                "classes. Check the labels or the train/test split."
-            )
-        if classes.size > 2:
-            raise InputError(
-                f"Only binary classification is supported. y has {classes.size} classes; "
-                "merge them into two (one-vs-rest) first."
-            )
-        return classes, y == classes[1]
-
     def _binary_literals(self, names: list[str]) -> list[Literal]:
         lits = [Literal(n, "==", 1, j) for j, n in enumerate(names)]
         return lits + [Literal(n, "==", 0, j) for j, n in enumerate(names)]
@@ -824,7 +795,7 @@ class _RuleInputMixin:
             self.binarizer_.fit(X)
             self.literals_ = list(getattr(self.binarizer_, "literals_", []))
         Xb = np.asarray(self.binarizer_.transform(X))
-        if Xb.ndim != 2 or Xb.shape[0] != _n_rows(X):
+        if Xb.ndim != 2 or Xb.shape[0] != n_rows(X):
             raise InputError("the binarizer returned an array of unexpected shape "
                              f"{Xb.shape}; it must return one row per input row.")
         if Xb.dtype != bool:
@@ -841,28 +812,6 @@ class _RuleInputMixin:
                 raise InputError("the binarizer produced no literal (every column is constant); "
                                  "a rule set needs at least one varying feature.")
         return np.ascontiguousarray(Xb)
-
-    def _weights(self, sample_weight: Any, X: Any, n_rows: int) -> np.ndarray:
-        if sample_weight is None:
-            return np.full(n_rows, 1.0 / n_rows)
-        try:
-            w = _check_sample_weight(sample_weight, np.empty((n_rows, 0)), dtype=np.float64,
-                                     ensure_non_negative=True)
-        except ValueError as exc:
-            raise InputError(f"{exc} Pass one non-negative finite weight per row.") from None
-        total = float(w.sum())
-        if not total > 0:
-            raise InputError("sample_weight sums to zero; give some rows a positive weight.")
-        return w / total
-
-
-def _n_rows(X: Any) -> int:
-    from sklearn.utils.validation import _num_samples
-
-    try:
-        return int(_num_samples(X))
-    except TypeError as exc:
-        raise InputError(f"{exc}; pass a 2-D array or a DataFrame.") from None
 
 
 # ============================================================================ estimator
@@ -1052,11 +1001,11 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
         self
         """
         self._check_params()
-        n = _n_rows(X)
+        n = n_rows(X)
         if n == 0:
             raise InputError("X has no rows; pass at least one example of each class.")
-        classes, ypos = self._check_targets(y, n)
-        P = self._weights(sample_weight, X, n)
+        classes, ypos = check_binary_targets(y, n, "a rule set")
+        P = normalized_weights(sample_weight, n)
         keep = P > 0
         X_fit = X
         if not keep.all():

@@ -33,7 +33,8 @@ from sklearn.utils import indexable
 from sklearn.utils.validation import check_is_fitted
 
 from ..errors import InputError
-from ._rule_set import BooleanRuleSetClassifier, _n_rows, _RuleInputMixin
+from ._checks import check_binary_targets, n_rows, normalized_weights
+from ._rule_set import BooleanRuleSetClassifier
 
 __all__ = ["BooleanRuleSetCV", "DEFAULT_PENALTIES"]
 
@@ -234,14 +235,14 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
         pairs = _penalty_pairs(self.penalties)
         if self.selection not in SELECTIONS:
             raise InputError(f"selection must be one of {SELECTIONS}, got {self.selection!r}.")
-        n = _n_rows(X)
+        n = n_rows(X)
         if n == 0:
             raise InputError("X has no rows; pass at least one example of each class.")
-        _RuleInputMixin._check_targets(self, y, n)  # type: ignore[arg-type]
+        check_binary_targets(y, n, "BooleanRuleSetCV")
         y = np.asarray(y).reshape(-1)
         w = None
         if sample_weight is not None:
-            w = _RuleInputMixin._weights(self, sample_weight, X, n) * n  # type: ignore[arg-type]
+            w = normalized_weights(sample_weight, n) * n
         scorer = self._scorer()
         X = indexable(X)[0]
         splitter, k = self._splitter(y)

@@ -25,6 +25,7 @@ import numpy as np
 
 from ..data._binarizer import Literal
 from ..errors import InputError
+from ._checks import n_rows
 from ._json import json_scalar
 
 __all__ = ["Condition", "Rule", "RuleSet"]
@@ -48,13 +49,6 @@ def _column_cache(X: Any) -> Any:
             "reshape a single row with X.reshape(1, -1)."
         )
     return arr
-
-
-def _n_rows(X: Any) -> int:
-    shape = getattr(X, "shape", None)
-    if shape is not None and len(shape) >= 1:
-        return int(shape[0])
-    return len(X)
 
 
 def _rename(condition: Literal, feature_names: Sequence[str] | None) -> str:
@@ -113,7 +107,7 @@ class Rule:
         (conditions read their column by position).
         """
         X = _column_cache(X)
-        out = np.ones(_n_rows(X), dtype=bool)
+        out = np.ones(n_rows(X), dtype=bool)
         for c in self.conditions:
             out &= c.evaluate(X)
         return out
@@ -194,7 +188,7 @@ class RuleSet:
     def fired(self, X: Any) -> np.ndarray:
         """Boolean matrix ``(n_rows, n_rules)``: which rules hold on which rows."""
         X = _column_cache(X)
-        n = _n_rows(X)
+        n = n_rows(X)
         if not self.rules:
             return np.zeros((n, 0), dtype=bool)
         return np.column_stack([r.evaluate(X) for r in self.rules])
@@ -202,7 +196,7 @@ class RuleSet:
     def evaluate(self, X: Any) -> np.ndarray:
         """Boolean array: the DNF's value :math:`h(x)` on every row of ``X``."""
         X = _column_cache(X)
-        return self.fired(X).any(axis=1) if self.rules else np.zeros(_n_rows(X), dtype=bool)
+        return self.fired(X).any(axis=1) if self.rules else np.zeros(n_rows(X), dtype=bool)
 
     def predict(self, X: Any) -> np.ndarray:
         """``positive_class`` where some rule holds, ``negative_class`` elsewhere."""

@@ -1,0 +1,64 @@
+"""Checks of the labels, sample weights and row counts the binary learners share."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import _check_sample_weight, _num_samples, column_or_1d
+
+from ..errors import InputError
+
+__all__ = ["check_binary_targets", "normalized_weights", "n_rows"]
+
+
+def n_rows(X: Any) -> int:
+    """Number of rows of ``X`` (array, DataFrame, list of rows)."""
+    try:
+        return int(_num_samples(X))
+    except TypeError as exc:
+        raise InputError(f"{exc}; pass a 2-D array or a DataFrame.") from None
+
+
+def check_binary_targets(y: Any, rows: int, owner: str) -> tuple[np.ndarray, np.ndarray]:
+    """``(classes, y == classes[1])`` for labels of exactly two classes, one per row.
+
+    ``owner`` (the estimator's name) goes into the messages.
+    """
+    if y is None:
+        raise InputError(f"{owner} requires y to be passed, but the target y is None. Pass "
+                         "the class labels.")
+    y = column_or_1d(y, warn=True)
+    if y.shape[0] != rows:
+        raise InputError(f"X has {rows} rows but y has {y.shape[0]} labels; pass one label "
+                         "per row.")
+    if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
+        raise InputError("y contains NaN or infinity; drop or label those rows.")
+    try:
+        check_classification_targets(y)
+    except ValueError as exc:
+        raise InputError(f"{exc} {owner} needs two class labels.") from None
+    classes = np.unique(y)
+    if classes.size < 2:
+        raise InputError(f"y has only one class ({classes.tolist()}); {owner} needs examples "
+                         "of two classes. Check the labels or the train/test split.")
+    if classes.size > 2:
+        raise InputError(f"Only binary classification is supported. y has {classes.size} "
+                         "classes; merge them into two (one-vs-rest) first.")
+    return classes, y == classes[1]
+
+
+def normalized_weights(sample_weight: Any, rows: int) -> np.ndarray:
+    """``sample_weight`` as a pmf over the rows (uniform when None)."""
+    if sample_weight is None:
+        return np.full(rows, 1.0 / rows)
+    try:
+        w = _check_sample_weight(sample_weight, np.empty((rows, 0)), dtype=np.float64,
+                                 ensure_non_negative=True)
+    except ValueError as exc:
+        raise InputError(f"{exc} Pass one non-negative finite weight per row.") from None
+    total = float(w.sum())
+    if not total > 0:
+        raise InputError("sample_weight sums to zero; give some rows a positive weight.")
+    return w / total
