@@ -103,7 +103,12 @@ def test_scoring_json_explain_and_pipeline(tmp_path):
     back = BooleanRuleSetClassifier.from_json(est.to_json(tmp_path / "cv.json"))
     np.testing.assert_array_equal(back.predict(X), est.predict(X))
     assert len(est.explain(X[:4])) == 4 and est.decision_rules(X).shape[0] == len(y)
-    assert est.export_model(tmp_path / "m.lp")[0].exists()
+    # the exported master is the refitted rule set's: HiGHS re-solving it gets its objective
+    from optirules.solvers import read_model
+
+    (path,) = est.export_model(tmp_path / "m.mps")
+    assert read_model(path, mip_gap=1e-10).objective == pytest.approx(
+        est.best_estimator_.ip_objective_, abs=1e-9)
     pipe = Pipeline([("bin", FeatureBinarizer(n_thresholds=3)),
                      ("rules", BooleanRuleSetCV(BooleanRuleSetClassifier(max_degree=1),
                                                 penalties=(0.001, 0.01), cv=2))]).fit(X, y)
