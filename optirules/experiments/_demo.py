@@ -1,8 +1,9 @@
 """The main job on bundled data: binarize, solve a rule-set IP with HiGHS, report, export.
 
-Until the column-generation learner is used here, the demo solves DESIGN.md model 1
-(seed 000 eqs 6-8, unit weights) as an integer program over *every* clause of at most
-``max_degree`` literals that covers at least one positive training row.  The default,
+``optirules demo --method enumerate``: instead of column generation (the default demo), solve
+the weighted Hamming-loss rule master (eqs 6-8 of the DRO rule-ensemble paper, unit weights) as
+an integer program over *every* clause of at most ``max_degree`` literals that covers at least
+one positive training row.  The default,
 MONK's problem 1 (target concept ``a1 == a2 or a5 == 1``), is small enough to solve to
 optimality in seconds, and its own test file holds all 432 possible examples.
 """

@@ -11,7 +11,7 @@ import pytest
 from optirules.data._datasets import dataset_info, list_datasets, load_dataset, verify_dataset
 from optirules.errors import InputError
 
-# (name, rows, features, positive rate) as printed in ../shared/datasets/README.md
+# (name, rows, features, positive rate) as recorded in optirules/data/datasets/PROVENANCE.md
 README_TABLE = [
     ("adult", 48842, 14, 0.239),
     ("splice", 3190, 60, 0.481),
