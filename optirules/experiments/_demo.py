@@ -3,9 +3,9 @@
 ``optirules demo --method enumerate``: instead of column generation (the default demo), solve
 the weighted Hamming-loss rule master (eqs 6-8 of the DRO rule-ensemble paper, unit weights) as
 an integer program over *every* clause of at most ``max_degree`` literals that covers at least
-one positive training row.  The default,
-MONK's problem 1 (target concept ``a1 == a2 or a5 == 1``), is small enough to solve to
-optimality in seconds, and its own test file holds all 432 possible examples.
+one positive training row.  Its default data, MONK's problem 1 (target concept
+``a1 == a2 or a5 == 1``), is small enough to solve to optimality in seconds, and its own test
+file holds all 432 possible examples.
 """
 
 from __future__ import annotations
