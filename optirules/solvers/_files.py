@@ -91,7 +91,25 @@ def read_model(
     h = new_highs()
     if h.readModel(str(path)) == highspy.HighsStatus.kError:
         raise ModelFormatError(f"HiGHS could not parse {str(path)!r} as an {path.suffix} model.")
+    _check_read_model(h, path)
     return solve_highs(h, time_limit=time_limit, mip_gap=mip_gap, verbose=verbose, options=options)
+
+
+def _check_read_model(h, path: Path) -> None:
+    """Refuse a file that parsed but holds no model: no variables, or no objective to optimize."""
+    if h.getNumCol() == 0:
+        raise ModelFormatError(
+            f"{str(path)!r} holds no variables (an empty or comment-only {path.suffix} file): "
+            "check that the file was written completely."
+        )
+    model = h.getModel()
+    costs = np.asarray(model.lp_.col_cost_, dtype=float)
+    if not np.any(costs) and model.lp_.offset_ == 0 and model.hessian_.dim_ == 0:
+        raise ModelFormatError(
+            f"{str(path)!r} has no objective (every cost is 0), so its 'optimum' would say "
+            "nothing: check that the file was written completely (every model optirules "
+            "writes has its objective); for a feasibility check, use highspy directly."
+        )
 
 
 def _entry_names(name: str, shape: tuple[int, ...]) -> list[str]:

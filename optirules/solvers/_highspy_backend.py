@@ -90,16 +90,30 @@ def highs_status(model_status) -> Status:
 
 
 def check_highs_options(options: dict[str, Any]) -> None:
-    """Raise :class:`SolverOptionError` for an option name HiGHS does not know."""
+    """Raise :class:`SolverOptionError` for an option HiGHS does not know or a value it refuses.
+
+    Each value is set on a scratch ``Highs`` object, so HiGHS's own option table decides
+    (type, range, and the allowed strings such as ``presolve`` in ``{"off", "choose", "on"}``),
+    before any model is built or solved.
+    """
     import highspy
 
     probe = new_highs()
-    for name in options:
-        status, _ = probe.getOptionType(name)
+    for name, value in options.items():
+        status, kind = probe.getOptionType(name)
         if status != highspy.HighsStatus.kOk:
             raise SolverOptionError(
                 f"HiGHS has no option {name!r}: check the spelling against the HiGHS "
                 "option list (e.g. 'mip_rel_gap', 'presolve', 'threads', 'random_seed')."
+            )
+        wrong_type = isinstance(value, bool) and kind != highspy.HighsOptionType.kBool
+        if wrong_type or _muted(lambda n=name, v=value: probe.setOptionValue(n, v)) != (
+            highspy.HighsStatus.kOk
+        ):
+            raise SolverOptionError(
+                f"HiGHS refuses the value {value!r} for option {name!r} (an option of type "
+                f"{kind.name[1:].lower()}): give a value of that type within its range, see "
+                "the HiGHS option documentation."
             )
 
 

@@ -231,6 +231,29 @@ def test_misspelled_options_raise():
         solve(prob, "osqp", no_such_setting=1)
 
 
+@pytest.mark.parametrize("options", [
+    {"mip_rel_gap": -5}, {"threads": "abc"}, {"presolve": "maybe"}, {"simplex_strategy": 99},
+])
+def test_highs_option_values_are_checked_on_every_route(options):
+    """HiGHS's own option table decides: a value of the wrong type or out of range is refused
+    before the solve, on the Pyomo, cvxpy and highspy routes alike."""
+    import highspy
+
+    name = next(iter(options))
+    prob, _ = cvxpy_qp()
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    for problem in (pyomo_lp(), prob, h):
+        with pytest.raises(SolverOptionError, match=f"value .* for option {name!r}"):
+            solve(problem, "highs", **options)
+
+
+def test_highs_option_values_in_range_are_applied():
+    result = solve(pyomo_lp(), "highs", presolve="off", random_seed=3, mip_rel_gap=0.01)
+    assert result.status is Status.OPTIMAL
+    assert result.objective == pytest.approx(LP_OPT)
+
+
 def test_capability_mismatch_is_explained():
     import cvxpy as cp
 

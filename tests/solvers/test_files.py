@@ -133,3 +133,19 @@ def test_pyomo_and_direct_highspy_routes_agree(tmp_path):
                       for i in range(n_rows)])
     _check_optimal_duals(A, cost, y_ref, ref.objective)
     _check_optimal_duals(A, cost, y_dir, direct.objective)
+
+
+@pytest.mark.parametrize("text, match", [
+    ("", "holds no variables"),
+    ("\\ a comment and nothing else\n", "holds no variables"),
+    ("Minimize\n obj: \nSubject To\n c1: x >= 1\nEnd\n", "has no objective"),
+])
+def test_read_model_refuses_a_file_without_a_model(tmp_path, text, match):
+    """An empty or objective-less file parses in HiGHS and 'solves' to optimal with objective
+    NaN or 0; read_model says what is missing instead."""
+    from optirules.errors import ModelFormatError
+
+    path = tmp_path / "m.lp"
+    path.write_text(text)
+    with pytest.raises(ModelFormatError, match=match):
+        read_model(path)
