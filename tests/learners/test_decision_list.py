@@ -338,7 +338,7 @@ def test_explain_reports_rule_osr_and_default():
 
 def test_osr_rows_all_versus_uncovered():
     X, y = _color_size_data()
-    clf = DecisionListClassifier(max_depth=2, min_coverage=1).fit(X, y)
+    clf = DecisionListClassifier(max_depth=2, min_coverage=1, osr_rows="all").fit(X, y)
     np.testing.assert_array_equal(np.sort(clf.uncovered_rows_),
                                   np.flatnonzero((X.color == "red") & (X["size"] == "small")))
     point = pd.DataFrame({"color": ["red"], "size": ["small"]})
@@ -450,3 +450,172 @@ def test_bad_data_raises_input_error():
 def test_sklearn_compatible(estimator, check):
     # no expected failures: every check of scikit-learn's suite passes
     check(estimator)
+
+
+# --------------------------------------------------------------------------- OSR rows
+def _uncovered_negatives_data():
+    """Two attributes A, B in {0, 1, 2}: 30 positives (A=1, B=0), 30 positives (A=0, B=1),
+    4 negatives (A=2, B=2), 2 negatives (A=0, B=2)."""
+    groups = [(30, 1, 0, 1), (30, 0, 1, 1), (4, 2, 2, 0), (2, 0, 2, 0)]
+    rows = [(a, b, c) for count, a, b, c in groups for _ in range(count)]
+    X = pd.DataFrame({"A": [str(r[0]) for r in rows], "B": [str(r[1]) for r in rows]})
+    return X, np.array([r[2] for r in rows])
+
+
+def test_osr_on_uncovered_rows_gets_the_uncovered_negatives_right():
+    X, y = _uncovered_negatives_data()
+    clf = DecisionListClassifier(max_depth=1, min_coverage=1, osr_rows="all").fit(X, y)
+    # by hand: A=1, B=0, B=1 all cover 30 positives (LA 31/32, the best); A=1 comes first.
+    # On the 36 rows left, B=1 (30 positives, 31/32) beats A=0 (30/2, 31/34).  The 6 rows
+    # left are all negative, so no rule beats the default rule (7/8) and the search stops.
+    assert [str(r) for r in clf.rules_] == ["IF A = 1 THEN 1", "IF B = 1 THEN 1"]
+    assert clf.stop_reason_ == "not_better_than_default"
+    assert sorted(y[clf.uncovered_rows_].tolist()) == [0] * 6
+    test = pd.DataFrame({"A": ["0", "2", "0"], "B": ["0", "0", "2"]})
+    truth = np.array([0, 0, 0])  # what the uncovered part of the training data says
+    assert not clf.explain(test).rule.ge(0).any()  # no rule covers any of the three
+    # all rows: IM(B) = 0 (each B value is pure) < IM(A) = 32/66 * H(2/32), so the root test
+    # is B; the branch B = 0 holds the 30 positives (A=1, B=0): a pure leaf predicting 1
+    ex_all = clf.explain(test)
+    assert ex_all.text.tolist() == ["IF B = 0 THEN 1", "IF B = 0 THEN 1", "IF B = 2 THEN 0"]
+    # uncovered rows only: the 6 negatives, a pure root, every point predicted 0
+    clf.set_params(osr_rows="uncovered")
+    ex_unc = clf.explain(test)
+    assert ex_unc.text.tolist() == ["IF TRUE THEN 0"] * 3
+    assert np.mean(ex_unc.prediction.to_numpy() == truth) == 1.0
+    assert np.mean(ex_all.prediction.to_numpy() == truth) == pytest.approx(1 / 3)
+    # brute force: the leaf of "all" is the majority class of the training rows with B = 0
+    # (the attribute of least IM), of "uncovered" the majority of the uncovered rows
+    assert np.bincount(y[X.B == "0"], minlength=2).argmax() == 1
+    assert np.bincount(y[clf.uncovered_rows_], minlength=2).argmax() == 0
+    # the default rule (majority of the uncovered rows) agrees with "uncovered" here
+    assert (clf.set_params(fallback="default").predict(test) == truth).all()
+
+
+def test_osr_rows_default_is_uncovered():
+    assert DecisionListClassifier().get_params()["osr_rows"] == "uncovered"
+
+
+# --------------------------------------------------------------------------- JSON storage
+def _stored_rows(text: str) -> int:
+    import json
+
+    training = json.loads(text)["training"]
+    return 0 if training["rows"] == "none" else training["codes"]["shape"][0]
+
+
+def test_json_stores_only_the_rows_prediction_needs():
+    X, y = _uncovered_negatives_data()
+    test = pd.DataFrame({"A": ["0", "2", "0", "1"], "B": ["0", "0", "2", "2"]})
+    clf = DecisionListClassifier(max_depth=1, min_coverage=1).fit(X, y)
+    assert clf.training_rows_ == "all"
+    # osr_rows="uncovered" (the default): the 6 uncovered rows, not the 66 training rows
+    text = clf.to_json()
+    assert _stored_rows(text) == 6 and '"rows": "uncovered"' in text
+    back = DecisionListClassifier.from_json(text)
+    assert back.training_rows_ == "uncovered"
+    pd.testing.assert_frame_equal(back.explain(test), clf.explain(test))
+    np.testing.assert_array_equal(back.predict_proba(test), clf.predict_proba(test))
+    # asking the loaded model for Minimum OSR over all rows is a clear error, before work
+    with pytest.raises(InputError, match="osr_rows='all'"):
+        back.set_params(osr_rows="all").predict(test)
+    np.testing.assert_array_equal(back.set_params(fallback="default").predict(test),
+                                  clf.set_params(fallback="default").predict(test))
+    # fallback="default": no training rows at all
+    text_def = clf.to_json()
+    assert _stored_rows(text_def) == 0 and '"codes"' not in text_def
+    back_def = DecisionListClassifier.from_json(text_def)
+    np.testing.assert_array_equal(back_def.predict(test), clf.predict(test))
+    with pytest.raises(InputError, match="no training rows"):
+        back_def.set_params(fallback="min_osr").predict(test)
+    # osr_rows="all", or training_rows="all": every row, so every setting works after load
+    clf.set_params(fallback="min_osr", osr_rows="all")
+    assert _stored_rows(clf.to_json()) == 66
+    full = DecisionListClassifier.from_json(clf.set_params(osr_rows="uncovered")
+                                            .to_json(training_rows="all"))
+    for rows in ("all", "uncovered"):
+        clf.set_params(osr_rows=rows)
+        full.set_params(osr_rows=rows)
+        pd.testing.assert_frame_equal(full.explain(test), clf.explain(test))
+    with pytest.raises(InputError, match="training_rows"):
+        clf.to_json(training_rows="some")
+    with pytest.raises(InputError, match="cannot store"):
+        back.to_json(training_rows="all")
+
+
+def test_json_is_packed_and_smaller_than_the_training_matrix():
+    rng = np.random.default_rng(1)
+    n = 2000
+    X = pd.DataFrame({f"c{j}": rng.choice(list("abcd"), n) for j in range(8)})
+    y = np.where((X.c0 == "a") | (X.c1 == "b"), 1, 0)
+    y[rng.random(n) < 0.1] ^= 1
+    clf = DecisionListClassifier(max_depth=2, min_coverage=5, osr_rows="all").fit(X, y)
+    import json
+
+    doc = json.loads(clf.to_json())
+    codes = doc["training"]["codes"]
+    assert codes["dtype"] == "|u1" and codes["shape"] == [n, 8]
+    # one byte per value, base64: 4/3 byte per value (the version-1 lists took ~3)
+    assert len(codes["data"]) == 4 * math.ceil(n * 8 / 3)
+    back = DecisionListClassifier.from_json(json.dumps(doc))
+    np.testing.assert_array_equal(back.train_codes_, clf.train_codes_)
+    np.testing.assert_array_equal(back.train_y_, clf.train_y_)
+    np.testing.assert_array_equal(back.uncovered_rows_, clf.uncovered_rows_)
+    assert len(clf.set_params(osr_rows="uncovered").to_json()) < len(json.dumps(doc)) / 3
+
+
+def test_json_version_1_files_are_read():
+    import json
+
+    X, y = _uncovered_negatives_data()
+    clf = DecisionListClassifier(max_depth=1, min_coverage=1, osr_rows="all").fit(X, y)
+    doc = json.loads(clf.to_json())
+    doc["version"] = 1
+    doc["training"] = {"codes": clf.train_codes_.T.tolist(), "y": clf.train_y_.tolist(),
+                       "uncovered_rows": clf.uncovered_rows_.tolist()}
+    back = DecisionListClassifier.from_json(json.dumps(doc))
+    test = pd.DataFrame({"A": ["0", "2"], "B": ["0", "0"]})
+    pd.testing.assert_frame_equal(back.explain(test), clf.explain(test))
+
+
+@pytest.mark.parametrize("damage", [
+    lambda d: d["rules"][0]["conditions"][0].__setitem__(1, 99),      # value out of range
+    lambda d: d["rules"][0]["conditions"][0].__setitem__(0, 7),       # attribute out of range
+    lambda d: d["rules"][0].__setitem__("prediction", 2),
+    lambda d: d["rules"][0].__setitem__("class_counts", [1]),
+    lambda d: d["params"].__setitem__("evil", 1),
+    lambda d: d["params"].__setitem__("max_depth", 0),
+    lambda d: d.__setitem__("default_counts", [-1, 2]),
+    lambda d: d.__setitem__("classes_dtype", "V8"),
+    lambda d: d.__setitem__("n_features_in", 3),
+    lambda d: d["features"][0].__setitem__("kind", "image"),
+    lambda d: d["training"]["codes"].__setitem__("shape", [5, 2]),
+    lambda d: d["training"]["codes"].__setitem__("dtype", "<f8"),
+    lambda d: d["training"]["codes"].__setitem__("data", "!!"),
+    lambda d: d["training"].__setitem__("uncovered_rows", [0, 0]),
+    lambda d: d["training"].__setitem__("rows", "some"),
+    lambda d: d.pop("rules"),
+])
+def test_json_damage_is_refused_on_load(damage):
+    import json
+
+    X, y = _uncovered_negatives_data()
+    clf = DecisionListClassifier(max_depth=1, min_coverage=1, osr_rows="all").fit(X, y)
+    doc = json.loads(clf.to_json())
+    damage(doc)
+    with pytest.raises(InputError):
+        DecisionListClassifier.from_json(json.dumps(doc))
+
+
+def test_json_out_of_range_training_codes_are_refused():
+    import base64
+    import json
+
+    X, y = _uncovered_negatives_data()
+    clf = DecisionListClassifier(max_depth=1, min_coverage=1, osr_rows="all").fit(X, y)
+    doc = json.loads(clf.to_json())
+    raw = bytearray(base64.b64decode(doc["training"]["codes"]["data"]))
+    raw[0] = 200  # attribute A has 3 values
+    doc["training"]["codes"]["data"] = base64.b64encode(bytes(raw)).decode()
+    with pytest.raises(InputError, match="out of"):
+        DecisionListClassifier.from_json(json.dumps(doc))
