@@ -8,6 +8,7 @@ _EXPORTS = {
     "DRORuleEnsembleClassifier": "._dro_ensemble",
     "BoostingClassifier": "._boosting",
     "DecisionListClassifier": "._decision_list",
+    "DecisionListCV": "._decision_list_cv",
     "QMMPruner": "._pruning",
     "KappaPruner": "._pruning",
     "DREPPruner": "._pruning",
