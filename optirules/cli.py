@@ -54,9 +54,13 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 def _cmd_export(args: argparse.Namespace) -> int:
     from .data import FeatureBinarizer, load_dataset
+    from .errors import InputError
     from .experiments._demo import all_clauses
     from .models import RuleMasterModel
 
+    if args.max_degree < 1:
+        raise InputError(f"--max-degree must be at least 1 (literals per clause), got "
+                         f"{args.max_degree}.")
     X, y = load_dataset(args.dataset)
     binarizer = FeatureBinarizer(n_thresholds=args.n_thresholds).fit(X)
     A = binarizer.transform(X)
@@ -123,6 +127,34 @@ def _parse_params(items: Sequence[str]) -> dict:
     return params
 
 
+def _check_outputs(args: argparse.Namespace, est) -> None:
+    """Everything ``fit`` will write or solve with, checked before the fit starts: the folders
+    of --output and --export exist, --export names a model format and the learner has a model
+    to export, and the solver is installed."""
+    from pathlib import Path
+
+    from .errors import InputError
+
+    paths = [("--output", args.output)] + ([("--export", args.export)] if args.export else [])
+    for flag, path in paths:
+        folder = Path(path).resolve().parent
+        if not folder.is_dir():
+            raise InputError(f"{flag} {path}: the folder {str(folder)!r} does not exist; create "
+                             "it or choose another path.")
+        if Path(path).is_dir():
+            raise InputError(f"{flag} {path} is a folder; give a file name.")
+    if args.export:
+        if Path(args.export).suffix.lower() not in (".lp", ".mps"):
+            raise InputError(f"--export {args.export}: the file name must end in .lp or .mps.")
+        if not hasattr(est, "export_model"):
+            raise InputError(f"learner {args.learner!r} has no optimization model to export; "
+                             "drop --export.")
+    if args.solver is not None:
+        from .solvers import get_backend
+
+        get_backend(args.solver, "pyomo")
+
+
 def _cmd_fit(args: argparse.Namespace) -> int:
     import time
 
@@ -153,6 +185,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     if not hasattr(est, "to_json"):
         raise InputError(f"learner {args.learner!r} cannot be saved as JSON; choose one of: "
                          f"{', '.join(savable)}.")
+    _check_outputs(args, est)
     X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=args.test_size, stratify=y,
                                               random_state=args.random_state)
     t0 = time.perf_counter()
@@ -165,8 +198,6 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     est.to_json(args.output)
     print(f"model saved:    {args.output}")
     if args.export:
-        if not hasattr(est, "export_model"):
-            raise InputError(f"learner {args.learner!r} has no optimization model to export.")
         est.export_model(args.export)
         print(f"model exported: {args.export}")
     return 0

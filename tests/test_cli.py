@@ -180,6 +180,42 @@ def test_fit_bad_input_one_line(tmp_path, capsys, content, argv_extra, message):
     assert len(err.splitlines()) == 1 and message in err
 
 
+@pytest.mark.parametrize(
+    "argv_extra, message",
+    [
+        (["--learner", "decision_list", "--param", "bogus=1"], "has no parameter 'bogus'"),
+        (["--learner", "rule_set", "--param", "max_degre=2"], "Did you mean 'max_degree'"),
+        (["--learner", "rule_set", "--output", "{tmp}/no/such/folder/m.json"], "does not exist"),
+        (["--learner", "rule_set", "--export", "{tmp}/m.txt"], "must end in .lp or .mps"),
+        (["--learner", "rule_set", "--export", "{tmp}/absent/m.lp"], "does not exist"),
+        (["--learner", "decision_list", "--export", "{tmp}/m.lp"], "no optimization model"),
+        (["--learner", "rule_set", "--solver", "nonexistent"], "Installed solvers"),
+    ],
+)
+def test_fit_checks_everything_before_fitting(tmp_path, capsys, argv_extra, message):
+    """A usage mistake is exit 2 with one line, before any fit: no 'train accuracy' line is
+    printed and an existing model file is left as it was."""
+    data, _ = _write_monks(tmp_path)
+    model = tmp_path / "m.json"
+    model.write_text("previous model")
+    argv_extra = [a.replace("{tmp}", str(tmp_path)) for a in argv_extra]
+    if "--output" not in argv_extra:
+        argv_extra += ["--output", str(model)]
+    assert main(["fit", str(data), "--target", "target", *argv_extra]) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip()
+    assert len(err.splitlines()) == 1 and message in err, err
+    assert "train accuracy" not in captured.out
+    assert model.read_text() == "previous model"
+
+
+def test_export_refuses_degree_zero(tmp_path, capsys):
+    path = tmp_path / "x.lp"
+    assert main(["export", str(path), "--max-degree", "0"]) == 2
+    assert "--max-degree must be at least 1" in capsys.readouterr().err
+    assert not path.exists()
+
+
 def test_predict_refuses_non_model_json(tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "pickle"}')

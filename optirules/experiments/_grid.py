@@ -96,6 +96,24 @@ def _one_hot_pipeline(estimator):
     return make_pipeline(prep, estimator)
 
 
+def _check_params(name: str, params: Mapping[str, Any]) -> None:
+    """Refuse a parameter the learner does not take, naming the ones it does."""
+    est = LEARNERS[name]()
+    valid = set(est.get_params(deep=False))
+    inner = getattr(est, "estimator", None)
+    if hasattr(inner, "get_params"):  # a CV wrapper: its own parameters and its estimator's
+        valid |= set(inner.get_params(deep=False))
+    valid.discard("estimator")
+    unknown = sorted(set(params) - valid)
+    if unknown:
+        import difflib
+
+        close = difflib.get_close_matches(unknown[0], sorted(valid), n=1)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        raise InputError(f"learner {name!r} has no parameter {unknown[0]!r}.{hint} Its "
+                         f"parameters: {', '.join(sorted(valid))}.")
+
+
 def make_learner(name: str, params: Mapping[str, Any] | None = None, *, seed: int | None = None,
                  solver: str | None = None, categorical: Sequence[str] = ()):
     """Build the estimator of one grid cell.
@@ -113,6 +131,7 @@ def make_learner(name: str, params: Mapping[str, Any] | None = None, *, seed: in
         hint = f" Did you mean {close[0]!r}?" if close else ""
         raise InputError(f"unknown learner {name!r}.{hint} Known learners: {', '.join(LEARNERS)}.")
     params = dict(params or {})
+    _check_params(name, params)
     est = LEARNERS[name](**params)
     # a CV wrapper: seed, solver and binarizer go to the rule set inside (the seed also
     # shuffles the folds)
