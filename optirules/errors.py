@@ -15,7 +15,7 @@ __all__ = [
     "SolverOptionError",
     "SolverStatusError",
     "ModelFormatError",
-    "NotFittedError",
+    "NotFittedError",  # noqa: F822  (made on first use by the module __getattr__ below)
 ]
 
 
@@ -51,5 +51,24 @@ class ModelFormatError(OptirulesError, ValueError):
     """A model cannot be written in the requested file format (e.g. a cone in an .lp file)."""
 
 
-class NotFittedError(OptirulesError, AttributeError):
-    """An estimator or model was used before it was fitted or solved."""
+_not_fitted: type | None = None
+
+
+def __getattr__(name: str):
+    # NotFittedError subclasses scikit-learn's, so ``except sklearn.exceptions.NotFittedError``
+    # catches it too; it is made on first use, so that importing optirules.errors (the solvers
+    # layer and the command line do) does not import scikit-learn.
+    global _not_fitted
+    if name != "NotFittedError":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if _not_fitted is None:
+        from sklearn.exceptions import NotFittedError as _SklearnNotFittedError
+
+        class NotFittedError(OptirulesError, _SklearnNotFittedError):
+            """An estimator or model was used before it was fitted or solved (a subclass of
+            scikit-learn's ``NotFittedError``, itself a ``ValueError`` and ``AttributeError``)."""
+
+        NotFittedError.__module__ = __name__
+        NotFittedError.__qualname__ = "NotFittedError"
+        _not_fitted = NotFittedError
+    return _not_fitted

@@ -7,6 +7,7 @@ at the chosen penalty.
 
 import numpy as np
 import pytest
+from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import StratifiedKFold
 from sklearn.pipeline import Pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
@@ -138,7 +139,7 @@ def test_clear_errors():
             BooleanRuleSetCV(**{"cv": 2, **bad}).fit(X, y)
     with pytest.raises(InputError, match="binarizer"):
         fit(X + 0.5, y)
-    with pytest.raises(Exception, match="not fitted"):
+    with pytest.raises(NotFittedError, match="not fitted"):
         BooleanRuleSetCV().predict(X)
 
 

@@ -6,7 +6,7 @@ import highspy
 import numpy as np
 import pytest
 
-from optirules.errors import ModelFormatError
+from optirules.errors import InputError, ModelFormatError
 from optirules.solvers import Status, read_model, solve, write_model
 
 from .instances import (
@@ -89,7 +89,7 @@ def test_cones_have_no_lp_form(tmp_path):
 def test_bad_suffix_and_missing_file(tmp_path):
     with pytest.raises(ModelFormatError, match=r"\.lp or \.mps"):
         write_model(pyomo_lp(), tmp_path / "m.txt")
-    with pytest.raises(Exception, match="no model file"):
+    with pytest.raises(InputError, match="no model file"):
         read_model(tmp_path / "absent.lp")
 
 

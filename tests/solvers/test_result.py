@@ -26,3 +26,21 @@ def test_unknown_values_stay_unknown():
     # a proven-optimal MIP whose solver gave no bound is closed at its objective
     r = make_result(status=Status.OPTIMAL, objective=7.0, bound=None, is_mip=True)
     assert r.bound == 7.0 and r.gap == 0.0
+
+
+def test_not_fitted_error_is_scikit_learns_and_ours():
+    """``except sklearn.exceptions.NotFittedError`` and ``except OptirulesError`` both catch it,
+    and importing optirules.errors alone does not import scikit-learn."""
+    import subprocess
+    import sys
+
+    from sklearn.exceptions import NotFittedError as SklearnNotFittedError
+
+    from optirules.errors import NotFittedError, OptirulesError
+
+    assert issubclass(NotFittedError, SklearnNotFittedError)
+    assert issubclass(NotFittedError, OptirulesError)
+    assert NotFittedError.__module__ == "optirules.errors"
+    code = "import sys, optirules.errors, optirules.solvers; print('sklearn' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
