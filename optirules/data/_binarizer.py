@@ -306,16 +306,20 @@ class Literal:
 # ----------------------------------------------------------------------------------------------
 
 
-def _thresholds(values: np.ndarray, n_thresholds: int) -> np.ndarray:
+def _thresholds(values: np.ndarray, n_thresholds: int,
+                weights: np.ndarray | None = None) -> np.ndarray:
     """Thresholds of one numeric column (missing values already removed), ascending.
 
     With ``k`` distinct values there are ``k - 1`` gaps.  If ``k - 1 <= n_thresholds``
     every gap gets a threshold; otherwise, for each level ``q = 1/(n+1), ..., n/(n+1)``,
-    the gap whose empirical CDF (fraction of training values ``<=`` its lower end) is
-    closest to ``q`` (the lower gap on ties), duplicates removed.  Each threshold is a
-    short decimal strictly inside its gap.
+    the gap whose empirical CDF (fraction of training values ``<=`` its lower end, each
+    value counted with its weight when ``weights`` is given) is closest to ``q`` (the lower
+    gap on ties), duplicates removed.  Each threshold is a short decimal strictly inside its
+    gap.  An integer weight ``w`` on a row gives the thresholds of the row repeated ``w``
+    times.
     """
-    distinct, counts = np.unique(values, return_counts=True)
+    distinct, inverse = np.unique(values, return_inverse=True)
+    counts = np.bincount(inverse, weights=weights, minlength=distinct.size)
     if distinct.size < 2:
         return np.empty(0)
     n_gaps = distinct.size - 1
@@ -554,7 +558,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
 
     # -- fit / transform -------------------------------------------------------------------------
 
-    def fit(self, X: Any, y: Any = None) -> FeatureBinarizer:
+    def fit(self, X: Any, y: Any = None, sample_weight: Any = None) -> FeatureBinarizer:
         """Learn thresholds, categories and missing indicators from ``X``.
 
         Parameters
@@ -564,6 +568,10 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             (infinite values are not: replace them by NaN or a finite number).
         y : ignored
             Accepted for Pipeline compatibility; if given its length must be n_samples.
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative row weights: the quantile thresholds use the weighted empirical CDF
+            and rows of weight 0 are left out entirely, so an integer weight ``w`` on a row
+            gives the same binarizer as the row repeated ``w`` times.
 
         Returns
         -------
@@ -582,6 +590,16 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             if y_arr.ndim == 0 or y_arr.ndim > 2 or y_arr.shape[0] != n_samples:
                 raise InputError(f"y has shape {y_arr.shape} but X has {n_samples} rows; pass one "
                                  "label per row (or no y: the binarizer ignores it).")
+        weights = None
+        if sample_weight is not None:
+            weights = np.asarray(sample_weight, dtype=float)
+            if weights.shape != (n_samples,) or not np.isfinite(weights).all() or (
+                    weights < 0).any() or not weights.any():
+                raise InputError(f"sample_weight must hold {n_samples} finite non-negative "
+                                 "numbers, not all zero (one per row of X).")
+            keep = weights > 0
+            frame = frame.loc[keep].reset_index(drop=True)
+            weights = weights[keep]
         self._validate_names(X, reset=True)
         names = self._display_names()
         if len(set(names)) != len(names):
@@ -606,7 +624,8 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
                     raise InputError(f"column {name!r} holds infinite values; replace them by NaN "
                                      "(treated as missing) or by a finite number before fitting.")
                 missing = np.isnan(x)
-                cuts = _thresholds(x[~missing], self.n_thresholds)
+                cuts = _thresholds(x[~missing], self.n_thresholds,
+                                   None if weights is None else weights[~missing])
                 thresholds[name] = cuts
                 for t in cuts:
                     literals.append(Literal(name, "<=", t, j))

@@ -398,3 +398,26 @@ def test_random_tables_match_reference(train, test, n_thresholds, negations):
     if Z.shape[1]:
         # no literal is constant on the training data
         assert (Z.min(axis=0) == 0).all() and (Z.max(axis=0) == 1).all()
+
+
+def test_sample_weight_equals_repeated_rows():
+    """Integer weights give the binarizer of the rows repeated (weighted quantiles), and a
+    weight of 0 the binarizer without that row (its category and missing value included)."""
+    rng = np.random.default_rng(3)
+    n = 60
+    X = pd.DataFrame({"x": rng.normal(size=n).round(3), "z": rng.integers(0, 40, size=n),
+                      "c": rng.choice(["a", "b"], size=n)})
+    X.loc[5, "c"] = "only_here"
+    X.loc[7, "x"] = np.nan
+    w = rng.integers(0, 4, size=n)
+    w[5] = w[7] = 0
+    weighted = FeatureBinarizer(n_thresholds=4).fit(X, sample_weight=w)
+    repeated = FeatureBinarizer(n_thresholds=4).fit(X.loc[np.repeat(np.arange(n), w)])
+    assert [str(lit) for lit in weighted.literals_] == [str(lit) for lit in repeated.literals_]
+    assert "only_here" not in weighted.categories_["c"]
+    unweighted = FeatureBinarizer(n_thresholds=4).fit(X)
+    assert [str(lit) for lit in unweighted.literals_] != [str(lit) for lit in weighted.literals_]
+    with pytest.raises(InputError, match="sample_weight"):
+        FeatureBinarizer().fit(X, sample_weight=-np.ones(n))
+    with pytest.raises(InputError, match="sample_weight"):
+        FeatureBinarizer().fit(X, sample_weight=np.ones(n - 1))
