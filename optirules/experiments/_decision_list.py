@@ -1,33 +1,41 @@
 """Reproduction of seed 001: BruteDL with Minimum OSR vs BruteDL with the default rule.
 
-Three classifiers on the categorical benchmark sets of seed 001 (``001_a7bab4b5147edaee.txt``)
-plus credit-g:
+Five classifiers on the categorical benchmark sets of the paper ("BruteDL decision lists
+with the Minimum OSR fallback") plus credit-g:
 
-* **BruteDL + Minimum OSR** - :class:`~optirules.learners._decision_list.DecisionListClassifier`
-  with ``fallback="min_osr"``;
+* **BruteDL + Minimum OSR (all rows)** -
+  :class:`~optirules.learners._decision_list.DecisionListClassifier` with
+  ``fallback="min_osr"``, ``osr_rows="all"``: Minimum OSR grown on all training rows, the
+  paper's reading ("over the training data set");
 * **BruteDL + Minimum OSR (uncovered rows)** - the same fitted list, Minimum OSR grown on
-  the training rows no rule covers instead of all training rows (``osr_rows="uncovered"``;
-  the seed's text says "training data", this variant is ours);
+  the training rows no rule covers (``osr_rows="uncovered"``, the classifier's default,
+  ours);
 * **BruteDL + default rule** - the *same fitted list* with ``fallback="default"`` (the
-  three BruteDL rows differ only on the test points no rule covers);
+  three fixed-depth BruteDL rows differ only on the test points no rule covers);
+* **DecisionListCV** - :class:`~optirules.learners._decision_list_cv.DecisionListCV`:
+  ``max_depth`` in ``cv_max_depths`` and ``min_coverage`` in ``cv_min_coverages`` chosen
+  by stratified ``cv_folds``-fold cross-validation inside each training split (shuffled
+  with ``random_state``), refitted on the split, Minimum OSR on the uncovered rows;
 * **CART (one-hot)** - scikit-learn's ``DecisionTreeClassifier`` (default parameters,
   ``random_state``) on one-hot encoded categorical columns, numeric columns as they are.
 
 Protocol.  MONK's 1-3 use their own train/test files.  tic-tac-toe, house votes, mushroom,
 splice and credit-g use stratified 10-fold cross-validation (``shuffle=True``,
 ``random_state``); the figures are means over the folds (accuracy also with its standard
-deviation).  The decision lists use ``max_depth=3`` and ``min_coverage=2``; numeric columns
+deviation).  The fixed-depth decision lists use ``max_depth=3`` and ``min_coverage=2``
+(the depth the paper's experiments fix beforehand; DecisionListCV chooses it); numeric columns
 of credit-g go through 5 quantile bins; missing values are the category ``"?"``; MONK's
 integer codes are categories.  "list length" is the number of rules (CART: leaves);
 "fallback share" is the share of test points no rule covers (those the fallback
 classified); "OSR default" is the share of test points on which Minimum OSR itself had to
 use the default rule (the seed's two cases).
 
-The seed text as extracted holds no result table, so there are no seed figures to print
-beside ours (the ``seed_accuracy`` column stays empty).
+The paper's text as extracted holds no result table, so there are no paper figures to
+print beside ours (the ``seed_accuracy`` column stays empty).
 
-``quick=True`` (the test suite) uses ``max_depth=2``, 2 folds and stratified subsamples of
-at most 400 rows for the cross-validated sets; it takes a few seconds.
+``quick=True`` (the test suite) uses ``max_depth=2``, 2 folds, a DecisionListCV grid of
+depths (1, 2) with 2 inner folds, and stratified subsamples of at most 400 rows for the
+cross-validated sets; it takes a few seconds.
 """
 
 from __future__ import annotations
@@ -39,7 +47,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["run", "format_table", "DATASETS", "METHODS", "OSR", "OSR_UNCOVERED", "DEFAULT",
-           "CART", "SEED_ACCURACY"]
+           "CV", "CART", "SEED_ACCURACY"]
 
 #: table label -> (dataset name for ``load_dataset``, protocol)
 DATASETS: dict[str, tuple[str, str]] = {
@@ -53,11 +61,12 @@ DATASETS: dict[str, tuple[str, str]] = {
     "credit-g": ("credit_g", "cv"),
 }
 
-OSR = "BruteDL + Minimum OSR"
+OSR = "BruteDL + Minimum OSR (all rows)"
 OSR_UNCOVERED = "BruteDL + Minimum OSR (uncovered rows)"
 DEFAULT = "BruteDL + default rule"
+CV = "DecisionListCV + Minimum OSR (uncovered rows)"
 CART = "CART (one-hot)"
-METHODS = (OSR, OSR_UNCOVERED, DEFAULT, CART)
+METHODS = (OSR, OSR_UNCOVERED, DEFAULT, CV, CART)
 
 _QUICK_ROWS = 400
 
@@ -95,13 +104,14 @@ def _cart(X: pd.DataFrame, cat_cols: list[str], random_state: int):
     return make_pipeline(prep, DecisionTreeClassifier(random_state=random_state))
 
 
-def _one_split(Xtr, ytr, Xte, yte, cat_cols, params, random_state) -> list[dict[str, Any]]:
-    from ..learners._decision_list import DecisionListClassifier
+def _one_split(Xtr, ytr, Xte, yte, cat_cols, params, cv_params,
+               random_state) -> list[dict[str, Any]]:
+    from ..learners import DecisionListClassifier, DecisionListCV
 
     rows = []
     t0 = time.perf_counter()
-    dl = DecisionListClassifier(fallback="min_osr", categorical_features=cat_cols or None,
-                                **params).fit(Xtr, ytr)
+    dl = DecisionListClassifier(fallback="min_osr", osr_rows="all",
+                                categorical_features=cat_cols or None, **params).fit(Xtr, ytr)
     fit_s = time.perf_counter() - t0
     t0 = time.perf_counter()
     ex = dl.explain(Xte)
@@ -115,6 +125,7 @@ def _one_split(Xtr, ytr, Xte, yte, cat_cols, params, random_state) -> list[dict[
     dl.set_params(fallback="default")
     acc_def = float(np.mean(dl.predict(Xte) == yte))
     n_rules = len(dl.rules_)
+    choice = f"{params['max_depth']} / {params['min_coverage']}"
     rows.append({"method": OSR, "accuracy": acc_osr, "list_length": n_rules,
                  "fallback_share": fallback, "osr_default_share": osr_default,
                  "fit_seconds": fit_s, "predict_seconds": osr_s})
@@ -125,13 +136,29 @@ def _one_split(Xtr, ytr, Xte, yte, cat_cols, params, random_state) -> list[dict[
     rows.append({"method": DEFAULT, "accuracy": acc_def, "list_length": n_rules,
                  "fallback_share": fallback, "osr_default_share": np.nan,
                  "fit_seconds": fit_s, "predict_seconds": np.nan})
+    for r in rows:
+        r["choice"] = choice
+    t0 = time.perf_counter()
+    cv = DecisionListCV(DecisionListClassifier(fallback="min_osr", osr_rows="uncovered",
+                                               categorical_features=cat_cols or None),
+                        random_state=random_state, **cv_params).fit(Xtr, ytr)
+    cv_s = time.perf_counter() - t0
+    ex_cv = cv.explain(Xte)
+    best = cv.best_params_
+    rows.append({"method": CV, "accuracy": float(np.mean(ex_cv["prediction"].to_numpy() == yte)),
+                 "list_length": len(cv.rules_),
+                 "fallback_share": float(ex_cv["fallback"].mean()),
+                 "osr_default_share": float((ex_cv["method"] == "default").mean()),
+                 "fit_seconds": cv_s, "predict_seconds": np.nan,
+                 "choice": f"{best['max_depth']} / {best['min_coverage']}"})
     t0 = time.perf_counter()
     tree = _cart(Xtr, cat_cols, random_state).fit(Xtr, ytr)
     fit_t = time.perf_counter() - t0
     acc_t = float(np.mean(tree.predict(Xte) == yte))
     rows.append({"method": CART, "accuracy": acc_t,
                  "list_length": int(tree[-1].get_n_leaves()), "fallback_share": np.nan,
-                 "osr_default_share": np.nan, "fit_seconds": fit_t, "predict_seconds": np.nan})
+                 "osr_default_share": np.nan, "fit_seconds": fit_t, "predict_seconds": np.nan,
+                 "choice": ""})
     for r in rows:
         r["n_train"], r["n_test"] = len(ytr), len(yte)
     return rows
@@ -150,7 +177,9 @@ def _subsample(X: pd.DataFrame, y: np.ndarray, n: int, random_state: int):
 
 def run(quick: bool = False, random_state: int = 0, *, datasets: list[str] | None = None,
         n_folds: int | None = None, max_depth: int | None = None, min_coverage: int = 2,
-        progress: bool = False) -> pd.DataFrame:
+        cv_max_depths: tuple[int, ...] | None = None,
+        cv_min_coverages: tuple[int, ...] = (2, 5, 10), cv_folds: int | None = None,
+        n_jobs: int | None = None, progress: bool = False) -> pd.DataFrame:
     """Run the seed 001 comparison and return one row per (dataset, method).
 
     Parameters
@@ -164,9 +193,17 @@ def run(quick: bool = False, random_state: int = 0, *, datasets: list[str] | Non
     n_folds : int, optional
         Folds of the stratified cross-validation (default 10, quick 2).
     max_depth : int, optional
-        Rule depth of BruteDL (default 3, quick 2).
+        Rule depth of the fixed-depth BruteDL rows (default 3, quick 2).
     min_coverage : int
-        ``min_coverage`` of BruteDL.
+        ``min_coverage`` of the fixed-depth BruteDL rows.
+    cv_max_depths : tuple of int, optional
+        Depth grid of DecisionListCV (default (1, 2, 3), quick (1, 2)).
+    cv_min_coverages : tuple of int
+        ``min_coverage`` grid of DecisionListCV.
+    cv_folds : int, optional
+        Inner stratified folds of DecisionListCV (default 3, quick 2).
+    n_jobs : int, optional
+        joblib workers of DecisionListCV (results do not depend on it).
     progress : bool
         Print one line per dataset.
 
@@ -174,8 +211,10 @@ def run(quick: bool = False, random_state: int = 0, *, datasets: list[str] | Non
     -------
     pandas.DataFrame
         Columns ``dataset``, ``protocol``, ``method``, ``accuracy``, ``accuracy_sd``,
-        ``list_length``, ``fallback_share``, ``osr_default_share``, ``fit_seconds``,
-        ``predict_seconds``, ``n_train``, ``n_test``, ``n_splits``, ``max_depth``,
+        ``list_length``, ``fallback_share``, ``osr_default_share``, ``fit_seconds``
+        (DecisionListCV: its whole fit, cross-validation and refit), ``predict_seconds``,
+        ``n_train``, ``n_test``, ``n_splits``, ``max_depth``, ``choices`` ("depth /
+        min_coverage" of each split, with counts, for DecisionListCV the chosen pairs),
         ``seed_accuracy``.
     """
     from sklearn.model_selection import StratifiedKFold
@@ -191,6 +230,11 @@ def run(quick: bool = False, random_state: int = 0, *, datasets: list[str] | Non
     if not isinstance(folds, int) or folds < 2:
         raise InputError(f"n_folds must be an integer >= 2, got {folds!r}.")
     params = {"max_depth": depth, "min_coverage": min_coverage}
+    cv_params = {"max_depths": tuple(cv_max_depths) if cv_max_depths is not None
+                 else ((1, 2) if quick else (1, 2, 3)),
+                 "min_coverages": tuple(cv_min_coverages),
+                 "cv": cv_folds if cv_folds is not None else (2 if quick else 3),
+                 "n_jobs": n_jobs}
     out = []
     for label in names:
         name, protocol = DATASETS[label]
@@ -200,7 +244,8 @@ def run(quick: bool = False, random_state: int = 0, *, datasets: list[str] | Non
             Xtr, ytr, coded = _load(name, "train")
             Xte, yte, _ = _load(name, "test")
             cat_cols = _categorical_columns(Xtr, coded)
-            for r in _one_split(Xtr, ytr, Xte, yte, cat_cols, params, random_state):
+            for r in _one_split(Xtr, ytr, Xte, yte, cat_cols, params, cv_params,
+                                random_state):
                 rows.append({**r, "fold": 0})
             proto_text = "own train/test files"
         else:
@@ -212,7 +257,7 @@ def run(quick: bool = False, random_state: int = 0, *, datasets: list[str] | Non
             for f, (tr, te) in enumerate(skf.split(X, y)):
                 res = _one_split(X.iloc[tr].reset_index(drop=True), y[tr],
                                  X.iloc[te].reset_index(drop=True), y[te], cat_cols, params,
-                                 random_state)
+                                 cv_params, random_state)
                 rows.extend({**r, "fold": f} for r in res)
             proto_text = f"stratified {folds}-fold CV" + (
                 f" ({_QUICK_ROWS}-row subsample)" if quick and len(y) >= _QUICK_ROWS else "")
@@ -230,11 +275,24 @@ def run(quick: bool = False, random_state: int = 0, *, datasets: list[str] | Non
                 "predict_seconds": sub.predict_seconds.mean(),
                 "n_train": int(sub.n_train.iloc[0]), "n_test": int(sub.n_test.sum()),
                 "n_splits": len(sub), "max_depth": depth,
+                "choices": _choices(sub.choice),
                 "seed_accuracy": SEED_ACCURACY.get((label, method), np.nan),
             })
         if progress:
             print(f"{label}: {time.perf_counter() - t0:.1f} s", flush=True)
     return pd.DataFrame(out)
+
+
+def _choices(values: pd.Series) -> str:
+    """``"2 / 5 (7), 3 / 2 (3)"``: each distinct value with its count, most frequent first
+    (a single value, chosen in every split, alone)."""
+    counts = values[values != ""].value_counts(sort=False)
+    if counts.empty:
+        return ""
+    if len(counts) == 1:
+        return str(counts.index[0])
+    items = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    return ", ".join(f"{v} ({c})" for v, c in items)
 
 
 def _pct(v: float) -> str:
@@ -244,14 +302,15 @@ def _pct(v: float) -> str:
 def format_table(df: pd.DataFrame) -> str:
     """The comparison as a markdown table (accuracy in %, mean ± sd over folds).
 
-    Columns: dataset, protocol, method, accuracy, the seed's accuracy (only when some is
-    known - the extracted seed text has none), list length (rules; CART: leaves), fallback
+    Columns: dataset, protocol, method, accuracy, the paper's accuracy (only when some is
+    known - the extracted text has none), depth / min coverage (DecisionListCV: the pairs
+    it chose, with the number of splits), list length (rules; CART: leaves), fallback
     share (% of test points no rule covers), OSR default (% of test points where Minimum
     OSR used the default rule) and the mean fit time per split in seconds.
     """
     with_seed = bool(df.seed_accuracy.notna().any())
     head = "| dataset | protocol | method | accuracy % |" + (" seed % |" if with_seed else "")
-    head += " list length | fallback share % | OSR default % | fit s |"
+    head += " depth / min cov. | list length | fallback share % | OSR default % | fit s |"
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     for _, r in df.iterrows():
         acc = _pct(r.accuracy)
@@ -259,6 +318,6 @@ def format_table(df: pd.DataFrame) -> str:
             acc += f" ± {100 * r.accuracy_sd:.1f}"
         seed = f" {_pct(r.seed_accuracy)} |" if with_seed else ""
         lines.append(f"| {r.dataset} | {r.protocol} | {r.method} | {acc} |{seed} "
-                     f"{r.list_length:.1f} | {_pct(r.fallback_share)} | "
+                     f"{r.choices} | {r.list_length:.1f} | {_pct(r.fallback_share)} | "
                      f"{_pct(r.osr_default_share)} | {r.fit_seconds:.2f} |")
     return "\n".join(lines)

@@ -8,6 +8,7 @@ import pytest
 from optirules.errors import InputError
 from optirules.experiments._decision_list import (
     CART,
+    CV,
     DATASETS,
     DEFAULT,
     METHODS,
@@ -48,6 +49,21 @@ def test_the_two_fallbacks_share_one_list_and_differ_only_on_uncovered_points(qu
             assert 0 <= osr.osr_default_share <= osr.fallback_share
 
 
+def test_cv_row_reports_the_pairs_it_chose(quick_table):
+    cv = quick_table[quick_table.method == CV]
+    assert len(cv) == len(DATASETS)
+    for _, row in cv.iterrows():
+        pairs = [item.split(" (")[0] for item in row.choices.split(", ")]
+        for pair in pairs:
+            depth, coverage = (int(v) for v in pair.split(" / "))
+            assert depth in (1, 2) and coverage in (2, 5, 10)  # the quick grid
+        counts = [int(item.split("(")[1].rstrip(")")) for item in row.choices.split(", ")
+                  if "(" in item]
+        assert sum(counts) in (0, row.n_splits)  # one pair alone: chosen in every split
+    fixed = quick_table[quick_table.method == OSR]
+    assert (fixed.choices == "2 / 2").all()
+
+
 def test_monks1_is_learned(quick_table):
     # MONK-1 is (a1 = a2) or (a5 = 1): depth-2 attribute = value rules express it exactly
     row = quick_table[(quick_table.dataset == "monks-1") & (quick_table.method == OSR)]
@@ -65,7 +81,8 @@ def test_deterministic_and_formatted(quick_table):
     lines = text.splitlines()
     assert lines[0].startswith("| dataset | protocol | method | accuracy %")
     assert len(lines) == 2 + len(quick_table)
-    assert "| monks-1 | own train/test files | BruteDL + Minimum OSR |" in text
+    assert f"| monks-1 | own train/test files | {OSR} |" in text
+    assert f"| monks-1 | own train/test files | {CV} |" in text
 
 
 def test_unknown_dataset_label():

@@ -1,0 +1,140 @@
+"""DecisionListCV: max_depth and min_coverage of a BruteDL list chosen by cross-validation."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.model_selection import KFold, StratifiedKFold
+
+from optirules.errors import InputError
+from optirules.learners import DecisionListClassifier, DecisionListCV
+
+
+def _parity_pair_data(n: int = 400, seed: int = 0, noise: float = 0.0):
+    """Six binary attributes; the class is a1 XOR a2.  No single test says anything about
+    the class (each value of each attribute holds both classes equally), while the four
+    depth-2 rules (a1, a2) = (u, v) classify every row: depth 2 is the known-best depth."""
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, 2, size=(n, 6))
+    y = codes[:, 0] ^ codes[:, 1]
+    flip = rng.random(n) < noise
+    y = np.where(flip, 1 - y, y)
+    X = pd.DataFrame({f"a{j + 1}": [f"v{v}" for v in codes[:, j]] for j in range(6)})
+    return X, y
+
+
+def test_chooses_the_planted_depth():
+    X, y = _parity_pair_data()
+    cv = DecisionListCV(max_depths=(1, 2, 3), min_coverages=(2,), cv=4, random_state=0)
+    cv.fit(X, y)
+    assert cv.best_params_ == {"max_depth": 2, "min_coverage": 2}
+    res = cv.cv_results_
+    scores = dict(zip(res["param_max_depth"].tolist(), res["mean_test_score"].tolist()))
+    assert scores[2] == 1.0 and scores[1] < 0.75
+    # depth 3 scores as well as depth 2 here; the tie goes to the smaller depth
+    assert scores[3] == 1.0
+    assert cv.score(X, y) == 1.0
+    # the first rule is a pure pair on (a1, a2); later ones may be single tests, pure on
+    # the rows left (a pure pair covers more rows than a pure triple, so depth 3 = depth 2)
+    assert sorted(c.name for c in cv.rules_[0].conditions) == ["a1", "a2"]
+    assert cv.to_text() == DecisionListClassifier(max_depth=3).fit(X, y).to_text()
+
+
+def test_cv_results_shape_and_ranks():
+    X, y = _parity_pair_data(noise=0.1)
+    cv = DecisionListCV(max_depths=(1, 2), min_coverages=(2, 5, 10), cv=3, random_state=1)
+    cv.fit(X, y)
+    res = cv.cv_results_
+    assert res["param_max_depth"].tolist() == [1, 1, 1, 2, 2, 2]
+    assert res["param_min_coverage"].tolist() == [2, 5, 10, 2, 5, 10]
+    assert res["params"][4] == {"max_depth": 2, "min_coverage": 5}
+    for key in ("split0_test_score", "split1_test_score", "split2_test_score",
+                "mean_test_score", "std_test_score", "rank_test_score", "mean_n_rules",
+                "mean_fit_time"):
+        assert res[key].shape == (6,)
+    assert "split3_test_score" not in res and cv.n_splits_ == 3
+    splits = np.column_stack([res[f"split{s}_test_score"] for s in range(3)])
+    np.testing.assert_allclose(res["mean_test_score"], splits.mean(axis=1))
+    np.testing.assert_allclose(res["std_test_score"], splits.std(axis=1))
+    assert res["rank_test_score"][cv.best_index_] == 1
+    assert cv.best_score_ == res["mean_test_score"].max()
+    # the split scores are those of plain fits on the same folds
+    folds = list(StratifiedKFold(3, shuffle=True, random_state=1).split(X, y))
+    for g, params in enumerate(res["params"]):
+        for s, (tr, te) in enumerate(folds):
+            plain = DecisionListClassifier(**params).fit(X.iloc[tr], y[tr])
+            assert res[f"split{s}_test_score"][g] == plain.score(X.iloc[te], y[te])
+
+
+def test_refit_equals_a_plain_fit_with_the_best_params():
+    X, y = _parity_pair_data(noise=0.15, seed=3)
+    base = DecisionListClassifier(fallback="min_osr", osr_rows="all", confidence=0.9)
+    cv = DecisionListCV(base, max_depths=(1, 2), min_coverages=(2, 8), cv=3,
+                        random_state=0).fit(X, y)
+    plain = DecisionListClassifier(fallback="min_osr", osr_rows="all", confidence=0.9,
+                                   **cv.best_params_).fit(X, y)
+    assert cv.to_text(stats=True) == plain.to_text(stats=True)
+    assert str(cv).startswith(str(plain))
+    test, _ = _parity_pair_data(n=50, seed=9)
+    test.loc[:4, "a1"] = "unseen"
+    np.testing.assert_array_equal(cv.predict(test), plain.predict(test))
+    np.testing.assert_array_equal(cv.predict_proba(test), plain.predict_proba(test))
+    pd.testing.assert_frame_equal(cv.explain(test), plain.explain(test))
+    assert cv.best_estimator_.get_params() == plain.get_params()
+    # the JSON written through the CV is the refitted list's, loadable by the classifier
+    back = DecisionListClassifier.from_json(cv.to_json())
+    np.testing.assert_array_equal(back.predict(test), plain.predict(test))
+    assert json.loads(cv.to_json())["params"]["max_depth"] == cv.best_params_["max_depth"]
+
+
+def test_deterministic_and_cv_forms():
+    X, y = _parity_pair_data(noise=0.2, seed=5)
+    kw = {"max_depths": (1, 2), "min_coverages": (2, 10)}
+    a = DecisionListCV(cv=3, random_state=7, **kw).fit(X, y)
+    b = DecisionListCV(cv=3, random_state=7, **kw).fit(X, y)
+    np.testing.assert_array_equal(a.cv_results_["mean_test_score"],
+                                  b.cv_results_["mean_test_score"])
+    assert a.best_params_ == b.best_params_ and a.to_text() == b.to_text()
+    # an int equals the stratified splitter it stands for, and an iterable of index pairs
+    splitter = StratifiedKFold(3, shuffle=True, random_state=7)
+    d = DecisionListCV(cv=splitter, **kw).fit(X, y)
+    e = DecisionListCV(cv=list(splitter.split(X, y)), **kw).fit(X, y)
+    for other in (d, e):
+        np.testing.assert_array_equal(a.cv_results_["mean_test_score"],
+                                      other.cv_results_["mean_test_score"])
+    f = DecisionListCV(cv=KFold(4), **kw).fit(X, y)
+    assert f.n_splits_ == 4
+
+
+@pytest.mark.parametrize("params", [
+    {"max_depths": ()}, {"max_depths": (0, 1)}, {"max_depths": (2, 2)},
+    {"max_depths": (1.5,)}, {"min_coverages": (0,)}, {"min_coverages": "2"},
+    {"cv": 1}, {"cv": "five"}, {"cv": True}, {"estimator": "tree"},
+    {"scoring": "no_such_metric"},
+    {"estimator": DecisionListClassifier(fallback="vote")},
+])
+def test_bad_parameters_raise_input_error(params):
+    X, y = _parity_pair_data(n=60)
+    with pytest.raises(InputError):
+        DecisionListCV(**params).fit(X, y)
+
+
+def test_bad_data_raise_input_error():
+    X, y = _parity_pair_data(n=60)
+    with pytest.raises(InputError, match="one class"):
+        DecisionListCV().fit(X, np.zeros(60))
+    with pytest.raises(InputError):
+        DecisionListCV().fit(X, y[:-1])
+    y_rare = np.zeros(60, dtype=int)
+    y_rare[0] = 1
+    with pytest.raises(InputError, match="single row"):
+        DecisionListCV().fit(X, y_rare)
+    y_few = y_rare.copy()
+    y_few[1:3] = 1
+    with pytest.warns(UserWarning, match="3 folds"):
+        assert DecisionListCV(max_depths=(1,), min_coverages=(1,)).fit(X, y_few).n_splits_ == 3
+    with pytest.raises(Exception, match="not fitted"):
+        DecisionListCV().predict(X)
