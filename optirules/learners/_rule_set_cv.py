@@ -107,10 +107,11 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
     penalties : sequence, default (0.001, 0.002, 0.003, 0.005, 0.01)
         The grid: a number ``p`` means ``lambda0 = lambda1 = p``; a pair means
         ``(lambda0, lambda1)``.
-    cv : int or cross-validation splitter, default 5
-        Number of stratified folds (shuffled with ``random_state`` when it is given), or
-        any scikit-learn splitter.  With fewer rows of a class than folds, the number of
-        folds drops to that count (with a warning).
+    cv : int, cross-validation splitter or iterable, default 5
+        Number of stratified folds (shuffled with ``random_state`` when it is given), any
+        scikit-learn splitter, or an iterable (a list or a generator) of ``(train, test)``
+        index arrays, as scikit-learn's ``cross_validate`` takes.  With fewer rows of a
+        class than int folds, the number of folds drops to that count (with a warning).
     scoring : None, str or callable, default None
         ``None``: accuracy, weighted by ``sample_weight`` when given; else any
         scikit-learn scorer name or callable ``scorer(estimator, X, y)``.
@@ -178,27 +179,49 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
                              f"{type(self.estimator).__name__}.")
         return self.estimator
 
-    def _splitter(self, y: np.ndarray) -> tuple[Any, int]:
-        from sklearn.model_selection import StratifiedKFold
+    def _splits(self, y: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The (train, test) row indices of every fold, from any ``cv`` scikit-learn takes:
+        an int (stratified folds), a splitter, or an iterable of (train, test) index pairs."""
+        from sklearn.model_selection import StratifiedKFold, check_cv
 
-        if hasattr(self.cv, "split"):
-            return self.cv, int(self.cv.get_n_splits())
-        if isinstance(self.cv, bool) or not isinstance(self.cv, (int, np.integer)) \
-                or self.cv < 2:
-            raise InputError(f"cv must be an int >= 2 or a scikit-learn splitter, got "
-                             f"{self.cv!r}.")
-        smallest = int(np.unique(y, return_counts=True)[1].min())
-        if smallest < 2:
-            raise InputError("a class has a single row, so no cross-validation fold can train "
-                             "on it; give each class at least 2 rows.")
-        k = int(self.cv)
-        if smallest < k:
-            warnings.warn(f"the smallest class has {smallest} rows, fewer than cv={k}; using "
-                          f"{smallest} folds.", UserWarning, stacklevel=3)
-            k = smallest
-        shuffle = self.random_state is not None
-        return StratifiedKFold(n_splits=k, shuffle=shuffle,
-                               random_state=self.random_state if shuffle else None), k
+        n = len(y)
+        if isinstance(self.cv, (int, np.integer)) and not isinstance(self.cv, bool):
+            if self.cv < 2:
+                raise InputError(f"cv must be an int >= 2, a scikit-learn splitter or an "
+                                 f"iterable of (train, test) index arrays, got {self.cv!r}.")
+            smallest = int(np.unique(y, return_counts=True)[1].min())
+            if smallest < 2:
+                raise InputError("a class has a single row, so no cross-validation fold can "
+                                 "train on it; give each class at least 2 rows.")
+            k = int(self.cv)
+            if smallest < k:
+                warnings.warn(f"the smallest class has {smallest} rows, fewer than cv={k}; "
+                              f"using {smallest} folds.", UserWarning, stacklevel=3)
+                k = smallest
+            shuffle = self.random_state is not None
+            splitter = StratifiedKFold(n_splits=k, shuffle=shuffle,
+                                       random_state=self.random_state if shuffle else None)
+        elif hasattr(self.cv, "split") or (
+                hasattr(self.cv, "__iter__") and not isinstance(self.cv, (str, bytes, dict))):
+            try:
+                splitter = check_cv(self.cv, y, classifier=True)
+            except (TypeError, ValueError) as exc:
+                raise InputError(f"cv could not be used as cross-validation folds ({exc}).") from None
+        else:
+            raise InputError(f"cv must be an int >= 2, a scikit-learn splitter or an iterable of "
+                             f"(train, test) index arrays, got {self.cv!r}.")
+        splits = []
+        for tr, te in splitter.split(np.zeros((n, 1)), y):
+            tr, te = np.asarray(tr).reshape(-1), np.asarray(te).reshape(-1)
+            for part in (tr, te):
+                if part.size == 0 or part.dtype.kind not in "iu" or part.min() < 0 \
+                        or part.max() >= n:
+                    raise InputError(f"every cv fold needs non-empty integer row indices in "
+                                     f"[0, {n}); a fold has {part[:5]!r}...")
+            splits.append((tr, te))
+        if len(splits) < 1:
+            raise InputError("cv gave no fold; pass at least one (train, test) pair.")
+        return splits
 
     def _scorer(self) -> Any:
         if self.scoring is None:
@@ -245,9 +268,7 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
             w = normalized_weights(sample_weight, n) * n
         scorer = self._scorer()
         X = indexable(X)[0]
-        splitter, k = self._splitter(y)
-        splits = [(np.asarray(tr), np.asarray(te)) for tr, te in splitter.split(
-            np.zeros((n, 1)), y)]
+        splits = self._splits(y)
         candidates = [clone(base).set_params(lambda0=l0, lambda1=l1) for l0, l1 in pairs]
         jobs = [(c, s) for c in range(len(pairs)) for s in range(len(splits))]
         out = Parallel(n_jobs=self.n_jobs)(

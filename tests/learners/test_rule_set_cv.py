@@ -56,6 +56,25 @@ def test_cv_scores_equal_fold_by_fold_refits_and_the_refit_is_a_plain_fit():
     assert "chosen by 3-fold cross-validation" in str(est)
 
 
+def test_cv_takes_every_form_scikit_learn_takes():
+    """An int, a splitter, a list of (train, test) pairs and a generator of them give the same
+    fold scores when they describe the same folds; bad folds are refused with InputError."""
+    X, y = binary_data(0, n=90)
+    base = BooleanRuleSetClassifier(max_degree=1, random_state=0)
+    skf = StratifiedKFold(3, shuffle=True, random_state=2)
+    folds = list(skf.split(X, y))
+    results = []
+    for cv in (3, skf, folds, (pair for pair in folds)):
+        est = BooleanRuleSetCV(base, penalties=(0.001, 0.01), cv=cv, random_state=2).fit(X, y)
+        assert est.n_splits_ == 3
+        results.append([est.cv_results_[f"split{s}_score"] for s in range(3)])
+    for other in results[1:]:
+        np.testing.assert_array_equal(np.asarray(other), np.asarray(results[0]))
+    for bad in ([(np.arange(10), np.array([500]))], [], "abc", 2.5):
+        with pytest.raises(InputError, match="cv"):
+            BooleanRuleSetCV(base, penalties=(0.001,), cv=bad).fit(X, y)
+
+
 def test_selection_rules_on_a_hand_made_score_table():
     est = BooleanRuleSetCV(penalties=(0.001, 0.002, 0.005), selection="best")
     est.n_splits_ = 5
