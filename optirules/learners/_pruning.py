@@ -507,11 +507,16 @@ class QMMPruner(_BasePruner):
     merged (their :math:`\alpha` added to the first copy), with
     :math:`\hat{\boldsymbol\Sigma}' = \operatorname{cov}(\mathbf H' \bullet \mathbf y)` and the
     :math:`\lceil n\upsilon\rceil` smallest margins protected.  Members with zero weight are
-    pruned.  Linearly dependent members that are *not* identical to another one are folded
-    into the basis as ``dependent`` says (default ``"lstsq"``: their weight goes to the
-    basis members whose vote best reproduces theirs); the weight moved is
-    ``moved_weight_``.  If the QP cannot be solved the model falls back to the original
-    (merged) weights, warns with ``QMMFallbackWarning`` and sets ``fallback_used_``.
+    pruned.  Linearly dependent members that are *not* identical to another one are handled
+    as ``dependent`` says (default ``"keep"``: they stay in the QP as variables, so the
+    reference vote is the original one; the paper drops them, ``"drop"``, which changes the
+    vote when e.g. a stump and its negation are both members); the weight moved is
+    ``moved_weight_``.  When the covariance of the QR basis is singular (the paper's
+    :math:`n < T` case) the QP is not solved and the QR-reduced ensemble keeps its reference
+    weights, as the paper does (``singular_covariance="fallback"``, recorded in
+    ``singular_covariance_``); ``"solve"`` solves it anyway.  If the QP cannot be solved the
+    model falls back to the reference weights, warns with ``QMMFallbackWarning`` and sets
+    ``fallback_used_``.
 
     Parameters
     ----------
@@ -530,9 +535,15 @@ class QMMPruner(_BasePruner):
         :math:`K` of that estimate.
     delta : float, default=0.05
         Confidence parameter of the EMargin bound.
-    dependent : {"lstsq", "proportional", "keep"}, default="lstsq"
-        How the weight of linearly dependent, non-identical members is carried (see
-        :class:`~optirules.models.QMMModel`).
+    dependent : {"keep", "drop", "lstsq"}, default="keep"
+        How linearly dependent, non-identical members are handled (see
+        :class:`~optirules.models.QMMModel`): ``"keep"`` (default, departs from the paper:
+        they stay in the QP), ``"drop"`` (the paper's Algorithm 2: dropped, alpha'
+        renormalised; ``"proportional"`` is an accepted older name), ``"lstsq"`` (their
+        weight moved onto the basis by a simplex-constrained least-squares fit).
+    singular_covariance : {"fallback", "solve"}, default="fallback"
+        What to do when the covariance of the QR basis is singular: ``"fallback"`` (the
+        paper's rule: no QP, reference weights) or ``"solve"`` (solve the QP anyway).
     margin_reference : {"basis", "original"}, default="basis"
         Whose lower margins the QP protects (see :class:`~optirules.models.QMMModel`).
     solver : str, default="clarabel"
@@ -560,6 +571,9 @@ class QMMPruner(_BasePruner):
         Largest change of a training margin caused by that move.
     rank_ : int
         Numerical rank of :math:`\mathbf H`.
+    singular_covariance_ : bool
+        Whether the covariance of the QR basis was singular (the QP was then not solved
+        unless ``singular_covariance="solve"``).
     upsilon_ : float
         The percentile used (from the EMargin if asked).
     emargin_ : EMarginResult or None
@@ -569,8 +583,8 @@ class QMMPruner(_BasePruner):
 
     def __init__(self, estimator: Any = None, *, upsilon: float | str = 0.5,
                  hypothesis_space_size: Any = "auto", n_thresholds: int = 100,
-                 delta: float = 0.05, dependent: str = "lstsq", margin_reference: str = "basis",
-                 solver: str = "clarabel", solver_options: dict | None = None,
+                 delta: float = 0.05, dependent: str = "keep", margin_reference: str = "basis",
+                 singular_covariance: str = "fallback", solver: str = "clarabel", solver_options: dict | None = None,
                  member_weights: Any = None):
         super().__init__(estimator, member_weights=member_weights)
         self.upsilon = upsilon
@@ -579,6 +593,7 @@ class QMMPruner(_BasePruner):
         self.delta = delta
         self.dependent = dependent
         self.margin_reference = margin_reference
+        self.singular_covariance = singular_covariance
         self.solver = solver
         self.solver_options = solver_options
 
@@ -594,9 +609,12 @@ class QMMPruner(_BasePruner):
                     f"upsilon must lie in (0, 1] (the fraction of smallest margins the QP "
                     f"protects), got {u!r}; seed 004 uses 0.5 for AdaBoost and 0.25 for "
                     "random forests, or pass upsilon='emargin'.")
-        if self.dependent not in ("lstsq", "proportional", "keep"):
-            raise InputError(f"dependent must be 'lstsq', 'proportional' or 'keep', got "
+        if self.dependent not in ("keep", "drop", "lstsq", "proportional"):
+            raise InputError(f"dependent must be 'keep', 'drop' or 'lstsq', got "
                              f"{self.dependent!r}.")
+        if self.singular_covariance not in ("fallback", "solve"):
+            raise InputError(f"singular_covariance must be 'fallback' or 'solve', got "
+                             f"{self.singular_covariance!r}.")
         if self.margin_reference not in ("basis", "original"):
             raise InputError(f"margin_reference must be 'basis' or 'original', got "
                              f"{self.margin_reference!r}.")
@@ -625,7 +643,8 @@ class QMMPruner(_BasePruner):
         self.hypothesis_space_size_ = hs
         model = QMMModel(H, y, alpha, upsilon="emargin" if emargin else float(self.upsilon),
                          hypothesis_space_size=hs, delta=self.delta, dependent=self.dependent,
-                         margin_reference=self.margin_reference)
+                         margin_reference=self.margin_reference,
+                         singular_covariance=self.singular_covariance)
         model.solve(self.solver, **(self.solver_options or {}))
         self.model_ = model
         self.status_ = model.status_
@@ -635,6 +654,7 @@ class QMMPruner(_BasePruner):
         self.moved_weight_ = float(model.moved_weight_)
         self.margin_shift_ = float(model.margin_shift_)
         self.rank_ = int(model.rank_)
+        self.singular_covariance_ = bool(model.singular_covariance_)
         self.upsilon_ = float(model.upsilon_)
         self.emargin_ = model.emargin_
         return model.weights_

@@ -10,6 +10,8 @@ from sklearn.ensemble import AdaBoostClassifier
 from sklearn.tree import DecisionTreeClassifier
 
 from optirules.experiments._pruning import (
+    ABLATIONS,
+    ADABOOST_BY,
     METHODS,
     SEED_TABLE4,
     ResampledAdaBoostClassifier,
@@ -31,11 +33,14 @@ def quick():
 def test_quick_run_ranks_and_sizes(quick):
     df, seconds = quick
     assert seconds < 60  # ~10 s on an idle core; the brief asks < 30 s
-    assert set(df.method) == set(METHODS)
+    assert set(df.method) == set(METHODS) | set(ABLATIONS)
     assert set(df.dataset) == {"heart_statlog", "sonar"}
-    assert len(df) == 2 * 2 * 3 * 4
+    assert len(df) == 2 * 2 * 3 * (len(METHODS) + len(ABLATIONS))
     for _, g in df.groupby(["dataset", "ensemble", "trees"]):
-        assert sorted(g.method) == sorted(METHODS)
+        assert sorted(g.method) == sorted(METHODS + tuple(ABLATIONS))
+        # the ablations are not ranked: the four methods share ranks 1..4
+        assert g[g.method.isin(ABLATIONS)]["rank"].isna().all()
+        g = g[g.method.isin(METHODS)]
         assert g["rank"].sum() == pytest.approx(1 + 2 + 3 + 4)  # average ranks of 4 methods
         best = g.loc[g.test_error.idxmin()]
         assert best["rank"] == g["rank"].min()
@@ -46,6 +51,13 @@ def test_quick_run_ranks_and_sizes(quick):
     assert ((df["size"] >= 1) & (df["size"] <= 20)).all()
     assert df.test_error.between(0, 1).all()
     assert (df[df.method == "QMM"].qmm_fallbacks == 0).all()
+    assert df[df.method.str.startswith("QMM")].qmm_reference_error.between(0, 1).all()
+    raw = df.attrs["raw"]
+    boosters = {(r["ensemble"], r["trees"]): r["booster"] for r in raw}
+    assert boosters[("AdaBoost", "stumps")] == boosters[("AdaBoost", "depth-2")] == "reweighting"
+    assert boosters[("AdaBoost", "full")] == "resampling" == ADABOOST_BY["full"]
+    singular = {r["method"] for r in raw if isinstance(r.get("qmm_singular"), (bool, np.bool_))}
+    assert singular == {"QMM", *ABLATIONS}
 
 
 def test_table4_and_format(quick):
@@ -61,6 +73,8 @@ def test_table4_and_format(quick):
         assert f"({SEED_TABLE4[key]['rank_QMM']:.2f})" in text
         assert f"({SEED_TABLE4[key]['prune_DREP']:.2f})" in text
     assert "| heart_statlog |" in text and "T = 20 members" in text
+    assert "| QMM drop |" in text and "| QMM no-singular-rule |" in text
+    assert "by reweighting" in text and "- AdaBoost stumps:" in text
 
 
 def test_resampled_adaboost_keeps_going_where_sklearn_stops():

@@ -128,14 +128,37 @@ def test_qmm_moves_the_weight_of_a_dependent_member():
     assert np.unique(H, axis=1).shape[1] == 5 and np.linalg.matrix_rank(H) == 4
     y = np.where(rng.random(a.size) < 0.5, 1, -1)
     alpha = np.full(5, 0.2)
-    p = QMMPruner(upsilon=0.5, member_weights=alpha).fit(H, y)
+    p = QMMPruner(upsilon=0.5, member_weights=alpha, dependent="lstsq").fit(H, y)
     assert p.rank_ == 4
     assert p.merged_weight_ == 0.0
     assert p.moved_weight_ == pytest.approx(0.2)  # one non-pivot column of weight 0.2
     assert p.model_.dependent_members_.size == 1
     assert p.weights_[p.model_.dependent_members_[0]] == 0.0
-    kept = QMMPruner(upsilon=0.5, member_weights=alpha, dependent="keep").fit(H, y)
+    kept = QMMPruner(upsilon=0.5, member_weights=alpha).fit(H, y)  # default: keep
     assert kept.moved_weight_ == 0.0
+    np.testing.assert_allclose(kept.model_.reference_weights_, alpha)
+
+
+def test_qmm_pruner_singular_covariance_rule_and_switch():
+    """n = 10 rows, 16 distinct members: the QR basis has r = 10 columns, so cov is singular."""
+    rng = np.random.default_rng(7)
+    H = np.where(rng.random((10, 16)) < 0.5, 1, -1)
+    y = np.where(rng.random(10) < 0.5, 1, -1)
+    assert np.unique(H, axis=1).shape[1] == 16 and np.linalg.matrix_rank(H) == 10
+    with pytest.warns(QMMFallbackWarning, match="singular"):
+        p = QMMPruner(upsilon=0.5).fit(H, y)
+    assert p.singular_covariance_ and p.fallback_used_ and p.status_ is not None
+    assert "singular" in p.fallback_reason_
+    # default dependent="keep": the reference weights are the original (uniform) vote
+    np.testing.assert_allclose(p.weights_, np.full(16, 1 / 16))
+    assert p.n_kept_ == 16
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", QMMFallbackWarning)
+        s = QMMPruner(upsilon=0.5, singular_covariance="solve").fit(H, y)
+    assert s.singular_covariance_ and not s.fallback_used_
+    assert s.model_.objective_ <= s.model_.baseline_objective_ + 1e-9
+    with pytest.raises(InputError, match="singular_covariance"):
+        QMMPruner(singular_covariance="never").fit(H, y)
 
 
 def test_qmm_emargin_with_counted_hypothesis_space(cancer, ada_stumps):

@@ -159,7 +159,7 @@ def test_mps_export_has_same_optimum(tmp_path):
 # --------------------------------------------------------------------------- dependent members
 def test_dependent_member_folded_by_simplex_lstsq():
     H, y, alpha = _crafted_dependent()
-    model = QMMModel(H, y, alpha, upsilon=0.5)
+    model = QMMModel(H, y, alpha, upsilon=0.5, dependent="lstsq")
     assert model.rank_ == 3
     np.testing.assert_array_equal(model.dependent_members_, [3])
     assert model.merged_weight_ == 0 and model.moved_weight_ == pytest.approx(0.7)
@@ -182,9 +182,10 @@ def test_dependent_members_fold_matches_a_second_solver():
     H = rng.choice([-1.0, 1.0], (12, 30))
     y = rng.choice([-1.0, 1.0], 12)
     alpha = rng.random(30)
-    model = QMMModel(H, y, alpha, upsilon=0.5)
+    model = QMMModel(H, y, alpha, upsilon=0.5, dependent="lstsq", singular_covariance="solve")
     a = alpha / alpha.sum()
     assert model.rank_ == 12 and model.dependent_members_.size == 18
+    assert model.singular_covariance_  # r = n = 12: the centred basis has rank 11
     assert model.moved_weight_ == pytest.approx(a[model.dependent_members_].sum())
     E = H * y[:, None]
     basis, dep = model.basis_, model.dependent_members_
@@ -199,13 +200,16 @@ def test_dependent_members_fold_matches_a_second_solver():
     assert model.objective_ <= model.baseline_objective_ + 1e-9
 
 
-def test_dependent_proportional_and_keep():
+@pytest.mark.parametrize("name", ["drop", "proportional"])
+def test_dependent_drop_and_keep(name):
     H, y, alpha = _crafted_dependent()
-    prop = QMMModel(H, y, alpha, upsilon=1.0, dependent="proportional")
+    prop = QMMModel(H, y, alpha, upsilon=1.0, dependent=name)
+    assert prop.dependent == "drop"
     # the seed's drop, renormalised: (0.1, 0.1, 0.1) / 0.3
     np.testing.assert_allclose(prop.reference_weights_, [1 / 3, 1 / 3, 1 / 3, 0], atol=1e-12)
     assert prop.moved_weight_ == pytest.approx(0.7)
-    keep = QMMModel(H, y, alpha, upsilon=0.5, dependent="keep")
+    keep = QMMModel(H, y, alpha, upsilon=0.5)
+    assert keep.dependent == "keep"  # the default
     np.testing.assert_array_equal(keep.basis_, [0, 1, 2, 3])
     assert keep.moved_weight_ == 0 and keep.margin_shift_ < 1e-12
     np.testing.assert_allclose(keep.reference_margins_, [-0.4, 0.6, 0.6, -0.8], atol=1e-12)
@@ -215,12 +219,110 @@ def test_dependent_proportional_and_keep():
     assert keep.objective_ <= keep.baseline_objective_ + 1e-9
 
 
+def _stump_and_negation():
+    """Stumps on 3 features of 8 rows plus the negation of the first: h and -h both members.
+
+    Columns: h0 = s(x0), h1 = s(x1), h2 = s(x2), h3 = -h0, h4 = h1 (identical to h1).
+    """
+    X = np.array([[a, b, c] for a in (0, 1) for b in (0, 1) for c in (0, 1)], dtype=float)
+    s = 2 * X - 1
+    H = np.column_stack([s[:, 0], s[:, 1], s[:, 2], -s[:, 0], s[:, 1]])
+    y = np.array([1, 1, -1, 1, -1, 1, -1, -1], dtype=float)
+    alpha = np.array([0.3, 0.1, 0.2, 0.15, 0.25])
+    return H, y, alpha
+
+
+def test_h_and_minus_h_keep_the_reference_vote():
+    """h and -h are dependent but not identical: the default keeps the vote unchanged."""
+    H, y, alpha = _stump_and_negation()
+    model = QMMModel(H, y, alpha, upsilon=0.5)
+    assert model.rank_ == 3
+    np.testing.assert_array_equal(model.dependent_members_, [3])  # -h0
+    # identical h4 merged into h1 (the pivot): 0.1 + 0.25
+    np.testing.assert_allclose(model.reference_weights_, [0.3, 0.35, 0.2, 0.15, 0.0], atol=1e-12)
+    assert model.merged_weight_ == pytest.approx(0.25)
+    assert model.moved_weight_ == 0.0 and model.margin_shift_ < 1e-12
+    original = margins(H, y, alpha)
+    np.testing.assert_allclose(model.reference_margins_, original, atol=1e-12)
+    # the vote of h0 and -h0 together is 0.15 * h0: 0.3 h0 - 0.15 h0
+    np.testing.assert_allclose(original, y * (0.15 * H[:, 0] + 0.35 * H[:, 1] + 0.2 * H[:, 2]),
+                               atol=1e-12)
+    assert not model.singular_covariance_  # the basis h0, h1, h2 is balanced: rank 3
+    model.solve()
+    assert not model.fallback_used_
+    assert model.weights_[4] == 0.0
+    _lower_rows_ok(model)
+    # the paper's drop loses -h0's weight: the vote becomes 0.3 h0 + 0.35 h1 + 0.2 h2 (/ 0.85)
+    drop = QMMModel(H, y, alpha, upsilon=0.5, dependent="drop")
+    np.testing.assert_allclose(drop.reference_weights_, np.array([0.3, 0.35, 0.2, 0, 0]) / 0.85,
+                               atol=1e-12)
+    assert drop.moved_weight_ == pytest.approx(0.15) and drop.margin_shift_ > 0.1
+
+
+def _singular_case():
+    """n = 6 rows, 9 distinct +-1 members of rank 6: cov of the QR basis has rank <= 5."""
+    rng = np.random.default_rng(5)
+    H = rng.choice([-1.0, 1.0], (6, 9))
+    y = np.array([1.0, -1.0, 1.0, 1.0, -1.0, -1.0])
+    H = np.column_stack([H, H[:, 2]])  # plus an identical copy of member 2
+    alpha = rng.random(10)
+    return H, y, alpha
+
+
+def test_singular_covariance_rule_returns_the_reference_weights():
+    H, y, alpha = _singular_case()
+    assert np.linalg.matrix_rank(H) == 6 and np.unique(H, axis=1).shape[1] == 9
+    model = QMMModel(H, y, alpha, upsilon=0.5)
+    assert model.rank_ == 6 and model.basis_covariance_rank_ == 5
+    assert model.singular_covariance_
+    with pytest.warns(QMMFallbackWarning, match="singular"):
+        result = model.solve()
+    assert model.fallback_used_ and "singular" in model.fallback_reason_
+    assert result.status is Status.NUMERICAL_ERROR
+    assert model.summary()["singular_covariance"] is True
+    a = alpha / alpha.sum()
+    expected = a.copy()
+    expected[2] += expected[9]
+    expected[9] = 0.0
+    np.testing.assert_allclose(model.weights_, expected, atol=1e-12)  # merged, nothing else
+    np.testing.assert_allclose(model.margins_, margins(H, y, alpha), atol=1e-12)
+    # with the paper's drop the fallback is alpha' on the QR basis: 6 members
+    drop = QMMModel(H, y, alpha, upsilon=0.5, dependent="drop")
+    with pytest.warns(QMMFallbackWarning, match="singular"):
+        drop.solve()
+    assert drop.kept_.size == 6
+    np.testing.assert_allclose(drop.weights_, drop.reference_weights_)
+
+
+def test_singular_covariance_switch_solves_the_qp():
+    H, y, alpha = _singular_case()
+    model = QMMModel(H, y, alpha, upsilon=0.5, singular_covariance="solve")
+    assert model.singular_covariance_
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", QMMFallbackWarning)
+        result = model.solve()
+    assert result.status is Status.OPTIMAL and not model.fallback_used_
+    _lower_rows_ok(model)
+    assert model.objective_ <= model.baseline_objective_ + 1e-9
+
+
+def test_singular_covariance_detected_when_n_exceeds_r():
+    """A member right on every row makes cov singular although n > T (not a count of n < T)."""
+    rng = np.random.default_rng(2)
+    y = rng.choice([-1.0, 1.0], 30)
+    H = np.column_stack([rng.choice([-1.0, 1.0], (30, 4)), y])
+    model = QMMModel(H, y, upsilon=0.5)
+    assert model.rank_ == 5 and model.basis_covariance_rank_ == 4 and model.singular_covariance_
+    ok = QMMModel(H[:, :4], y, upsilon=0.5)
+    assert not ok.singular_covariance_
+
+
 # --------------------------------------------------------------------------- fallback
 @pytest.mark.parametrize("solver", ["clarabel", "highs"])
 def test_fallback_when_infeasible(solver):
     """Original lower margins that the basis h1, h2, h3 cannot reach once h4 = -h3 is folded."""
     H, y, alpha = _crafted_dependent()
-    model = QMMModel(H, y, alpha, upsilon=1.0, margin_reference="original")
+    model = QMMModel(H, y, alpha, upsilon=1.0, margin_reference="original", dependent="drop")
     np.testing.assert_array_equal(model.basis_, [0, 1, 2])
     # certificate: rows 2 + 3 of E' sum to (0, 0, -2), so m_2 + m_3 = -2 w_3 <= 0 for any w,
     # but the original margins of those rows are 0.6 + 0.6
@@ -291,7 +393,7 @@ def test_property_simplex_lower_margins_two_solvers(case):
     # but with ... primal infeasibilities" (a solve error) on some of these tiny instances
     values = []
     for solver in ("clarabel", "osqp"):
-        model = QMMModel(H, y, alpha, upsilon=upsilon)
+        model = QMMModel(H, y, alpha, upsilon=upsilon, singular_covariance="solve")
         model.solve(solver)
         assert not model.fallback_used_, model.fallback_reason_
         _lower_rows_ok(model)
@@ -331,7 +433,9 @@ def test_bad_inputs():
     with pytest.raises(InputError, match="hypothesis_space_size"):
         QMMModel(H, y, upsilon="emargin")
     with pytest.raises(InputError, match="dependent"):
-        QMMModel(H, y, dependent="drop")
+        QMMModel(H, y, dependent="fold")
+    with pytest.raises(InputError, match="singular_covariance"):
+        QMMModel(H, y, singular_covariance="ignore")
     with pytest.raises(InputError, match="margin_reference"):
         QMMModel(H, y, margin_reference="alpha")
 
