@@ -20,25 +20,55 @@ After each iteration the sparse convex combination IP (eqs 10-14,
 :math:`v` over the members so far with total cost :math:`\sum_{v_k > 0} c(h_k) \le
 \mathfrak{C}`.
 
-**The adaptive selection (our design; the seed's Section 4 is missing from our copy).**
-After iteration :math:`n` the IP is solved twice, with the pmf :math:`p = P^n` and with
-:math:`p = P^0` (the seed reports that both work), giving two candidate ensembles; every
-candidate satisfies the same overall budget :math:`\mathfrak{C}`.  With
-``selection="robust_loss"`` (default) the returned ensemble is the candidate of least
-*training robust loss*
+**The member budget and the returned ensemble (our design; the seed's Section 4, which
+sets :math:`\mathfrak{C}'` and :math:`\mathfrak{C}` "adaptively", is missing from our
+copy).**  After iteration :math:`n` the IP is solved twice, with the pmf :math:`p = P^n` and
+with :math:`p = P^0` (the seed reports that both work), giving two candidate ensembles; every
+candidate satisfies the same overall budget :math:`\mathfrak{C}`.
 
-.. math::
+* ``member_complexity=None`` (default) tries the member budgets
+  :math:`\mathfrak{C}' \in \{\mathfrak{C}/3, \mathfrak{C}/2, \mathfrak{C}\}`
+  (:data:`MEMBER_FRACTIONS`); a number fixes :math:`\mathfrak{C}'`.  With
+  :math:`\mathfrak{C}' = \mathfrak{C}` a candidate holds one member (or several small ones):
+  the grid includes the plain budget-form rule set, so a concept that needs the whole
+  budget (tic-tac-toe's eight lines of three literals cost 32) stays reachable, which
+  :math:`\mathfrak{C}' = \mathfrak{C}/3` alone is not (a vote of rule sets of cost
+  :math:`\le \mathfrak{C}/3` is not their OR).
+* ``selection="validation"`` (default) holds out a stratified ``validation_fraction`` of the
+  rows, runs the loop on the rest for every :math:`\mathfrak{C}'` of the grid and picks the
+  (:math:`\mathfrak{C}'`, iteration, pmf) candidate of best held-out accuracy (ties: the
+  smaller cost, the smaller :math:`\mathfrak{C}'`, the earlier iteration).  With
+  ``refit=True`` (default) the loop is then rerun on all rows with that
+  :math:`\mathfrak{C}'` up to that iteration and the candidate of that pmf is returned (the
+  loop is deterministic, so this is the fit a user would get by fixing those values);
+  ``refit=False`` returns the inner-split ensemble itself (members fitted on
+  ``1 - validation_fraction`` of the rows; ``pmf_history_`` is then on those rows).
+  This departs from the seed, which argues that the robust loss "does not require
+  extensive fine tuning via heuristics like cross-validation"; it is the default because it
+  measured better (``benchmarks/results/rules.md``: tic-tac-toe 0.806 with the robust-loss
+  choice at :math:`\mathfrak{C}' = \mathfrak{C}/3`).
+* ``selection="robust_loss"`` (the seed's reading, and the previous default) returns the
+  candidate, over all :math:`\mathfrak{C}'` of the grid and all iterations, of least
+  *training robust loss*
 
-    R(F_v) = \max_{P \in \mathcal{P}} \sum_i P_i \, \big|F_v(x_i) - \tfrac12\big|
-        \mathbb{I}(\hat y_i \ne y_i), \qquad F_v = \sum_k v_k h_k ,
+  .. math::
 
-i.e. the seed's objective (3) with loss (2) evaluated on the candidate itself (ties: the
-smaller cost, then the earlier candidate).  The rationale is the seed's Proposition 2: all
-candidates share the complexity budget, so their generalization penalties are alike, and
-the robust loss is the seed's proxy for test loss.  ``selection="validation"`` instead holds
-out a stratified ``validation_fraction`` of the rows, runs the loop on the rest, picks the
-(iteration, pmf) pair of best validation accuracy, and reruns the loop on all rows up to that
-iteration; ``selection="last"`` returns the last iteration's :math:`P^n` candidate.
+      R(F_v) = \max_{P \in \mathcal{P}} \sum_i P_i \, \big|F_v(x_i) - \tfrac12\big|
+          \mathbb{I}(\hat y_i \ne y_i), \qquad F_v = \sum_k v_k h_k ,
+
+  i.e. the seed's objective (3) with loss (2) evaluated on the candidate itself (ties: the
+  smaller cost, then the earlier candidate); the rationale is the seed's Proposition 2:
+  all candidates share the complexity budget, so their generalization penalties are alike.
+* ``selection="last"`` returns the last iteration's :math:`P^n` candidate (with
+  ``member_complexity=None``: :math:`\mathfrak{C}' = \mathfrak{C}/3`).
+
+**Time limit.** ``time_limit`` bounds the whole fit: the members of every
+:math:`\mathfrak{C}'`, the pmf steps, the combination IPs and the refit share one deadline.
+Each member's column generation gets the remaining time divided by the members still
+planned; when the deadline passes the loop stops after the current member (and its
+combination IP), the best ensemble found so far is returned and ``status_`` starts with
+``"time_limit"``.  A member's final master IP and one combination IP may each take up to
+one second past the deadline.
 
 **Binary-loss variant** (``loss="binary"``, seed 000 §2.3 and §4.1): steps 2 and 3 are
 replaced by :math:`P^n = \arg\max_{P \in \mathcal{P}} \mathbb{E}_P |h_n(x) - y|` for the
@@ -78,7 +108,9 @@ __all__ = ["DRORuleEnsembleClassifier", "margin_loss"]
 LOSSES = ("margin", "binary")
 #: the vote threshold 1/2, less a round-off allowance (sums of weights such as 0.35 + 0.15)
 _HALF = 0.5 - 1e-12
-SELECTIONS = ("robust_loss", "validation", "last")
+SELECTIONS = ("validation", "robust_loss", "last")
+#: member budgets tried when ``member_complexity=None``, as fractions of ``complexity``
+MEMBER_FRACTIONS = (1.0 / 3.0, 0.5, 1.0)
 DIVERGENCES = ("chi2", "kl")
 
 
@@ -121,10 +153,10 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         Overall budget :math:`\mathfrak{C}` of the returned combination (rules plus
         literals of the members with :math:`v_k > 0`).
     member_complexity : float or None, default None
-        Budget :math:`\mathfrak{C}'` of each member; ``None`` means ``complexity / 3``
-        (a vote needs at least three members to be more than one DNF: with two, the
-        threshold 1/2 makes :math:`F` a single rule set or their OR).  Must be
-        ``<= complexity``.
+        Budget :math:`\mathfrak{C}'` of each member; ``None`` chooses it from
+        :math:`\{\mathfrak{C}/3, \mathfrak{C}/2, \mathfrak{C}\}` by ``selection`` (module
+        docstring; :math:`\mathfrak{C}/3` for ``selection="last"`` and ``loss="binary"``).
+        Must be ``<= complexity``.
     rho : float, default 0.1
         Radius of the divergence ball.
     divergence : {"chi2", "kl"}, default "chi2"
@@ -133,10 +165,18 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
     loss : {"margin", "binary"}, default "margin"
         ``"margin"``: seed 000 §3 (loss 2 on the running average).  ``"binary"``: the
         single-rule-set variant of §4.1 that cycles.
-    selection : {"robust_loss", "validation", "last"}, default "robust_loss"
-        How the returned ensemble is chosen among the per-iteration candidates.
+    selection : {"validation", "robust_loss", "last"}, default "validation"
+        How :math:`\mathfrak{C}'` (when ``None``) and the returned ensemble are chosen among
+        the per-iteration candidates: held-out accuracy, training robust loss (the seed's
+        reading) or the last iteration (module docstring).
     validation_fraction : float, default 0.25
-        Held-out share for ``selection="validation"``.
+        Held-out share for ``selection="validation"`` (a stratified split).  When a class
+        has too few rows to split, the choice falls back to ``"robust_loss"``
+        (``selection_`` says so).
+    refit : bool, default True
+        ``selection="validation"``: rerun the loop on all rows with the chosen
+        :math:`\mathfrak{C}'` up to the chosen iteration (True), or return the ensemble
+        fitted on the inner split (False).
     delta : float or None, default None
         Margin :math:`\Delta` of the combination IP (None: the model's default
         :math:`\min(\min_k c(h_k) / (2\mathfrak{C}), 1/4)`).
@@ -145,9 +185,10 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
     max_degree, pricing, beam_width, n_columns, max_iterations, solver
         Column generation of each member, as for BooleanRuleSetClassifier.
     time_limit : float or None, default None
-        Seconds for each member's column generation and IP.
+        Seconds for the whole fit (members, pmfs, combination IPs, refit); when it is hit
+        the best ensemble so far is returned and ``status_`` says so (module docstring).
     combination_time_limit : float or None, default 30
-        Seconds for each combination IP.
+        Seconds for each combination IP (within ``time_limit``).
     binarizer : None, "auto" or FeatureBinarizer, default None
     random_state : int or None, default None
         Seeds the validation split and HiGHS.  The fit is deterministic given it.
@@ -182,14 +223,28 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         ``status``, ``fit_time``.
     cycle_detected_, cycle_start_, cycle_length_
         Binary loss only: whether (and where, 1-based) the iterates started to repeat.
+    member_complexity_ : float
+        The member budget :math:`\mathfrak{C}'` of the returned ensemble.
+    member_complexity_results_ : list of dict
+        Per :math:`\mathfrak{C}'` tried: ``member_complexity``, ``score`` (best held-out
+        accuracy, or least robust loss), ``iteration``, ``pmf``, ``n_iterations`` (members
+        grown), ``fit_time``.
+    selection_ : str
+        The selection used (``"robust_loss"`` after a fallback from ``"validation"``, with
+        the reason).
+    refitted_ : bool
+        Whether the returned ensemble was refitted on all rows.
+    status_ : str
+        ``"completed"``, or ``"time_limit: ..."`` when ``time_limit`` stopped the fit.
     n_iterations_ : int
     fit_time_ : float
     """
 
     def __init__(self, complexity: float = 30.0, *, member_complexity: float | None = None,
                  rho: float = 0.1, divergence: str = "chi2", n_iterations: int = 10,
-                 loss: str = "margin", selection: str = "robust_loss",
-                 validation_fraction: float = 0.25, delta: float | None = None,
+                 loss: str = "margin", selection: str = "validation",
+                 validation_fraction: float = 0.25, refit: bool = True,
+                 delta: float | None = None,
                  lambda0: float = 0.0, lambda1: float = 0.0, max_degree: int | str = "auto",
                  pricing: str = "auto", beam_width: int = 10, n_columns: int = 10,
                  max_iterations: int = 100, time_limit: float | None = None,
@@ -203,6 +258,7 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         self.loss = loss
         self.selection = selection
         self.validation_fraction = validation_fraction
+        self.refit = refit
         self.delta = delta
         self.lambda0 = lambda0
         self.lambda1 = lambda1
@@ -245,6 +301,8 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
                 and self.validation_fraction < 1):
             raise InputError(f"validation_fraction must be in (0, 1), got "
                              f"{self.validation_fraction!r}.")
+        if not isinstance(self.refit, (bool, np.bool_)):
+            raise InputError(f"refit must be True or False, got {self.refit!r}.")
         if self.delta is not None and not (_is_number(self.delta) and self.delta < 0.5):
             raise InputError(f"delta must be None or in [0, 1/2), got {self.delta!r}.")
         self._check_search_params(("n_iterations", "beam_width", "n_columns", "max_iterations"),
@@ -260,15 +318,32 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
             return int(rs.randint(2**31 - 1))
         raise InputError(f"random_state must be None or an int >= 0, got {rs!r}.")
 
-    @property
-    def _member_budget(self) -> float:
+    def _budgets(self) -> list[float]:
+        """The member budgets C' to try (one when fixed, or for "last" / the binary loss)."""
         if self.member_complexity is not None:
-            return float(self.member_complexity)
-        return max(2.0, float(self.complexity) / 3.0)
+            return [float(self.member_complexity)]
+        C = float(self.complexity)
+        if self.loss == "binary" or self.selection == "last":
+            return [max(2.0, C / 3.0)]
+        out: list[float] = []
+        for f in MEMBER_FRACTIONS:
+            b = max(2.0, C * f)
+            if all(abs(b - o) > 1e-9 for o in out):
+                out.append(b)
+        return out
+
+    # ------------------------------------------------------------------ time
+    def _remaining(self) -> float | None:
+        if self._deadline is None:
+            return None
+        return max(0.0, self._deadline - time.perf_counter())
+
+    def _expired(self) -> bool:
+        return self._deadline is not None and time.perf_counter() >= self._deadline
 
     # ------------------------------------------------------------------ fitting
     def fit(self, X: Any, y: Any) -> DRORuleEnsembleClassifier:
-        """Grow the collection, solve the combination IPs and select the ensemble.
+        """Grow the collections, solve the combination IPs and select the ensemble.
 
         Parameters
         ----------
@@ -292,42 +367,137 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         if n == 0:
             raise InputError("X has no rows; pass at least one example of each class.")
         classes, ypos = check_binary_targets(y, n, "a rule ensemble")
+        self._deadline = None if self.time_limit is None else t0 + float(self.time_limit)
         A = self._literal_matrix(X, reset=True)
         self.classes_ = classes
         self.max_degree_ = resolve_max_degree(self.max_degree, A.shape)
         seed = self._seed()
-        if self.selection == "validation" and self.loss == "margin":
-            n_iter, pick = self._select_by_validation(A, ypos, seed)
-            run = self._run(A, ypos, n_iter, seed)
-            chosen = next(i for i, c in enumerate(run["candidates"])
-                          if c["iteration"] == n_iter and c["pmf"] == pick)
+        budgets = self._budgets()
+        n_iter = int(self.n_iterations)
+        selection = self.selection if self.loss == "margin" else "robust_loss"
+        split = None
+        if selection == "validation":
+            from sklearn.model_selection import train_test_split
+
+            try:
+                split = train_test_split(np.arange(n), test_size=float(self.validation_fraction),
+                                         stratify=ypos, random_state=seed)
+            except ValueError as exc:
+                selection = f"robust_loss (no stratified validation split: {exc})"
+        self.selection_ = selection if self.loss == "margin" else self.selection
+        results: list[dict[str, Any]] = []
+        self._members_left = len(budgets) * n_iter
+        refitted = False
+        if split is not None:
+            tr, va = split
+            if self.refit:
+                self._members_left += n_iter
+            best = None
+            runs = {}
+            for bi, b in enumerate(budgets):
+                tb = time.perf_counter()
+                run = self._run(A[tr], ypos[tr], n_iter, seed, b)
+                runs[b] = run
+                top = None
+                for ci, c in enumerate(run["candidates"]):
+                    F = np.zeros(len(va))
+                    for k in np.flatnonzero(c["weights"]):
+                        F += c["weights"][k] * clause_coverage(A[va], run["members"][k]).any(
+                            axis=1)
+                    acc = float(np.mean((F >= _HALF) == ypos[va]))
+                    c["validation_accuracy"] = acc
+                    key = (-acc, c["cost"], bi, c["iteration"])
+                    if top is None or key < top[0]:
+                        top = (key, ci)
+                c = run["candidates"][top[1]]
+                results.append({"member_complexity": b, "score": c["validation_accuracy"],
+                                "iteration": c["iteration"], "pmf": c["pmf"],
+                                "n_iterations": len(run["members"]),
+                                "fit_time": time.perf_counter() - tb})
+                if best is None or top[0] < best[0]:
+                    best = (top[0], b, top[1])
+                if run["timed_out"]:
+                    break
+            _, b, ci = best
+            pick = runs[b]["candidates"][ci]
+            self.validation_candidates_ = runs[b]["candidates"]
+            self.validation_choice_ = {"member_complexity": b, "iteration": pick["iteration"],
+                                       "pmf": pick["pmf"]}
+            timed_out = any(r["timed_out"] for r in runs.values())
+            if self.refit and not timed_out:
+                self._members_left = pick["iteration"]
+                run = self._run(A, ypos, pick["iteration"], seed, b)
+                timed_out = run["timed_out"]
+                last = max(c["iteration"] for c in run["candidates"])
+                chosen = next(i for i, c in enumerate(run["candidates"])
+                              if c["iteration"] == last and c["pmf"] == pick["pmf"])
+                refitted = True
+            else:
+                run, chosen = runs[b], ci
             run["candidates"][chosen]["validation_selected"] = True
-            self.validation_choice_ = {"iteration": n_iter, "pmf": pick}
+            budget = b
         else:
-            run = self._run(A, ypos, int(self.n_iterations), seed)
-            chosen = self._choose(run["candidates"])
+            best = None
+            for b in budgets:
+                tb = time.perf_counter()
+                r = self._run(A, ypos, n_iter, seed, b)
+                ci = self._choose(r["candidates"])
+                c = r["candidates"][ci]
+                results.append({"member_complexity": b, "score": c["robust_loss"],
+                                "iteration": c["iteration"], "pmf": c["pmf"],
+                                "n_iterations": len(r["members"]),
+                                "fit_time": time.perf_counter() - tb})
+                key = (round(c["robust_loss"], 12), c["cost"], len(results))
+                if best is None or key < best[0]:
+                    best = (key, b, r, ci)
+                if r["timed_out"]:
+                    break
+            _, budget, run, chosen = best
+            timed_out = run["timed_out"] or any(
+                res["n_iterations"] < n_iter for res in results)
+            refitted = True
+        self.member_complexity_ = float(budget)
+        self.member_complexity_results_ = results
+        self.refitted_ = refitted
+        if timed_out:
+            done = sum(res["n_iterations"] for res in results)
+            self.status_ = (f"time_limit: stopped after {time.perf_counter() - t0:.1f} s "
+                            f"(time_limit={self.time_limit}); {done} members grown over "
+                            f"{len(results)} of {len(budgets)} member budgets; returned the "
+                            "best ensemble found" + ("" if refitted or split is None else
+                                                     " on the inner split (no refit)"))
+        else:
+            self.status_ = "completed"
         self._store(run, chosen)
         self.fit_time_ = time.perf_counter() - t0
         return self
 
     def _member(self, A: np.ndarray, y: np.ndarray, P: np.ndarray, seed: int,
-                start: list[Clause]) -> tuple[list[Clause], dict[str, Any]]:
+                start: list[Clause], budget: float) -> tuple[list[Clause], dict[str, Any]]:
+        tl = None
+        rem = self._remaining()
+        if rem is not None:  # a fair share of what is left for the members still planned
+            tl = rem / max(1, self._members_left)
+        self._members_left = max(0, self._members_left - 1)
         res = column_generation(
-            A, y, P, complexity=self._member_budget, lambda0=float(self.lambda0),
+            A, y, P, complexity=budget, lambda0=float(self.lambda0),
             lambda1=float(self.lambda1), max_degree=self.max_degree_, pricing=self.pricing,
             beam_width=int(self.beam_width), n_columns=int(self.n_columns),
-            max_iterations=int(self.max_iterations), time_limit=self.time_limit,
+            max_iterations=int(self.max_iterations), time_limit=tl,
             solver=self.solver, random_seed=seed, initial_clauses=start, master_ip="auto",
         )
-        info = {"gap": res.gap, "gap_certified": res.certified, "lp_bound": res.lp_bound,
+        info = {"gap": res.gap, "absolute_gap": res.absolute_gap,
+                "gap_certified": res.certified, "lp_bound": res.lp_bound,
                 "ip_objective": res.ip_objective, "status": f"{res.stop_reason}; IP "
                 f"{res.ip_status}", "fit_time": res.fit_time,
                 "cg_time": res.info.get("cg_time"), "ip_time": res.info.get("ip_time"),
                 "ip_columns": res.info.get("ip_columns"), "pool_size": len(res.pool)}
         return res.clauses, info
 
-    def _run(self, A: np.ndarray, y: np.ndarray, n_iter: int, seed: int) -> dict[str, Any]:
-        """The DRO loop on (A, y): members, pmfs, robust losses and candidates."""
+    def _run(self, A: np.ndarray, y: np.ndarray, n_iter: int, seed: int,
+             budget: float) -> dict[str, Any]:
+        """The DRO loop on (A, y) with member budget C' = ``budget``: members, pmfs, robust
+        losses and candidates; stops after the member in progress when the deadline passes."""
         from ..models._worst_case import phi_divergence
 
         N = A.shape[0]
@@ -342,6 +512,7 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         robust: list[float] = []
         candidates: list[dict[str, Any]] = []
         cycle: tuple[int, int] | None = None
+        timed_out = False
         bar = None
         if self.verbose:
             from tqdm.auto import tqdm
@@ -349,12 +520,15 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
             bar = tqdm(total=n_iter, desc="DRO rule ensemble", unit="member")
         try:
             for it in range(1, n_iter + 1):
+                if it > 1 and self._expired():
+                    timed_out = True
+                    break
                 # warm start: the clauses of the members so far (not their whole pools,
                 # which would only grow the master IP).  Not for the binary loss, where
                 # h_{n+1} must depend on P^n alone for a repeat to prove a cycle.
                 start = sorted({c for m in members for c in m}) if self.loss == "margin" \
                     else []
-                clauses, info = self._member(A, y, P, seed, start)
+                clauses, info = self._member(A, y, P, seed, start, budget)
                 h = clause_coverage(A, clauses).any(axis=1) if clauses else np.zeros(N, bool)
                 key = frozenset(clauses)
                 if self.loss == "binary":
@@ -392,7 +566,7 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         divs = np.array([phi_divergence(p, div) for p in pmfs])
         return {"members": members, "preds": preds, "infos": infos, "pmfs": np.array(pmfs),
                 "robust": np.array(robust), "candidates": candidates, "cycle": cycle,
-                "divergences": divs}
+                "divergences": divs, "timed_out": timed_out or self._expired()}
 
     def _combine(self, preds: list[np.ndarray], members: list[list[Clause]], y: np.ndarray,
                  p: np.ndarray, it: int, kind: str) -> dict[str, Any]:
@@ -422,15 +596,27 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
             w = np.bincount(inverse.ravel(), weights=p, minlength=len(uniq))
             model = SparseCombinationModel(uniq[:, :-1], uniq[:, -1].astype(int), costs,
                                            budget, delta=self.delta, sample_weight=w / w.sum())
+            tl = self.combination_time_limit
+            rem = self._remaining()
+            if rem is not None:  # within the whole fit's deadline, but at least 1 s
+                tl = max(rem, 1.0) if tl is None else min(float(tl), max(rem, 1.0))
             try:
-                result = model.solve(self.solver, time_limit=self.combination_time_limit)
+                result = model.solve(self.solver, time_limit=tl)
             except OptirulesError as exc:
-                raise SolverError(f"the combination IP (seed 000 eqs 11-14) at iteration "
-                                  f"{it} was not solved ({exc}); raise "
-                                  "combination_time_limit or try another solver.") from None
-            weights[cols] = model.v_
-            status = str(getattr(result.status, "value", result.status))
-            objective = float(model.objective_)
+                if self._deadline is None:
+                    raise SolverError(f"the combination IP (seed 000 eqs 11-14) at iteration "
+                                      f"{it} was not solved ({exc}); raise "
+                                      "combination_time_limit or try another solver.") from None
+                # time_limit hit without an incumbent: the best affordable single member
+                result = None
+                ok = np.flatnonzero(costs <= budget)
+                errs = [float(w @ (uniq[:, j] != uniq[:, -1])) for j in ok]
+                weights[cols[int(ok[int(np.argmin(errs))])]] = 1.0
+                status = f"no IP solution within the time limit ({exc}); best single member"
+            if result is not None:
+                weights[cols] = model.v_
+                status = str(getattr(result.status, "value", result.status))
+                objective = float(model.objective_)
         elif n_members:
             weights[0] = 1.0  # every member is empty: the empty rule set (always negative)
         F = np.zeros(len(y))
@@ -451,31 +637,6 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
             return max(last, 0)
         keys = [(round(c["robust_loss"], 12), c["cost"], i) for i, c in enumerate(candidates)]
         return min(keys)[2]
-
-    def _select_by_validation(self, A: np.ndarray, y: np.ndarray, seed: int) -> tuple[int, str]:
-        from sklearn.model_selection import train_test_split
-
-        idx = np.arange(A.shape[0])
-        try:
-            tr, va = train_test_split(idx, test_size=float(self.validation_fraction),
-                                      stratify=y, random_state=seed)
-        except ValueError as exc:
-            raise InputError(f"could not make a stratified validation split ({exc}); use "
-                             "selection='robust_loss' on data this small.") from None
-        run = self._run(A[tr], y[tr], int(self.n_iterations), seed)
-        best = None
-        for c in run["candidates"]:
-            F = np.zeros(len(va))
-            for k in np.flatnonzero(c["weights"]):
-                cl = run["members"][k]
-                F += c["weights"][k] * clause_coverage(A[va], cl).any(axis=1)
-            acc = float(np.mean((F >= _HALF) == y[va]))
-            c["validation_accuracy"] = acc
-            key = (-acc, c["cost"], c["iteration"])
-            if best is None or key < best[0]:
-                best = (key, c["iteration"], c["pmf"])
-        self.validation_candidates_ = run["candidates"]
-        return best[1], best[2]
 
     def _store(self, run: dict[str, Any], chosen: int) -> None:
         pos, neg = json_scalar(self.classes_[1]), json_scalar(self.classes_[0])
@@ -557,6 +718,9 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
                                 (None if isinstance(v, float) and math.isnan(v) else v))
                             for k, v in c.items()} for c in self.candidates_],
             "selected": int(self.selected_),
+            "member_complexity": float(self.member_complexity_),
+            "selection": self.selection_, "refitted": bool(self.refitted_),
+            "status": self.status_,
             "n_iterations": int(self.n_iterations_),
             "max_degree": int(self.max_degree_),
             "cycle": ([self.cycle_start_, self.cycle_length_]
@@ -579,6 +743,10 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         est.candidates_ = [dict(c, weights=np.asarray(c["weights"], dtype=float))
                            for c in data["candidates"]]
         est.selected_ = int(data["selected"])
+        est.member_complexity_ = float(data.get("member_complexity", math.nan))
+        est.selection_ = str(data.get("selection", est.selection))
+        est.refitted_ = bool(data.get("refitted", True))
+        est.status_ = str(data.get("status", ""))
         est.n_iterations_ = int(data["n_iterations"])
         est.max_degree_ = int(data["max_degree"])
         if est.loss == "binary":

@@ -310,6 +310,7 @@ class ColumnGenerationResult:
     gap: float
     certified: bool
     converged: bool
+    absolute_gap: float
     stop_reason: str
     pricing_lower_bound: float
     fit_time: float
@@ -628,9 +629,12 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     if certified:
         lp_bound = min(best_bound, ip_obj)
         gap = 0.0 if ip_obj <= 0 else max(0.0, (ip_obj - lp_bound) / ip_obj)
+        abs_gap = max(0.0, ip_obj - lp_bound)
     else:
+        # no exact pricing finished (beam only, or stopped by a time limit): the restricted
+        # LP bounds nothing over all clauses, so the gap is unknown, not 0
         lp_bound = math.nan
-        gap = 0.0 if ip_obj <= 0 else max(0.0, (ip_obj - z) / ip_obj)
+        gap = abs_gap = math.nan
     info = {"n_exact_incomplete": n_exact_incomplete,
             "kappa": _kappa(complexity, lambda0, lambda1, z),
             "ip_columns": len(keep_cols), "greedy_objective": ub,
@@ -640,6 +644,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         clauses=chosen, pool=pool_list, history=history, lp_objective=float(z),
         lp_bound=float(lp_bound), ip_objective=float(ip_obj), ip_status=ip_status,
         ip_bound=ip_bound, gap=float(gap), certified=certified, converged=converged,
+        absolute_gap=float(abs_gap),
         stop_reason=stop, pricing_lower_bound=float(last_lower),
         fit_time=time.perf_counter() - t_start, info=info,
     )
@@ -903,7 +908,13 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
         ``(ip_objective_ - lp_bound_) / ip_objective_``.  When ``gap_certified_``: no rule
         set made of clauses of at most ``max_degree`` literals over ``literals_`` (and
         within the budget) has a master objective below ``(1 - gap_) * ip_objective_``.
-        Otherwise it is measured against the restricted LP and certifies nothing.
+        NaN (unknown) when not certified: no exact pricing finished (``pricing="beam"``, or
+        stopped by ``time_limit``), so nothing bounds the optimum.
+    absolute_gap_ : float
+        ``ip_objective_ - lp_bound_`` (NaN when not certified).  In the budget form
+        (``lambda0 = lambda1 = 0``) the LP relaxation can spread the budget over fractional
+        clauses and reach a bound of 0, where the relative gap is 100 % whatever the IP;
+        the absolute gap still says how far the IP can be from the optimum.
     gap_certified_ : bool
     pricing_complete_ : bool
         Whether column generation ended with a complete proof (``converged``).
@@ -1060,6 +1071,7 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
         self.ip_objective_ = res.ip_objective
         self.ip_status_ = res.ip_status
         self.gap_ = res.gap
+        self.absolute_gap_ = res.absolute_gap
         self.gap_certified_ = res.certified
         self.pricing_complete_ = res.converged
         self.status_ = f"{res.stop_reason}; IP {res.ip_status}"
@@ -1116,10 +1128,11 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
         head = self.rules_.to_string(multiline=True)
         if self.gap_certified_:
             tail = (f"complexity {self.rules_.complexity} (rules + literals); master objective "
-                    f"{self.ip_objective_:.6g}, certified gap {self.gap_:.2%}")
+                    f"{self.ip_objective_:.6g}, certified gap {self.gap_:.2%} "
+                    f"(absolute {self.absolute_gap_:.4g})")
         else:
             tail = (f"complexity {self.rules_.complexity} (rules + literals); master objective "
-                    f"{self.ip_objective_:.6g}, gap not certified")
+                    f"{self.ip_objective_:.6g}, gap unknown (not certified)")
         return f"{head}\n{tail}"
 
     def to_json(self, path: str | os.PathLike | None = None, *, indent: int | None = 2) -> str:
@@ -1136,7 +1149,7 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
             "fit": {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in {
                 "lp_objective": self.lp_objective_, "lp_bound": self.lp_bound_,
                 "ip_objective": self.ip_objective_, "gap": self.gap_,
-                "gap_certified": self.gap_certified_, "pricing_complete": self.pricing_complete_,
+                "absolute_gap": self.absolute_gap_, "gap_certified": self.gap_certified_, "pricing_complete": self.pricing_complete_,
                 "status": self.status_, "ip_status": self.ip_status_,
                 "n_iterations": self.n_iterations_, "fit_time": self.fit_time_}.items()},
         }
@@ -1154,6 +1167,7 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
         est.lp_bound_ = num(fit.get("lp_bound"))
         est.ip_objective_ = num(fit.get("ip_objective"))
         est.gap_ = num(fit.get("gap"), nan)
+        est.absolute_gap_ = num(fit.get("absolute_gap"), nan)
         est.gap_certified_ = bool(fit.get("gap_certified", False))
         est.pricing_complete_ = bool(fit.get("pricing_complete", False))
         est.status_ = str(fit.get("status", ""))

@@ -1,7 +1,11 @@
 """DRORuleEnsembleClassifier: the DRO loop of seed 000 §3 recomputed by hand, feasible pmfs,
-weights on the simplex within budget, the robust-loss selection, and the cycling of §4.1."""
+weights on the simplex within budget, the robust-loss and held-out selections (member budget
+included), the refit, the whole-fit time limit, member gaps, and the cycling of §4.1."""
 
 from __future__ import annotations
+
+import math
+import time
 
 import numpy as np
 import pytest
@@ -39,7 +43,7 @@ def fitted(request):
     X, y = noisy_data(1)
     est = DRORuleEnsembleClassifier(complexity=12, member_complexity=4, rho=0.3,
                                     divergence=request.param, n_iterations=4, max_degree=2,
-                                    random_state=0).fit(X, y)
+                                    selection="robust_loss", random_state=0).fit(X, y)
     return est, X, y
 
 
@@ -150,6 +154,88 @@ def test_validation_selection_is_deterministic():
                                           a.validation_choice_["pmf"])
 
 
+def planted_dnf(seed: int, n: int):
+    """Three 2-literal clauses on 8 features: the concept costs 3 * (1 + 2) = 9."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, size=(n, 8))
+    y = ((X[:, 0] & X[:, 1]) | (X[:, 2] & X[:, 3]) | (X[:, 4] & X[:, 5])).astype(int)
+    return X, y
+
+
+def test_default_reaches_a_concept_that_needs_the_whole_budget():
+    X, y = planted_dnf(0, 240)
+    Xt, yt = planted_dnf(1, 400)
+    kw = dict(complexity=9, n_iterations=4, max_degree=2, random_state=0)
+    # C' = C/3 = 3 holds one clause per member, and a vote of single clauses is not their
+    # OR: the old default cannot fit the concept even on the training rows
+    third = DRORuleEnsembleClassifier(member_complexity=3, **kw).fit(X, y)
+    assert third.score(X, y) < 1.0
+    est = DRORuleEnsembleClassifier(**kw).fit(X, y)  # C' chosen from {3, 4.5, 9}
+    assert [r["member_complexity"] for r in est.member_complexity_results_] == [3, 4.5, 9]
+    assert est.member_complexity_ == 9 and est.complexity_ == 9
+    assert est.score(X, y) == 1.0 and est.score(Xt, yt) == 1.0
+    assert est.status_ == "completed" and est.selection_ == "validation" and est.refitted_
+
+
+def test_refit_is_the_loop_on_all_rows_with_the_chosen_values():
+    X, y = noisy_data(8, n=120, noise=0.1)
+    kw = dict(complexity=12, n_iterations=3, max_degree=2, random_state=1)
+    est = DRORuleEnsembleClassifier(**kw).fit(X, y)
+    ch = est.validation_choice_
+    # the refit equals a fit with C' and the iteration fixed (the loop is deterministic)
+    ref = DRORuleEnsembleClassifier(**{**kw, "n_iterations": ch["iteration"]},
+                                    member_complexity=ch["member_complexity"],
+                                    selection="robust_loss").fit(X, y)
+    assert est.member_clauses_ == ref.member_clauses_
+    assert est.pmf_history_.shape == (ch["iteration"] + 1, len(y))
+    c = next(c for c in ref.candidates_
+             if c["iteration"] == ch["iteration"] and c["pmf"] == ch["pmf"])
+    np.testing.assert_allclose(est.weights_, c["weights"])
+    # refit=False keeps the inner-split ensemble: fitted on 90 of the 120 rows
+    inner = DRORuleEnsembleClassifier(**kw, refit=False).fit(X, y)
+    assert not inner.refitted_ and inner.pmf_history_.shape[1] == 90
+    assert inner.validation_choice_ == ch
+    picked = next(c for c in inner.candidates_ if c.get("validation_selected"))
+    np.testing.assert_allclose(inner.weights_, picked["weights"])
+
+
+def test_time_limit_bounds_the_whole_fit():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(3000, 30))
+    y = ((X[:, 0] & X[:, 1]) | (X[:, 2] & X[:, 3] & X[:, 4]) | (X[:, 5] & ~X[:, 6] & 1)
+         ).astype(int)
+    flip = rng.random(3000) < 0.2
+    y[flip] = 1 - y[flip]
+    t0 = time.perf_counter()
+    est = DRORuleEnsembleClassifier(complexity=30, n_iterations=40, time_limit=2.0,
+                                    random_state=0).fit(X, y)
+    wall = time.perf_counter() - t0
+    assert wall < 2.0 + 8.0  # generous: a member's IP and one combination IP may overrun 1 s
+    assert est.status_.startswith("time_limit")
+    assert sum(r["n_iterations"] for r in est.member_complexity_results_) < 3 * 40
+    # a usable model: weights on the simplex within budget, predictions of the two classes
+    assert est.weights_.sum() == pytest.approx(1.0) and est.complexity_ <= 30
+    assert set(np.unique(est.predict(X))) <= {0, 1}
+    assert est.score(X, y) >= max(y.mean(), 1 - y.mean()) - 1e-9
+
+
+def test_member_gaps_absolute_beside_relative_and_unknown_without_proof():
+    X, y = noisy_data(9, n=80)
+    kw = dict(complexity=12, member_complexity=6, n_iterations=2, max_degree=2,
+              selection="robust_loss")
+    est = DRORuleEnsembleClassifier(pricing="exact", **kw).fit(X, y)
+    for m in est.member_results_:
+        assert m["gap_certified"]
+        assert m["absolute_gap"] == pytest.approx(m["ip_objective"] - m["lp_bound"], abs=1e-15)
+        assert m["absolute_gap"] >= 0
+        rel = 0.0 if m["ip_objective"] <= 0 else m["absolute_gap"] / m["ip_objective"]
+        assert m["gap"] == pytest.approx(rel, abs=1e-12)
+    beam = DRORuleEnsembleClassifier(pricing="beam", **kw).fit(X, y)
+    for m in beam.member_results_:
+        assert not m["gap_certified"]
+        assert math.isnan(m["gap"]) and math.isnan(m["absolute_gap"])
+
+
 def test_json_round_trip_gives_identical_votes(tmp_path):
     import pandas as pd
 
@@ -166,6 +252,7 @@ def test_json_round_trip_gives_identical_votes(tmp_path):
     np.testing.assert_array_equal(DRORuleEnsembleClassifier.from_json(tmp_path / "dro.json")
                                   .weights_, est.weights_)
     assert str(back) == str(est)
+    assert back.member_complexity_ == est.member_complexity_ and back.status_ == est.status_
 
 
 def test_clear_errors():
@@ -173,7 +260,8 @@ def test_clear_errors():
     with pytest.raises(InputError, match="exceeds"):
         DRORuleEnsembleClassifier(complexity=6, member_complexity=9).fit(X, y)
     for bad in (dict(rho=-1), dict(loss="hinge"), dict(divergence="tv"),
-                dict(selection="best"), dict(n_iterations=0), dict(complexity=1)):
+                dict(selection="best"), dict(n_iterations=0), dict(complexity=1),
+                dict(refit="yes"), dict(time_limit=-1)):
         with pytest.raises(InputError):
             DRORuleEnsembleClassifier(**bad).fit(X, y)
     with pytest.raises(InputError, match="only one class"):

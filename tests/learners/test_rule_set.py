@@ -132,6 +132,10 @@ def test_certified_bound_brackets_the_optimum_over_all_clauses():
     every.solve(mip_gap=1e-10)
     assert est.lp_bound_ <= every.objective_ + 1e-12 <= est.ip_objective_ + 2e-12
     assert est.gap_ == pytest.approx((est.ip_objective_ - est.lp_bound_) / est.ip_objective_)
+    # the absolute gap beside the relative one, and it covers the true optimum
+    assert est.absolute_gap_ == pytest.approx(est.ip_objective_ - est.lp_bound_, abs=1e-15)
+    assert est.ip_objective_ - every.objective_ <= est.absolute_gap_ + 1e-12
+    assert "absolute" in str(est)
 
 
 def test_bound_after_an_early_stop_is_still_valid():
@@ -156,6 +160,9 @@ def test_pricing_modes_reach_the_same_lp(pricing):
     assert est.lp_objective_ == pytest.approx(ref.lp_objective_, abs=1e-9)
     beam = BooleanRuleSetClassifier(max_degree=3, pricing="beam").fit(X, y)
     assert not beam.gap_certified_ and math.isnan(beam.lp_bound_)
+    # beam search proves nothing: the gap is unknown (NaN), never a reassuring 0
+    assert math.isnan(beam.gap_) and math.isnan(beam.absolute_gap_)
+    assert "gap unknown" in str(beam)
     assert beam.lp_objective_ >= ref.lp_objective_ - 1e-9
 
 
