@@ -1,6 +1,6 @@
 r"""Reproduction of seed 004 (ensemble pruning via margin maximization): Table 4, Figure 4.
 
-Seed ``004_b60b069ac34fd4df.txt`` compares QMM pruning with kappa pruning (Margineantu and
+"Ensemble Pruning via Margin Maximization" (seed 004) compares QMM pruning with kappa pruning (Margineantu and
 Dietterich 1997) and DREP (Li et al. 2012) on AdaBoost and random-forest ensembles of
 decision stumps, depth-2 ("4-node") trees and fully grown trees, and summarises the test
 errors by their average rank per tree type (its Table 4, AdaBoost), with the average

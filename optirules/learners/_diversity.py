@@ -1,6 +1,6 @@
 r"""Margins and diversity of a voting ensemble: margins, CMD plot, disagreement, kappa.
 
-Notation of seed ``004_b60b069ac34fd4df.txt``: the member predictions on :math:`n` rows form
+Notation of "Ensemble Pruning via Margin Maximization" (seed 004): the member predictions on :math:`n` rows form
 :math:`\mathbf H \in \{-1, +1\}^{n \times T}` (:math:`h_{it} = h_t(\mathbf x_i)`), labels
 :math:`y_i \in \{-1, +1\}`, weights :math:`\boldsymbol\alpha` on the simplex.
 

@@ -3,7 +3,7 @@ r"""Ensemble pruning on any voting ensemble: QMM (seed 004), kappa pruning and D
 All three pruners are scikit-learn meta-estimators over a **fitted** voting ensemble
 :math:`f(\mathbf x) = \operatorname{sign}\sum_{t=1}^T \alpha_t h_t(\mathbf x)` with members
 :math:`h_t(\mathbf x) \in \{-1, +1\}`.  ``fit(X, y)`` evaluates every member on the pruning
-rows (the training rows in seed ``004_b60b069ac34fd4df.txt``) into the prediction matrix
+rows (the training rows in "Ensemble Pruning via Margin Maximization") into the prediction matrix
 :math:`\mathbf H \in \{-1, +1\}^{n \times T}`, chooses member weights
 :math:`\mathbf w` (zero for pruned members) and ``predict`` votes with them:
 :math:`\hat y = \texttt{classes\_[1]}` where :math:`\sum_t w_t h_t(\mathbf x) > 0`, else

@@ -1,6 +1,6 @@
 r"""QMM ensemble pruning: the quadratic program of seed 004 after QR with column pivoting.
 
-Seed ``004_b60b069ac34fd4df.txt`` ("Ensemble pruning via margin maximization") re-weights a
+The paper "Ensemble Pruning via Margin Maximization" (seed 004 here) re-weights a
 voting ensemble :math:`f(\mathbf x) = \operatorname{sign}\sum_t \alpha_t h_t(\mathbf x)` by the
 quadratic program it calls QMM (its eq. 19)
 
