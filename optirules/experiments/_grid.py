@@ -61,6 +61,20 @@ def _rule_set_cv(**params):
     return BooleanRuleSetCV(BooleanRuleSetClassifier(**params), **outer)
 
 
+def _decision_list_cv(**params):
+    """DecisionListCV around a DecisionListClassifier: the CV's own parameters go to the
+    wrapper, every other one to the list (its depth and coverage are the CV's grids)."""
+    from ..learners import DecisionListClassifier, DecisionListCV
+
+    fixed = sorted({"max_depth", "min_coverage"} & set(params))
+    if fixed:
+        raise InputError(f"decision_list_cv chooses {fixed[0]} by cross-validation; give the "
+                         "grid as max_depths=[...] / min_coverages=[...] instead.")
+    outer = {k: params.pop(k) for k in list(params)
+             if k in ("max_depths", "min_coverages", "cv", "scoring", "n_jobs", "random_state")}
+    return DecisionListCV(DecisionListClassifier(**params), **outer)
+
+
 #: learner name -> factory(**params) -> unfitted estimator; the optirules learners take raw
 #: data (their own FeatureBinarizer); scikit-learn baselines get one-hot encoding
 LEARNERS: dict[str, Callable[..., Any]] = {
@@ -69,12 +83,13 @@ LEARNERS: dict[str, Callable[..., Any]] = {
     "dro_rule_ensemble": _sk("optirules.learners", "DRORuleEnsembleClassifier"),
     "boosting": _sk("optirules.learners", "BoostingClassifier"),
     "decision_list": _sk("optirules.learners", "DecisionListClassifier"),
+    "decision_list_cv": _decision_list_cv,
     "adaboost": _sk("sklearn.ensemble", "AdaBoostClassifier"),
     "random_forest": _sk("sklearn.ensemble", "RandomForestClassifier"),
     "decision_tree": _sk("sklearn.tree", "DecisionTreeClassifier"),
     "logistic_regression": _sk("sklearn.linear_model", "LogisticRegression"),
 }
-_RAW_DATA_LEARNERS = {"decision_list"}
+_RAW_DATA_LEARNERS = {"decision_list", "decision_list_cv"}
 _BINARIZED_LEARNERS = {"rule_set", "rule_set_cv", "dro_rule_ensemble", "boosting"}
 
 
