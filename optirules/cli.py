@@ -168,7 +168,8 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     if args.target not in frame.columns:
         raise InputError(f"no column {args.target!r} in {args.data}; its columns are: "
                          f"{', '.join(map(str, frame.columns))}.")
-    savable = ["rule_set", "rule_set_cv", "dro_rule_ensemble", "decision_list", "boosting"]
+    savable = ["rule_set", "rule_set_cv", "dro_rule_ensemble", "decision_list",
+               "decision_list_cv", "boosting"]
     if args.learner not in LEARNERS:
         raise InputError(f"unknown learner {args.learner!r}; choose one of: {', '.join(savable)}.")
     y_raw = frame[args.target]
@@ -391,8 +392,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--target", required=True, help="name of the label column (two classes)")
     p.add_argument("--learner", default="rule_set",
                    help="rule_set (default), rule_set_cv (its penalty by cross-validation; "
-                        "saved as the refitted rule set), dro_rule_ensemble, decision_list or "
-                        "boosting")
+                        "saved as the refitted rule set), dro_rule_ensemble, decision_list, "
+                        "decision_list_cv (its depth by cross-validation; saved as the refitted "
+                        "list) or boosting")
     p.add_argument("--solver", default=None, help="solver for learners that solve models")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                    help="a learner parameter (JSON value), repeatable")
