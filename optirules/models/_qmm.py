@@ -637,11 +637,14 @@ class QMMModel(OptModel):
             + ("alpha' on the QR basis" if self.margin_reference == "basis"
                else "alpha with identical members merged")
             + f"), which keep {np.count_nonzero(self.reference_weights_)} of "
-            f"{self.n_members_} members. To prune further try another solver"
-            + (", margin_reference='basis' (always feasible)"
-               if self.margin_reference == "original" else "")
-            + " or a smaller upsilon."
+            f"{self.n_members_} members."
         )
+        if not self.singular_covariance_ or self.singular_covariance == "solve":
+            message += (
+                " To prune further try another solver"
+                + (", margin_reference='basis' (always feasible)"
+                   if self.margin_reference == "original" else "")
+                + " or a smaller upsilon.")
         warnings.warn(message, QMMFallbackWarning, stacklevel=3)
         self._store(self.reference_weights_.copy(), result, fallback_reason=reason)
 
