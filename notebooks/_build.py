@@ -1839,9 +1839,10 @@ NB07 = [
     md(r"""
     # 07 · Decision lists and Minimum OSR
 
-    Seed 001 (`001_a7bab4b5147edaee.txt`) learns an ordered **decision list** with BruteDL:
-    among all conjunctions of at most $d$ tests `attribute = value`, take the one of best
-    **Laplace accuracy** on the rows not yet covered,
+    Seed 001 (the paper on BruteDL decision lists with the "Minimum OSR" fallback) learns
+    an ordered **decision list** with BruteDL: among all conjunctions of at most $d$ tests
+    `attribute = value`, take the one of best **Laplace accuracy** on the rows not yet
+    covered,
 
     $$
     \mathrm{LA} = \frac{\max_c n_c + 1}{n + k}\qquad(n_c \text{ rows of class } c \text{ it covers},\ n = \textstyle\sum_c n_c,\ k \text{ classes}),

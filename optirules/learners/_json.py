@@ -109,7 +109,53 @@ def load_json(source: str | os.PathLike, fmt: str, writer: str) -> dict[str, Any
     except (TypeError, ValueError) as exc:
         raise InputError(f"not valid JSON ({exc}); pass the text written by {writer}().") \
             from None
+    except RecursionError:
+        raise InputError(f"the JSON is nested too deeply to be a model written by {writer}(); "
+                         "re-export the model.") from None
     if not isinstance(data, dict) or data.get("format") != fmt:
         raise InputError(f"this JSON was not written by {fmt.split('.')[-1]}.{writer}(); "
                          "re-export the model.")
+    _check_header(data, fmt)
     return data
+
+
+#: the header versions this release reads
+JSON_VERSIONS = (1,)
+
+
+def _check_header(data: dict[str, Any], fmt: str) -> None:
+    """Refuse a header that :func:`json_header` cannot have written: another version, an
+    unknown constructor parameter, classes that are not two distinct labels, or feature
+    counts and names that do not agree."""
+    import importlib
+
+    name = fmt.split(".")[-1]
+
+    def bad(what: str) -> InputError:
+        return InputError(f"this {name} JSON is damaged: {what}; re-export the model with "
+                          "to_json().")
+
+    if "version" not in data:
+        raise bad("it has no 'version'")
+    if data["version"] not in JSON_VERSIONS:
+        raise InputError(f"this {name} JSON has version {data['version']!r}; this release "
+                         f"of optirules reads version {', '.join(map(str, JSON_VERSIONS))}: "
+                         "re-export the model with this release.")
+    params = data.get("params")
+    if not isinstance(params, dict):
+        raise bad("'params' is not an object")
+    known = getattr(importlib.import_module("optirules.learners"), name)().get_params(deep=False)
+    unknown = sorted(set(params) - set(known))
+    if unknown:
+        raise bad(f"{name} has no parameter {unknown[0]!r}")
+    classes = data.get("classes")
+    if not isinstance(classes, list) or len(classes) != 2 or not all(
+            isinstance(c, (str, int, float, bool)) for c in classes) or classes[0] == classes[1]:
+        raise bad(f"'classes' must be two distinct labels, not {str(classes)[:60]}")
+    n = data.get("n_features_in")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise bad(f"'n_features_in' must be a positive integer, not {str(n)[:40]}")
+    names = data.get("feature_names_in")
+    if names is not None and (not isinstance(names, list) or len(names) != n
+                              or not all(isinstance(c, str) for c in names)):
+        raise bad(f"'feature_names_in' must be {n} column names")

@@ -1,0 +1,71 @@
+"""The JSON header that every saved rule set, DRO ensemble and boosting model starts with is
+checked on load: a file the writer cannot have produced is refused with one InputError."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from optirules.errors import InputError
+from optirules.learners import (
+    BooleanRuleSetClassifier,
+    BoostingClassifier,
+    DRORuleEnsembleClassifier,
+)
+
+
+def _data(n=60, d=4, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, size=(n, d))
+    y = (X[:, 0] & X[:, 1]) | X[:, 2]
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def saved():
+    X, y = _data()
+    models = [
+        BooleanRuleSetClassifier(max_degree=2, random_state=0).fit(X, y),
+        BoostingClassifier(weak_learner="literal", n_rounds=5).fit(X, y),
+        DRORuleEnsembleClassifier(n_iterations=2, max_degree=2, random_state=0).fit(X, y),
+    ]
+    return X, [(type(m), m.predict(X), json.loads(m.to_json())) for m in models]
+
+
+TAMPERS = [
+    (lambda d: d.update(version=99), "version 99"),
+    (lambda d: d.pop("version"), "no 'version'"),
+    (lambda d: d.update(classes=[0, 1, 2]), "two distinct labels"),
+    (lambda d: d.update(classes=[0]), "two distinct labels"),
+    (lambda d: d.update(classes=[1, 1]), "two distinct labels"),
+    (lambda d: d["params"].update(bogus=1), "no parameter 'bogus'"),
+    (lambda d: d.update(params=[1, 2]), "'params' is not an object"),
+    (lambda d: d.update(n_features_in=0), "'n_features_in'"),
+    (lambda d: d.update(n_features_in="4"), "'n_features_in'"),
+    (lambda d: d.update(feature_names_in=["a"]), "'feature_names_in'"),
+]
+
+
+@pytest.mark.parametrize("tamper, message", TAMPERS)
+def test_tampered_headers_are_refused(saved, tamper, message):
+    _X, models = saved
+    for cls, _pred, data in models:
+        bad = json.loads(json.dumps(data))
+        tamper(bad)
+        with pytest.raises(InputError, match=message):
+            cls.from_json(json.dumps(bad))
+
+
+def test_untampered_files_load_and_predict_alike(saved):
+    X, models = saved
+    for cls, pred, data in models:
+        np.testing.assert_array_equal(cls.from_json(json.dumps(data)).predict(X), pred)
+
+
+def test_deep_nesting_is_an_input_error():
+    text = '{"format": "optirules.BoostingClassifier", "x": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    for cls in (BooleanRuleSetClassifier, BoostingClassifier, DRORuleEnsembleClassifier):
+        with pytest.raises(InputError, match="nested too deeply"):
+            cls.from_json(text)
