@@ -4,7 +4,8 @@ The learner searches every conjunction of at most ``max_depth`` tests ``attribut
 exhaustively (BruteDL, after Segal and Etzioni 1994), builds an ordered decision list by
 Laplace accuracy, and classifies the test points that no rule covers either by the default
 rule or by *Minimum OSR*, a greedy one-path decision tree grown along the test point's own
-attribute values (seed ``001_a7bab4b5147edaee.txt``, section "The Minimum OSR").
+attribute values (the seed paper on BruteDL decision lists with the Minimum OSR fallback,
+section "The Minimum OSR").
 
 The seed's formulas were lost in extraction; the standard forms used here are
 
