@@ -181,7 +181,7 @@ def test_cart_equals_sklearn_and_round_trips():
     X = rng.normal(size=(300, 6))
     y = np.where(X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=300) > 0, 1, -1)
     w = rng.random(300)
-    h = CartLearner(max_leaf_nodes=16, random_state=3).fit(X, y, w)
+    h = CartLearner(size=16, random_state=3).fit(X, y, w)
     ref = DecisionTreeClassifier(max_leaf_nodes=16, random_state=3).fit(X, y, w / w.sum())
     Xt = rng.normal(size=(500, 6))
     assert isinstance(h, TreeHypothesis) and h.n_leaves == 16
@@ -189,3 +189,35 @@ def test_cart_equals_sklearn_and_round_trips():
     back = hypothesis_from_dict(json.loads(json.dumps(h.to_dict())))
     assert np.array_equal(back.predict(Xt), h.predict(Xt))
     assert "if x[" in h.to_text() and str(h).startswith("tree(16 leaves")
+
+
+@pytest.mark.parametrize("count, leaves, nodes", [("leaves", 16, 31), ("nodes", 8, 15)])
+def test_cart_size_readings_count_leaves_or_nodes(count, leaves, nodes):
+    # seed 002's "CART trees pruned to 16 nodes": 16 leaves (31 nodes) or 16 nodes, i.e. a
+    # binary tree of 2L - 1 <= 16 nodes: L = 8 leaves, 15 nodes.  A noisy target on
+    # 10 numeric features needs far more leaves, so the bound is reached exactly.
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(400, 10))
+    y = np.where(np.sin(3 * X[:, 0]) + X[:, 1] * X[:, 2] + 0.5 * rng.normal(size=400) > 0,
+                 1, -1)
+    learner = CartLearner(size=16, count=count, random_state=0)
+    assert learner.max_leaf_nodes == leaves
+    h = learner.fit(X, y)
+    internal = int(np.sum(h.children_left >= 0))
+    assert (h.n_leaves, h.n_nodes, internal) == (leaves, nodes, leaves - 1)
+    ref = DecisionTreeClassifier(max_leaf_nodes=leaves, random_state=0).fit(X, y)
+    assert ref.tree_.node_count == nodes
+    np.testing.assert_array_equal(h.predict(X), ref.predict(X))
+    # an odd node bound: 15 nodes is the same tree as 16 (8 leaves); 17 allows 9
+    assert CartLearner(size=15, count="nodes").max_leaf_nodes == 8
+    assert CartLearner(size=17, count="nodes").max_leaf_nodes == 9
+
+
+def test_cart_size_reading_errors():
+    X = np.array([[0.0], [1.0], [2.0]])
+    y = np.array([1, -1, 1])
+    for kwargs, match in [({"count": "depth"}, "count"), ({"size": 1}, "size"),
+                          ({"size": 2, "count": "nodes"}, "size"), ({"size": 4.0}, "size"),
+                          ({"size": True}, "size")]:
+        with pytest.raises(InputError, match=match):
+            CartLearner(**kwargs).fit(X, y)
