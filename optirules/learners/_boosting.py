@@ -1,8 +1,10 @@
 """Boosting with interpretable weak learners: AdaBoost, MadaBoost, SmoothBoost, Gavinsky's booster.
 
-Seeds: ``002_9b1eb0eb374e2d93.txt`` (AdaBoost, its Algorithm 1, with stumps, sparse
-parities and CART-16) and ``003_d1d794a44b194fd5.txt`` (the smooth boosters of its §2
-and §7 with the best-single-literal weak learner).  All four boosters share one loop:
+Papers: seed 002 = Reyzin, "On Boosting Sparse Parities" (AAAI 2014): AdaBoost, its
+Algorithm 1, with stumps, sparse parities and CART-16; seed 003 = Long & Servedio,
+"Attribute-efficient learning of decision lists and linear threshold functions under
+unconcentrated distributions" (NIPS 2006): the smooth boosters of its §2 and §7 with the
+best-single-literal weak learner.  All four boosters share one loop:
 keep non-negative example weights, normalize them into the distribution ``D_t``, ask the
 weak learner for the hypothesis ``h_t`` of largest edge
 ``gamma_t = sum_i D_t(i) y_i h_t(x_i)`` (weighted error ``eps_t = (1 - gamma_t)/2``),
@@ -36,7 +38,7 @@ from ..weak._base import (
     hypothesis_from_dict,
 )
 from ._checks import check_binary_targets, n_rows, normalized_weights
-from ._json import dump_json, json_header, load_json, load_json_header, num, restore_params
+from ._json import dump_json, json_header, load_json, load_json_header, restore_params
 
 __all__ = ["BoostingClassifier", "madaboost_weights", "smoothboost_measure",
            "gavinsky_measure"]
@@ -123,8 +125,11 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         ``"stump"``: :class:`~optirules.weak.StumpLearner` (numeric or binary features);
         ``"literal"``: best single literal over ``{x_j, -x_j, +1, -1}`` (binary);
         ``"parity"``: parities of degree at most ``degree`` and their negations (binary);
-        ``"cart"``: scikit-learn CART with 16 leaves; or any object with
-        ``fit(X, y, sample_weight) -> hypothesis``.
+        ``"cart"``: scikit-learn CART with at most 16 leaves
+        (``CartLearner(size=16, count="leaves")``; seed 002's "CART trees pruned to 16
+        nodes" read as 16 leaves — pass ``CartLearner(size=16, count="nodes")`` for the
+        15-node, 8-leaf reading); or any object with ``fit(X, y, sample_weight) ->
+        hypothesis``.
     n_rounds : int, default=100
         Number of boosting rounds ``T`` (seed 002 uses 250, seed 003 uses 100).
     degree : int, default=2
@@ -135,7 +140,12 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
     gamma : float, default=0.1
         SmoothBoost's assumed advantage ``gamma`` in ``(0, 1)``; ``theta = gamma/(2+gamma)``.
     epsilon : float, default=0.1
-        Gavinsky's accuracy parameter ``epsilon`` (slope of the flat measure).
+        Gavinsky's accuracy parameter ``epsilon`` > 0: the slope of the flat measure
+        ``mu = min{1, max{0, 1 - epsilon N}}`` (an example's weight reaches 0 once its
+        accumulated advantage ``N`` reaches ``1/epsilon``).  Long & Servedio (seed 003)
+        do not state the value they used; 0.1 is our choice.  The smooth reproduction
+        runs a grid of values and reports, per value, the distance to the seed's Gavinsky
+        columns (``benchmarks/results/smooth_tables.md``).
     binarizer : None, "auto" or FeatureBinarizer, default=None
         Transform raw features into 0/1 features first (needed by ``"literal"`` and
         ``"parity"`` on non-binary data). ``"auto"`` uses
@@ -156,9 +166,18 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
     weighted_errors_ : ndarray of shape (n_rounds_,)
         ``eps_t`` under ``D_t``.
     max_weight_ratios_ : ndarray of shape (n_rounds_,)
-        ``max_i D_t(i) / D_1(i)`` of the distribution given to the weak learner in round t.
+        ``max_i D_t(i) / D_1(i)`` of the distribution ``D_t`` given to the weak learner in
+        round ``t = 1..n_rounds_`` (``D_1`` is the initial distribution, ``D_t`` is
+        normalized; the distribution after the last round is not included).
     smoothness_ : float
-        ``max_t max_i D_t(i) / D_1(i)`` (seed 003 §2, Table 2).
+        ``max_t max_i D_t(i) / D_1(i)``: the smallest ``kappa`` such that every ``D_t`` is
+        ``kappa``-smooth w.r.t. ``D_1`` in seed 003's §2 sense.  Seed 003's Table 2 says
+        only "average smoothness"; see also ``smoothness_final_`` and
+        ``smoothness_mean_``.
+    smoothness_final_ : float
+        ``max_i D_T(i) / D_1(i)`` of the last round's distribution.
+    smoothness_mean_ : float
+        The mean over rounds of ``max_i D_t(i) / D_1(i)``.
     training_margins_ : ndarray of shape (n_samples,)
         Normalized margins ``y_i F_T(x_i) / sum_t |alpha_t|`` in ``[-1, 1]``.
     n_rounds_ : int
@@ -255,7 +274,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         if wl == "parity":
             return ParityLearner(degree=int(self.degree))
         if wl == "cart":
-            return CartLearner(max_leaf_nodes=16, random_state=seed)
+            return CartLearner(size=16, count="leaves", random_state=seed)
         return clone(wl) if isinstance(wl, BaseEstimator) else copy.deepcopy(wl)
 
     def _make_binarizer(self) -> Any:
@@ -407,11 +426,17 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         self.edges_ = np.asarray(edges, dtype=np.float64)
         self.weighted_errors_ = np.asarray(errors, dtype=np.float64)
         self.max_weight_ratios_ = np.asarray(ratios, dtype=np.float64)
-        self.smoothness_ = float(self.max_weight_ratios_.max()) if ratios else 1.0
+        self._set_smoothness()
         self.n_rounds_ = len(hyps)
         self.stop_reason_ = stop
         scale = float(np.abs(self.alphas_).sum())
         self.training_margins_ = y * F / scale if scale > 0 else np.zeros(m)
+
+    def _set_smoothness(self) -> None:
+        r = self.max_weight_ratios_
+        self.smoothness_ = float(r.max()) if r.size else 1.0
+        self.smoothness_final_ = float(r[-1]) if r.size else 1.0
+        self.smoothness_mean_ = float(r.mean()) if r.size else 1.0
 
     # ------------------------------------------------------------------ prediction
     def _raw_scores(self, X: Any) -> np.ndarray:
@@ -541,7 +566,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
             est.max_weight_ratios_ = np.asarray(data["max_weight_ratios"], dtype=np.float64)
             literals = data["literals"]
             est.feature_names_ = data["feature_names"]
-            est.smoothness_ = num(data["smoothness"], 1.0)
+            est._set_smoothness()
             est.stop_reason_ = str(data["stop_reason"])
         except (KeyError, TypeError, ValueError) as exc:
             raise InputError(f"the boosting JSON is incomplete or damaged ({exc!r}); re-export "

@@ -271,6 +271,82 @@ def test_bad_input_raises_input_error():
         BoostingClassifier(n_rounds=0).fit(X, y)
 
 
+# ---------------------------------------------------------------- Gavinsky's epsilon
+# rows: x0 = (1, 1, 0, 1), x1 = (0, 1, 1, 0); y = (+1, +1, -1, -1).  Under D_1 = 1/4 the
+# literal x0 has edge (1 + 1 + 1 - 1)/4 = 1/2, x1 and the constants 0: h_1 = x0.
+_GX = np.array([[1, 0], [1, 1], [0, 1], [1, 0]], dtype=np.uint8)
+_GY = np.array([1, 1, -1, -1])
+
+
+@pytest.mark.parametrize("epsilon, mu", [
+    (0.1, [0.975, 0.975, 0.975, 1.0]),    # 1 - 0.1 * 0.25 on the three rows h_1 gets right
+    (2.0, [0.5, 0.5, 0.5, 1.0]),          # 1 - 2 * 0.25
+    (4.0, [0.0, 0.0, 0.0, 1.0]),          # 1 - 4 * 0.25 = 0: the flat measure's floor
+])
+def test_gavinsky_epsilon_sets_the_weights_by_the_formula(epsilon, mu):
+    clf = BoostingClassifier(booster="gavinsky", weak_learner="literal", n_rounds=2,
+                             epsilon=epsilon).fit(_GX, _GY)
+    # a_1 = gamma_1 / 2 = 1/4; N_1 = a_1 y h_1(x) = (1/4, 1/4, 1/4, -1/4)
+    assert str(clf.hypotheses_[0]) == "+x[0]"
+    assert clf.alphas_[0] == pytest.approx(0.25)
+    # D_2 = mu / sum(mu) with mu = min{1, max{0, 1 - epsilon N_1}}
+    d2 = np.array(mu) / np.sum(mu)
+    assert clf.max_weight_ratios_[1] == pytest.approx(4 * d2.max())
+    # round 2's edge is taken under D_2: it differs across epsilon as D_2 does
+    yh = _GY * clf.hypotheses_[1].predict(_GX)
+    assert clf.edges_[1] == pytest.approx(float(np.dot(d2, yh)))
+
+
+def test_gavinsky_epsilon_is_checked_and_kept():
+    assert BoostingClassifier(booster="gavinsky").get_params()["epsilon"] == 0.1
+    for bad in (0, -0.5, "0.1", None):
+        with pytest.raises(InputError, match="epsilon"):
+            BoostingClassifier(booster="gavinsky", epsilon=bad).fit(_GX, _GY)
+
+
+# ---------------------------------------------------------------- smoothness statistics
+def test_smoothness_max_final_mean_by_hand():
+    clf = BoostingClassifier(weak_learner="literal", n_rounds=3).fit(_GX, _GY)
+    # round 1: h = x0 errs on row 3 only: eps = 1/4, D_2 = (1/6, 1/6, 1/6, 1/2)
+    # round 2: under D_2 the literal x1 and the constant -1 both have edge 1/3 (the
+    #   literal wins the tie); either errs on two rows of D_2-mass 1/6 each, which get
+    #   half the mass: D_3 = (1/4, 1/8, 1/4, 3/8)
+    # ratios max_i D_t(i) / D_1(i) with D_1 = 1/4: 1, 4/2 = 2, 4 * 3/8 = 1.5
+    assert [str(h) for h in clf.hypotheses_[:2]] == ["+x[0]", "+x[1]"]
+    np.testing.assert_allclose(clf.max_weight_ratios_, [1.0, 2.0, 1.5])
+    assert clf.smoothness_ == pytest.approx(2.0)             # max over rounds
+    assert clf.smoothness_final_ == pytest.approx(1.5)       # final round
+    assert clf.smoothness_mean_ == pytest.approx(4.5 / 3)    # mean over rounds
+    back = BoostingClassifier.from_json(clf.to_json())
+    assert (back.smoothness_, back.smoothness_final_, back.smoothness_mean_) == (
+        clf.smoothness_, clf.smoothness_final_, clf.smoothness_mean_)
+
+
+def test_adaboost_smoothness_is_over_normalized_training_distributions():
+    # Seed 003's AdaBoost smoothness, replayed from the fitted votes alone: D_1 uniform over
+    # the rows given to fit, D_t normalized, all rounds counted (none stops early here).
+    X, y = _data(5, m=200, n=40)
+    clf = BoostingClassifier(weak_learner="literal", n_rounds=60).fit(X, y)
+    assert clf.n_rounds_ == 60 and clf.stop_reason_ == "n_rounds"
+    ypm = np.where(y == 1, 1.0, -1.0)
+    F = np.zeros(len(y))
+    ratios = []
+    for h, a in zip(clf.hypotheses_, clf.alphas_):
+        D = np.exp(-ypm * F) / np.exp(-ypm * F).sum()
+        ratios.append(D.max() * len(y))
+        F += a * h.predict(X)
+    assert clf.smoothness_ == pytest.approx(max(ratios))
+    assert clf.smoothness_final_ == pytest.approx(ratios[-1])
+    assert clf.smoothness_mean_ == pytest.approx(np.mean(ratios))
+    # a repeated row doubles D_1 there: the ratio is relative to D_1, not to uniform
+    w = np.ones(len(y))
+    w[0] = 2.0
+    dup = BoostingClassifier(weak_learner="literal", n_rounds=60).fit(
+        np.vstack([X, X[:1]]), np.append(y, y[0]))
+    wtd = BoostingClassifier(weak_learner="literal", n_rounds=60).fit(X, y, sample_weight=w)
+    np.testing.assert_allclose(wtd.max_weight_ratios_, dup.max_weight_ratios_, rtol=1e-9)
+
+
 # MadaBoost shares every code path checked here with AdaBoost and Gavinsky's booster
 @parametrize_with_checks([
     BoostingClassifier(n_rounds=10),
