@@ -1,9 +1,13 @@
 """Full reproduction of seed 002 Tables 1-3 (AdaBoost with stumps, 2-/3-parities, CART-16).
 
-Run from the repository root (single core, low priority, the machine is shared)::
+Reyzin, "On Boosting Sparse Parities" (AAAI 2014).  CART-16 ("CART trees pruned to 16
+nodes") is run in two readings: 16 leaves and 16 nodes (8 leaves, 15 nodes).  Run from
+the repository root (single core, low priority, the machine is shared)::
 
     OPENBLAS_NUM_THREADS=1 nice -n 10 python benchmarks/reproduce_parity.py
     OPENBLAS_NUM_THREADS=1 nice -n 10 python benchmarks/reproduce_parity.py --first-split 10
+    OPENBLAS_NUM_THREADS=1 nice -n 10 python benchmarks/reproduce_parity.py \
+        --learners "CART-16 (16 leaves)" "CART-16 (15 nodes)"
 
 Datasets run from the cheapest to the most expensive; after each dataset the per-split
 rows are merged into ``benchmarks/results/parity_raw.csv`` (a split's result depends only
@@ -15,18 +19,28 @@ rows so far.  ``--quick`` runs the test-suite size and writes nothing.
 from __future__ import annotations
 
 import argparse
+import datetime
 import platform
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+import sklearn
 from threadpoolctl import threadpool_limits
 
-from optirules.experiments._parity import format_table, run, summarize
+from optirules.experiments._parity import LEARNERS, format_table, run, summarize
 
 RESULTS = Path(__file__).resolve().parent / "results"
 ORDER = ["digits17", "digits49", "cancer", "ecoli", "heart", "heart_cleveland", "census",
          "splice"]
+
+
+def _run_dates(v: pd.Series) -> str:
+    dates = sorted({str(x) for x in v if isinstance(x, str)})
+    if v.isna().any():
+        dates.append("rows from runs before the run date was recorded")
+    return ", ".join(dates)
 
 
 def main() -> None:
@@ -37,6 +51,8 @@ def main() -> None:
     ap.add_argument("--splits", type=int, default=20, help="number of split indices to run")
     ap.add_argument("--rounds", type=int, default=250)
     ap.add_argument("--datasets", nargs="*", default=ORDER)
+    ap.add_argument("--learners", nargs="*", default=list(LEARNERS),
+                    help="weak learners to (re-)run; other learners' rows are kept")
     args = ap.parse_args()
     if args.quick:
         with threadpool_limits(args.threads):
@@ -48,17 +64,22 @@ def main() -> None:
     for name in args.datasets:
         t0 = time.perf_counter()
         with threadpool_limits(args.threads):
-            df = run(datasets=[name], splits=split_ids, n_rounds=args.rounds, progress=True)
+            df = run(datasets=[name], splits=split_ids, n_rounds=args.rounds, progress=True,
+                     learners=tuple(args.learners))
         raw = df.attrs["raw"]
         raw["n_rounds"] = args.rounds
+        raw["run_utc"] = datetime.datetime.now(datetime.timezone.utc).strftime(
+            "%Y-%m-%d %H:%M")
         if raw_path.exists():
             old = pd.read_csv(raw_path)
+            # rows of runs before the CART reading was an option: CART-16 was 16 leaves
+            old["learner"] = old.learner.replace({"CART-16": "CART-16 (16 leaves)"})
             raw = pd.concat([old, raw]).drop_duplicates(
                 ["dataset", "split", "learner", "n_rounds"], keep="last")
         raw.to_csv(raw_path, index=False)
         print(f"{name}: {time.perf_counter() - t0:.0f} s", flush=True)
         raw = raw[raw.n_rounds == args.rounds]
-        raw = raw[raw.dataset.isin(ORDER)]
+        raw = raw[raw.dataset.isin(ORDER) & raw.learner.isin(LEARNERS)]
         raw = raw.assign(_o=raw.dataset.map(ORDER.index)).sort_values(["_o", "split"])
         summary = summarize(raw.drop(columns="_o"))
         n_splits = raw.groupby("dataset").split.nunique()
@@ -68,12 +89,16 @@ def main() -> None:
                                      "random_state": 0}
         summary.to_csv(RESULTS / "parity_results.csv", index=False)
         table = format_table(summary)
+        runs = raw.groupby("learner", sort=False).run_utc.agg(_run_dates)
+        when = "; ".join(f"{k}: {v}" for k, v in runs.items())
         (RESULTS / "parity_tables.md").write_text(
             "# Seed 002 (Reyzin 2014), Tables 1-3: ours (seed)\n\n"
             "Produced by `benchmarks/reproduce_parity.py` (per-split rows in "
             "`parity_raw.csv`, per-fit seconds in `parity_results.csv`).\n\n" + table +
             f"\n\nSplits per dataset: {n_splits.to_dict()}. Single BLAS thread, nice 10, on a "
-            f"shared {platform.machine()} machine.\n")
+            f"shared {platform.machine()} machine; Python {platform.python_version()}, "
+            f"numpy {np.__version__}, pandas {pd.__version__}, scikit-learn "
+            f"{sklearn.__version__}.\n\nRuns (UTC) per learner: {when}.\n")
     print(table)
 
 

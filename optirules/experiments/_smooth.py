@@ -35,7 +35,8 @@ import pandas as pd
 from ..errors import InputError
 
 __all__ = ["run", "format_table", "SEED_TABLE1", "SEED_TABLE2", "ALGORITHMS",
-           "random_decision_list", "evaluate_decision_list"]
+           "SMOOTHNESS_STATISTICS", "distances", "gavinsky_epsilon_distances",
+           "sampling_spread", "random_decision_list", "evaluate_decision_list"]
 
 #: column order of the seed's tables
 ALGORITHMS = ("Ada", "Mada", "Gavinsky", "SB(0.05)", "SB(0.1)", "SB(0.2)", "SB(0.4)")
@@ -107,7 +108,8 @@ def _boosters(n_rounds: int, epsilon: float,
 
 
 def _one_repetition(n: int, m: int, seed: int, n_rounds: int, epsilon: float,
-                    extra_epsilons: tuple[float, ...] = ()) -> list[dict[str, Any]]:
+                    extra_epsilons: tuple[float, ...] = (),
+                    algorithms: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
     from ..learners._boosting import BoostingClassifier
 
     rng = np.random.default_rng(seed)
@@ -118,21 +120,27 @@ def _one_repetition(n: int, m: int, seed: int, n_rounds: int, epsilon: float,
     Xtr, ytr, Xte, yte = X[:n_train], y[:n_train], X[n_train:], y[n_train:]
     rows = []
     for name, params in _boosters(n_rounds, epsilon, extra_epsilons).items():
+        if algorithms is not None and name not in algorithms:
+            continue
         if np.unique(ytr).size < 2:
-            err, smooth, rounds = float(np.mean(yte != ytr[0])), 1.0, 0
+            err, rounds = float(np.mean(yte != ytr[0])), 0
+            smooth = final = mean = 1.0
         else:
             clf = BoostingClassifier(**params).fit(Xtr, ytr)
             err = float(np.mean(clf.predict(Xte) != yte))
             smooth, rounds = clf.smoothness_, clf.n_rounds_
+            final, mean = clf.smoothness_final_, clf.smoothness_mean_
         rows.append({"n": n, "m": m, "seed": seed, "algorithm": name, "test_error": err,
-                     "smoothness": smooth, "rounds": rounds, "n_test": m - n_train})
+                     "smoothness": smooth, "smoothness_final": final,
+                     "smoothness_mean": mean, "rounds": rounds, "n_test": m - n_train})
     return rows
 
 
 def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
         n_rounds: int = 100, repetitions: int | None = None, epsilon: float = 0.1,
         configs: list[tuple[int, int]] | None = None,
-        extra_epsilons: tuple[float, ...] = ()) -> pd.DataFrame:
+        extra_epsilons: tuple[float, ...] = (),
+        algorithms: tuple[str, ...] | None = None) -> pd.DataFrame:
     """Run seed 003's §7 experiment and return one row per (n, m, algorithm).
 
     Parameters
@@ -154,13 +162,25 @@ def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
     extra_epsilons : tuple of float
         Also run Gavinsky's booster with these ``epsilon`` (a sensitivity check; the
         paper does not state its value); columns ``Gavinsky(eps=...)``.
+    algorithms : tuple of str, optional
+        Run only these of :data:`ALGORITHMS` (and ``Gavinsky(eps=...)`` names).
 
     Returns
     -------
     pandas.DataFrame
         Columns ``n, m, algorithm, reps, test_error, test_error_se, smoothness,
-        smoothness_se, mean_rounds, seed_test_error, seed_smoothness, seconds``.
+        smoothness_se, smoothness_final, smoothness_final_se, smoothness_mean,
+        smoothness_mean_se, mean_rounds, seed_test_error, seed_smoothness, seconds``:
+        averages over the repetitions of the test error and of the three smoothness
+        statistics (``smoothness`` = max over rounds of ``max_i D_t(i)/D_1(i)``,
+        ``smoothness_final`` = its value in the last round, ``smoothness_mean`` = its mean
+        over rounds), with standard errors; ``df.attrs["raw"]`` holds one row per
+        repetition and algorithm.
     """
+    if not (isinstance(epsilon, (int, float)) and epsilon > 0) or any(
+            not (isinstance(e, (int, float)) and e > 0) for e in extra_epsilons):
+        raise InputError(f"epsilon and extra_epsilons must be positive numbers, got "
+                          f"{epsilon!r} and {extra_epsilons!r}.")
     if configs is None:
         configs = [(100, 100), (100, 200)] if quick else list(_CONFIGS)
     tasks = []
@@ -172,13 +192,15 @@ def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
             tasks.append((n, m, seed))
     t0 = time.perf_counter()
     if n_jobs == 1:
-        chunks = [_one_repetition(n, m, s, n_rounds, epsilon, tuple(extra_epsilons))
+        chunks = [_one_repetition(n, m, s, n_rounds, epsilon, tuple(extra_epsilons),
+                                  algorithms)
                   for n, m, s in tasks]
     else:
         from joblib import Parallel, delayed
 
         chunks = Parallel(n_jobs=n_jobs)(
-            delayed(_one_repetition)(n, m, s, n_rounds, epsilon, tuple(extra_epsilons))
+            delayed(_one_repetition)(n, m, s, n_rounds, epsilon, tuple(extra_epsilons),
+                                     algorithms)
             for n, m, s in tasks)
     seconds = time.perf_counter() - t0
     raw = pd.DataFrame([row for chunk in chunks for row in chunk])
@@ -190,19 +212,36 @@ def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
         idx = ALGORITHMS.index(alg if alg in ALGORITHMS else "Gavinsky")
         out.append({
             "n": n, "m": m, "algorithm": alg, "reps": k,
-            "test_error": g.test_error.mean(),
-            "test_error_se": g.test_error.std(ddof=1) / math.sqrt(k) if k > 1 else float("nan"),
-            "smoothness": g.smoothness.mean(),
-            "smoothness_se": g.smoothness.std(ddof=1) / math.sqrt(k) if k > 1 else float("nan"),
+            "test_error": g.test_error.mean(), "test_error_se": _se(g.test_error),
+            "smoothness": g.smoothness.mean(), "smoothness_se": _se(g.smoothness),
+            "smoothness_final": g.smoothness_final.mean(),
+            "smoothness_final_se": _se(g.smoothness_final),
+            "smoothness_mean": g.smoothness_mean.mean(),
+            "smoothness_mean_se": _se(g.smoothness_mean),
             "mean_rounds": g.rounds.mean(),
             "seed_test_error": seed1[idx] if seed1 else float("nan"),
             "seed_smoothness": seed2[idx] if seed2 else float("nan"),
         })
     df = pd.DataFrame(out)
+    df.attrs["raw"] = raw
+    df.attrs["epsilon"] = epsilon
+    df.attrs["random_state"] = random_state
     df.attrs["seconds"] = seconds
     df.attrs["quick"] = quick
     df["seconds"] = seconds
     return df
+
+
+#: the three readings of seed 003's "average smoothness" (column -> description)
+SMOOTHNESS_STATISTICS: dict[str, str] = {
+    "smoothness": "max over rounds",
+    "smoothness_final": "final round",
+    "smoothness_mean": "mean over rounds",
+}
+
+
+def _se(v: pd.Series) -> float:
+    return float(v.std(ddof=1) / math.sqrt(len(v))) if len(v) > 1 else float("nan")
 
 
 def _pivot(df: pd.DataFrame, value: str) -> pd.DataFrame:
@@ -213,44 +252,144 @@ def _pivot(df: pd.DataFrame, value: str) -> pd.DataFrame:
     return tab.loc[order]
 
 
-def _pivot_all(df: pd.DataFrame, value: str) -> pd.DataFrame:
-    tab = df.pivot_table(index=["m", "n"], columns="algorithm", values=value, sort=False)
-    order = sorted(tab.index, key=lambda mn: (mn[1], mn[0]))
-    return tab.loc[order]
+def distances(df: pd.DataFrame) -> pd.DataFrame:
+    """Distance of our averages to the seed's, per algorithm, over the (n, m) rows it has.
 
-
-def format_table(df: pd.DataFrame) -> str:
-    """Seed 003 Tables 1 and 2 beside ours, as markdown.
-
-    Each cell reads ``ours (seed)``.
+    Columns: ``algorithm``, ``rows`` (how many (n, m) rows have a seed figure),
+    ``test_error`` (mean of ``|ours - seed|``), ``test_error_rel`` (mean of
+    ``|ours - seed| / seed``) and, for each column of :data:`SMOOTHNESS_STATISTICS`, the
+    mean of ``|ours - seed| / seed`` against the seed's Table 2; ``best_smoothness``
+    names the statistic with the smallest of these.
     """
-    lines = []
-    for title, value, seed_value, fmt in (
-            ("Table 1: average test-set error rate", "test_error", "seed_test_error", "{:.3f}"),
-            ("Table 2: average smoothness max_t max_i D_t(i)/D_1(i)", "smoothness",
-             "seed_smoothness", "{:.1f}")):
-        ours = _pivot(df, value)
-        seed = _pivot(df, seed_value)
-        lines.append(f"### {title} — ours (seed 003)")
-        lines.append("")
-        lines.append("| m | n | " + " | ".join(ours.columns) + " |")
-        lines.append("|---|---|" + "---|" * len(ours.columns))
-        for (m, n), row in ours.iterrows():
-            cells = []
-            for alg in ours.columns:
-                s = seed.loc[(m, n), alg]
-                s_txt = fmt.format(s) if np.isfinite(s) else "-"
-                cells.append(f"{fmt.format(row[alg])} ({s_txt})")
-            lines.append(f"| {m} | {n} | " + " | ".join(cells) + " |")
+    rows = []
+    for alg, g in df.groupby("algorithm", sort=False):
+        g = g[np.isfinite(g.seed_smoothness) & np.isfinite(g.seed_test_error)]
+        if g.empty:
+            continue
+        rec: dict[str, Any] = {
+            "algorithm": alg, "rows": len(g),
+            "test_error": float(np.mean(np.abs(g.test_error - g.seed_test_error))),
+            "test_error_rel": float(np.mean(np.abs(g.test_error - g.seed_test_error)
+                                            / g.seed_test_error))}
+        for col in SMOOTHNESS_STATISTICS:
+            rec[col] = float(np.mean(np.abs(g[col] - g.seed_smoothness) / g.seed_smoothness))
+        rec["best_smoothness"] = min(SMOOTHNESS_STATISTICS, key=lambda c: rec[c])
+        rows.append(rec)
+    return pd.DataFrame(rows)
+
+
+def gavinsky_epsilon_distances(df: pd.DataFrame) -> pd.DataFrame:
+    """:func:`distances` of every Gavinsky run (default and extra epsilon) to the seed's
+    Gavinsky column, one row per epsilon, sorted by epsilon.
+
+    ``combined`` is the mean of ``test_error_rel`` and the max-over-rounds smoothness
+    distance ``smoothness``; the row with the smallest ``combined`` matches best.
+    """
+    d = distances(df)
+    d = d[d.algorithm.str.startswith("Gavinsky")].copy()
+    default = float(df.attrs.get("epsilon", 0.1))
+    d["epsilon"] = [default if a == "Gavinsky" else float(a.split("=")[1].rstrip(")"))
+                    for a in d.algorithm]
+    d["default"] = d.algorithm == "Gavinsky"
+    d["combined"] = (d.test_error_rel + d.smoothness) / 2.0
+    return d.sort_values("epsilon").reset_index(drop=True)
+
+
+def sampling_spread(n: int = 100, m: int = 1000, algorithm: str = "Ada",
+                    random_states: tuple[int, ...] = tuple(range(1, 11)), *,
+                    n_rounds: int = 100, repetitions: int | None = None) -> pd.DataFrame:
+    """Re-run one cell of Table 2 with other ``random_state`` values (same protocol).
+
+    Each row is one ``random_state``: the averages over ``ceil(30000 / m)`` fresh
+    repetitions of the test error and the three smoothness statistics.  The spread of
+    these rows is the sampling spread of the seed's protocol in that cell.
+    """
+    out = []
+    for rs in random_states:
+        df = run(random_state=int(rs), n_rounds=n_rounds, repetitions=repetitions,
+                 configs=[(n, m)], algorithms=(algorithm,))
+        r = df.iloc[0]
+        out.append({"random_state": int(rs), "reps": int(r.reps), "test_error": r.test_error,
+                    **{c: r[c] for c in SMOOTHNESS_STATISTICS}})
+    return pd.DataFrame(out)
+
+
+def _table(df: pd.DataFrame, value: str, seed_value: str, fmt: str, title: str,
+           with_se: bool = False) -> list[str]:
+    ours, seed = _pivot(df, value), _pivot(df, seed_value)
+    se = _pivot(df, value + "_se") if with_se else None
+    lines = [f"### {title}", "", "| m | n | " + " | ".join(ours.columns) + " |",
+             "|---|---|" + "---|" * len(ours.columns)]
+    for (m, n), row in ours.iterrows():
+        cells = []
+        for alg in ours.columns:
+            s = seed.loc[(m, n), alg]
+            s_txt = fmt.format(s) if np.isfinite(s) else "-"
+            se_txt = (" ± " + fmt.format(se.loc[(m, n), alg])
+                      if se is not None and np.isfinite(se.loc[(m, n), alg]) else "")
+            cells.append(f"{fmt.format(row[alg])}{se_txt} ({s_txt})")
+        lines.append(f"| {m} | {n} | " + " | ".join(cells) + " |")
+    lines.append("")
+    return lines
+
+
+def format_table(df: pd.DataFrame, spread: pd.DataFrame | None = None) -> str:
+    """Seed 003 Tables 1 and 2 beside ours, as markdown (cells ``ours (seed)``).
+
+    Table 2 is given for the three smoothness statistics, followed by the distance of
+    each to the seed's table, the Gavinsky epsilon grid (when ``df`` has extra epsilon
+    runs) and, when given, the :func:`sampling_spread` of one cell.
+    """
+    lines = _table(df, "test_error", "seed_test_error", "{:.3f}",
+                   "Table 1: average test-set error rate — ours ± se (seed 003)", True)
+    for col, desc in SMOOTHNESS_STATISTICS.items():
+        formula = {"smoothness": "max_t max_i D_t(i)/D_1(i)",
+                   "smoothness_final": "max_i D_T(i)/D_1(i), T = last round",
+                   "smoothness_mean": "mean_t max_i D_t(i)/D_1(i)"}[col]
+        lines += _table(df, col, "seed_smoothness", "{:.1f}",
+                        f"Table 2 ({desc}): average smoothness {formula} — ours ± se "
+                        "(seed 003)", True)
+    dist = distances(df)
+    dist = dist[dist.algorithm.isin(ALGORITHMS)]
+    if not dist.empty:
+        lines += ["### Which smoothness statistic is the seed's? Mean over the (n, m) rows "
+                  "of |ours - seed| / seed", "",
+                  "| algorithm | max over rounds | final round | mean over rounds | closest |",
+                  "|---|---|---|---|---|"]
+        for _, r in dist.iterrows():
+            lines.append(f"| {r.algorithm} | {r.smoothness:.2f} | {r.smoothness_final:.2f} | "
+                         f"{r.smoothness_mean:.2f} | "
+                         f"{SMOOTHNESS_STATISTICS[r.best_smoothness]} |")
         lines.append("")
     extra = [a for a in dict.fromkeys(df.algorithm) if a not in ALGORITHMS]
     if extra:
-        lines.append("### Gavinsky's booster for other epsilon — error / smoothness, "
-                     "ours (seed's Gavinsky column)")
+        g = gavinsky_epsilon_distances(df)
+        lines += ["### Gavinsky's epsilon (not stated in the seed): distance to the seed's "
+                  "Gavinsky column", "",
+                  "Mean over the (n, m) rows of |ours - seed| for the error and of "
+                  "|ours - seed| / seed; combined = mean of the relative error and the "
+                  "relative max-over-rounds smoothness distances.", "",
+                  "| epsilon | error abs | error rel | smoothness max rel | "
+                  "smoothness final rel | smoothness mean rel | combined |",
+                  "|---|---|---|---|---|---|---|"]
+        best = g.combined.idxmin()
+        for i, r in g.iterrows():
+            tag = (" (default)" if r.default else "") + (" **best**" if i == best else "")
+            lines.append(f"| {r.epsilon:g}{tag} | {r.test_error:.4f} | {r.test_error_rel:.2f}"
+                         f" | {r.smoothness:.2f} | {r.smoothness_final:.2f} | "
+                         f"{r.smoothness_mean:.2f} | {r.combined:.2f} |")
         lines.append("")
+        lines.append(f"Best match: epsilon = {g.epsilon[best]:g} (combined distance "
+                     f"{g.combined[best]:.2f}; the default epsilon = "
+                     f"{g.epsilon[g.default.idxmax()]:g} has "
+                     f"{g.combined[g.default.idxmax()]:.2f}).")
+        lines.append("")
+        lines += ["#### Gavinsky per epsilon — error / smoothness (max over rounds), "
+                  "ours; seed's Gavinsky column in the first cell", ""]
         cols = ["Gavinsky", *extra]
-        lines.append("| m | n | " + " | ".join(c if c != "Gavinsky" else "Gavinsky (default)"
-                                                for c in cols) + " |")
+        names = [f"eps={g.epsilon[g.algorithm == c].iloc[0]:g}"
+                 + (" (default)" if c == "Gavinsky" else "") for c in cols]
+        lines.append("| m | n | " + " | ".join(names) + " |")
         lines.append("|---|---|" + "---|" * len(cols))
         err, smo = _pivot_all(df, "test_error"), _pivot_all(df, "smoothness")
         s1, s2 = _pivot(df, "seed_test_error"), _pivot(df, "seed_smoothness")
@@ -259,7 +398,28 @@ def format_table(df: pd.DataFrame) -> str:
             cells[0] += f" ({s1.loc[(m, n), 'Gavinsky']:.3f} / {s2.loc[(m, n), 'Gavinsky']:.1f})"
             lines.append(f"| {m} | {n} | " + " | ".join(cells) + " |")
         lines.append("")
+    if spread is not None and not spread.empty:
+        lines += ["### Sampling spread of the protocol: the same cell re-run with other "
+                  "random_state values", "",
+                  "| random_state | reps | test error | smoothness max | final | mean |",
+                  "|---|---|---|---|---|---|"]
+        for _, r in spread.iterrows():
+            lines.append(f"| {int(r.random_state)} | {int(r.reps)} | {r.test_error:.3f} | "
+                         f"{r.smoothness:.1f} | {r.smoothness_final:.1f} | "
+                         f"{r.smoothness_mean:.1f} |")
+        lines.append(f"| min – max | | {spread.test_error.min():.3f} – "
+                     f"{spread.test_error.max():.3f} | {spread.smoothness.min():.1f} – "
+                     f"{spread.smoothness.max():.1f} | {spread.smoothness_final.min():.1f} – "
+                     f"{spread.smoothness_final.max():.1f} | "
+                     f"{spread.smoothness_mean.min():.1f} – {spread.smoothness_mean.max():.1f} |")
+        lines.append("")
     reps = df.groupby(["n", "m"])["reps"].first()
     lines.append("Repetitions per (n, m): " + ", ".join(
         f"n={n} m={m}: {r}" for (n, m), r in reps.items()))
     return "\n".join(lines)
+
+
+def _pivot_all(df: pd.DataFrame, value: str) -> pd.DataFrame:
+    tab = df.pivot_table(index=["m", "n"], columns="algorithm", values=value, sort=False)
+    order = sorted(tab.index, key=lambda mn: (mn[1], mn[0]))
+    return tab.loc[order]

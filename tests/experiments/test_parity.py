@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from optirules.errors import InputError
 from optirules.experiments._parity import (
+    CART_READINGS,
+    LEARNERS,
     SEED_TABLE1,
     SEED_TABLE2,
     SEED_TABLE3,
@@ -16,7 +20,8 @@ from optirules.experiments._parity import (
 
 def test_quick_run_is_sane():
     df = run(quick=True)
-    assert set(df.learner) == {"stumps", "2-parities", "3-parities", "CART-16"}
+    assert set(df.learner) == {"stumps", "2-parities", "3-parities", "CART-16 (16 leaves)",
+                               "CART-16 (15 nodes)"} == set(LEARNERS)
     assert df.error_pct.between(0, 100).all()
     err = df.set_index(["dataset", "learner"]).error_pct
     # XOR of two features: stumps cannot beat chance, parities reach the 5% label noise
@@ -27,6 +32,27 @@ def test_quick_run_is_sane():
     text = format_table(df)
     assert "Table 2" in text and "Table 3" in text and "stand-in" in text
     assert "4.45" in text                     # the seed's stumps figure on cancer
+    # Table 3: both CART readings, each with the seed's CART-16 figure (cancer: 3.19)
+    table3 = text[text.index("Table 3"):]
+    assert "CART-16 (16 leaves) | CART-16 (15 nodes)" in table3
+    cancer = next(line for line in table3.splitlines() if line.startswith("| cancer"))
+    assert cancer.count("(3.19)") == 2
+    cart = df[df.learner.isin(CART_READINGS) & (df.dataset == "cancer")]
+    assert cart.seed_table3.tolist() == [3.19, 3.19]
+
+
+def test_cart_readings_build_the_two_tree_sizes():
+    from optirules.experiments._parity import _learner
+
+    X, y, _ = load_binarized("splice")
+    rows = np.random.default_rng(0).permutation(len(y))[:600]
+    ypm = np.where(y[rows] == 1, 1, -1)
+    sizes = {kind: _learner(kind, 0).fit(X[rows], ypm) for kind in CART_READINGS}
+    assert sizes["CART-16 (16 leaves)"].n_leaves == 16
+    assert sizes["CART-16 (15 nodes)"].n_leaves == 8
+    assert sizes["CART-16 (15 nodes)"].n_nodes == 15
+    with pytest.raises(InputError, match="Unknown weak learner"):
+        run(quick=True, learners=("CART-16",))
 
 
 def test_binarization_matches_seed_table1_sizes():
