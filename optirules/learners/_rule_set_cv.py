@@ -70,10 +70,19 @@ def _penalty_pairs(penalties: Any) -> list[tuple[float, float]]:
 
 
 def _fit_and_score(estimator: Any, X: Any, y: np.ndarray, w: np.ndarray | None,
-                   train: np.ndarray, test: np.ndarray, scorer: Any) -> dict[str, float]:
+                   train: np.ndarray, test: np.ndarray, scorer: Any,
+                   deadline: float | None = None) -> dict[str, float] | None:
+    """Fit on ``train`` and score on ``test``; ``None`` when ``deadline`` (a
+    ``time.time()`` value, shared by the worker processes) has passed before the fit."""
     from sklearn.utils import _safe_indexing
 
     est = clone(estimator)
+    if deadline is not None:
+        left = deadline - time.time()
+        if left <= 0:
+            return None
+        own = est.time_limit
+        est.set_params(time_limit=left if own is None else min(float(own), left))
     Xtr, Xte = _safe_indexing(X, train), _safe_indexing(X, test)
     t0 = time.perf_counter()
     est.fit(Xtr, y[train], sample_weight=None if w is None else w[train])
@@ -120,6 +129,14 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
         (the simpler rule set); ``"one_se"``: the largest penalty whose mean score is
         within one standard error of the best mean (the one-standard-error rule).
         Penalties are ordered by ``lambda0 + lambda1``.
+    time_limit : float or None, default None
+        Wall-clock seconds for the whole search: the fold fits share ``k/(k+1)`` of it
+        (largest penalties first, each fit limited to what is left, and to the rule set's
+        own ``time_limit`` if smaller) and the refit on all rows gets the rest (at least
+        one second, so the call can overrun by about that).  Fold fits the limit leaves
+        out are skipped; the penalty is then chosen among those scored on every fold
+        (``status_`` says so), and it is an :class:`~optirules.errors.InputError` when
+        no penalty was.
     n_jobs : int or None, default None
         Parallel fits over folds and penalties (joblib); results do not depend on it.
     random_state : int or None, default None
@@ -135,7 +152,10 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
     cv_results_ : dict of ndarray
         Per penalty (in the order of the grid): ``lambda0``, ``lambda1``,
         ``mean_score``, ``std_score``, ``split<k>_score``, ``mean_complexity`` (rules +
-        literals), ``mean_fit_time``, ``all_certified`` (every fold's gap certified).
+        literals), ``mean_fit_time``, ``all_certified`` (every fold's gap certified),
+        ``complete`` (scored on every fold; ``False`` only when ``time_limit`` cut it).
+    status_ : str
+        ``"complete"``, or ``"time_limit (...)"`` with how many fold fits were done.
     best_index_ : int
         Position of the chosen penalty in the grid.
     n_splits_ : int
@@ -151,12 +171,14 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
 
     def __init__(self, estimator: Any = None, *, penalties: Sequence[Any] = DEFAULT_PENALTIES,
                  cv: Any = 5, scoring: Any = None, selection: str = "best",
-                 n_jobs: int | None = None, random_state: int | None = None) -> None:
+                 time_limit: float | None = None, n_jobs: int | None = None,
+                 random_state: int | None = None) -> None:
         self.estimator = estimator
         self.penalties = penalties
         self.cv = cv
         self.scoring = scoring
         self.selection = selection
+        self.time_limit = time_limit
         self.n_jobs = n_jobs
         self.random_state = random_state
 
@@ -223,6 +245,16 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
             raise InputError("cv gave no fold; pass at least one (train, test) pair.")
         return splits
 
+    def _time_limit(self) -> float | None:
+        tl = self.time_limit
+        if tl is None:
+            return None
+        if isinstance(tl, bool) or not isinstance(tl, (int, float, np.number)) or not (
+                math.isfinite(tl) and tl > 0):
+            raise InputError(f"time_limit must be a positive number of seconds or None, got "
+                             f"{tl!r}.")
+        return float(tl)
+
     def _scorer(self) -> Any:
         if self.scoring is None:
             return None
@@ -269,37 +301,63 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
         scorer = self._scorer()
         X = indexable(X)[0]
         splits = self._splits(y)
+        total = self._time_limit()
+        # the folds get k/(k+1) of the limit, the refit on all rows the rest
+        cv_deadline = (None if total is None
+                       else time.time() + total * len(splits) / (len(splits) + 1))
         candidates = [clone(base).set_params(lambda0=l0, lambda1=l1) for l0, l1 in pairs]
-        jobs = [(c, s) for c in range(len(pairs)) for s in range(len(splits))]
+        # larger penalties first: they fit fastest, so a time limit leaves whole penalties
+        order = np.argsort([-(l0 + l1) for l0, l1 in pairs], kind="stable")
+        jobs = [(int(c), s) for c in order for s in range(len(splits))]
         out = Parallel(n_jobs=self.n_jobs)(
-            delayed(_fit_and_score)(candidates[c], X, y, w, *splits[s], scorer)
+            delayed(_fit_and_score)(candidates[c], X, y, w, *splits[s], scorer, cv_deadline)
             for c, s in jobs)
         scores = np.full((len(pairs), len(splits)), np.nan)
         comp = np.full_like(scores, np.nan)
         times = np.full_like(scores, np.nan)
         cert = np.ones(len(pairs), dtype=bool)
         for (c, s), rec in zip(jobs, out):
+            if rec is None:  # the time limit came first
+                cert[c] = False
+                continue
             scores[c, s] = rec["score"]
             comp[c, s] = rec["complexity"]
             times[c, s] = rec["fit_time"]
             cert[c] &= rec["certified"]
         self.cv_time_ = time.perf_counter() - t_start
-        results: dict[str, Any] = {
-            "lambda0": np.array([p[0] for p in pairs]),
-            "lambda1": np.array([p[1] for p in pairs]),
-            "mean_score": scores.mean(axis=1),
-            "std_score": scores.std(axis=1),
-        }
+        complete = ~np.isnan(scores).any(axis=1)
+        n_done = int(np.sum(~np.isnan(scores)))
+        if n_done < scores.size and not complete.any():
+            raise InputError(
+                f"time_limit={self.time_limit} s ran out before one penalty was scored on "
+                f"every fold ({n_done} of {scores.size} fold fits done); raise time_limit, "
+                "use fewer folds or larger penalties.")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN rows of skipped fits
+            results: dict[str, Any] = {
+                "lambda0": np.array([p[0] for p in pairs]),
+                "lambda1": np.array([p[1] for p in pairs]),
+                "mean_score": np.where(complete, np.nanmean(scores, axis=1), np.nan),
+                "std_score": np.where(complete, np.nanstd(scores, axis=1), np.nan),
+            }
         for s in range(len(splits)):
             results[f"split{s}_score"] = scores[:, s].copy()
         results["mean_complexity"] = comp.mean(axis=1)
         results["mean_fit_time"] = times.mean(axis=1)
         results["all_certified"] = cert
+        results["complete"] = complete
         self.cv_results_ = results
         self.n_splits_ = len(splits)
+        self.status_ = ("complete" if complete.all() else
+                        f"time_limit ({n_done} of {scores.size} fold fits done; penalties "
+                        "chosen among those scored on every fold)")
         self.best_index_ = self._select(results)
         self.penalty_ = pairs[self.best_index_]
         best = clone(candidates[self.best_index_])
+        if total is not None:
+            left = max(total - (time.perf_counter() - t_start), 1.0)
+            own = best.time_limit
+            best.set_params(time_limit=left if own is None else min(float(own), left))
         best.fit(X, y, sample_weight=sample_weight)
         self.best_estimator_ = best
         self.classes_ = best.classes_
@@ -312,7 +370,7 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
 
     def _select(self, results: dict[str, Any]) -> int:
         """Index of the chosen penalty (class docstring, ``selection``)."""
-        mean = results["mean_score"]
+        mean = np.nan_to_num(results["mean_score"], nan=-np.inf)  # NaN: not on every fold
         size = results["lambda0"] + results["lambda1"]
         # larger penalty first, so that argmax breaks ties towards the simpler rule set
         order = np.argsort(-size, kind="stable")

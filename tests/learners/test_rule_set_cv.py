@@ -175,3 +175,30 @@ def test_clear_errors():
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_time_limit_bounds_the_whole_search():
+    """A limit far below the time of the full grid: the call returns within the limit plus
+    the refit's one-second floor and some slack, says that the limit cut the search, and
+    chooses only among penalties scored on every fold; without a limit the same grid is
+    complete."""
+    import time
+
+    X, y = load_dataset("wdbc")
+    base = BooleanRuleSetClassifier(binarizer="auto", max_degree=2, random_state=0)
+    grid = (0.0005, 0.001, 0.002, 0.1)
+    t0 = time.perf_counter()
+    est = BooleanRuleSetCV(base, penalties=grid, cv=3, time_limit=2.0, random_state=0).fit(X, y)
+    elapsed = time.perf_counter() - t0
+    assert elapsed < 2.0 + 1.0 + 4.0, elapsed
+    res = est.cv_results_
+    assert est.status_.startswith("time_limit") and not res["complete"].all()
+    assert res["complete"][est.best_index_]
+    assert res["complete"][grid.index(0.1)]  # the largest penalty is scored first
+    assert np.isnan(res["mean_score"][~res["complete"]]).all()
+    assert est.score(X, y) > 0.85
+    with pytest.raises(InputError, match="time_limit"):
+        BooleanRuleSetCV(base, time_limit=-1).fit(X, y)
+    small = BooleanRuleSetCV(BooleanRuleSetClassifier(max_degree=1), penalties=(0.01, 0.1),
+                             cv=2, time_limit=60).fit(*binary_data(0, n=60))
+    assert small.status_ == "complete" and small.cv_results_["complete"].all()
