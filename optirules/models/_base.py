@@ -60,6 +60,13 @@ class OptModel(ABC):
         self._read_solution(result)
         return result
 
+    # the solvers layer's protocol: solve() and write_model() take any object with these
+    def __optirules_model__(self) -> Any:
+        return self.model
+
+    def __optirules_solve__(self, solver: str | None = None, **kwargs: Any):
+        return self.solve(solver, **kwargs)
+
     def write(self, path) -> None:
         """Write the model to ``path`` (.lp or .mps by suffix) with readable names."""
         from ..solvers import write_model

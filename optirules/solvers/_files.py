@@ -41,13 +41,11 @@ def write_model(problem: Any, path: str | os.PathLike) -> Path:
     pathlib.Path
         The path written.
     """
-    from ..models._base import OptModel
-    from ._solve import problem_interface
+    from ._solve import declarative_model, problem_interface
 
     path = Path(path)
     _format_of(path)
-    if isinstance(problem, OptModel):
-        problem = problem.model
+    problem = declarative_model(problem)
     interface = problem_interface(problem)
     if interface == "pyomo":
         problem.write(str(path), io_options={"symbolic_solver_labels": True})

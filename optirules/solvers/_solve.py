@@ -8,7 +8,18 @@ from ..errors import InputError, OptirulesError, SolverError
 from ._common import check_limits
 from ._result import SolveResult
 
-__all__ = ["solve", "problem_interface"]
+__all__ = ["solve", "problem_interface", "declarative_model"]
+
+
+def declarative_model(problem: Any) -> Any:
+    """The Pyomo model or cvxpy problem behind ``problem``.
+
+    An object that holds a formulation (every optirules model object) takes part by giving
+    a method ``__optirules_model__()`` that returns its declarative model; anything else is
+    returned as it is.  The solvers layer knows the protocol, not the classes.
+    """
+    get = getattr(type(problem), "__optirules_model__", None)
+    return problem if get is None else problem.__optirules_model__()
 
 
 def problem_interface(problem: Any) -> str:
@@ -45,7 +56,10 @@ def solve(
         The model.  A Pyomo model gets its solution loaded into its variables
         (and its ``dual`` Suffix, if it declares one); cvxpy sets
         ``variable.value`` and ``constraint.dual_value``; an optirules model
-        object reads its solution back into named arrays.
+        object reads its solution back into named arrays.  Any object that gives a
+        method ``__optirules_solve__(solver, *, time_limit, mip_gap, verbose, **options)``
+        returning a :class:`SolveResult` is solved by that method (every optirules model
+        object does; :func:`declarative_model` is the matching export protocol).
     solver : str, default "highs"
         Backend name, e.g. ``"highs"``, ``"clarabel"``, ``"osqp"``, ``"scs"``,
         ``"scipy"``, or ``"cbc"``, ``"glpk"``, ``"scip"``, ``"gurobi"`` ... when
@@ -67,11 +81,10 @@ def solve(
     -------
     SolveResult
     """
-    from ..models._base import OptModel
-
-    if isinstance(problem, OptModel):
-        problem.solve(solver, time_limit=time_limit, mip_gap=mip_gap, verbose=verbose, **options)
-        return problem.result_
+    own_solve = getattr(type(problem), "__optirules_solve__", None)
+    if own_solve is not None:  # a model object solves itself and reads its solution back
+        return problem.__optirules_solve__(solver, time_limit=time_limit, mip_gap=mip_gap,
+                                           verbose=verbose, **options)
     check_limits(time_limit, mip_gap)
     interface = problem_interface(problem)
     from ._registry import get_backend
