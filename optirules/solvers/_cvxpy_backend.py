@@ -42,9 +42,16 @@ _LIMIT_OPTIONS: dict[str, tuple[str | None, str | None]] = {
     "OSQP": ("time_limit", None),
     "SCS": ("time_limit_secs", None),
     "GUROBI": ("TimeLimit", "MIPGap"),
-    "CBC": ("maximumSeconds", "allowableFractionGap"),
+    "CBC": ("maximumSeconds", "allowableFractionGap"),  # CBC only: CLP (LPs) takes no limit
     "PIQP": ("max_time", None),
 }
+
+#: cvxpy interfaces that return no constraint duals at all (cvxpy's CBC interface solves an
+#: LP with CLP and hands back primal values only)
+_NO_DUALS = frozenset({"CBC"})
+#: cvxpy interfaces whose duals cover LPs only (cvxpy's SCIP interface switches presolve off
+#: to read LP duals, and gives none once the problem has a cone or a quadratic objective)
+_LP_DUALS_ONLY = frozenset({"SCIP"})
 
 _STATUS = {
     "optimal": Status.OPTIMAL,
@@ -71,7 +78,7 @@ def cvxpy_solvers() -> dict[str, frozenset[str]]:
 
     out: dict[str, frozenset[str]] = {}
     for name in cp.installed_solvers():
-        caps = {"duals"}
+        caps: set[str] = set()
         conic = SOLVER_MAP_CONIC.get(name)
         qp = SOLVER_MAP_QP.get(name)
         if conic is not None:
@@ -89,6 +96,10 @@ def cvxpy_solvers() -> dict[str, frozenset[str]]:
             caps.update({"lp", "qp"})
             if qp.MIP_CAPABLE:
                 caps.add("milp")
+        if name not in _NO_DUALS:
+            caps.add("duals")
+            if name not in _LP_DUALS_ONLY and "qp" in caps:
+                caps.add("qp_duals")
         out[name.lower()] = frozenset(caps)
     return out
 
@@ -108,6 +119,30 @@ def _check_options(name: str, options: dict[str, Any]) -> None:
         from ._highspy_backend import check_highs_options
 
         check_highs_options(options)
+    elif name == "SCIP":
+        from ._options import check_scip_options
+
+        nested = options.get("scip_params", {})
+        check_scip_options({**{k: v for k, v in options.items() if k != "scip_params"},
+                            **nested})
+    elif name == "GUROBI":
+        from ._options import check_gurobi_options
+
+        special = {"env", "save_file", "reoptimize"}
+        check_gurobi_options({k: v for k, v in options.items() if k not in special})
+    elif name == "CPLEX":
+        from ._options import check_cplex_options
+
+        extra = sorted(set(options) - {"cplex_params", "cplex_filename", "reoptimize"})
+        if extra:
+            raise SolverOptionError(
+                f"CPLEX through cvxpy takes its parameters inside cplex_params={{...}} "
+                f"(e.g. cplex_params={{'mip.tolerances.mipgap': 0.01}}), not {extra[0]!r}.")
+        check_cplex_options(dict(options.get("cplex_params", {})), sep=".")
+    elif name == "CBC":
+        from ._options import check_cbc_options
+
+        check_cbc_options(options)
 
 
 def _add_limit_options(name: str, options: dict[str, Any], time_limit: float | None,
@@ -115,10 +150,31 @@ def _add_limit_options(name: str, options: dict[str, Any], time_limit: float | N
     """Put the time limit and relative MIP gap into ``options`` under the solver's names.
 
     cvxpy's SCIPY interface takes them inside ``scipy_options`` (SciPy's HiGHS-based
-    ``linprog``/``milp`` read ``time_limit`` and ``mip_rel_gap``); the other solvers take
-    them at the top level (:data:`_LIMIT_OPTIONS`).
+    ``linprog``/``milp`` read ``time_limit`` and ``mip_rel_gap``), SCIP inside
+    ``scip_params`` (``limits/time``, ``limits/gap``), CPLEX inside ``cplex_params``
+    (``timelimit``, ``mip.tolerances.mipgap``); the other solvers take them at the top level
+    (:data:`_LIMIT_OPTIONS`).  CBC takes ``maximumSeconds`` for MILPs only: cvxpy solves an
+    LP with CLP, which it gives no limit, so a time limit on a CBC LP raises SolverError.
     """
     cp_name = name.upper()
+    nested_key = {"SCIPY": "scipy_options", "SCIP": "scip_params", "CPLEX": "cplex_params"}
+    if cp_name in ("SCIP", "CPLEX"):
+        # cvxpy passes these solvers' own parameters in a nested dict
+        tl_key, gap_key = {"SCIP": ("limits/time", "limits/gap"),
+                           "CPLEX": ("timelimit", "mip.tolerances.mipgap")}[cp_name]
+        nested = dict(options.pop(nested_key[cp_name], {}))
+        if time_limit is not None:
+            nested[tl_key] = float(time_limit)
+        if mip_gap is not None and is_mip:
+            nested[gap_key] = float(mip_gap)
+        if nested:
+            options[nested_key[cp_name]] = nested
+        return
+    if cp_name == "CBC" and time_limit is not None and not is_mip:
+        raise SolverError(
+            "cvxpy's CBC interface solves an LP with CLP, which it gives no time limit: "
+            "drop time_limit for this LP or choose 'highs', 'scip' or 'clarabel'."
+        )
     if cp_name == "SCIPY":
         nested = dict(options.pop("scipy_options", {}))
         if time_limit is not None:
@@ -174,6 +230,11 @@ def solve_cvxpy(name: str, problem, *, time_limit=None, mip_gap=None, verbose=Fa
                     "choose a solver with that capability (see optirules.solvers.available_solvers())."
                 ) from None
             raw, error_text = "solver_error", text
+            if cp_name in ("GUROBI", "CPLEX"):
+                error_text += (
+                    f" ({name} installed from PyPI carries a size-limited licence, and cvxpy "
+                    "does not pass on the solver's own message: solve with verbose=True to "
+                    "see it, or through Pyomo, whose error quotes it.)")
         except cp.error.DCPError as exc:
             raise SolverError(f"the cvxpy problem is not DCP, so no solver can take it: {exc}") from None
     status = _STATUS.get(raw, Status.ERROR)
@@ -181,9 +242,10 @@ def solve_cvxpy(name: str, problem, *, time_limit=None, mip_gap=None, verbose=Fa
         # cvxpy reports time and iteration limits alike as "user_limit"; well inside the
         # time limit (or without one) it was the iteration limit
         status = Status.ITERATION_LIMIT
-    if (cp_name == "SCIPY" and raw == "optimal_inaccurate" and time_limit is not None
-            and clock.elapsed >= 0.9 * float(time_limit)):
-        # cvxpy maps SciPy milp's "time or iteration limit reached" to optimal_inaccurate
+    if ((cp_name == "SCIPY" or problem.is_mixed_integer()) and raw == "optimal_inaccurate"
+            and time_limit is not None and clock.elapsed >= 0.9 * float(time_limit)):
+        # cvxpy maps SciPy milp's "time or iteration limit reached", CBC's "stopped on time",
+        # SCIP's "timelimit" and CPLEX's time-limited incumbent to optimal_inaccurate
         status = Status.TIME_LIMIT
     has_solution = status in (Status.OPTIMAL, Status.FEASIBLE, Status.TIME_LIMIT,
                               Status.ITERATION_LIMIT) and all(

@@ -1,5 +1,6 @@
-"""Pyomo backend: HiGHS through Pyomo's new solver interface, and every other solver
-Pyomo finds installed (cbc, glpk, scip, gurobi, cplex, ...) through its classic interface."""
+"""Pyomo backend: HiGHS, SCIP and Gurobi through Pyomo's new solver interface
+(``pyomo.contrib.solver``), CPLEX through Pyomo's classic ``cplex_direct``, and any other
+solver Pyomo finds installed (cbc, glpk executables ...) through its classic interface."""
 
 from __future__ import annotations
 
@@ -16,24 +17,31 @@ from ._result import SolveResult, Status, make_result
 
 __all__ = ["solve_pyomo", "pyomo_solver_available", "is_pyomo_model", "PYOMO_CAPABILITIES"]
 
-#: what each Pyomo-side solver can take; names not listed get {"lp", "milp"}
+#: what each Pyomo-side solver can take; names not listed get {"lp", "milp"}.  "duals" means
+#: LP duals, "qp_duals" multipliers of a QP.  SCIP has none: Pyomo's scip_direct interface
+#: gives no duals (its solution loader implements only primal values).
 PYOMO_CAPABILITIES: dict[str, frozenset[str]] = {
-    "highs": frozenset({"lp", "milp", "qp", "duals"}),
+    "highs": frozenset({"lp", "milp", "qp", "duals", "qp_duals"}),
     "cbc": frozenset({"lp", "milp", "duals"}),
     "glpk": frozenset({"lp", "milp", "duals"}),
     "scip": frozenset({"lp", "milp", "qp"}),
-    "gurobi": frozenset({"lp", "milp", "qp", "socp", "duals"}),
-    "cplex": frozenset({"lp", "milp", "qp", "duals"}),
+    "gurobi": frozenset({"lp", "milp", "qp", "duals", "qp_duals"}),
+    "cplex": frozenset({"lp", "milp", "qp", "duals", "qp_duals"}),
     "xpress": frozenset({"lp", "milp", "qp", "duals"}),
     "mosek": frozenset({"lp", "milp", "qp", "socp", "duals"}),
 }
+
+#: solvers run through Pyomo's new interface: optirules name -> contrib solver name
+_CONTRIB = {"highs": "highs", "scip": "scip_direct", "gurobi": "gurobi_persistent"}
+#: classic Pyomo solver name where it differs from the optirules name
+_CLASSIC = {"cplex": "cplex_direct"}
+#: Python distribution of each contrib solver, for the version
+_CONTRIB_DIST = {"highs": "highspy", "scip": "pyscipopt", "gurobi": "gurobipy"}
 
 #: how the classic interface spells the time limit and the relative MIP gap, per solver
 _LIMIT_OPTIONS: dict[str, tuple[str | None, str | None]] = {
     "cbc": ("seconds", "ratioGap"),
     "glpk": ("tmlim", "mipgap"),
-    "scip": ("limits/time", "limits/gap"),
-    "gurobi": ("TimeLimit", "MIPGap"),
     "cplex": ("timelimit", "mip_tolerances_mipgap"),
     "xpress": ("maxtime", "miprelstop"),
     "mosek": ("dparam.optimizer_max_time", "dparam.mio_tol_rel_gap"),
@@ -54,14 +62,15 @@ def pyomo_solver_available(name: str) -> bool:
     try:
         import pyomo.environ  # noqa: F401  (registers the solver plugins)
 
-        if name == "highs":
+        if name in _CONTRIB:
             from pyomo.contrib.solver.common.factory import SolverFactory
 
-            return bool(SolverFactory("highs").available())
+            with _quiet_pyomo():
+                return bool(SolverFactory(_CONTRIB[name]).available())
         import pyomo.environ as pyo
 
         with _quiet_pyomo():
-            opt = pyo.SolverFactory(name)
+            opt = pyo.SolverFactory(_CLASSIC.get(name, name))
             return bool(opt.available(exception_flag=False)) and opt.license_is_valid()
     except Exception:
         return False
@@ -142,16 +151,42 @@ def _new_interface_status(tc) -> Status:
     }.get(tc, Status.ERROR)
 
 
-def _solve_highs(model, time_limit, mip_gap, verbose, options) -> SolveResult:
+def _check_contrib_options(name: str, options: dict[str, Any]) -> None:
+    if name == "highs":
+        from ._highspy_backend import check_highs_options
+
+        check_highs_options(options)
+    elif name == "scip":
+        from ._options import check_scip_options
+
+        check_scip_options(options)
+    elif name == "gurobi":
+        from ._options import check_gurobi_options
+
+        check_gurobi_options(options)
+
+
+def _cancel(name: str, opt) -> None:
+    """Interrupt a running HiGHS or Gurobi solve from the watchdog thread."""
+    h = getattr(opt, "_solver_model", None)
+    if h is None:
+        return
+    if name == "highs":
+        h.HandleUserInterrupt = True
+        h.cancelSolve()
+    elif name == "gurobi":
+        h.terminate()  # documented as safe to call from another thread
+
+
+def _solve_contrib(name, model, time_limit, mip_gap, verbose, options) -> SolveResult:
+    """HiGHS, SCIP or Gurobi through ``pyomo.contrib.solver`` (see :data:`_CONTRIB`)."""
     import pyomo.environ  # noqa: F401  (registers the solver plugins)
     from pyomo.contrib.solver.common.factory import SolverFactory
     from pyomo.contrib.solver.common.results import SolutionStatus
 
-    from ._highspy_backend import check_highs_options
-
-    check_highs_options(options)
+    _check_contrib_options(name, options)
     integer, _ = _model_kind(model)
-    opt = SolverFactory("highs")
+    opt = SolverFactory(_CONTRIB[name])
     log = io.StringIO()
     tee = [log, sys.stdout] if verbose else [log]
     kwargs: dict[str, Any] = {
@@ -167,14 +202,12 @@ def _solve_highs(model, time_limit, mip_gap, verbose, options) -> SolveResult:
     if mip_gap is not None:
         kwargs["rel_gap"] = float(mip_gap)
 
-    def cancel() -> None:
-        h = getattr(opt, "_solver_model", None)
-        if h is not None:
-            h.HandleUserInterrupt = True
-            h.cancelSolve()
-
-    delay = None if time_limit is None else watchdog_delay(float(time_limit))
-    with _quiet_pyomo(), Stopwatch() as clock, Watchdog(delay, cancel) as dog:
+    # HiGHS can overrun its own limit (HiGHS issue 2226); Gurobi is interrupted the same way.
+    # SCIP honours limits/time itself and is not interrupted from another thread.
+    delay = None
+    if time_limit is not None and name in ("highs", "gurobi"):
+        delay = watchdog_delay(float(time_limit))
+    with _quiet_pyomo(), Stopwatch() as clock, Watchdog(delay, lambda: _cancel(name, opt)) as dog:
         res = opt.solve(model, **kwargs)
     status = _new_interface_status(res.termination_condition)
     if dog.fired and status in (Status.INTERRUPTED, Status.ERROR):
@@ -185,24 +218,26 @@ def _solve_highs(model, time_limit, mip_gap, verbose, options) -> SolveResult:
     duals = None
     if has_solution:
         res.solution_loader.load_vars()
-        if not integer and status is Status.OPTIMAL:
+        if not integer and status is Status.OPTIMAL and "duals" in PYOMO_CAPABILITIES[name]:
             by_con = res.solution_loader.get_duals()
             _fill_dual_suffix(model, by_con)
             duals = {con.name: float(val) for con, val in by_con.items()}
+    bound = math.nan if res.objective_bound is None else res.objective_bound
     return make_result(
         status=status,
         objective=res.incumbent_objective if has_solution else math.nan,
-        bound=res.objective_bound,
+        bound=bound,
         is_mip=integer,
         wall_time=clock.elapsed,
-        solver="highs",
-        solver_version=package_version("highspy"),
+        solver=name,
+        solver_version=package_version(_CONTRIB_DIST[name]),
         raw_status=str(res.termination_condition.name),
-        log=log.getvalue(),
+        log=log.getvalue() or (getattr(res, "solver_log", None) or ""),
         values=_values(model) if has_solution else {},
         duals=duals,
         has_solution=has_solution,
-        info={"interface": "pyomo", "is_mip": integer, "watchdog_fired": dog.fired},
+        info={"interface": "pyomo", "is_mip": integer, "watchdog_fired": dog.fired,
+              "pyomo_solver": _CONTRIB[name]},
     )
 
 
@@ -234,7 +269,12 @@ def _solve_legacy(name, model, time_limit, mip_gap, verbose, options) -> SolveRe
     import pyomo.environ as pyo
 
     integer, _ = _model_kind(model)
-    opt = pyo.SolverFactory(name)
+    options = dict(options)
+    if name == "cplex":
+        from ._options import check_cplex_options
+
+        check_cplex_options(options, sep="_")
+    opt = pyo.SolverFactory(_CLASSIC.get(name, name))
     tl_key, gap_key = _LIMIT_OPTIONS.get(name, (None, None))
     options = dict(options)
     if time_limit is not None:
@@ -301,6 +341,6 @@ def _solve_legacy(name, model, time_limit, mip_gap, verbose, options) -> SolveRe
 def solve_pyomo(name: str, model, *, time_limit=None, mip_gap=None, verbose=False, options=None) -> SolveResult:
     """Solve a Pyomo model with solver ``name``; the solution is loaded into the model."""
     options = dict(options or {})
-    if name == "highs":
-        return _solve_highs(model, time_limit, mip_gap, verbose, options)
+    if name in _CONTRIB:
+        return _solve_contrib(name, model, time_limit, mip_gap, verbose, options)
     return _solve_legacy(name, model, time_limit, mip_gap, verbose, options)

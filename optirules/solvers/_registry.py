@@ -11,10 +11,12 @@ from ._common import package_version
 
 __all__ = ["SolverInfo", "available_solvers", "get_backend", "CAPABILITIES"]
 
-#: every capability name used in :class:`SolverInfo`
-CAPABILITIES = ("lp", "milp", "qp", "socp", "exp_cone", "sdp", "duals")
+#: every capability name used in :class:`SolverInfo`: problem classes, then "duals" (LP
+#: constraint duals are returned) and "qp_duals" (multipliers of a QP's constraints too)
+CAPABILITIES = ("lp", "milp", "qp", "socp", "exp_cone", "sdp", "duals", "qp_duals")
 
-#: Pyomo-side solvers probed by name (highs through Pyomo's new interface, the others classic)
+#: Pyomo-side solvers probed by name (highs, scip and gurobi through Pyomo's new interface,
+#: cplex through the classic cplex_direct, the others through classic executables)
 _PYOMO_CANDIDATES = ("highs", "cbc", "glpk", "scip", "gurobi", "cplex", "xpress", "mosek")
 
 
@@ -30,22 +32,39 @@ class SolverInfo:
         Problem types it takes: ``"pyomo"`` (Pyomo models), ``"cvxpy"``
         (``cvxpy.Problem``), ``"highspy"`` (``highspy.Highs`` and .lp/.mps files).
     capabilities : frozenset of str
-        Among ``lp, milp, qp, socp, exp_cone, sdp, duals``.
+        Among ``lp, milp, qp, socp, exp_cone, sdp, duals, qp_duals``, on at least one
+        interface (:meth:`capabilities_for` gives them per interface).
     version : str
         Installed version of its Python package.
+    routes : tuple of (str, frozenset of str)
+        Per interface, what the solver can take through it: SCIP, for instance, returns
+        LP duals to cvxpy but none through Pyomo.
     """
 
     name: str
     interfaces: tuple[str, ...]
     capabilities: frozenset[str]
     version: str
+    routes: tuple[tuple[str, frozenset[str]], ...] = ()
 
-    def can(self, capability: str) -> bool:
-        return capability in self.capabilities
+    def capabilities_for(self, interface: str) -> frozenset[str]:
+        """What this solver can take through ``interface`` (empty if it takes none)."""
+        return dict(self.routes).get(interface, frozenset())
+
+    def can(self, capability: str, interface: str | None = None) -> bool:
+        """Whether the solver has ``capability`` (through ``interface``, if given)."""
+        if interface is None:
+            return capability in self.capabilities
+        return capability in self.capabilities_for(interface)
 
     def __str__(self) -> str:
-        caps = ", ".join(c for c in CAPABILITIES if c in self.capabilities)
-        return f"{self.name:<10} {self.version:<10} {'/'.join(self.interfaces):<22} {caps}"
+        parts = []
+        for c in CAPABILITIES:
+            if c not in self.capabilities:
+                continue
+            where = [i for i in self.interfaces if c in self.capabilities_for(i)]
+            parts.append(c if len(where) == len(self.interfaces) else f"{c}[{'/'.join(where)}]")
+        return f"{self.name:<10} {self.version:<10} {'/'.join(self.interfaces):<22} {', '.join(parts)}"
 
 
 @functools.lru_cache(maxsize=1)
@@ -53,25 +72,21 @@ def _table() -> dict[str, SolverInfo]:
     from ._cvxpy_backend import cvxpy_solvers
     from ._pyomo_backend import PYOMO_CAPABILITIES, pyomo_solver_available
 
-    interfaces: dict[str, list[str]] = {}
-    caps: dict[str, set[str]] = {}
+    routes: dict[str, dict[str, frozenset[str]]] = {}
     for name in _PYOMO_CANDIDATES:
         if pyomo_solver_available(name):
-            interfaces.setdefault(name, []).append("pyomo")
-            caps.setdefault(name, set()).update(
-                PYOMO_CAPABILITIES.get(name, frozenset({"lp", "milp"}))
-            )
+            routes.setdefault(name, {})["pyomo"] = PYOMO_CAPABILITIES.get(
+                name, frozenset({"lp", "milp"}))
     try:
         import highspy  # noqa: F401
 
-        interfaces.setdefault("highs", []).append("highspy")
-        caps.setdefault("highs", set()).update({"lp", "milp", "qp", "duals"})
+        routes.setdefault("highs", {})["highspy"] = frozenset(
+            {"lp", "milp", "qp", "duals", "qp_duals"})
     except ImportError:
         pass
     try:
         for name, c in cvxpy_solvers().items():
-            interfaces.setdefault(name, []).append("cvxpy")
-            caps.setdefault(name, set()).update(c)
+            routes.setdefault(name, {})["cvxpy"] = c
     except ImportError:
         pass
     dist = {"highs": "highspy", "clarabel": "clarabel", "osqp": "osqp", "scs": "scs",
@@ -80,11 +95,12 @@ def _table() -> dict[str, SolverInfo]:
     return {
         name: SolverInfo(
             name=name,
-            interfaces=tuple(sorted(interfaces[name])),
-            capabilities=frozenset(caps[name]),
+            interfaces=tuple(sorted(routes[name])),
+            capabilities=frozenset().union(*routes[name].values()),
             version=package_version(dist.get(name, name)),
+            routes=tuple(sorted(routes[name].items())),
         )
-        for name in sorted(interfaces)
+        for name in sorted(routes)
     }
 
 
@@ -124,10 +140,15 @@ def get_backend(name: str, interface: str) -> SolverInfo:
         return info
     kind = {"pyomo": "a Pyomo model", "cvxpy": "a cvxpy problem", "highspy": "a highspy model"}[interface]
     if info is not None:
+        classes = ("lp", "milp", "qp", "socp", "exp_cone", "sdp")
+        choices = "; ".join(
+            f"{s.name} ({', '.join(c for c in classes if s.can(c, interface))})"
+            for s in table.values() if interface in s.interfaces
+        )
         raise SolverNotAvailableError(
             f"solver {name!r} is installed but cannot take {kind} (it takes "
             f"{' and '.join(info.interfaces)} problems); for {kind} choose one of: "
-            f"{', '.join(fitting)}."
+            f"{choices}."
         )
     close = difflib.get_close_matches(key, list(table), n=1)
     hint = f" Did you mean {close[0]!r}?" if close else ""

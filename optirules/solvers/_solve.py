@@ -10,6 +10,10 @@ from ._result import SolveResult
 
 __all__ = ["solve", "problem_interface", "declarative_model"]
 
+#: words by which Gurobi ("size-limited license") and CPLEX ("Community Edition. Problem
+#: size limits exceeded") say their licence refused a model
+_LICENCE_WORDS = ("license", "licence", "community edition", "size limits")
+
 
 def declarative_model(problem: Any) -> Any:
     """The Pyomo model or cvxpy problem behind ``problem``.
@@ -106,6 +110,13 @@ def solve(
     except OptirulesError:
         raise
     except Exception as exc:  # never let a raw solver traceback reach the user
+        text = str(exc)
+        if any(w in text.lower() for w in _LICENCE_WORDS):
+            raise SolverError(
+                f"the licence of solver {info.name!r} refused this {interface} problem: "
+                f"{type(exc).__name__}: {text} (Gurobi and CPLEX installed from PyPI carry "
+                "size-limited licences; choose 'highs' or 'scip' for larger models)."
+            ) from None
         raise SolverError(
             f"solver {info.name!r} failed on this {interface} problem: "
             f"{type(exc).__name__}: {exc}. Try another solver or check the model."
