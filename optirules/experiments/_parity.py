@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["run", "summarize", "format_table", "load_binarized", "SEED_TABLE1", "SEED_TABLE2",
+__all__ = ["run", "summarize", "format_table", "seed_distance", "load_binarized", "SEED_TABLE1", "SEED_TABLE2",
            "SEED_TABLE3", "LEARNERS", "CART_READINGS", "DATASETS"]
 
 #: the two readings of the seed's "CART trees pruned to 16 nodes": learner name -> count
@@ -320,6 +320,26 @@ def summarize(raw: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def seed_distance(df: pd.DataFrame, learners: list[str] | tuple[str, ...],
+                  seed_col: str = "seed_table3") -> dict[str, Any]:
+    """Mean over datasets of ``|ours - seed|`` (percentage points) per learner.
+
+    Only the datasets that are the seed's own (not a stand-in, not an extra row) and
+    that every learner in ``learners`` has a seed figure for count; their seed row
+    names are under ``"datasets"``.
+    """
+    own = df[~df.label.str.contains("stand-in|extra|synthetic")]
+    names = [d for d in dict.fromkeys(own.dataset)
+             if all(((own.dataset == d) & (own.learner == k)
+                     & np.isfinite(own[seed_col])).any() for k in learners)]
+    out: dict[str, Any] = {"datasets": [str(own[own.dataset == d].seed_row.iloc[0])
+                                        for d in names]}
+    for k in learners:
+        sub = own[(own.learner == k) & own.dataset.isin(names)]
+        out[k] = float(np.mean(np.abs(sub.error_pct - sub[seed_col]))) if names else np.nan
+    return out
+
+
 def _cell(ours: float, sd: float, seed: float) -> str:
     sd_txt = f" ± {sd:.2f}" if np.isfinite(sd) else ""
     seed_txt = f"{seed:.2f}" if np.isfinite(seed) else "-"
@@ -360,6 +380,10 @@ def format_table(df: pd.DataFrame) -> str:
             cells = [_cell(sub.loc[k, "error_pct"], sub.loc[k, "error_pct_sd"], sub.loc[k, col])
                      if k in sub.index else "-" for k in present]
             lines.append(f"| {first.loc[name].label} | " + " | ".join(cells) + " |")
+        dist = seed_distance(df, present, col)
+        if dist["datasets"]:
+            lines.append("| mean abs. difference to the seed (" + ", ".join(dist["datasets"])
+                         + ") | " + " | ".join(f"{dist[k]:.2f}" for k in present) + " |")
     st = df.attrs.get("settings")
     if st:
         lines.append("")

@@ -15,6 +15,7 @@ from optirules.experiments._parity import (
     format_table,
     load_binarized,
     run,
+    seed_distance,
 )
 
 
@@ -64,3 +65,26 @@ def test_binarization_matches_seed_table1_sizes():
     assert set(np.unique(X)) <= {0, 1} and set(np.unique(y)) == {0, 1}
     assert len(names) == X.shape[1]
     assert SEED_TABLE2["splice"][0] == SEED_TABLE3["splice"][0] == 7.37
+
+
+def test_seed_distance_by_hand():
+    import pandas as pd
+
+    df = pd.DataFrame([
+        {"dataset": "cancer", "label": "cancer", "seed_row": "cancer", "learner": "a",
+         "error_pct": 4.19, "seed_table3": 3.19},
+        {"dataset": "cancer", "label": "cancer", "seed_row": "cancer", "learner": "b",
+         "error_pct": 3.19, "seed_table3": 3.19},
+        {"dataset": "splice", "label": "splice", "seed_row": "splice", "learner": "a",
+         "error_pct": 3.18, "seed_table3": 3.18},
+        {"dataset": "splice", "label": "splice", "seed_row": "splice", "learner": "b",
+         "error_pct": 5.18, "seed_table3": 3.18},
+        # stand-ins and extra rows are not the seed's data: left out
+        {"dataset": "digits17", "label": "ocr17 (stand-in: digits)", "seed_row": "ocr17",
+         "learner": "a", "error_pct": 50.0, "seed_table3": 1.11},
+        {"dataset": "digits17", "label": "ocr17 (stand-in: digits)", "seed_row": "ocr17",
+         "learner": "b", "error_pct": 50.0, "seed_table3": 1.11},
+    ])
+    d = seed_distance(df, ["a", "b"])
+    assert d["datasets"] == ["cancer", "splice"]
+    assert d["a"] == pytest.approx(0.5) and d["b"] == pytest.approx(1.0)
