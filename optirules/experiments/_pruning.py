@@ -572,6 +572,24 @@ def _ablation_lines(df: pd.DataFrame) -> list[str]:
             checks.insert(2, f"pruning rate {pr:.1f}% (" + ("met" if pr >= 85 else "NOT met")
                           + ")")
         lines.append(f"- AdaBoost {tree}: " + "; ".join(checks) + ".")
+    lines += ["", "Pruning rate of the default QMM against the seed's Table 4, and where the "
+              "singular-covariance rule (QR basis covariance singular: no QP, the QR-reduced "
+              "ensemble keeps its reference weights) applied:", ""]
+    for (ens, tree), g in df.groupby(["ensemble", "trees"], sort=False):
+        q = g[g.method == "QMM"]
+        if q.empty or "qmm_singular" not in q:
+            continue
+        seed = SEED_TABLE4.get((ens, tree), {}).get("prune_QMM")
+        off = g[g.method == "QMM no-singular-rule"]
+        hit = q[q.qmm_singular > 0]
+        where = ", ".join(f"{r.dataset} {int(r.qmm_singular)}/{int(r.n_splits)}"
+                          for r in hit.itertuples()) or "none"
+        lines.append(
+            f"- {ens} {tree}: {100 * q.pruning_rate.mean():.1f}%"
+            + (f" (seed {seed:.2f}%)" if seed is not None else "")
+            + (f", {100 * off.pruning_rate.mean():.1f}% with the rule off" if len(off) else "")
+            + f"; rule applied on {int(q.qmm_singular.sum())} of {int(q.n_splits.sum())} "
+            f"splits ({where}).")
     return lines
 
 
