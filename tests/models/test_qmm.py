@@ -317,6 +317,21 @@ def test_singular_covariance_detected_when_n_exceeds_r():
     assert not ok.singular_covariance_
 
 
+@pytest.mark.parametrize("n, T, seed", [(6, 9, 0), (12, 8, 1), (40, 10, 2), (9, 9, 3)])
+def test_singular_flag_matches_the_rank_of_numpy_cov(n, T, seed):
+    rng = np.random.default_rng(seed)
+    H = rng.choice([-1.0, 1.0], (n, T))
+    y = rng.choice([-1.0, 1.0], n)
+    model = QMMModel(H, y, upsilon=0.5, dependent="drop")  # basis_ = the QR pivots
+    assert model.basis_.size == model.rank_
+    E = (H * y[:, None])[:, model.basis_]
+    expected = np.linalg.matrix_rank(np.atleast_2d(np.cov(E, rowvar=False)))
+    assert model.basis_covariance_rank_ == expected
+    assert model.singular_covariance_ == (expected < model.rank_)
+    if n <= model.rank_:
+        assert model.singular_covariance_
+
+
 # --------------------------------------------------------------------------- fallback
 @pytest.mark.parametrize("solver", ["clarabel", "highs"])
 def test_fallback_when_infeasible(solver):
