@@ -37,7 +37,7 @@ from ..weak._base import (
     check_binary_matrix,
     hypothesis_from_dict,
 )
-from ._checks import check_binary_targets, n_rows, normalized_weights
+from ._checks import check_binary_targets, fit_binarizer, n_rows, normalized_weights
 from ._json import dump_json, json_header, load_json, load_json_header, restore_params
 
 __all__ = ["BoostingClassifier", "madaboost_weights", "smoothboost_measure",
@@ -230,9 +230,12 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ validation
     def __sklearn_tags__(self):
+        """Binary labels only; raw (NaN, string, categorical) input when a binarizer is used."""
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
-        tags.input_tags.allow_nan = False
+        tags.input_tags.allow_nan = self.binarizer is not None
+        tags.input_tags.string = self.binarizer is not None
+        tags.input_tags.categorical = self.binarizer is not None
         return tags
 
     def _check_params(self) -> None:
@@ -293,13 +296,23 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         return clone(self.binarizer) if isinstance(self.binarizer, BaseEstimator) \
             else copy.deepcopy(self.binarizer)
 
-    def _validate_X(self, X: Any, reset: bool) -> np.ndarray:
-        """Validate X, binarize it when a binarizer is set; return the matrix h_t reads."""
+    def _validate_X(self, X: Any, reset: bool, sample_weight: Any = None) -> np.ndarray:
+        """Validate X, binarize it when a binarizer is set; return the matrix h_t reads.
+        The binarizer is fitted with ``sample_weight`` (weighted quantile thresholds), so
+        an integer weight is the same as the row repeated."""
         if self.binarizer is not None:
+            ndim = getattr(X, "ndim", None)
+            if ndim is None and not hasattr(X, "columns"):
+                ndim = np.ndim(np.asarray(X, dtype=object))
+            if ndim is not None and ndim != 2:
+                raise InputError(
+                    f"Expected 2D array, got {ndim}D array instead. Reshape your data either "
+                    "using X.reshape(-1, 1) if your data has a single feature or "
+                    "X.reshape(1, -1) if it contains a single sample.")
             validate_data(self, X, reset=reset, skip_check_array=True)
             if reset:
                 self.binarizer_ = self._make_binarizer()
-                self.binarizer_.fit(X)
+                fit_binarizer(self.binarizer_, X, sample_weight)
             Xb = np.asarray(self.binarizer_.transform(X))
             if Xb.dtype.kind not in "biuf" or (Xb.dtype.kind == "f" and
                                               not np.all(np.isfinite(Xb))):
@@ -329,7 +342,9 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         self
         """
         self._check_params()
-        Xb = self._validate_X(X, reset=True)
+        if sample_weight is not None:  # checked before the binarizer uses it
+            normalized_weights(sample_weight, n_rows(X))
+        Xb = self._validate_X(X, reset=True, sample_weight=sample_weight)
         classes, positive = check_binary_targets(y, Xb.shape[0], "boosting")
         self.classes_ = classes
         y_pm = np.where(positive, 1, -1).astype(np.int8)
@@ -577,6 +592,16 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         if len(est.hypotheses_) != est.alphas_.size:
             raise InputError("the boosting JSON has different numbers of hypotheses and votes; "
                              "re-export the model with to_json().")
+        if not np.all(np.isfinite(est.alphas_)):
+            raise InputError("the boosting JSON has a vote that is not a finite number; "
+                             "re-export the model with to_json().")
+        n_columns = est.n_features_in_ if literals is None else len(literals)
+        for h in est.hypotheses_:
+            try:
+                h.check_columns(n_columns)
+            except InputError as exc:
+                raise InputError(f"the boosting JSON is damaged: {exc} Re-export the model "
+                                 "with to_json().") from None
         est.n_rounds_ = len(est.hypotheses_)
         est.weak_learner_ = est._make_weak_learner(0)
         est.binarizer_ = (None if literals is None

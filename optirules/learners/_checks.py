@@ -10,7 +10,7 @@ from sklearn.utils.validation import _check_sample_weight, _num_samples, column_
 
 from ..errors import InputError
 
-__all__ = ["check_binary_targets", "normalized_weights", "n_rows"]
+__all__ = ["check_binary_targets", "normalized_weights", "n_rows", "fit_binarizer"]
 
 
 def n_rows(X: Any) -> int:
@@ -62,3 +62,18 @@ def normalized_weights(sample_weight: Any, rows: int) -> np.ndarray:
     if not total > 0:
         raise InputError("sample_weight sums to zero; give some rows a positive weight.")
     return w / total
+
+
+def fit_binarizer(binarizer: Any, X: Any, sample_weight: Any = None) -> Any:
+    """Fit ``binarizer`` on ``X`` with the row weights when its ``fit`` takes them (a
+    FeatureBinarizer does: weighted quantiles, so an integer weight is a repeated row)."""
+    import inspect
+
+    if sample_weight is not None:
+        try:
+            takes = "sample_weight" in inspect.signature(binarizer.fit).parameters
+        except (TypeError, ValueError):
+            takes = False
+        if takes:
+            return binarizer.fit(X, sample_weight=sample_weight)
+    return binarizer.fit(X)

@@ -82,6 +82,19 @@ class WeakHypothesis(ABC):
     def _payload(self) -> dict[str, Any]:
         """The fields of :meth:`to_dict` besides ``type`` and ``feature_names``."""
 
+    def columns(self) -> np.ndarray:
+        """The column indices of ``X`` that :meth:`predict` reads (none for a constant)."""
+        return np.empty(0, dtype=np.int64)
+
+    def check_columns(self, n_columns: int) -> None:
+        """Raise :class:`~optirules.errors.InputError` unless every column this hypothesis
+        reads is one of ``0 .. n_columns - 1`` (used when a saved model is loaded)."""
+        cols = np.asarray(self.columns())
+        bad = cols[(cols < 0) | (cols >= n_columns)]
+        if bad.size:
+            raise InputError(f"a {self.kind} hypothesis reads column {int(bad[0])}, but the "
+                             f"model has columns 0 to {n_columns - 1}.")
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict; :func:`hypothesis_from_dict` turns it back into a hypothesis."""
         out: dict[str, Any] = {"type": self.kind}

@@ -45,9 +45,24 @@ class TreeHypothesis(WeakHypothesis):
         self.label = np.asarray(label, dtype=np.int8)
         sizes = {a.shape for a in (self.children_left, self.children_right, self.feature,
                                    self.threshold, self.label)}
-        if len(sizes) != 1:
-            raise InputError("TreeHypothesis arrays must all have the same length.")
+        if len(sizes) != 1 or self.children_left.ndim != 1 or self.children_left.size == 0:
+            raise InputError("TreeHypothesis arrays must all have the same length (one "
+                             "entry per node, at least the root).")
+        # every child comes after its parent and both children are set or neither: the
+        # walk from the root then always ends at a leaf
+        idx = np.arange(self.children_left.size)
+        left, right = self.children_left, self.children_right
+        inner = left >= 0
+        if (np.any((left >= 0) != (right >= 0)) or np.any(left < -1) or np.any(right < -1)
+                or np.any(left[inner] <= idx[inner]) or np.any(right[inner] <= idx[inner])
+                or np.any(left >= idx.size) or np.any(right >= idx.size)
+                or not np.all(np.isin(self.label[~inner], (-1, 1)))):
+            raise InputError("TreeHypothesis: children must be -1 (a leaf, labelled -1 or +1) "
+                             "or later nodes of the tree.")
         self.feature_names = None if feature_names is None else tuple(feature_names)
+
+    def columns(self) -> np.ndarray:
+        return self.feature[self.children_left >= 0]
 
     @property
     def n_leaves(self) -> int:

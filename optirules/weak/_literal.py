@@ -43,6 +43,9 @@ class Literal(WeakHypothesis):
         self.negated = bool(negated)
         self.feature_names = None if feature_names is None else tuple(feature_names)
 
+    def columns(self) -> np.ndarray:
+        return np.array([self.feature])
+
     def predict(self, X: Any) -> np.ndarray:
         col = np.asarray(X)[:, self.feature] != 0
         h = np.where(col, 1, -1).astype(np.int8)

@@ -71,6 +71,9 @@ class Parity(WeakHypothesis):
     def degree(self) -> int:
         return len(self.features)
 
+    def columns(self) -> np.ndarray:
+        return np.array(self.features, dtype=np.int64)
+
     def predict(self, X: Any) -> np.ndarray:
         X = np.asarray(X)
         odd = np.zeros(X.shape[0], dtype=bool)

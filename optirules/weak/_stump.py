@@ -57,6 +57,9 @@ class Stump(WeakHypothesis):
         self.right = int(right)
         self.feature_names = None if feature_names is None else tuple(feature_names)
 
+    def columns(self) -> np.ndarray:
+        return np.array([self.feature])
+
     def predict(self, X: Any) -> np.ndarray:
         col = np.asarray(X)[:, self.feature]
         return np.where(col <= self.threshold, self.left, self.right).astype(np.int8)

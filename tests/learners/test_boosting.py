@@ -353,6 +353,9 @@ def test_adaboost_smoothness_is_over_normalized_training_distributions():
     BoostingClassifier(booster="smoothboost", n_rounds=10),
     BoostingClassifier(booster="gavinsky", n_rounds=10),
     BoostingClassifier(weak_learner="cart", n_rounds=5, random_state=0),
+    # raw (numeric, NaN, object) data through the binarizer, for the 0/1 weak learners
+    BoostingClassifier(weak_learner="literal", binarizer="auto", n_rounds=10),
+    BoostingClassifier(weak_learner="parity", degree=2, binarizer="auto", n_rounds=5),
 ])
 def test_sklearn_compatible(estimator, check):
     check(estimator)

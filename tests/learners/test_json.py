@@ -69,3 +69,28 @@ def test_deep_nesting_is_an_input_error():
     for cls in (BooleanRuleSetClassifier, BoostingClassifier, DRORuleEnsembleClassifier):
         with pytest.raises(InputError, match="nested too deeply"):
             cls.from_json(text)
+
+
+@pytest.mark.parametrize("weak_learner, field, value", [
+    ("literal", "feature", 999),
+    ("literal", "feature", -1),
+    ("stump", "feature", 999),
+    ("parity", "features", [0, 999]),
+    ("cart", "feature", [999] * 40),
+    ("cart", "children_left", [0] * 40),   # a cycle: the walk would never end
+])
+def test_boosting_hypotheses_reading_missing_columns_are_refused(weak_learner, field, value):
+    """A tampered hypothesis index is an InputError on load, not an IndexError (or an endless
+    loop) at predict time."""
+    X, y = _data()
+    kw = {"binarizer": "auto"} if weak_learner in ("stump", "cart") else {}
+    kw.update(degree=2) if weak_learner == "parity" else None
+    clf = BoostingClassifier(weak_learner=weak_learner, n_rounds=3, random_state=0, **kw)
+    data = json.loads(clf.fit(X.astype(float), y).to_json())
+    h = data["hypotheses"][0]
+    if weak_learner == "cart":
+        h[field] = value[:len(h[field])]
+    else:
+        h[field] = value
+    with pytest.raises(InputError, match="damaged|TreeHypothesis"):
+        BoostingClassifier.from_json(json.dumps(data))

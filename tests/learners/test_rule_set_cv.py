@@ -166,12 +166,9 @@ def test_clear_errors():
     [BooleanRuleSetCV(BooleanRuleSetClassifier(binarizer="auto", max_degree=1,
                                                max_iterations=20),
                       penalties=(0.001, 0.02), cv=2)],
-    # the folds are drawn from the rows, so repeating a row (an integer weight) and
-    # weighting it are not the same cross-validation: the same reason scikit-learn gives
-    # for its own *CV estimators.
-    expected_failed_checks=lambda est: {
-        "check_sample_weight_equivalence_on_dense_data":
-            "the CV folds depend on the rows, so weights are not repetitions"},
+    # no check is expected to fail: the sample-weight equivalence check passes its folds
+    # as a list of (train, test) pairs, which cv takes
+    expected_failed_checks=lambda est: {},
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
