@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from optirules.data._datasets import load_dataset
+from optirules.errors import InputError
 from optirules.experiments._rules import (
     BRCG_ANCHORS,
     format_cycling,
@@ -46,7 +47,15 @@ def test_quick_benchmark_records_and_table():
     rs, dro, ada = records
     assert rs["accuracy"] > 0.9 and rs["certified"] and 0 <= rs["gap"] < 1
     assert rs["lp_bound"] <= rs["ip_objective"] + 1e-12
-    assert dro["complexity"] <= 30 and dro["accuracy"] > 0.85
+    assert dro["complexity"] <= 32 and dro["accuracy"] > 0.85
+    # the DRO record: the chosen member budget from {C/3, C/2, C}, the fit status, and the
+    # largest member gaps, absolute beside relative (both unknown unless every member's is)
+    assert dro["member_complexity"] in (32 / 3, 16, 32) and "completed" in dro["status"]
+    if dro["certified"]:
+        assert 0 <= dro["absolute_gap"] and 0 <= dro["gap"] <= 1
+    else:
+        assert math.isnan(dro["gap"]) and math.isnan(dro["absolute_gap"])
+    assert rs["absolute_gap"] == pytest.approx(rs["ip_objective"] - rs["lp_bound"], abs=1e-15)
     assert ada["complexity"] == 500 and math.isnan(ada["gap"])
     summary = summarize_rules(records)
     assert set(summary["method"]) == {"rule_set", "dro", "adaboost"}
@@ -54,6 +63,8 @@ def test_quick_benchmark_records_and_table():
     assert "| digits_1v7 | AIX360 BRCG (anchor) | — | 0.986 | 9.8 |" in table
     assert "| digits_1v7 | rule_set | 3 |" in table  # max_degree="auto": L = 128 literals
     assert table.count("\n") == 2 + 3 + 1 - 1
+    with pytest.raises(InputError, match="unknown method"):
+        run_rules_benchmark(["digits_1v7"], ["dro", "nonsense"])
 
 
 def test_cv_method_records_the_chosen_penalty():
