@@ -13,7 +13,12 @@ _EXPORTS = {
     "solve": "._solve",
     "available_solvers": "._registry",
     "SolverInfo": "._registry",
+    "CAPABILITIES": "._registry",
     "get_backend": "._registry",
+    "solver_support": "._support",
+    "SolverSupport": "._support",
+    "FORMULATIONS": "._support",
+    "LEARNER_FORMULATIONS": "._support",
     "write_model": "._files",
     "read_model": "._files",
 }

@@ -1,0 +1,136 @@
+"""solver_support(): the formulation table against the capability table, and every claim
+checked by a real solve of that formulation against a reference optimum."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from optirules.cli import main
+from optirules.solvers import (
+    FORMULATIONS,
+    LEARNER_FORMULATIONS,
+    available_solvers,
+    solver_support,
+)
+
+SUPPORT = solver_support()
+INFO = {s.name: s for s in available_solvers()}
+CLAIMS = [(solver, f) for solver, s in SUPPORT.items() for f in s.formulations]
+
+
+def test_support_follows_the_capabilities():
+    names = {f.name for f in FORMULATIONS}
+    for learner, forms in LEARNER_FORMULATIONS.items():
+        assert set(forms) <= names, learner
+    for solver, sup in SUPPORT.items():
+        info = INFO[solver]
+        for f in FORMULATIONS:
+            has = f.interface in info.interfaces and all(info.can(c, f.interface) for c in f.needs)
+            assert (f.name in sup.formulations) == has, (solver, f.name)
+        for learner, forms in LEARNER_FORMULATIONS.items():
+            assert (learner in sup.learners) == all(f in sup.formulations for f in forms)
+
+
+def test_known_support_of_the_base_install():
+    highs, clarabel = SUPPORT["highs"], SUPPORT["clarabel"]
+    assert {"rule master LP", "rule master IP", "rule pricing MILP", "DRO combination IP",
+            "QMM pruning QP"} <= set(highs.formulations)
+    assert "worst-case pmf (KL)" not in highs.formulations  # no exponential cone in HiGHS
+    assert {"worst-case pmf (chi2)", "worst-case pmf (KL)", "QMM pruning QP"} <= set(
+        clarabel.formulations)
+    assert "rule master IP" not in clarabel.formulations  # cvxpy only, and no integers
+    assert set(highs.learners) == set(LEARNER_FORMULATIONS)
+    assert clarabel.learners == ("QMMPruner",)
+    if "scip" in SUPPORT:  # no duals through Pyomo: cannot drive column generation's LP
+        assert "rule master LP" not in SUPPORT["scip"].formulations
+        assert "rule master IP" in SUPPORT["scip"].formulations
+    if "cbc" in SUPPORT and "pyomo" not in INFO["cbc"].interfaces:
+        assert SUPPORT["cbc"].formulations == ()
+
+
+def test_cli_shows_formulations_per_solver(capsys):
+    assert main(["solvers"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    header = next(line for line in out if line.startswith("formulation"))
+    solvers = header.split(")")[-1].split()
+    assert solvers == list(SUPPORT)
+    for f in FORMULATIONS:
+        row = next(line for line in out if line.startswith(f.name + " ("))
+        marks = row.split(")")[-1].split()
+        assert marks == ["yes" if f.name in SUPPORT[s].formulations else "-" for s in solvers]
+    for learner in LEARNER_FORMULATIONS:
+        row = next(line for line in out if line.startswith(learner + " "))
+        assert row.split()[1:] == ["yes" if learner in SUPPORT[s].learners else "-"
+                                   for s in solvers]
+
+
+# ------------------------------------------------------------------ every claim, solved
+def _rule_data():
+    rng = np.random.default_rng(5)
+    A = rng.random((40, 6)) < 0.5
+    y = (A[:, 0] & A[:, 1]) | (rng.random(40) < 0.15)
+    clauses = [c for k in (1, 2) for c in itertools.combinations(range(6), k)]
+    return A, y.astype(int), clauses
+
+
+def _solve_formulation(name: str, solver: str):
+    """The formulation's optimum with ``solver``, and whatever else should match."""
+    from optirules import models
+
+    if name.startswith("rule master"):
+        A, y, clauses = _rule_data()
+        relax = name.endswith("LP")
+        m = models.RuleMasterModel(A, y, clauses, complexity_budget=7.0, relax=relax)
+        m.solve(solver)
+        return m.objective_, (np.asarray(m.cover_duals_) if relax else None)
+    if name == "rule pricing MILP":
+        A, y, _ = _rule_data()
+        rng = np.random.default_rng(6)
+        P = rng.dirichlet(np.ones(len(y)))
+        mu = rng.uniform(0, 2.0 / len(y), int(y.sum()))
+        m = models.RulePricingModel(A, y, P, mu, 0.001, 2)
+        m.solve(solver)
+        return m.objective_, None
+    if name == "DRO combination IP":
+        rng = np.random.default_rng(7)
+        H = (rng.random((30, 6)) < 0.5).astype(int)
+        y = (rng.random(30) < 0.5).astype(int)
+        m = models.SparseCombinationModel(H, y, [2, 3, 2, 4, 3, 2], 7)
+        m.solve(solver)
+        return m.objective_, None
+    if name.startswith("worst-case pmf"):
+        z = np.random.default_rng(8).uniform(0, 1, 50)
+        div = "kl" if "KL" in name else "chi2"
+        m = models.WorstCasePmfModel(z, 0.1, div)
+        m.solve(solver)
+        return m.objective_, None
+    if name == "QMM pruning QP":
+        rng = np.random.default_rng(9)
+        H = np.where(rng.random((60, 8)) < 0.7, 1, -1)
+        y = np.ones(60)
+        alpha = rng.uniform(0.5, 1.5, 8)
+        m = models.QMMModel(H, y, alpha, upsilon=0.5)
+        m.solve(solver)
+        return m.objective_, None
+    raise AssertionError(name)
+
+
+def _reference(name: str):
+    if name.startswith("worst-case pmf"):
+        from optirules.models import worst_case_pmf
+
+        z = np.random.default_rng(8).uniform(0, 1, 50)
+        return float(worst_case_pmf(z, 0.1, "kl" if "KL" in name else "chi2") @ z)
+    return _solve_formulation(name, "clarabel" if name == "QMM pruning QP" else "highs")[0]
+
+
+@pytest.mark.parametrize("solver,formulation", CLAIMS, ids=[f"{s}-{f}" for s, f in CLAIMS])
+def test_every_claim_solves_the_formulation(solver, formulation):
+    objective, duals = _solve_formulation(formulation, solver)
+    tol = 2e-3 if solver in ("scs", "osqp") else 1e-5
+    assert objective == pytest.approx(_reference(formulation), abs=tol, rel=tol)
+    if duals is not None:  # the LP served for column generation comes with its duals
+        assert duals.shape == (int(_rule_data()[1].sum()),) and np.all(duals >= -1e-9)
