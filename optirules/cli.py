@@ -14,11 +14,35 @@ __all__ = ["main"]
 
 
 def _cmd_solvers(args: argparse.Namespace) -> int:
-    from .solvers import available_solvers
+    from .solvers import (
+        CAPABILITIES,
+        FORMULATIONS,
+        LEARNER_FORMULATIONS,
+        available_solvers,
+        solver_support,
+    )
 
     print(f"{'name':<10} {'version':<10} {'interfaces':<22} capabilities")
     for info in available_solvers():
         print(info)
+    support = solver_support()
+    names = list(support)
+
+    def label(f) -> str:
+        return f"{f.name} ({f.interface}: {', '.join(c for c in CAPABILITIES if c in f.needs)})"
+
+    width = max(len(label(f)) for f in FORMULATIONS) + 2
+    cols = " ".join(f"{n:<{max(len(n), 3)}}" for n in names)
+    print(f"{'formulation (problem type: needs)':<{width}}{cols}")
+    for f in FORMULATIONS:
+        marks = " ".join(f"{'yes' if f.name in support[n].formulations else '-':<{max(len(n), 3)}}"
+                         for n in names)
+        print(f"{label(f):<{width}}{marks}".rstrip())
+    print(f"{'learner (solver= is used for)':<{width}}{cols}")
+    for learner in LEARNER_FORMULATIONS:
+        marks = " ".join(f"{'yes' if learner in support[n].learners else '-':<{max(len(n), 3)}}"
+                         for n in names)
+        print(f"{learner:<{width}}{marks}".rstrip())
     return 0
 
 
@@ -347,7 +371,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     p = sub.add_parser("solvers", help="list the installed solver backends and their capabilities",
-                       description="List the installed solver backends and what each can take.")
+                       description="List the installed solver backends, what each can take "
+                       "on each interface, and which formulations and learners each can serve.")
     p.set_defaults(func=_cmd_solvers)
 
     p = sub.add_parser(
