@@ -16,6 +16,7 @@ _EXPORTS = {
     "CAPABILITIES": "._registry",
     "get_backend": "._registry",
     "solver_support": "._support",
+    "require_support": "._support",
     "SolverSupport": "._support",
     "FORMULATIONS": "._support",
     "LEARNER_FORMULATIONS": "._support",

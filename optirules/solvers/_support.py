@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._registry import available_solvers
+from ..errors import InputError, SolverNotAvailableError
+from ._registry import available_solvers, get_backend
 
 __all__ = ["Formulation", "FORMULATIONS", "LEARNER_FORMULATIONS", "SolverSupport",
-           "solver_support"]
+           "solver_support", "require_support"]
 
 
 @dataclass(frozen=True)
@@ -90,3 +91,55 @@ def solver_support() -> dict[str, SolverSupport]:
                          if all(f in served for f in forms))
         out[info.name] = SolverSupport(info.name, served, learners)
     return out
+
+
+def require_support(solver: str, formulations) -> str:
+    """Check, before any work starts, that ``solver`` can serve every named formulation.
+
+    Parameters
+    ----------
+    solver : str
+        A solver name (any case).
+    formulations : str or sequence of str
+        Names from :data:`FORMULATIONS`, or a learner name from
+        :data:`LEARNER_FORMULATIONS` (standing for its formulations).
+
+    Returns
+    -------
+    str
+        The registered (lowercase) solver name.
+
+    Raises
+    ------
+    SolverNotAvailableError
+        When the solver is unknown or not installed, or lacks a problem type or capability
+        one formulation needs; the message names the formulation, what is missing, and the
+        installed solvers that can serve them all.
+    """
+    if isinstance(formulations, str):
+        formulations = LEARNER_FORMULATIONS.get(formulations, (formulations,))
+    by_name = {f.name: f for f in FORMULATIONS}
+    unknown = [f for f in formulations if f not in by_name]
+    if unknown:
+        raise InputError(f"unknown formulation {unknown[0]!r}; known: {', '.join(by_name)}.")
+    wanted = [by_name[f] for f in formulations]
+    support = solver_support()
+    able = [n for n, s in support.items() if all(f.name in s.formulations for f in wanted)]
+    interface = wanted[0].interface if wanted else "pyomo"
+    try:
+        info = get_backend(solver, interface)
+    except SolverNotAvailableError as exc:
+        raise SolverNotAvailableError(
+            f"{exc} Solvers that can serve {', '.join(formulations)}: {', '.join(able)}."
+        ) from None
+    for f in wanted:
+        missing = sorted(c for c in f.needs if not info.can(c, f.interface))
+        if f.interface not in info.interfaces or missing:
+            what = (f"takes no {f.interface} problems" if f.interface not in info.interfaces
+                    else f"lacks {', '.join(missing)} on the {f.interface} route")
+            raise SolverNotAvailableError(
+                f"solver {info.name!r} cannot serve the {f.name} ({f.model}): it {what}. "
+                f"Installed solvers that can serve {', '.join(formulations)}: "
+                f"{', '.join(able) or 'none'}."
+            )
+    return info.name

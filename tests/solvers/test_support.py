@@ -9,10 +9,12 @@ import numpy as np
 import pytest
 
 from optirules.cli import main
+from optirules.errors import InputError, SolverNotAvailableError
 from optirules.solvers import (
     FORMULATIONS,
     LEARNER_FORMULATIONS,
     available_solvers,
+    require_support,
     solver_support,
 )
 
@@ -49,6 +51,26 @@ def test_known_support_of_the_base_install():
         assert "rule master IP" in SUPPORT["scip"].formulations
     if "cbc" in SUPPORT and "pyomo" not in INFO["cbc"].interfaces:
         assert SUPPORT["cbc"].formulations == ()
+
+
+def test_require_support_refuses_before_any_work():
+    """The issue's case: solver='scipy' for a rule set takes no Pyomo model, so the master IP
+    would fail after the whole column generation; the check says so up front."""
+    with pytest.raises(SolverNotAvailableError, match="cannot take a Pyomo model") as err:
+        require_support("scipy", "BooleanRuleSetClassifier")
+    assert "Solvers that can serve rule pricing MILP, rule master IP: " in str(err.value)
+    assert "highs" in str(err.value).split("can serve")[-1]
+    with pytest.raises(SolverNotAvailableError, match="cannot serve the worst-case pmf"):
+        require_support("highs", "worst-case pmf (KL)")
+    with pytest.raises(SolverNotAvailableError, match="Did you mean 'highs'"):
+        require_support("higs", "QMMPruner")
+    with pytest.raises(InputError, match="unknown formulation"):
+        require_support("highs", "rule master QP")
+    assert require_support("HiGHS", "DRORuleEnsembleClassifier") == "highs"
+    assert require_support("clarabel", ["worst-case pmf (KL)", "QMM pruning QP"]) == "clarabel"
+    if "scip" in SUPPORT:
+        with pytest.raises(SolverNotAvailableError, match="lacks duals on the pyomo route"):
+            require_support("scip", "rule master LP")
 
 
 def test_cli_shows_formulations_per_solver(capsys):
