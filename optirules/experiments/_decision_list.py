@@ -13,9 +13,11 @@ with the Minimum OSR fallback") plus credit-g:
 * **BruteDL + default rule** - the *same fitted list* with ``fallback="default"`` (the
   three fixed-depth BruteDL rows differ only on the test points no rule covers);
 * **DecisionListCV** - :class:`~optirules.learners._decision_list_cv.DecisionListCV`:
-  ``max_depth`` in ``cv_max_depths`` and ``min_coverage`` in ``cv_min_coverages`` chosen
-  by stratified ``cv_folds``-fold cross-validation inside each training split (shuffled
-  with ``random_state``), refitted on the split, Minimum OSR on the uncovered rows;
+  ``max_depth`` in ``cv_max_depths`` (1, 2, 3; on splice 1, 2 - see
+  :data:`CV_MAX_DEPTHS`) and ``min_coverage`` in ``cv_min_coverages`` (2, 5, 10, 20, 40,
+  80) chosen by stratified ``cv_folds``-fold cross-validation inside each training split
+  (shuffled with ``random_state``), refitted on the split, Minimum OSR on the uncovered
+  rows;
 * **CART (one-hot)** - scikit-learn's ``DecisionTreeClassifier`` (default parameters,
   ``random_state``) on one-hot encoded categorical columns, numeric columns as they are.
 
@@ -47,7 +49,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["run", "format_table", "DATASETS", "METHODS", "OSR", "OSR_UNCOVERED", "DEFAULT",
-           "CV", "CART", "SEED_ACCURACY"]
+           "CV", "CART", "SEED_ACCURACY", "CV_MAX_DEPTHS", "CV_MIN_COVERAGES"]
 
 #: table label -> (dataset name for ``load_dataset``, protocol)
 DATASETS: dict[str, tuple[str, str]] = {
@@ -69,6 +71,14 @@ CART = "CART (one-hot)"
 METHODS = (OSR, OSR_UNCOVERED, DEFAULT, CV, CART)
 
 _QUICK_ROWS = 400
+
+#: DecisionListCV's depth grid per data set (default (1, 2, 3)).  Splice leaves depth 3 out
+#: for time: a depth-3 list on its 60 attributes takes 15-50 s to fit against 1-2 s at
+#: depth 2, i.e. about 30 minutes more per run on a shared 2-core machine, and the
+#: fixed-depth rows of the table show depth 3 with min_coverage=2 overfitting there.
+CV_MAX_DEPTHS: dict[str, tuple[int, ...]] = {"splice": (1, 2)}
+#: DecisionListCV's min_coverage grid
+CV_MIN_COVERAGES = (2, 5, 10, 20, 40, 80)
 
 #: seed 001's own accuracies - none survive in the extracted seed text
 SEED_ACCURACY: dict[tuple[str, str], float] = {}
@@ -178,7 +188,7 @@ def _subsample(X: pd.DataFrame, y: np.ndarray, n: int, random_state: int):
 def run(quick: bool = False, random_state: int = 0, *, datasets: list[str] | None = None,
         n_folds: int | None = None, max_depth: int | None = None, min_coverage: int = 2,
         cv_max_depths: tuple[int, ...] | None = None,
-        cv_min_coverages: tuple[int, ...] = (2, 5, 10), cv_folds: int | None = None,
+        cv_min_coverages: tuple[int, ...] = CV_MIN_COVERAGES, cv_folds: int | None = None,
         n_jobs: int | None = None, progress: bool = False) -> pd.DataFrame:
     """Run the seed 001 comparison and return one row per (dataset, method).
 
@@ -197,7 +207,8 @@ def run(quick: bool = False, random_state: int = 0, *, datasets: list[str] | Non
     min_coverage : int
         ``min_coverage`` of the fixed-depth BruteDL rows.
     cv_max_depths : tuple of int, optional
-        Depth grid of DecisionListCV (default (1, 2, 3), quick (1, 2)).
+        Depth grid of DecisionListCV for every data set (default: (1, 2, 3), or the entry
+        of :data:`CV_MAX_DEPTHS`; quick (1, 2)).
     cv_min_coverages : tuple of int
         ``min_coverage`` grid of DecisionListCV.
     cv_folds : int, optional
@@ -230,15 +241,17 @@ def run(quick: bool = False, random_state: int = 0, *, datasets: list[str] | Non
     if not isinstance(folds, int) or folds < 2:
         raise InputError(f"n_folds must be an integer >= 2, got {folds!r}.")
     params = {"max_depth": depth, "min_coverage": min_coverage}
-    cv_params = {"max_depths": tuple(cv_max_depths) if cv_max_depths is not None
-                 else ((1, 2) if quick else (1, 2, 3)),
-                 "min_coverages": tuple(cv_min_coverages),
+    cv_params = {"min_coverages": tuple(cv_min_coverages),
                  "cv": cv_folds if cv_folds is not None else (2 if quick else 3),
                  "n_jobs": n_jobs}
     out = []
     for label in names:
         name, protocol = DATASETS[label]
         t0 = time.perf_counter()
+        if cv_max_depths is not None:
+            cv_params["max_depths"] = tuple(cv_max_depths)
+        else:
+            cv_params["max_depths"] = (1, 2) if quick else CV_MAX_DEPTHS.get(label, (1, 2, 3))
         rows: list[dict[str, Any]] = []
         if protocol == "split":
             Xtr, ytr, coded = _load(name, "train")
@@ -276,6 +289,8 @@ def run(quick: bool = False, random_state: int = 0, *, datasets: list[str] | Non
                 "n_train": int(sub.n_train.iloc[0]), "n_test": int(sub.n_test.sum()),
                 "n_splits": len(sub), "max_depth": depth,
                 "choices": _choices(sub.choice),
+                "cv_max_depths": " ".join(map(str, cv_params["max_depths"]))
+                if method == CV else "",
                 "seed_accuracy": SEED_ACCURACY.get((label, method), np.nan),
             })
         if progress:

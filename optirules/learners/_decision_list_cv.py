@@ -2,12 +2,13 @@
 
 BruteDL (the decision-list learner of "BruteDL decision lists with the Minimum OSR
 fallback") searches every conjunction of at most ``max_depth`` tests, so the depth is the
-learner's capacity: a list of deeper rules fits its training rows better and generalizes
-worse when the data do not need them.  On splice a fixed ``max_depth=3`` overfits (88 %
-test accuracy over 10-fold CV against 95-96 % at depth 2) and is about 20 times slower.
-The paper fixes the depth beforehand; :class:`DecisionListCV` chooses ``max_depth`` and
-``min_coverage`` by stratified k-fold cross-validation instead and refits the chosen pair
-on all rows.
+learner's capacity, and ``min_coverage`` its brake: a list of deeper rules, or of rules
+allowed to cover few rows, fits its training rows better and generalizes worse when the
+data do not support it.  On splice (10-fold CV, 2,871 training rows per fold) a fixed
+``max_depth=3, min_coverage=2`` reaches 88.4 % test accuracy; depth 2 reaches 91.3 % with
+``min_coverage=2`` and 93.1 % with 40 or 80, and is 10-30 times faster.  The paper fixes
+the depth beforehand; :class:`DecisionListCV` chooses ``max_depth`` and ``min_coverage``
+by stratified k-fold cross-validation instead and refits the chosen pair on all rows.
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ __all__ = ["DecisionListCV", "DEFAULT_MAX_DEPTHS", "DEFAULT_MIN_COVERAGES"]
 
 #: the default depth grid (depth 4 and more is rarely affordable: the search is exhaustive)
 DEFAULT_MAX_DEPTHS = (1, 2, 3)
-#: the default coverage grid (2 is DecisionListClassifier's default)
-DEFAULT_MIN_COVERAGES = (2, 5, 10)
+#: the default coverage grid (2 is DecisionListClassifier's default; the large values matter
+#: on data sets of thousands of rows, e.g. splice)
+DEFAULT_MIN_COVERAGES = (2, 5, 10, 20, 40, 80)
 
 
 def _int_grid(values: Any, name: str) -> list[int]:
@@ -86,8 +88,10 @@ class DecisionListCV(ClassifierMixin, BaseEstimator):
     max_depths : sequence of int, default (1, 2, 3)
         The depths tried.  The cost of a fit grows about tenfold per level on data with
         many attributes (splice: about 1 s at depth 2, 20 s at depth 3 on 2,900 rows).
-    min_coverages : sequence of int, default (2, 5, 10)
-        The ``min_coverage`` values tried.
+    min_coverages : sequence of int, default (2, 5, 10, 20, 40, 80)
+        The ``min_coverage`` values tried.  A larger coverage also makes a depth-3 search
+        slower or faster depending on the data (less pruning by pure small rules, fewer
+        rules).
     cv : int, cross-validation splitter or iterable, default 5
         Number of stratified folds (shuffled with ``random_state`` when it is given), any
         scikit-learn splitter, or an iterable of ``(train, test)`` index arrays.  With an
