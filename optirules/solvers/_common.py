@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
+import io
 import math
 import threading
 import time
@@ -11,7 +13,8 @@ from numbers import Real
 
 from ..errors import InputError
 
-__all__ = ["check_limits", "package_version", "Watchdog", "Stopwatch", "watchdog_delay"]
+__all__ = ["check_limits", "package_version", "Watchdog", "Stopwatch", "watchdog_delay",
+           "held_stdout"]
 
 
 def check_limits(time_limit: float | None, mip_gap: float | None) -> None:
@@ -84,3 +87,20 @@ class Stopwatch:
 
     def __exit__(self, *exc) -> None:
         self.elapsed = time.perf_counter() - self.start
+
+
+@contextlib.contextmanager
+def held_stdout(hold: bool = True):
+    """Hold what Python code prints to ``sys.stdout`` in a buffer (yielded) instead.
+
+    gurobipy prints its licence line ("Restricted license - for non-production use only")
+    through Python's ``sys.stdout`` each time an environment starts; on ``optirules
+    predict``'s standard output it would corrupt the CSV.  ``hold=False`` lets it through
+    (``verbose=True``).
+    """
+    buffer = io.StringIO()
+    if not hold:
+        yield buffer
+        return
+    with contextlib.redirect_stdout(buffer):
+        yield buffer

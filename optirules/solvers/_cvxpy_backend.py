@@ -7,7 +7,7 @@ import warnings
 from typing import Any
 
 from ..errors import SolverError, SolverOptionError
-from ._common import Stopwatch, package_version
+from ._common import Stopwatch, held_stdout, package_version
 from ._result import SolveResult, Status, make_result
 
 __all__ = ["solve_cvxpy", "cvxpy_solvers", "is_cvxpy_problem"]
@@ -217,7 +217,7 @@ def solve_cvxpy(name: str, problem, *, time_limit=None, mip_gap=None, verbose=Fa
     error_text = ""
     with Stopwatch() as clock:
         try:
-            with warnings.catch_warnings():
+            with warnings.catch_warnings(), held_stdout(cp_name == "GUROBI" and not verbose):
                 # "Solution may be inaccurate": the status (feasible) already says so
                 warnings.filterwarnings("ignore", message="Solution may be inaccurate")
                 problem.solve(solver=cp_name, verbose=verbose, warm_start=False, **options)

@@ -8,11 +8,12 @@ import io
 import logging
 import math
 import sys
+import warnings
 from contextlib import contextmanager
 from typing import Any
 
 from ..errors import SolverError
-from ._common import Stopwatch, Watchdog, package_version, watchdog_delay
+from ._common import Stopwatch, Watchdog, held_stdout, package_version, watchdog_delay
 from ._result import SolveResult, Status, make_result
 
 __all__ = ["solve_pyomo", "pyomo_solver_available", "is_pyomo_model", "PYOMO_CAPABILITIES"]
@@ -66,7 +67,8 @@ def pyomo_solver_available(name: str) -> bool:
             from pyomo.contrib.solver.common.factory import SolverFactory
 
             with _quiet_pyomo():
-                return bool(SolverFactory(_CONTRIB[name]).available())
+                with held_stdout(name == "gurobi"):  # Gurobi's licence line
+                    return bool(SolverFactory(_CONTRIB[name]).available())
         import pyomo.environ as pyo
 
         with _quiet_pyomo():
@@ -207,8 +209,13 @@ def _solve_contrib(name, model, time_limit, mip_gap, verbose, options) -> SolveR
     delay = None
     if time_limit is not None and name in ("highs", "gurobi"):
         delay = watchdog_delay(float(time_limit))
-    with _quiet_pyomo(), Stopwatch() as clock, Watchdog(delay, lambda: _cancel(name, opt)) as dog:
+    with _quiet_pyomo(), held_stdout(name == "gurobi" and not verbose) as held, \
+            warnings.catch_warnings(), Stopwatch() as clock, \
+            Watchdog(delay, lambda: _cancel(name, opt)) as dog:
+        # a fresh persistent solver per call: its note on suffix changes does not apply
+        warnings.filterwarnings("ignore", message="ModelChangeDetector does not detect")
         res = opt.solve(model, **kwargs)
+    log.write(held.getvalue())
     status = _new_interface_status(res.termination_condition)
     if dog.fired and status in (Status.INTERRUPTED, Status.ERROR):
         status = Status.TIME_LIMIT

@@ -138,3 +138,24 @@ def test_size_limited_licence_is_named(solver):
         assert "Model too large" in str(exc) or "Error  1016" in str(exc)  # their own words
         return
     assert res.status is Status.OPTIMAL and res.objective == pytest.approx(optimum)
+
+
+def test_gurobi_licence_line_stays_off_stdout():
+    """gurobipy prints "Restricted license ..." through sys.stdout whenever an environment
+    starts; on ``optirules predict``'s stdout it would corrupt the CSV.  Fresh process."""
+    import subprocess
+    import sys
+
+    _need("gurobi", "pyomo")
+    code = """
+import cvxpy as cp, pyomo.environ as pyo
+from optirules.solvers import solve
+m = pyo.ConcreteModel(); m.x = pyo.Var(bounds=(0, 1)); m.o = pyo.Objective(expr=m.x)
+x = cp.Variable(nonneg=True)
+print("objective", solve(m, "gurobi").objective,
+      solve(cp.Problem(cp.Minimize(x), [x >= 1]), "gurobi").objective)
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "objective 0.0 1.0"
