@@ -1,6 +1,7 @@
 """Pyomo backend: HiGHS, SCIP and Gurobi through Pyomo's new solver interface
-(``pyomo.contrib.solver``), CPLEX through Pyomo's classic ``cplex_direct``, and any other
-solver Pyomo finds installed (cbc, glpk executables ...) through its classic interface."""
+(``pyomo.contrib.solver``), CPLEX through Pyomo's classic ``cplex_direct``, CBC/CLP through
+cylp (``_cbc_backend``), and any other solver Pyomo finds installed (a glpk executable ...)
+through its classic interface."""
 
 from __future__ import annotations
 
@@ -63,6 +64,10 @@ def pyomo_solver_available(name: str) -> bool:
     try:
         import pyomo.environ  # noqa: F401  (registers the solver plugins)
 
+        if name == "cbc":  # CBC/CLP through cylp (see _cbc_backend)
+            from ._cbc_backend import cbc_pyomo_available
+
+            return cbc_pyomo_available()
         if name in _CONTRIB:
             from pyomo.contrib.solver.common.factory import SolverFactory
 
@@ -350,4 +355,10 @@ def solve_pyomo(name: str, model, *, time_limit=None, mip_gap=None, verbose=Fals
     options = dict(options or {})
     if name in _CONTRIB:
         return _solve_contrib(name, model, time_limit, mip_gap, verbose, options)
+    if name == "cbc":
+        from ._cbc_backend import solve_cbc_pyomo
+
+        integer, nonlinear = _model_kind(model)
+        return solve_cbc_pyomo(model, time_limit=time_limit, mip_gap=mip_gap, verbose=verbose,
+                               options=options, integer=integer, nonlinear=nonlinear)
     return _solve_legacy(name, model, time_limit, mip_gap, verbose, options)

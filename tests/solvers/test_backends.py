@@ -34,6 +34,7 @@ BAD_OPTIONS = [
     ("cplex", "pyomo", {"timelimt": 5}, {"timelimit": -3}),
     ("cplex", "cvxpy", {"cplex_params": {"timelimt": 5}}, {"cplex_params": {"timelimit": -3}}),
     ("cbc", "cvxpy", {"maximumSecond": 5}, None),
+    ("cbc", "pyomo", {"maximumSecond": 5}, None),
 ]
 
 
@@ -91,24 +92,51 @@ def test_scip_duals_are_claimed_where_they_are_given():
     assert res.objective == pytest.approx(LP_OPT) and res.duals is None
 
 
-def test_cbc_takes_cvxpy_problems_only():
-    info = _need("cbc", "cvxpy")
-    assert "pyomo" not in info.interfaces or info.can("milp", "pyomo")
-    assert not info.can("duals", "cvxpy")  # cvxpy's CBC interface returns primal values only
-    if "pyomo" in info.interfaces:
-        pytest.skip("a cbc executable is on the PATH: Pyomo's classic cbc interface takes it")
-    from .instances import pyomo_knapsack
+def test_cbc_takes_pyomo_models_through_cylp():
+    """Pyomo's standard-form compiler feeds CLP/CBC: a maximized LP with a ranged row, a
+    constant in the objective and a free variable gets the same optimum, values and duals
+    (d objective / d rhs) as HiGHS; a quadratic model is refused by name."""
+    import pyomo.environ as pyo
 
-    with pytest.raises(SolverNotAvailableError, match=r"cannot take a Pyomo model") as err:
-        solve(pyomo_knapsack(), "cbc")
-    assert "highs (lp, milp, qp" in str(err.value)
+    info = _need("cbc", "pyomo")
+    assert info.can("milp", "pyomo") and info.can("duals", "pyomo")
+    assert not info.can("duals", "cvxpy")  # cvxpy's CBC interface returns primal values only
+
+    def build():
+        m = pyo.ConcreteModel()
+        m.x = pyo.Var(within=pyo.NonNegativeReals)
+        m.y = pyo.Var()  # free
+        m.band = pyo.Constraint(expr=pyo.inequality(1, m.x + 2 * m.y, 4))
+        m.cap = pyo.Constraint(expr=3 * m.x - m.y <= 6)
+        m.floor = pyo.Constraint(expr=m.y >= -1)
+        m.obj = pyo.Objective(expr=2 * m.x + m.y + 5, sense=pyo.maximize)
+        m.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT)
+        return m
+
+    ref, ours = build(), build()
+    r_ref, r = solve(ref, "highs"), solve(ours, "cbc")
+    assert r.status is Status.OPTIMAL and r.objective == pytest.approx(r_ref.objective, abs=1e-9)
+    assert r.objective == pytest.approx(pyo.value(ours.obj), abs=1e-9)
+    for v in ("x", "y"):
+        assert r.values[v] == pytest.approx(r_ref.values[v], abs=1e-9)
+    for con in ("band", "cap", "floor"):
+        assert r.duals[con] == pytest.approx(r_ref.duals[con], abs=1e-9)
+        assert ours.dual[ours.component(con)] == pytest.approx(r.duals[con], abs=1e-9)
+    q = build()
+    q.obj.deactivate()
+    q.qobj = pyo.Objective(expr=(q.x - 1) ** 2)
+    with pytest.raises(SolverError, match="linear Pyomo models only"):
+        solve(q, "cbc")
 
 
 def test_cbc_lp_time_limit_is_refused_not_ignored():
-    """cvxpy hands an LP to CLP without any time limit: asking for one is an error."""
-    _need("cbc", "cvxpy")
+    """cvxpy and cylp hand an LP to CLP without any time limit: asking for one is an error."""
+    info = _need("cbc", "cvxpy")
     with pytest.raises(SolverError, match="no time limit"):
         solve(cvxpy_lp()[0], "cbc", time_limit=5)
+    if "pyomo" in info.interfaces:
+        with pytest.raises(SolverError, match="no time limit"):
+            solve(pyomo_lp(), "cbc", time_limit=5)
     res = solve(cvxpy_lp()[0], "cbc")
     assert res.objective == pytest.approx(LP_OPT)
 
@@ -159,3 +187,14 @@ print("objective", solve(m, "gurobi").objective,
                           timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "objective 0.0 1.0"
+
+
+def test_interface_mismatch_lists_what_each_fitting_solver_takes():
+    from .instances import pyomo_knapsack
+
+    with pytest.raises(SolverNotAvailableError, match="cannot take a Pyomo model") as err:
+        solve(pyomo_knapsack(), "clarabel")
+    choices = str(err.value).split("choose one of:")[1]
+    assert "highs (lp, milp, qp)" in choices
+    for info in available_solvers("pyomo"):
+        assert f"{info.name} (" in choices
