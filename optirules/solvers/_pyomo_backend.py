@@ -42,7 +42,6 @@ _CONTRIB_DIST = {"highs": "highspy", "scip": "pyscipopt", "gurobi": "gurobipy"}
 
 #: how the classic interface spells the time limit and the relative MIP gap, per solver
 _LIMIT_OPTIONS: dict[str, tuple[str | None, str | None]] = {
-    "cbc": ("seconds", "ratioGap"),
     "glpk": ("tmlim", "mipgap"),
     "cplex": ("timelimit", "mip_tolerances_mipgap"),
     "xpress": ("maxtime", "miprelstop"),
