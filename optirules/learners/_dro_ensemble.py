@@ -34,22 +34,8 @@ candidate satisfies the same overall budget :math:`\mathfrak{C}`.
   budget (tic-tac-toe's eight lines of three literals cost 32) stays reachable, which
   :math:`\mathfrak{C}' = \mathfrak{C}/3` alone is not (a vote of rule sets of cost
   :math:`\le \mathfrak{C}/3` is not their OR).
-* ``selection="validation"`` (default) holds out a stratified ``validation_fraction`` of the
-  rows, runs the loop on the rest for every :math:`\mathfrak{C}'` of the grid and picks the
-  (:math:`\mathfrak{C}'`, iteration, pmf) candidate of best held-out accuracy (ties: the
-  smaller cost, the smaller :math:`\mathfrak{C}'`, the earlier iteration).  With
-  ``refit=True`` (default) the loop is then rerun on all rows with that
-  :math:`\mathfrak{C}'` up to that iteration and the candidate of that pmf is returned (the
-  loop is deterministic, so this is the fit a user would get by fixing those values);
-  ``refit=False`` returns the inner-split ensemble itself (members fitted on
-  ``1 - validation_fraction`` of the rows; ``pmf_history_`` is then on those rows).
-  This departs from the seed, which argues that the robust loss "does not require
-  extensive fine tuning via heuristics like cross-validation"; it is the default because it
-  measured better (``benchmarks/results/rules.md``: tic-tac-toe 0.806 with the robust-loss
-  choice at :math:`\mathfrak{C}' = \mathfrak{C}/3`).
-* ``selection="robust_loss"`` (the seed's reading, and the previous default) returns the
-  candidate, over all :math:`\mathfrak{C}'` of the grid and all iterations, of least
-  *training robust loss*
+* ``selection="robust_loss"`` (default; the seed's reading) returns the candidate, over all
+  :math:`\mathfrak{C}'` of the grid and all iterations, of least *training robust loss*
 
   .. math::
 
@@ -58,7 +44,21 @@ candidate satisfies the same overall budget :math:`\mathfrak{C}`.
 
   i.e. the seed's objective (3) with loss (2) evaluated on the candidate itself (ties: the
   smaller cost, then the earlier candidate); the rationale is the seed's Proposition 2:
-  all candidates share the complexity budget, so their generalization penalties are alike.
+  all candidates share the complexity budget, so their generalization penalties are alike,
+  and the seed's remark that the robust loss "does not require extensive fine tuning via
+  heuristics like cross-validation".
+* ``selection="validation"`` holds out a stratified ``validation_fraction`` of the rows,
+  runs the loop on the rest for every :math:`\mathfrak{C}'` of the grid and picks the
+  (:math:`\mathfrak{C}'`, iteration, pmf) candidate of best held-out accuracy (ties: the
+  smaller cost, the smaller :math:`\mathfrak{C}'`, the earlier iteration).  With
+  ``refit=True`` (default) the loop is then rerun on all rows with that
+  :math:`\mathfrak{C}'` up to that iteration and the candidate of that pmf is returned (the
+  loop is deterministic, so this is the fit a user would get by fixing those values);
+  ``refit=False`` returns the inner-split ensemble itself (members fitted on
+  ``1 - validation_fraction`` of the rows; ``pmf_history_`` is then on those rows).  It is
+  cheaper (the grid runs on 75 % of the rows, the refit stops at the chosen iteration) but
+  was less accurate than the robust loss over the same grid in the rules benchmark
+  (``benchmarks/results/rules_dro.md``), so it is not the default.
 * ``selection="last"`` returns the last iteration's :math:`P^n` candidate (with
   ``member_complexity=None``: :math:`\mathfrak{C}' = \mathfrak{C}/3`).
 
@@ -108,7 +108,7 @@ __all__ = ["DRORuleEnsembleClassifier", "margin_loss"]
 LOSSES = ("margin", "binary")
 #: the vote threshold 1/2, less a round-off allowance (sums of weights such as 0.35 + 0.15)
 _HALF = 0.5 - 1e-12
-SELECTIONS = ("validation", "robust_loss", "last")
+SELECTIONS = ("robust_loss", "validation", "last")
 #: member budgets tried when ``member_complexity=None``, as fractions of ``complexity``
 MEMBER_FRACTIONS = (1.0 / 3.0, 0.5, 1.0)
 DIVERGENCES = ("chi2", "kl")
@@ -165,10 +165,10 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
     loss : {"margin", "binary"}, default "margin"
         ``"margin"``: seed 000 §3 (loss 2 on the running average).  ``"binary"``: the
         single-rule-set variant of §4.1 that cycles.
-    selection : {"validation", "robust_loss", "last"}, default "validation"
+    selection : {"robust_loss", "validation", "last"}, default "robust_loss"
         How :math:`\mathfrak{C}'` (when ``None``) and the returned ensemble are chosen among
-        the per-iteration candidates: held-out accuracy, training robust loss (the seed's
-        reading) or the last iteration (module docstring).
+        the per-iteration candidates: training robust loss (the seed's reading), held-out
+        accuracy, or the last iteration (module docstring).
     validation_fraction : float, default 0.25
         Held-out share for ``selection="validation"`` (a stratified split).  When a class
         has too few rows to split, the choice falls back to ``"robust_loss"``
@@ -242,7 +242,7 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
 
     def __init__(self, complexity: float = 30.0, *, member_complexity: float | None = None,
                  rho: float = 0.1, divergence: str = "chi2", n_iterations: int = 10,
-                 loss: str = "margin", selection: str = "validation",
+                 loss: str = "margin", selection: str = "robust_loss",
                  validation_fraction: float = 0.25, refit: bool = True,
                  delta: float | None = None,
                  lambda0: float = 0.0, lambda1: float = 0.0, max_degree: int | str = "auto",

@@ -174,18 +174,22 @@ def test_default_reaches_a_concept_that_needs_the_whole_budget():
     assert [r["member_complexity"] for r in est.member_complexity_results_] == [3, 4.5, 9]
     assert est.member_complexity_ == 9 and est.complexity_ == 9
     assert est.score(X, y) == 1.0 and est.score(Xt, yt) == 1.0
-    assert est.status_ == "completed" and est.selection_ == "validation" and est.refitted_
+    assert est.status_ == "completed" and est.selection_ == "robust_loss"
+    # the held-out choice over the same grid reaches it too
+    held = DRORuleEnsembleClassifier(selection="validation", **kw).fit(X, y)
+    assert held.member_complexity_ == 9 and held.score(Xt, yt) == 1.0 and held.refitted_
 
 
 def test_refit_is_the_loop_on_all_rows_with_the_chosen_values():
     X, y = noisy_data(8, n=120, noise=0.1)
-    kw = dict(complexity=12, n_iterations=3, max_degree=2, random_state=1)
+    kw = dict(complexity=12, n_iterations=3, max_degree=2, random_state=1,
+              selection="validation")
     est = DRORuleEnsembleClassifier(**kw).fit(X, y)
     ch = est.validation_choice_
     # the refit equals a fit with C' and the iteration fixed (the loop is deterministic)
-    ref = DRORuleEnsembleClassifier(**{**kw, "n_iterations": ch["iteration"]},
-                                    member_complexity=ch["member_complexity"],
-                                    selection="robust_loss").fit(X, y)
+    ref = DRORuleEnsembleClassifier(**{**kw, "n_iterations": ch["iteration"],
+                                       "selection": "robust_loss"},
+                                    member_complexity=ch["member_complexity"]).fit(X, y)
     assert est.member_clauses_ == ref.member_clauses_
     assert est.pmf_history_.shape == (ch["iteration"] + 1, len(y))
     c = next(c for c in ref.candidates_
