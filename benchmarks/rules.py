@@ -222,7 +222,7 @@ def tables(records, cycling, out_dir: Path, stem: str = "rules", meta=None) -> s
              f"{BENCH_C:g} for `dro` and `rule_set_C`.", "",
              format_rules_table(summary, [(label, rows) for label, rows, _ in runs])]
     df = pd.DataFrame(records)
-    for dro in ("dro", "dro_robust"):
+    for dro in ("dro", "dro_holdout"):
         parts += dro_comparison(df, dro)
     if "penalty" in df:
         cv = df[df.method == "rule_set_cv"]

@@ -24,12 +24,12 @@ Methods (:func:`make_method`):
   budget :math:`\\mathfrak{C}` (the plain rule set "at the same overall complexity");
 * ``dro``: :class:`~optirules.learners._dro_ensemble.DRORuleEnsembleClassifier` with its
   defaults but 8 iterations (:math:`\\mathfrak{C}`, :math:`\\mathfrak{C}'` chosen from
-  :math:`\\{\\mathfrak{C}/3, \\mathfrak{C}/2, \\mathfrak{C}\\}`, the iteration and the
-  pmf of the combination IP chosen on a stratified 25 % of the training fold, then refitted
-  on the whole training fold; chi-square ball :math:`\\rho = 0.1`; ``time_limit=600`` s
-  for the whole fit);
-* ``dro_robust``: the same with ``selection="robust_loss"`` (the seed's reading: the
-  candidate of least training robust loss over the same grid; not in a default run);
+  :math:`\\{\\mathfrak{C}/3, \\mathfrak{C}/2, \\mathfrak{C}\\}` together with the
+  iteration and the pmf of the combination IP by least training robust loss, the seed's
+  reading; chi-square ball :math:`\\rho = 0.1`; ``time_limit=600`` s for the whole fit);
+* ``dro_holdout``: the same with ``selection="validation"`` (the choice made on a
+  stratified 25 % of the training fold, then refitted on the whole training fold; not in a
+  default run);
 * ``adaboost``: scikit-learn AdaBoost with 250 decision stumps; ``random_forest``:
   scikit-learn RandomForest (100 trees, ``random_state=0``).  Both take numeric columns as
   they are and categorical columns one-hot encoded.
@@ -78,10 +78,10 @@ RULES_DATASETS = ("wdbc", "digits_1v7", "digits_4v9", "tic_tac_toe", "heart", "i
 RULES_METHODS = ("rule_set", "rule_set_cv", "rule_set_C", "dro", "adaboost", "random_forest")
 
 #: methods :func:`make_method` also builds but a default run leaves out
-EXTRA_METHODS = ("dro_robust",)
+EXTRA_METHODS = ("dro_holdout",)
 
 #: the methods that binarize with FeatureBinarizer (the others one-hot encode)
-RULE_METHODS = ("rule_set", "rule_set_cv", "rule_set_C", "dro", "dro_robust")
+RULE_METHODS = ("rule_set", "rule_set_cv", "rule_set_C", "dro", "dro_holdout")
 
 #: overall budget C of the DRO ensemble and of ``rule_set_C`` in the benchmark: 32 is the
 #: cost of tic-tac-toe's concept (8 lines of 3 literals: 8 rules + 24 literals)
@@ -181,12 +181,12 @@ def make_method(method: str, categorical: Sequence[str], *, complexity: float = 
         return BooleanRuleSetClassifier(complexity=complexity, lambda0=0.0, lambda1=0.0,
                                         binarizer=binarizer, random_state=random_state,
                                         time_limit=120.0)
-    if method in ("dro", "dro_robust"):
+    if method in ("dro", "dro_holdout"):
         from ..learners._dro_ensemble import DRORuleEnsembleClassifier
 
         return DRORuleEnsembleClassifier(
             complexity=complexity, n_iterations=4 if quick else 8, binarizer=binarizer,
-            selection="validation" if method == "dro" else "robust_loss",
+            selection="robust_loss" if method == "dro" else "validation",
             random_state=random_state, time_limit=600.0)
     if method in ("adaboost", "random_forest"):
         from sklearn.compose import ColumnTransformer
@@ -231,7 +231,7 @@ def _describe(method: str, est: Any) -> dict[str, Any]:
                 "gap": est.gap_, "absolute_gap": est.absolute_gap_, "certified": bool(est.gap_certified_),
                 "proof_complete": bool(est.pricing_complete_), "status": est.status_,
                 "max_degree": est.max_degree_}
-    if method in ("dro", "dro_robust"):
+    if method in ("dro", "dro_holdout"):
         members = [r for r in est.member_results_]
         certified = bool(members) and all(m["gap_certified"] for m in members)
         # the largest member gap, relative and absolute (unknown unless every member's is)
