@@ -20,8 +20,9 @@ def _info(name):
 def _need(name: str, interface: str):
     info = _info(name)
     if info is None or interface not in info.interfaces:
+        extra = "commercial" if name in ("gurobi", "cplex") else "solvers"
         pytest.skip(f"{name} is not installed for {interface} problems "
-                    "(pip install -e '.[solvers]')")
+                    f"(pip install -e '.[{extra}]')")
     return info
 
 
