@@ -66,8 +66,11 @@ def solve(
         object does; :func:`declarative_model` is the matching export protocol).
     solver : str, default "highs"
         Backend name, e.g. ``"highs"``, ``"clarabel"``, ``"osqp"``, ``"scs"``,
-        ``"scipy"``, or ``"cbc"``, ``"glpk"``, ``"scip"``, ``"gurobi"`` ... when
-        installed (see :func:`available_solvers`).
+        ``"scipy"``; ``"scip"`` and ``"cbc"`` with the ``solvers`` extra; ``"gurobi"``
+        and ``"cplex"`` with the ``commercial`` extra (size-limited licences: a refusal
+        raises :class:`~optirules.errors.SolverError` quoting the licence).  What each
+        takes on each route: :func:`available_solvers`; which formulations it serves:
+        :func:`solver_support`.
     time_limit : float, optional
         Wall-clock seconds.  When it stops the solver the incumbent (if any) is
         returned with status ``time_limit`` and its gap; HiGHS solves also run
