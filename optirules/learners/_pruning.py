@@ -44,7 +44,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from ..errors import InputError, NotFittedError
-from ._checks import n_rows
+from ._checks import check_binary_targets, n_rows
 
 __all__ = ["QMMPruner", "KappaPruner", "DREPPruner", "member_predictions",
            "ensemble_hypothesis_space_size"]
@@ -319,17 +319,14 @@ def _check_fraction(name: str, value: Any, *, closed_low: bool = False) -> float
 
 
 def _as_member_matrix(X: Any) -> np.ndarray:
-    if hasattr(X, "toarray"):
-        X = X.toarray()
-    try:
-        arr = np.asarray(X, dtype=float)
+    from sklearn.utils import check_array
+
+    try:  # scikit-learn's own messages for sparse, complex, empty, 1-D, NaN and inf input
+        arr = check_array(X, accept_sparse=False, dtype=float, ensure_all_finite=True)
     except (TypeError, ValueError) as exc:
-        raise InputError(f"With estimator=None, X must be the numeric member-prediction matrix "
-                         f"H of -1/+1 entries: {exc}.") from None
-    if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
-        raise InputError(f"With estimator=None, X must be the non-empty (n_samples, n_members) "
-                         f"matrix H of member predictions, got shape {arr.shape}.")
-    if not np.all(np.isfinite(arr)) or np.any((arr != 1.0) & (arr != -1.0)):
+        raise InputError(f"{exc} With estimator=None, X is the (n_samples, n_members) "
+                         "member-prediction matrix H of -1/+1 entries.") from None
+    if np.any((arr != 1.0) & (arr != -1.0)):
         raise InputError("With estimator=None, X is the member-prediction matrix H and must "
                          "hold only -1 and +1 (map {0, 1} predictions with 2*H - 1), and no "
                          "NaN.")
@@ -350,12 +347,24 @@ class _BasePruner(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         return tags
 
     # ------------------------------------------------------------------ inputs
+    def _check_member_names(self, X: Any, *, reset: bool) -> None:
+        """With ``estimator=None``: record the member matrix's columns (count, and names of a
+        DataFrame) at fit, and refuse other or reordered columns later."""
+        from sklearn.utils.validation import validate_data
+
+        try:
+            validate_data(self, X, reset=reset, skip_check_array=True)
+        except ValueError as exc:
+            raise InputError(f"{exc} Pass the member columns in the order used at fit.") \
+                from None
+
     def _check_params(self) -> None:
         """Validate hyperparameters (overridden)."""
 
     def _fit_members(self, X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if y is None:
-            raise InputError(f"{type(self).__name__}.fit needs the labels y of the pruning rows.")
+            raise InputError(f"{type(self).__name__} requires y to be passed, but the target y "
+                             "is None: pass the labels of the pruning rows.")
         y = np.asarray(y)
         if y.ndim == 2 and 1 in y.shape:
             y = y.reshape(-1)
@@ -364,17 +373,14 @@ class _BasePruner(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
             raise InputError("y contains NaN or inf; drop those rows.")
         if self.estimator is None:
+            # the labels first (scikit-learn's messages), then H; +1 in H is the larger label
+            classes, _ = check_binary_targets(y, n_rows(X), type(self).__name__)
             H = _as_member_matrix(X)
-            classes = np.unique(y)
-            if classes.size != 2:
-                raise InputError(
-                    f"y has {classes.size} class(es) {classes[:5].tolist()}; pruning needs two "
-                    "classes (+1 in H stands for the larger label).")
+            self._check_member_names(X, reset=True)
             T = H.shape[1]
             alpha = np.ones(T)
             self._kind_ = "matrix"
             self._signs_ = np.ones(T, dtype=int)
-            self.n_features_in_ = T
         else:
             est = _unwrap(self.estimator)
             kind = _kind(est)
@@ -465,6 +471,7 @@ class _BasePruner(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         idx = np.arange(self.n_members_) if members is None else np.asarray(members, dtype=int)
         if self._kind_ == "matrix":
             H = _as_member_matrix(X)
+            self._check_member_names(X, reset=False)
             if H.shape[1] != self.n_members_:
                 raise InputError(f"X has {H.shape[1]} member columns but the pruner was fitted "
                                  f"on {self.n_members_} members.")

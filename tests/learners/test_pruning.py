@@ -17,6 +17,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import cohen_kappa_score
 from sklearn.model_selection import GridSearchCV
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from optirules.errors import InputError, NotFittedError
 from optirules.learners._pruning import (
@@ -409,3 +410,45 @@ def test_drep_on_a_random_forest(cancer):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         p.predict(Xt)  # no feature-name or dtype warnings from the members
+
+
+@pytest.mark.parametrize("cls", [QMMPruner, KappaPruner, DREPPruner])
+def test_member_matrix_frame_columns_are_checked(cls):
+    """With estimator=None and a DataFrame member matrix, reordered or renamed columns at
+    predict time are refused (they would silently change the vote)."""
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, size=60)
+    H = np.where(rng.random((60, 9)) < 0.7, 2 * y[:, None] - 1, 1 - 2 * y[:, None])
+    frame = pd.DataFrame(H, columns=[f"m{j}" for j in range(9)])
+    pruner = cls().fit(frame, y)
+    np.testing.assert_array_equal(pruner.predict(frame), pruner.predict(H))
+    assert list(pruner.feature_names_in_) == list(frame.columns)
+    with pytest.raises(InputError, match="feature names"):
+        pruner.predict(frame[frame.columns[::-1]])
+    with pytest.raises(InputError, match="feature names"):
+        pruner.predict(frame.rename(columns={"m0": "other"}))
+
+
+# With estimator=None a pruner's X is the member-prediction matrix H, which holds only -1 and
+# +1; these checks feed continuous features, which the pruner (rightly) refuses.  Every other
+# check, errors and their messages included, passes.
+_CONTINUOUS_X = "the check feeds continuous X; with estimator=None X is the -1/+1 member matrix H"
+_PRUNER_XFAILS = dict.fromkeys([
+    "check_classifier_data_not_an_array", "check_classifiers_classes", "check_classifiers_train",
+    "check_decision_proba_consistency", "check_dict_unchanged", "check_dont_overwrite_parameters",
+    "check_dtype_object", "check_estimators_dtypes", "check_estimators_fit_returns_self",
+    "check_estimators_nan_inf", "check_estimators_overwrite_params", "check_estimators_pickle",
+    "check_f_contiguous_array_estimator", "check_fit2d_1feature", "check_fit2d_predict1d",
+    "check_fit_check_is_fitted", "check_fit_idempotent", "check_fit_score_takes_y",
+    "check_methods_sample_order_invariance", "check_methods_subset_invariance",
+    "check_n_features_in", "check_n_features_in_after_fitting", "check_pipeline_consistency",
+    "check_positive_only_tag_during_fit", "check_readonly_memmap_input",
+    "check_supervised_y_2d"], _CONTINUOUS_X)
+
+
+@parametrize_with_checks([QMMPruner(), KappaPruner(), DREPPruner()],
+                         expected_failed_checks=lambda est: _PRUNER_XFAILS)
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
