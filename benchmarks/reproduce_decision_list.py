@@ -11,6 +11,7 @@ timings) and ``benchmarks/results/decision_list.csv``.  ``--quick`` runs the tes
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import time
 from pathlib import Path
@@ -80,6 +81,15 @@ def osr_rows_summary(df) -> list[str]:
     return lines
 
 
+def _stack() -> str:
+    import pandas
+    import scipy
+    import sklearn
+
+    return (f"Python {platform.python_version()}, numpy {np.__version__}, pandas "
+            f"{pandas.__version__}, scipy {scipy.__version__}, scikit-learn {sklearn.__version__}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
@@ -92,6 +102,7 @@ def main() -> None:
     ap.add_argument("--n-jobs", type=int, default=None,
                     help="joblib workers of DecisionListCV (default 1)")
     args = ap.parse_args()
+    started = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
     t0 = time.perf_counter()
     df = run(quick=args.quick, datasets=args.datasets, n_folds=args.folds,
              max_depth=args.max_depth, cv_folds=args.cv_folds, n_jobs=args.n_jobs,
@@ -113,9 +124,10 @@ def main() -> None:
         "# Seed 001: BruteDL + Minimum OSR vs default rule vs DecisionListCV vs CART",
         "",
         "Produced by `benchmarks/reproduce_decision_list.py` "
-        f"(`optirules.experiments._decision_list.run(random_state=0)`), "
-        f"{seconds:.0f} s on {platform.machine()} / Python {platform.python_version()} "
-        "(a shared 2-core machine).",
+        f"(`optirules.experiments._decision_list.run(random_state=0)`), run {started} UTC, "
+        f"{seconds:.0f} s on {platform.machine()} (a shared 2-core machine, "
+        f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}, "
+        f"n_jobs={args.n_jobs or 1}); {_stack()}.",
         "",
         f"Fixed-depth decision lists (the first three rows of each data set, one fitted list "
         f"per split): max_depth={depth}, min_coverage=2, confidence=0.95, numeric columns "
