@@ -211,7 +211,8 @@ def tables(records, cycling, out_dir: Path, stem: str = "rules", meta=None) -> s
              "machine shared with other jobs, under `nice`"
              + (f" (this run: {meta['wall_time']:.0f} s in all, load average at its end "
                 f"{', '.join(f'{x:.1f}' for x in meta['load_average'])})" if meta else "")
-             + "; the timing section repeats the WDBC fits of `rule_set` and `rule_set_cv` (3 each, quiet machine).  "
+             + ("; the timing section repeats the WDBC fits of `rule_set` and `rule_set_cv` "
+                "(3 each, quiet machine)" if stem == "rules" else "") + ".  "
              "`D`: max_degree used "
              "(\"auto\").  `gap`: certified (IP - LP bound) / IP of the master over all "
              "clauses of at most D literals, `absolute gap`: IP - LP bound (its largest "
