@@ -630,6 +630,9 @@ class QMMPruner(_BasePruner):
             raise InputError(f"n_thresholds must be a positive int, got {self.n_thresholds!r}.")
         if self.solver_options is not None and not isinstance(self.solver_options, dict):
             raise InputError("solver_options must be a dict of solver options or None.")
+        from ..solvers import require_support
+
+        require_support(self.solver, "QMMPruner")  # before the members are evaluated
 
     def _space_size(self) -> Any:
         hs = self.hypothesis_space_size

@@ -452,3 +452,14 @@ _PRUNER_XFAILS = dict.fromkeys([
                          expected_failed_checks=lambda est: _PRUNER_XFAILS)
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_qmm_solver_that_cannot_take_the_qp_is_refused_before_any_work():
+    """scipy and cbc solve LPs and MILPs but no QP: refused in fit with the solvers that can."""
+    from optirules.errors import SolverNotAvailableError
+
+    H = np.array([[1, 1, -1], [1, -1, 1], [-1, 1, 1], [-1, -1, 1]] * 5)
+    y = (H[:, 0] > 0).astype(int)
+    for name in ("scipy", "no_such_solver"):
+        with pytest.raises(SolverNotAvailableError, match="clarabel"):
+            QMMPruner(solver=name).fit(H, y)
