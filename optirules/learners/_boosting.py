@@ -25,7 +25,6 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import (
-    check_is_fitted,
     validate_data,
 )
 
@@ -37,7 +36,13 @@ from ..weak._base import (
     check_binary_matrix,
     hypothesis_from_dict,
 )
-from ._checks import check_binary_targets, fit_binarizer, n_rows, normalized_weights
+from ._checks import (
+    check_binary_targets,
+    check_fitted,
+    fit_binarizer,
+    n_rows,
+    normalized_weights,
+)
 from ._json import dump_json, json_header, load_json, load_json_header, restore_params
 
 __all__ = ["BoostingClassifier", "madaboost_weights", "smoothboost_measure",
@@ -458,7 +463,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ prediction
     def _raw_scores(self, X: Any) -> np.ndarray:
-        check_is_fitted(self, "hypotheses_")
+        check_fitted(self, "hypotheses_")
         Xb = self._validate_X(X, reset=False)
         if getattr(self.weak_learner_, "requires_binary", False):
             Xb = check_binary_matrix(np.asarray(Xb), f"weak learner "
@@ -504,7 +509,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ export
     def describe(self) -> str:
         """The weighted vote as readable lines, one per round."""
-        check_is_fitted(self, "hypotheses_")
+        check_fitted(self, "hypotheses_")
         pos = self.classes_[1]
         pos = pos.item() if hasattr(pos, "item") else pos
         lines = [f"{self.booster}: sign of the sum of {self.n_rounds_} votes "
@@ -515,7 +520,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able summary: booster, classes, votes and hypotheses."""
-        check_is_fitted(self, "hypotheses_")
+        check_fitted(self, "hypotheses_")
         return {
             "booster": self.booster,
             "classes": [c.item() if hasattr(c, "item") else c for c in self.classes_],
@@ -544,7 +549,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
             For a custom weak-learner object (only the named weak learners' hypotheses have
             a JSON form) or a binarizer without ``literals_``.
         """
-        check_is_fitted(self, "hypotheses_")
+        check_fitted(self, "hypotheses_")
         if not isinstance(self.weak_learner, str):
             raise InputError("a BoostingClassifier with a custom weak-learner object cannot be "
                              f"saved as JSON; use one of {list(WEAK_LEARNERS)}.")

@@ -10,7 +10,7 @@ from sklearn.utils.validation import _check_sample_weight, _num_samples, column_
 
 from ..errors import InputError
 
-__all__ = ["check_binary_targets", "normalized_weights", "n_rows", "fit_binarizer"]
+__all__ = ["check_binary_targets", "normalized_weights", "n_rows", "fit_binarizer", "check_fitted"]
 
 
 def n_rows(X: Any) -> int:
@@ -77,3 +77,17 @@ def fit_binarizer(binarizer: Any, X: Any, sample_weight: Any = None) -> Any:
         if takes:
             return binarizer.fit(X, sample_weight=sample_weight)
     return binarizer.fit(X)
+
+
+def check_fitted(estimator: Any, attribute: str) -> None:
+    """scikit-learn's ``check_is_fitted``, raising :class:`optirules.errors.NotFittedError`
+    (a subclass of scikit-learn's), so that either ``except`` catches it."""
+    from sklearn.exceptions import NotFittedError as SklearnNotFittedError
+    from sklearn.utils.validation import check_is_fitted
+
+    from ..errors import NotFittedError
+
+    try:
+        check_is_fitted(estimator, attribute)
+    except SklearnNotFittedError as exc:
+        raise NotFittedError(str(exc)) from None

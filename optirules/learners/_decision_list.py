@@ -49,10 +49,10 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted
 
 from ..errors import InputError
 from ._bitset import _HAS_BITWISE_COUNT, pack_rows, popcount
+from ._checks import check_fitted
 
 try:  # scikit-learn >= 1.6
     from sklearn.utils.validation import validate_data as _sk_validate_data
@@ -1152,7 +1152,7 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ predict
     def _classify(self, X: Any) -> tuple[np.ndarray, np.ndarray, list[Any]]:
         """Per row: class-count vector, rule index (-1 none) and OSR result or None."""
-        check_is_fitted(self, "rules_")
+        check_fitted(self, "rules_")
         self._check_params()
         self._check_training_rows()
         cols, _, _ = self._validate(X, reset=False)
@@ -1245,7 +1245,7 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ printing
     def to_text(self, stats: bool = False) -> str:
         """The list as text, one rule a line; ``stats`` appends coverage and Laplace accuracy."""
-        check_is_fitted(self, "rules_")
+        check_fitted(self, "rules_")
         lines = []
         for r, rule in enumerate(self.rules_):
             line = ("ELSE " if r else "") + str(rule)
@@ -1316,7 +1316,7 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
             The JSON text; :meth:`from_json` restores a classifier with identical
             predictions.
         """
-        check_is_fitted(self, "rules_")
+        check_fitted(self, "rules_")
         if training_rows not in TRAINING_ROWS:
             raise InputError(f"training_rows must be one of {TRAINING_ROWS}, got "
                              f"{training_rows!r}.")

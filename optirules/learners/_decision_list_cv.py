@@ -23,9 +23,9 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.utils.validation import check_is_fitted
 
 from ..errors import InputError
+from ._checks import check_fitted
 from ._decision_list import DecisionListClassifier
 
 __all__ = ["DecisionListCV", "DEFAULT_MAX_DEPTHS", "DEFAULT_MIN_COVERAGES"]
@@ -317,7 +317,7 @@ class DecisionListCV(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ delegation
     def _check_fitted(self) -> None:
-        check_is_fitted(self, "best_estimator_")
+        check_fitted(self, "best_estimator_")
 
     def predict(self, X: Any) -> np.ndarray:
         """The refitted list's prediction."""

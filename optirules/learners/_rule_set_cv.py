@@ -30,10 +30,9 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils import indexable
-from sklearn.utils.validation import check_is_fitted
 
 from ..errors import InputError
-from ._checks import check_binary_targets, n_rows, normalized_weights
+from ._checks import check_binary_targets, check_fitted, n_rows, normalized_weights
 from ._rule_set import BooleanRuleSetClassifier
 
 __all__ = ["BooleanRuleSetCV", "DEFAULT_PENALTIES"]
@@ -383,7 +382,7 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ delegation
     def _check_fitted(self) -> None:
-        check_is_fitted(self, "best_estimator_")
+        check_fitted(self, "best_estimator_")
 
     def predict(self, X: Any) -> np.ndarray:
         """The refitted rule set's prediction."""
