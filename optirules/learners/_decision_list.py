@@ -1384,6 +1384,9 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         except json.JSONDecodeError as exc:
             raise InputError(f"not valid JSON ({exc}); pass the text written by to_json().") \
                 from exc
+        except RecursionError:
+            raise InputError("the JSON is nested too deeply to be a decision list written by "
+                             "to_json(); re-export the model.") from None
         if not isinstance(doc, dict) or doc.get("format") != _JSON_FORMAT:
             raise InputError("this JSON was not written by DecisionListClassifier.to_json(); "
                              "re-export the model with to_json().")

@@ -12,6 +12,7 @@ from optirules.errors import InputError
 from optirules.learners import (
     BooleanRuleSetClassifier,
     BoostingClassifier,
+    DecisionListClassifier,
     DRORuleEnsembleClassifier,
 )
 
@@ -66,7 +67,8 @@ def test_untampered_files_load_and_predict_alike(saved):
 
 def test_deep_nesting_is_an_input_error():
     text = '{"format": "optirules.BoostingClassifier", "x": ' + "[" * 100_000 + "]" * 100_000 + "}"
-    for cls in (BooleanRuleSetClassifier, BoostingClassifier, DRORuleEnsembleClassifier):
+    for cls in (BooleanRuleSetClassifier, BoostingClassifier, DRORuleEnsembleClassifier,
+                DecisionListClassifier):
         with pytest.raises(InputError, match="nested too deeply"):
             cls.from_json(text)
 
