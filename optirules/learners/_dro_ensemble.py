@@ -89,11 +89,11 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import validate_data
 
 from ..errors import InputError, OptirulesError, SolverError
 from ..models._clauses import Clause, clause_coverage
-from ._checks import check_binary_targets, n_rows
+from ._checks import check_binary_targets, check_fitted, n_rows
 from ._json import dump_json, json_header, json_scalar, load_json, load_json_header, restore_params
 from ._rule_set import (
     _is_int,
@@ -668,7 +668,7 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
     # ------------------------------------------------------------------ prediction
     def decision_function(self, X: Any) -> np.ndarray:
         r""":math:`F(x) = \sum_k v_k h_k(x)` in [0, 1]."""
-        check_is_fitted(self, "weights_")
+        check_fitted(self, "weights_")
         if not hasattr(self, "literals_"):  # restored from JSON: evaluate the typed rules
             try:
                 validate_data(self, X, reset=False, skip_check_array=True)
@@ -707,7 +707,7 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         pmfs (one float per training row and iteration).  :meth:`from_json` rebuilds an
         ensemble with identical predictions (it evaluates the members' rules on raw data).
         """
-        check_is_fitted(self, "weights_")
+        check_fitted(self, "weights_")
         data = {
             **json_header(self, "optirules.DRORuleEnsembleClassifier"),
             "members": [m.to_dict() for m in self.members_],

@@ -54,10 +54,7 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.utils.validation import (
-    check_is_fitted,
-    validate_data,
-)
+from sklearn.utils.validation import validate_data
 
 from ..data._binarizer import Literal
 from ..errors import InputError, NotFittedError, OptirulesError, SolverError
@@ -67,7 +64,13 @@ from ..models._clauses import (
     complexity_costs,
     row_prices,
 )
-from ._checks import check_binary_targets, n_rows, normalized_weights
+from ._checks import (
+    check_binary_targets,
+    check_fitted,
+    fit_binarizer,
+    n_rows,
+    normalized_weights,
+)
 from ._json import (
     dump_json,
     json_header,
@@ -710,6 +713,11 @@ class _RuleInputMixin:
         if not isinstance(self.solver, str):
             raise InputError(f"solver must be a solver name such as 'highs', got "
                              f"{self.solver!r}.")
+        from ..solvers import require_support
+
+        # the pricing MILP and the master IP need a Pyomo MILP solver: refuse another now,
+        # not after column generation
+        require_support(self.solver, type(self).__name__)
         self._check_binarizer_param()
 
     def __sklearn_tags__(self):
@@ -745,8 +753,9 @@ class _RuleInputMixin:
         lits = [Literal(n, "==", 1, j) for j, n in enumerate(names)]
         return lits + [Literal(n, "==", 0, j) for j, n in enumerate(names)]
 
-    def _literal_matrix(self, X: Any, *, reset: bool) -> np.ndarray:
-        """Validate ``X`` and return its literal matrix (binarized, or ``[X, 1 - X]``)."""
+    def _literal_matrix(self, X: Any, *, reset: bool, sample_weight: Any = None) -> np.ndarray:
+        """Validate ``X`` and return its literal matrix (binarized, or ``[X, 1 - X]``); a
+        binarizer is fitted with ``sample_weight`` (weighted quantile thresholds)."""
         if self.binarizer is None:
             try:
                 Xa = validate_data(self, X, reset=reset, dtype=None,
@@ -797,7 +806,7 @@ class _RuleInputMixin:
             raise InputError(f"{exc} Pass the columns the model was fitted on.") from None
         if reset:
             self.binarizer_ = self._make_binarizer()
-            self.binarizer_.fit(X)
+            fit_binarizer(self.binarizer_, X, sample_weight)
             self.literals_ = list(getattr(self.binarizer_, "literals_", []))
         Xb = np.asarray(self.binarizer_.transform(X))
         if Xb.ndim != 2 or Xb.shape[0] != n_rows(X):
@@ -1026,7 +1035,8 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
             if not (ypos[keep].any() and (~ypos[keep]).any()):
                 raise InputError("after dropping zero-weight rows only one class is left; give "
                                  "rows of both classes a positive weight.")
-        A = self._literal_matrix(X_fit, reset=True)
+        A = self._literal_matrix(X_fit, reset=True,
+                                 sample_weight=None if sample_weight is None else P[keep])
         yk, Pk = ypos[keep], P[keep] / P[keep].sum()
         self.classes_ = classes
         self.max_degree_ = resolve_max_degree(self.max_degree, A.shape)
@@ -1082,7 +1092,7 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ prediction
     def _check_fitted(self) -> None:
-        check_is_fitted(self, "rules_")
+        check_fitted(self, "rules_")
 
     def decision_rules(self, X: Any) -> np.ndarray:
         """Boolean matrix ``(n_samples, n_rules)``: which rules fire on which rows."""

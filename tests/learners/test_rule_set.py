@@ -17,6 +17,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from optirules.data._binarizer import FeatureBinarizer
 from optirules.errors import InputError, NotFittedError
+from optirules.learners import DRORuleEnsembleClassifier
 from optirules.learners._rule_set import (
     BooleanRuleSetClassifier,
     enumerate_master,
@@ -323,7 +324,7 @@ def test_clear_errors_on_bad_input():
     est = BooleanRuleSetClassifier(max_degree=1).fit(X, y)
     with pytest.raises(InputError):
         est.predict(X[:, :3])
-    with pytest.raises(Exception, match="not fitted"):
+    with pytest.raises(NotFittedError, match="not fitted"):
         BooleanRuleSetClassifier().predict(X)
 
 
@@ -350,3 +351,33 @@ def test_pipeline_gridsearch_and_progress_bar(capsys):
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+
+@pytest.mark.parametrize("cls", [BooleanRuleSetClassifier, DRORuleEnsembleClassifier])
+def test_a_solver_that_cannot_serve_the_models_is_refused_before_any_work(cls):
+    """SciPy and Clarabel take no Pyomo MILP: fit refuses them at once, naming the solvers
+    that can, before the binarizer is fitted or any column is generated."""
+    from optirules.errors import SolverNotAvailableError
+
+    X, y = mixed_frame(0, n=80)
+    for name in ("scipy", "clarabel", "no_such_solver"):
+        est = cls(binarizer="auto", solver=name)
+        with pytest.raises(SolverNotAvailableError, match="highs"):
+            est.fit(X, y)
+        assert not hasattr(est, "binarizer_") and not hasattr(est, "classes_")
+
+
+def test_integer_weights_equal_repeated_rows_with_a_binarizer():
+    """binarizer='auto' learns weighted quantile thresholds, so weight 2 on a row gives the
+    literals and the rule set of that row repeated."""
+    X, y = mixed_frame(2, n=90)
+    w = np.random.default_rng(1).integers(1, 4, size=len(y))
+    weighted = BooleanRuleSetClassifier(binarizer="auto", max_degree=2, random_state=0).fit(
+        X, y, sample_weight=w)
+    rows = np.repeat(np.arange(len(y)), w)
+    repeated = BooleanRuleSetClassifier(binarizer="auto", max_degree=2, random_state=0).fit(
+        X.iloc[rows], y[rows])
+    assert [str(c) for c in weighted.literals_] == [str(c) for c in repeated.literals_]
+    assert str(weighted.rules_) == str(repeated.rules_)
+    assert weighted.ip_objective_ == pytest.approx(repeated.ip_objective_, rel=1e-9)
