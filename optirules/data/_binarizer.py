@@ -328,9 +328,7 @@ def _thresholds(values: np.ndarray, n_thresholds: int,
     else:
         cdf = np.cumsum(counts)[:-1] / counts.sum()
         levels = np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
-        # rounded, so that a tie is a tie whether the weights are counts or a pmf
-        distance = np.round(np.abs(cdf[None, :] - levels[:, None]), 12)
-        gaps = np.unique(np.argmin(distance, axis=1))
+        gaps = np.unique(np.argmin(np.abs(cdf[None, :] - levels[:, None]), axis=1))
     return np.array([_short_between(float(distinct[g]), float(distinct[g + 1])) for g in gaps])
 
 

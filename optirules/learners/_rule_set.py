@@ -1035,8 +1035,10 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
             if not (ypos[keep].any() and (~ypos[keep]).any()):
                 raise InputError("after dropping zero-weight rows only one class is left; give "
                                  "rows of both classes a positive weight.")
-        A = self._literal_matrix(X_fit, reset=True,
-                                 sample_weight=None if sample_weight is None else P[keep])
+        # the user's weights, not the pmf: integer weights then give exactly the thresholds
+        # of the repeated rows (the same floating-point sums)
+        A = self._literal_matrix(X_fit, reset=True, sample_weight=None if sample_weight is None
+                                 else np.asarray(sample_weight, dtype=float).reshape(-1)[keep])
         yk, Pk = ypos[keep], P[keep] / P[keep].sum()
         self.classes_ = classes
         self.max_degree_ = resolve_max_degree(self.max_degree, A.shape)
