@@ -94,7 +94,15 @@ from sklearn.utils.validation import validate_data
 from ..errors import InputError, OptirulesError, SolverError
 from ..models._clauses import Clause, clause_coverage
 from ._checks import check_binary_targets, check_fitted, n_rows
-from ._json import dump_json, json_header, json_scalar, load_json, load_json_header, restore_params
+from ._json import (
+    check_rule_columns,
+    dump_json,
+    json_header,
+    json_scalar,
+    load_json,
+    load_json_header,
+    restore_params,
+)
 from ._rule_set import (
     _is_int,
     _is_number,
@@ -735,21 +743,35 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         data = load_json(source, "optirules.DRORuleEnsembleClassifier", "to_json")
         est = cls(**restore_params(data["params"]))
         load_json_header(est, data)
-        est.members_ = [RuleSet.from_dict(m) for m in data["members"]]
-        est.member_clauses_ = [[tuple(c) for c in m] for m in data["member_clauses"]]
-        est.weights_ = np.asarray(data["weights"], dtype=float)
-        est.member_costs_ = np.array([m.complexity for m in est.members_], dtype=float)
-        est.complexity_ = int(data["complexity"])
-        est.robust_loss_history_ = np.asarray(data["robust_loss_history"], dtype=float)
-        est.candidates_ = [dict(c, weights=np.asarray(c["weights"], dtype=float))
-                           for c in data["candidates"]]
-        est.selected_ = int(data["selected"])
-        est.member_complexity_ = float(data.get("member_complexity", math.nan))
-        est.selection_ = str(data.get("selection", est.selection))
-        est.refitted_ = bool(data.get("refitted", True))
-        est.status_ = str(data.get("status", ""))
-        est.n_iterations_ = int(data["n_iterations"])
-        est.max_degree_ = int(data["max_degree"])
+        try:
+            est.members_ = [RuleSet.from_dict(m) for m in data["members"]]
+            est.member_clauses_ = [[tuple(int(j) for j in c) for c in m]
+                                   for m in data["member_clauses"]]
+            est.weights_ = np.asarray(data["weights"], dtype=float).reshape(-1)
+            est.member_costs_ = np.array([m.complexity for m in est.members_], dtype=float)
+            est.complexity_ = int(data["complexity"])
+            est.robust_loss_history_ = np.asarray(data["robust_loss_history"], dtype=float)
+            est.candidates_ = [dict(c, weights=np.asarray(c["weights"], dtype=float))
+                               for c in data["candidates"]]
+            est.selected_ = int(data["selected"])
+            est.member_complexity_ = float(data.get("member_complexity", math.nan))
+            est.selection_ = str(data.get("selection", est.selection))
+            est.refitted_ = bool(data.get("refitted", True))
+            est.status_ = str(data.get("status", ""))
+            est.n_iterations_ = int(data["n_iterations"])
+            est.max_degree_ = int(data["max_degree"])
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            if isinstance(exc, InputError):
+                raise
+            raise InputError(f"the DRO ensemble JSON is incomplete or damaged ({exc!r}); "
+                             "re-export the model with to_json().") from None
+        w = est.weights_
+        if w.size != len(est.members_) or not np.all(np.isfinite(w)) or np.any(w < 0) \
+                or not w.sum() > 0:
+            raise InputError("the DRO ensemble JSON is damaged: it needs one finite, "
+                             "non-negative weight per member, not all zero; re-export the "
+                             "model with to_json().")
+        check_rule_columns(est, est.members_, "DRORuleEnsembleClassifier")
         if est.loss == "binary":
             cyc = data.get("cycle")
             est.cycle_detected_ = cyc is not None

@@ -18,7 +18,7 @@ from sklearn.base import BaseEstimator
 from ..errors import InputError
 
 __all__ = ["json_scalar", "jsonable_params", "restore_params", "json_header",
-           "load_json_header", "dump_json", "load_json", "num"]
+           "load_json_header", "dump_json", "load_json", "num", "check_rule_columns"]
 
 
 def json_scalar(value: Any) -> Any:
@@ -159,3 +159,25 @@ def _check_header(data: dict[str, Any], fmt: str) -> None:
     if names is not None and (not isinstance(names, list) or len(names) != n
                               or not all(isinstance(c, str) for c in names)):
         raise bad(f"'feature_names_in' must be {n} column names")
+
+
+def check_rule_columns(est: Any, rule_sets: Any, name: str) -> None:
+    """Refuse loaded rules whose conditions read a column the model was not fitted on: a
+    column position outside ``0 .. n_features_in_ - 1``, or a name not in
+    ``feature_names_in_``."""
+    n = int(est.n_features_in_)
+    names = getattr(est, "feature_names_in_", None)
+    known = None if names is None else {str(c) for c in names}
+    for rule_set in rule_sets:
+        for rule in rule_set.rules:
+            for cond in rule.conditions:
+                col = cond.column
+                if col is not None and (isinstance(col, bool) or not isinstance(col, int)
+                                        or not 0 <= col < n):
+                    raise InputError(f"this {name} JSON is damaged: the condition '{cond}' "
+                                     f"reads column {col!r}, but the model has {n} columns; "
+                                     "re-export the model with to_json().")
+                if known is not None and str(cond.feature) not in known:
+                    raise InputError(f"this {name} JSON is damaged: the condition '{cond}' "
+                                     f"reads the unknown column {cond.feature!r}; re-export the "
+                                     "model with to_json().")

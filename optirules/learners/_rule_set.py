@@ -72,6 +72,7 @@ from ._checks import (
     normalized_weights,
 )
 from ._json import (
+    check_rule_columns,
     dump_json,
     json_header,
     json_scalar,
@@ -1191,8 +1192,15 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
 
     def _load_common(self, data: dict[str, Any]) -> None:
         load_json_header(self, data)
-        self.rules_ = RuleSet.from_dict(data["rules"])
-        self.clauses_ = [tuple(c) for c in data.get("clauses", [])]
+        try:
+            self.rules_ = RuleSet.from_dict(data["rules"])
+            self.clauses_ = [tuple(int(j) for j in c) for c in data.get("clauses", [])]
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, InputError):
+                raise
+            raise InputError(f"the rule-set JSON is incomplete or damaged ({exc!r}); "
+                             "re-export the model with to_json().") from None
+        check_rule_columns(self, [self.rules_], "BooleanRuleSetClassifier")
 
     def export_model(self, path: str | os.PathLike, *, iterations: bool = False,
                      relax: bool = False) -> list[Path]:

@@ -96,3 +96,41 @@ def test_boosting_hypotheses_reading_missing_columns_are_refused(weak_learner, f
         h[field] = value
     with pytest.raises(InputError, match="damaged|TreeHypothesis"):
         BoostingClassifier.from_json(json.dumps(data))
+
+
+def _first_condition(data):
+    rules = data["rules"] if "rules" in data else data["members"][0]
+    return rules["rules"][0]["conditions"][0]
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("column", 999, "reads column 999"),
+    ("column", -1, "reads column -1"),
+    ("feature", "no_such_column", "unknown column"),
+])
+def test_rule_conditions_reading_missing_columns_are_refused(field, value, message):
+    import pandas as pd
+
+    X, y = _data()
+    frame = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+    for model in (BooleanRuleSetClassifier(max_degree=2, random_state=0),
+                  DRORuleEnsembleClassifier(n_iterations=2, max_degree=2, random_state=0)):
+        data = json.loads(model.fit(frame, y).to_json())
+        _first_condition(data)[field] = value
+        with pytest.raises(InputError, match=message):
+            type(model).from_json(json.dumps(data))
+
+
+@pytest.mark.parametrize("tamper, message", [
+    (lambda d: d.update(weights=[1.0] * 7), "one finite, non-negative weight per member"),
+    (lambda d: d.update(weights=[-1.0] * len(d["weights"])), "non-negative weight"),
+    (lambda d: d.pop("members"), "incomplete or damaged"),
+    (lambda d: d.update(members=[{"rules": [{"conditions": [{"op": "=="}]}]}]), "literal needs"),
+])
+def test_dro_ensemble_bodies_are_checked(saved, tamper, message):
+    _X, models = saved
+    cls, _pred, data = models[2]
+    bad = json.loads(json.dumps(data))
+    tamper(bad)
+    with pytest.raises(InputError, match=message):
+        cls.from_json(json.dumps(bad))
