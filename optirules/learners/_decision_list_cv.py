@@ -240,6 +240,7 @@ class DecisionListCV(ClassifierMixin, BaseEstimator):
         from joblib import Parallel, delayed
         from sklearn.utils import indexable
         from sklearn.utils.multiclass import check_classification_targets
+        from sklearn.utils.validation import column_or_1d
 
         t_start = time.perf_counter()
         base = self._base_estimator()
@@ -254,8 +255,8 @@ class DecisionListCV(ClassifierMixin, BaseEstimator):
         except ValueError as exc:
             raise InputError(f"{exc} Check the shape of X and y.") from None
         y = np.asarray(y)
-        if y.ndim != 1:
-            y = y.reshape(-1) if y.ndim == 2 and y.shape[1] == 1 else y
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = column_or_1d(y, warn=True)  # scikit-learn's DataConversionWarning
         if y.ndim != 1 or y.shape[0] == 0:
             raise InputError("y must be a non-empty 1-D array of class labels.")
         try:

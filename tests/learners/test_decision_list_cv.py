@@ -8,8 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 from sklearn.model_selection import KFold, StratifiedKFold
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from optirules.errors import InputError
+from optirules.errors import InputError, NotFittedError
 from optirules.learners import DecisionListClassifier, DecisionListCV
 
 
@@ -136,5 +137,11 @@ def test_bad_data_raise_input_error():
     y_few[1:3] = 1
     with pytest.warns(UserWarning, match="3 folds"):
         assert DecisionListCV(max_depths=(1,), min_coverages=(1,)).fit(X, y_few).n_splits_ == 3
-    with pytest.raises(Exception, match="not fitted"):
+    with pytest.raises(NotFittedError, match="not fitted"):
         DecisionListCV().predict(X)
+
+
+@parametrize_with_checks([DecisionListCV(max_depths=(1, 2), min_coverages=(2, 5), cv=2)])
+def test_sklearn_compatible(estimator, check):
+    # no expected failures: every check of scikit-learn's suite passes
+    check(estimator)
