@@ -133,9 +133,9 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
         (largest penalties first, each fit limited to what is left, and to the rule set's
         own ``time_limit`` if smaller) and the refit on all rows gets the rest (at least
         one second, so the call can overrun by about that).  Fold fits the limit leaves
-        out are skipped; the penalty is then chosen among those scored on every fold
-        (``status_`` says so), and it is an :class:`~optirules.errors.InputError` when
-        no penalty was.
+        out are skipped; the penalty is then chosen among those scored on every fold, or,
+        when none was, by the mean over the folds done (the largest penalty when no fold
+        finished); ``status_`` says which.
     n_jobs : int or None, default None
         Parallel fits over folds and penalties (joblib); results do not depend on it.
     random_state : int or None, default None
@@ -326,11 +326,6 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
         self.cv_time_ = time.perf_counter() - t_start
         complete = ~np.isnan(scores).any(axis=1)
         n_done = int(np.sum(~np.isnan(scores)))
-        if n_done < scores.size and not complete.any():
-            raise InputError(
-                f"time_limit={self.time_limit} s ran out before one penalty was scored on "
-                f"every fold ({n_done} of {scores.size} fold fits done); raise time_limit, "
-                "use fewer folds or larger penalties.")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN rows of skipped fits
             results: dict[str, Any] = {
@@ -347,10 +342,20 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
         results["complete"] = complete
         self.cv_results_ = results
         self.n_splits_ = len(splits)
-        self.status_ = ("complete" if complete.all() else
-                        f"time_limit ({n_done} of {scores.size} fold fits done; penalties "
-                        "chosen among those scored on every fold)")
-        self.best_index_ = self._select(results)
+        if complete.any():
+            self.status_ = ("complete" if complete.all() else
+                            f"time_limit ({n_done} of {scores.size} fold fits done; penalty "
+                            "chosen among those scored on every fold)")
+            self.best_index_ = self._select(results)
+        else:  # the limit came before any penalty had every fold: use the folds done
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                partial = np.nan_to_num(np.nanmean(scores, axis=1), nan=-np.inf)
+            order = np.argsort([-(l0 + l1) for l0, l1 in pairs], kind="stable")
+            self.best_index_ = int(order[np.argmax(partial[order])])
+            self.status_ = (f"time_limit ({n_done} of {scores.size} fold fits done; no penalty "
+                            "was scored on every fold, so the penalty is chosen by the mean "
+                            "over the folds done, the largest penalty when none was)")
         self.penalty_ = pairs[self.best_index_]
         best = clone(candidates[self.best_index_])
         if total is not None:
