@@ -37,6 +37,7 @@ from ..weak._base import (
     hypothesis_from_dict,
 )
 from ._checks import (
+    check_2d,
     check_binary_targets,
     check_fitted,
     fit_binarizer,
@@ -306,14 +307,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         The binarizer is fitted with ``sample_weight`` (weighted quantile thresholds), so
         an integer weight is the same as the row repeated."""
         if self.binarizer is not None:
-            ndim = getattr(X, "ndim", None)
-            if ndim is None and not hasattr(X, "columns"):
-                ndim = np.ndim(np.asarray(X, dtype=object))
-            if ndim is not None and ndim != 2:
-                raise InputError(
-                    f"Expected 2D array, got {ndim}D array instead. Reshape your data either "
-                    "using X.reshape(-1, 1) if your data has a single feature or "
-                    "X.reshape(1, -1) if it contains a single sample.")
+            check_2d(X)
             validate_data(self, X, reset=reset, skip_check_array=True)
             if reset:
                 self.binarizer_ = self._make_binarizer()

@@ -10,7 +10,8 @@ from sklearn.utils.validation import _check_sample_weight, _num_samples, column_
 
 from ..errors import InputError
 
-__all__ = ["check_binary_targets", "normalized_weights", "n_rows", "fit_binarizer", "check_fitted"]
+__all__ = ["check_binary_targets", "normalized_weights", "n_rows", "fit_binarizer", "check_fitted",
+           "check_2d"]
 
 
 def n_rows(X: Any) -> int:
@@ -91,3 +92,15 @@ def check_fitted(estimator: Any, attribute: str) -> None:
         check_is_fitted(estimator, attribute)
     except SklearnNotFittedError as exc:
         raise NotFittedError(str(exc)) from None
+
+
+def check_2d(X: Any) -> None:
+    """Refuse 1-D (or 3-D ...) input with scikit-learn's message, before a binarizer sees it."""
+    ndim = getattr(X, "ndim", None)
+    if ndim is None and not hasattr(X, "columns"):
+        ndim = np.ndim(np.asarray(X, dtype=object))
+    if ndim is not None and ndim != 2:
+        raise InputError(
+            f"Expected 2D array, got {ndim}D array instead. Reshape your data either using "
+            "X.reshape(-1, 1) if your data has a single feature or X.reshape(1, -1) if it "
+            "contains a single sample.")

@@ -17,7 +17,6 @@ from __future__ import annotations
 import numbers
 import os
 import time
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,6 +25,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 
 from ..errors import InputError
 from ._checks import check_fitted
+from ._cv import cv_scorer, cv_splits
 from ._decision_list import DecisionListClassifier
 
 __all__ = ["DecisionListCV", "DEFAULT_MAX_DEPTHS", "DEFAULT_MIN_COVERAGES"]
@@ -164,64 +164,6 @@ class DecisionListCV(ClassifierMixin, BaseEstimator):
                              f"{type(self.estimator).__name__}.")
         return self.estimator
 
-    def _splits(self, X: Any, y: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-        from sklearn.model_selection import StratifiedKFold, check_cv
-
-        n = y.shape[0]
-        if isinstance(self.cv, (numbers.Integral,)) and not isinstance(self.cv, bool):
-            if self.cv < 2:
-                raise InputError(f"cv must be an int >= 2, a scikit-learn splitter or an "
-                                 f"iterable of (train, test) index arrays, got {self.cv!r}.")
-            smallest = int(np.unique(y, return_counts=True)[1].min())
-            if smallest < 2:
-                raise InputError("a class has a single row, so no cross-validation fold can "
-                                 "train on it; give each class at least 2 rows.")
-            k = int(self.cv)
-            if smallest < k:
-                warnings.warn(f"the smallest class has {smallest} rows, fewer than cv={k}; "
-                              f"using {smallest} folds.", UserWarning, stacklevel=3)
-                k = smallest
-            shuffle = self.random_state is not None
-            splitter: Any = StratifiedKFold(n_splits=k, shuffle=shuffle,
-                                            random_state=self.random_state if shuffle else None)
-        elif isinstance(self.cv, (bool, str, float)) or self.cv is None:
-            raise InputError(f"cv must be an int >= 2, a scikit-learn splitter or an iterable "
-                             f"of (train, test) index arrays, got {self.cv!r}.")
-        else:
-            try:
-                splitter = check_cv(self.cv, y, classifier=True)
-            except (TypeError, ValueError) as exc:
-                raise InputError(f"cv {self.cv!r} is not usable: {exc}") from None
-        try:
-            splits = [(np.asarray(tr, dtype=np.int64).reshape(-1),
-                       np.asarray(te, dtype=np.int64).reshape(-1))
-                      for tr, te in splitter.split(np.zeros((n, 1)), y)]
-        except (TypeError, ValueError) as exc:
-            raise InputError(f"cv {self.cv!r} gave no usable folds: {exc}") from None
-        if not splits:
-            raise InputError("cv gave no folds.")
-        for tr, te in splits:
-            if tr.size == 0 or te.size == 0 or tr.min() < 0 or te.min() < 0 \
-                    or max(tr.max(), te.max()) >= n:
-                raise InputError(f"a fold of cv holds an empty part or a row index outside "
-                                 f"0..{n - 1}.")
-            if np.unique(y[tr]).size < 2:
-                raise InputError("a cross-validation fold trains on one class only; use "
-                                 "stratified folds or more rows.")
-        return splits
-
-    def _scorer(self) -> Any:
-        if self.scoring is None:
-            return None
-        if callable(self.scoring):
-            return self.scoring
-        from sklearn.metrics import get_scorer
-
-        try:
-            return get_scorer(self.scoring)
-        except ValueError as exc:
-            raise InputError(f"{exc}") from None
-
     # ------------------------------------------------------------------ fit
     def fit(self, X: Any, y: Any) -> DecisionListCV:
         """Cross-validate the grid, then refit the chosen pair on all rows.
@@ -266,8 +208,8 @@ class DecisionListCV(ClassifierMixin, BaseEstimator):
         if np.unique(y).size < 2:
             raise InputError("y holds one class only; a classifier needs at least two classes "
                              "in the training data.")
-        scorer = self._scorer()
-        splits = self._splits(X, y)
+        scorer = cv_scorer(self.scoring)
+        splits = cv_splits(self.cv, y, self.random_state)
         grid = [(d, c) for d in depths for c in coverages]
         candidates = [clone(base).set_params(max_depth=d, min_coverage=c) for d, c in grid]
         jobs = [(g, s) for g in range(len(grid)) for s in range(len(splits))]

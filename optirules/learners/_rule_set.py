@@ -65,6 +65,7 @@ from ..models._clauses import (
     row_prices,
 )
 from ._checks import (
+    check_2d,
     check_binary_targets,
     check_fitted,
     fit_binarizer,
@@ -790,15 +791,7 @@ class _RuleInputMixin:
                          else [f"x{j}" for j in range(Xb.shape[1])])
                 self.literals_ = self._binary_literals(names)
             return np.ascontiguousarray(np.hstack([Xb, ~Xb]))
-        ndim = getattr(X, "ndim", None)
-        if ndim is None and not hasattr(X, "columns"):
-            ndim = np.ndim(np.asarray(X, dtype=object))
-        if ndim is not None and ndim != 2:
-            raise InputError(
-                f"Expected 2D array, got {ndim}D array instead. Reshape your data either using "
-                "X.reshape(-1, 1) if your data has a single feature or X.reshape(1, -1) if it "
-                "contains a single sample."
-            )
+        check_2d(X)
         try:
             validate_data(self, X, reset=reset, skip_check_array=True)
         except OptirulesError:

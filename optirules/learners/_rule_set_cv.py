@@ -33,6 +33,7 @@ from sklearn.utils import indexable
 
 from ..errors import InputError
 from ._checks import check_binary_targets, check_fitted, n_rows, normalized_weights
+from ._cv import cv_scorer, cv_splits
 from ._rule_set import BooleanRuleSetClassifier
 
 __all__ = ["BooleanRuleSetCV", "DEFAULT_PENALTIES"]
@@ -200,50 +201,6 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
                              f"{type(self.estimator).__name__}.")
         return self.estimator
 
-    def _splits(self, y: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-        """The (train, test) row indices of every fold, from any ``cv`` scikit-learn takes:
-        an int (stratified folds), a splitter, or an iterable of (train, test) index pairs."""
-        from sklearn.model_selection import StratifiedKFold, check_cv
-
-        n = len(y)
-        if isinstance(self.cv, (int, np.integer)) and not isinstance(self.cv, bool):
-            if self.cv < 2:
-                raise InputError(f"cv must be an int >= 2, a scikit-learn splitter or an "
-                                 f"iterable of (train, test) index arrays, got {self.cv!r}.")
-            smallest = int(np.unique(y, return_counts=True)[1].min())
-            if smallest < 2:
-                raise InputError("a class has a single row, so no cross-validation fold can "
-                                 "train on it; give each class at least 2 rows.")
-            k = int(self.cv)
-            if smallest < k:
-                warnings.warn(f"the smallest class has {smallest} rows, fewer than cv={k}; "
-                              f"using {smallest} folds.", UserWarning, stacklevel=3)
-                k = smallest
-            shuffle = self.random_state is not None
-            splitter = StratifiedKFold(n_splits=k, shuffle=shuffle,
-                                       random_state=self.random_state if shuffle else None)
-        elif hasattr(self.cv, "split") or (
-                hasattr(self.cv, "__iter__") and not isinstance(self.cv, (str, bytes, dict))):
-            try:
-                splitter = check_cv(self.cv, y, classifier=True)
-            except (TypeError, ValueError) as exc:
-                raise InputError(f"cv could not be used as cross-validation folds ({exc}).") from None
-        else:
-            raise InputError(f"cv must be an int >= 2, a scikit-learn splitter or an iterable of "
-                             f"(train, test) index arrays, got {self.cv!r}.")
-        splits = []
-        for tr, te in splitter.split(np.zeros((n, 1)), y):
-            tr, te = np.asarray(tr).reshape(-1), np.asarray(te).reshape(-1)
-            for part in (tr, te):
-                if part.size == 0 or part.dtype.kind not in "iu" or part.min() < 0 \
-                        or part.max() >= n:
-                    raise InputError(f"every cv fold needs non-empty integer row indices in "
-                                     f"[0, {n}); a fold has {part[:5]!r}...")
-            splits.append((tr, te))
-        if len(splits) < 1:
-            raise InputError("cv gave no fold; pass at least one (train, test) pair.")
-        return splits
-
     def _time_limit(self) -> float | None:
         tl = self.time_limit
         if tl is None:
@@ -253,18 +210,6 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
             raise InputError(f"time_limit must be a positive number of seconds or None, got "
                              f"{tl!r}.")
         return float(tl)
-
-    def _scorer(self) -> Any:
-        if self.scoring is None:
-            return None
-        if callable(self.scoring):
-            return self.scoring
-        from sklearn.metrics import get_scorer
-
-        try:
-            return get_scorer(self.scoring)
-        except ValueError as exc:
-            raise InputError(f"{exc}") from None
 
     # ------------------------------------------------------------------ fit
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> BooleanRuleSetCV:
@@ -297,9 +242,9 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
         w = None
         if sample_weight is not None:
             w = normalized_weights(sample_weight, n) * n
-        scorer = self._scorer()
+        scorer = cv_scorer(self.scoring)
         X = indexable(X)[0]
-        splits = self._splits(y)
+        splits = cv_splits(self.cv, y, self.random_state)
         total = self._time_limit()
         # the folds get k/(k+1) of the limit, the refit on all rows the rest
         cv_deadline = (None if total is None
