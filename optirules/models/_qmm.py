@@ -556,22 +556,14 @@ class QMMModel(OptModel):
                 "the QP is not solved and the QR-reduced ensemble keeps its reference weights "
                 "(singular_covariance='solve' solves the QP anyway)"
             )
-            result = SolveResult(status=Status.NUMERICAL_ERROR, solver=name,
-                                 raw_status="covariance of the QR basis singular")
-            self.result_ = result
-            self._fallback(result, reason)
-            return result
+            return self._not_solved(name, "covariance of the QR basis singular", reason)
         if not self.is_psd_:
             reason = (
                 f"the covariance matrix Sigma' is not positive semidefinite (smallest "
                 f"eigenvalue {self.min_eigenvalue_:.3g} < -psd_tol * max(1, lambda_max)); the "
                 "QP was not solved"
             )
-            result = SolveResult(status=Status.NUMERICAL_ERROR, solver=name,
-                                 raw_status="covariance not positive semidefinite")
-            self.result_ = result
-            self._fallback(result, reason)
-            return result
+            return self._not_solved(name, "covariance not positive semidefinite", reason)
         opts = {**_SOLVER_DEFAULTS.get(name, {}), **options}
         try:
             result = super().solve(name, time_limit=time_limit, mip_gap=mip_gap,
@@ -629,6 +621,13 @@ class QMMModel(OptModel):
         self.status_ = None if result is None else result.status
         self.fallback_used_ = bool(fallback_reason)
         self.fallback_reason_ = fallback_reason
+
+    def _not_solved(self, solver: str, raw_status: str, reason: str):
+        """Record that the QP was not handed to ``solver`` and fall back (see ``_fallback``)."""
+        result = SolveResult(status=Status.NUMERICAL_ERROR, solver=solver, raw_status=raw_status)
+        self.result_ = result
+        self._fallback(result, reason)
+        return result
 
     def _fallback(self, result, reason: str) -> None:
         message = (
