@@ -545,8 +545,6 @@ class QMMModel(OptModel):
             called and the result has status ``numerical_error``.  A missing solution does
             not raise: it triggers the documented fallback.
         """
-        from ..solvers import SolveResult, Status
-
         name = (solver or self.default_solver).lower()
         if self.singular_covariance_ and self.singular_covariance == "fallback":
             r = int(self.rank_)
@@ -624,6 +622,8 @@ class QMMModel(OptModel):
 
     def _not_solved(self, solver: str, raw_status: str, reason: str):
         """Record that the QP was not handed to ``solver`` and fall back (see ``_fallback``)."""
+        from ..solvers import SolveResult, Status
+
         result = SolveResult(status=Status.NUMERICAL_ERROR, solver=solver, raw_status=raw_status)
         self.result_ = result
         self._fallback(result, reason)
