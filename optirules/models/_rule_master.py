@@ -326,7 +326,7 @@ class HighsRuleMaster(_PoolView):
     penalty form) and same dual conventions as ``RuleMasterModel(..., relax=True)``;
     :meth:`add_clauses` appends columns with ``Highs.addCols`` so the next
     :meth:`solve` restarts the simplex from the previous basis (the fast path of a
-    column-generation loop; see SOLVER_NOTES).  Build the final integer program over
+    column-generation loop).  Build the final integer program over
     the generated pool with :meth:`to_model`.
 
     Column layout: ``xi(i_i)`` for the label-1 rows, then ``w(clause_k)``; rows:

@@ -16,7 +16,7 @@ Kullback-Leibler divergence :math:`\phi(s) = s \log s - s + 1` (seed 000, Sectio
 Two routes are offered and tested equal:
 
 * :class:`WorstCasePmfModel`, the declarative CVXPY model (Clarabel by default), written in
-  the numerically robust forms measured in ``SOLVER_NOTES.md``;
+  forms chosen because they solve cleanly with Clarabel (measured on random instances);
 * :func:`worst_case_pmf` with ``method="exact"``, a one-dimensional Lagrangian solver
   (sorting and a closed form for chi-square, a safeguarded Newton search on the inverse
   temperature for KL), which runs in a few milliseconds for :math:`N = 20\,000`.
@@ -359,8 +359,8 @@ class WorstCasePmfModel(OptModel):
         \quad \text{s.t.} \quad \sum_{i \in \mathcal{S}} \phi(N P_i) \le N \rho,
         \quad \sum_{i \in \mathcal{S}} P_i = 1, \quad P_i \ge 0
 
-    (seed ``000_7f302ee499b210e0.txt``, eq 9).  The divergence row is written in the
-    forms that solve cleanly with Clarabel (``SOLVER_NOTES.md``):
+    (eq 9 of the DRO rule-ensemble paper).  The divergence row is written in the forms
+    that solve cleanly with Clarabel:
 
     * chi2, :math:`\phi(s) = (s-1)^2`: :math:`\lVert N P - \mathbf{1} \rVert_2 \le \sqrt{\rho N}`
       (a second-order cone);
@@ -418,7 +418,7 @@ class WorstCasePmfModel(OptModel):
 
         For the KL form with Clarabel, ``max_step_fraction=0.95`` is added unless given:
         with the default step Clarabel failed or was inaccurate on 5 of 30 random
-        instances at N = 20,000 (``SOLVER_NOTES.md``).
+        instances at N = 20,000 (measured).
         """
         name = (solver or self.default_solver).lower()
         if self.divergence == "kl" and name == "clarabel":
