@@ -41,7 +41,7 @@ NB01 = [
 
     A **rule set** (a DNF) predicts 1 when at least one of its clauses — conjunctions of
     binary *literals* such as `a1 == 1` — covers the row.  Seed 000
-    (`000_7f302ee499b210e0.txt`, Section 3, following Dash, Günlük and Wei 2018) picks the
+    (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*, Section 3, following Dash, Günlük and Wei 2018) picks the
     rule set from a pool $K$ of candidate clauses by an integer program over weights $P_i$
     on the rows ($P^+$ the label-1 rows, $Z_k$ the label-0 rows clause $k$ covers,
     $K_i$ the clauses covering row $i$, $c_k = 1 + |k|$ the complexity of clause $k$):
@@ -925,7 +925,7 @@ NB04 = [
     md(r"""
     # 04 · Distributionally robust ensembles of rule sets, and why the binary loss cycles
 
-    Seed 000 (`000_7f302ee499b210e0.txt`, Section 3) trains a **convex combination of DNF
+    Seed 000 (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*, Section 3) trains a **convex combination of DNF
     rule sets** against a *worst-case* weighting of the training rows.  With $P^0$ uniform,
     $F_0 = 0$ and a $\phi$-divergence ball $\mathcal P = \{P : D_\phi(P, P^0) \le \rho\}$,
     each iteration $n = 1, 2, \dots$
@@ -1243,7 +1243,7 @@ NB05 = [
     md(r"""
     # 05 · Boosting with sparse parities and stumps: XOR, where stumps fail
 
-    Seed 002 (`002_9b1eb0eb374e2d93.txt`) runs AdaBoost (its Algorithm 1) with three kinds of
+    Seed 002 (*On Boosting Sparse Parities*, Reyzin) runs AdaBoost (its Algorithm 1) with three kinds of
     weak learners — decision stumps, **sparse parities** of degree $d$ and small CART trees.
     With labels $y_i \in \{-1,+1\}$ and a distribution $D_t$ over the rows, each round picks
     the hypothesis of largest **edge**, gives it a vote and re-weights the rows:
@@ -1483,7 +1483,7 @@ NB06 = [
     md(r"""
     # 06 · Smooth boosting and attribute efficiency: smoothness against error
 
-    Seed 003 (`003_d1d794a44b194fd5.txt`, Long and Servedio) learns **decision lists** of $k$
+    Seed 003 (*Attribute-efficient learning of decision lists and linear threshold functions under unconcentrated distributions*, Long and Servedio) learns **decision lists** of $k$
     relevant variables out of $n$ with $\mathrm{poly}(k, \log n)$ examples — *attribute
     efficiently* — by boosting the best single literal over
     $\{x_1, -x_1, \dots, x_n, -x_n, +1, -1\}$, provided the booster is **smooth**: no
@@ -2200,7 +2200,7 @@ NB08 = [
     md(r"""
     # 08 · Pruning an ensemble with QMM: margin distributions before and after
 
-    Seed 004 (`004_b60b069ac34fd4df.txt`) re-weights a voting ensemble
+    Seed 004 (*Ensemble Pruning via Margin Maximization*) re-weights a voting ensemble
     $f(x) = \operatorname{sign}\sum_t \alpha_t h_t(x)$ of $T$ members by a quadratic program it
     calls **QMM** (its eq. 19).  With the member predictions $H \in \{-1,+1\}^{n\times T}$ on
     the training rows, $E = H \bullet y$ (row $i$ multiplied by $y_i$), the margins

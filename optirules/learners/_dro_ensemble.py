@@ -1,6 +1,6 @@
 r"""Distributionally robust ensembles of rule sets (seed 000, Sections 3.1-3.3 and 4.1).
 
-Seed 000 (``000_7f302ee499b210e0.txt``) grows a collection of DNF rule sets
+Seed 000 (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*) grows a collection of DNF rule sets
 :math:`F_n = \frac1n \sum_{m \le n} h_m` greedily against a worst-case pmf: with
 :math:`P^0` uniform and :math:`F_0 = 0`, for :math:`n = 1, 2, \dots`
 

@@ -1,6 +1,6 @@
 r"""Boolean rule sets (DNF) by column generation: the weighted BRCG of seed 000.
 
-Seed 000 (``000_7f302ee499b210e0.txt``, Section 3, "Column Generation for (4)") learns a
+Seed 000 (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*, Section 3, "Column Generation for (4)") learns a
 rule set under a pmf :math:`P` over the training rows by the master IP (eqs 6-8)
 
 .. math::

@@ -1,6 +1,6 @@
 """Typed rule values: a :class:`Condition`, a conjunction :class:`Rule`, a DNF :class:`RuleSet`.
 
-Seed 000 (``000_7f302ee499b210e0.txt``, Section 2) calls a conjunction of simple rules
+Seed 000 (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*, Section 2) calls a conjunction of simple rules
 :math:`t(x) = r_1(x) \\wedge \\dots \\wedge r_C(x)` a *rule*, and a disjunction
 :math:`h(x) = t_1(x) \\vee \\dots \\vee t_M(x)` a *rule set* (a DNF); the rule set predicts
 label 1 when any of its rules holds.  Its cost is :math:`c(h) = \\sum_m (1 + C_m)`, the

@@ -1,7 +1,7 @@
 r"""Voting margins and the Equilibrium margin (EMargin) of an ensemble.
 
 For members :math:`h_t(\mathbf{x}) \in \{-1, +1\}`, :math:`t = 1, \dots, T`, with weights
-:math:`\boldsymbol\alpha` on the simplex, seed ``004_b60b069ac34fd4df.txt`` writes the
+:math:`\boldsymbol\alpha` on the simplex, *Ensemble Pruning via Margin Maximization* writes the
 prediction matrix :math:`\mathbf{H} \in \{-1, 1\}^{n \times T}` (:math:`h_{it} = h_t(\mathbf{x}_i)`),
 the error matrix :math:`\mathbf{E} = \mathbf{H} \bullet \mathbf{y}` (row :math:`i` of
 :math:`\mathbf{H}` times :math:`y_i`, so :math:`E_{it} = +1` when member :math:`t` is right on

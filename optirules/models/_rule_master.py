@@ -1,6 +1,6 @@
 r"""The weighted Hamming-loss rule master of seed 000 (eqs 6-8) and its highspy fast path.
 
-Seed 000 (``000_7f302ee499b210e0.txt``, Section 3, "Column Generation for (4)")
+Seed 000 (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*, Section 3, "Column Generation for (4)")
 chooses a DNF rule set from a pool of clauses ``K`` by
 
 .. math::

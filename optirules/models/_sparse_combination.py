@@ -4,7 +4,7 @@ Given the predictions :math:`h_k(x_i) \in \{0, 1\}` of :math:`K` members (rule s
 :math:`N` training rows, their costs :math:`c(h_k)`, an overall budget
 :math:`\mathfrak{C}` and sample weights :math:`p` (a pmf), the model chooses a sparse
 convex combination :math:`F = \sum_k v_k h_k` that minimizes the weighted margin of
-misclassification (seed ``000_7f302ee499b210e0.txt``, eq 10 written as the IP 11-14).
+misclassification (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*, eq 10 written as the IP 11-14).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ class SparseCombinationModel(OptModel):
         & v_k \le w_k, \quad w_k \in \{0, 1\}, \quad
             \sum_k w_k\, c(h_k) \le \mathfrak{C} && (14)
 
-    (seed ``000_7f302ee499b210e0.txt``, eqs 11-14), where
+    (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*, eqs 11-14), where
     :math:`\mathcal{K}_i = \{k : h_k(x_i) = 1\}` (``H[i, k] == 1``),
     :math:`\mathcal{S}^0, \mathcal{S}^1` are the rows with label 0 and 1, and ``p`` is a
     pmf over the rows (seed 000 uses the worst-case pmf :math:`P^n` or :math:`P^0`).

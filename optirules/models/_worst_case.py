@@ -2,7 +2,7 @@ r"""The phi-divergence worst-case pmf of seed 000, eq 9: a CVXPY model and an ex
 
 Given losses :math:`z_i` on the :math:`N` training rows, the worst-case pmf within a
 phi-divergence ball of radius :math:`\rho` around the empirical pmf
-:math:`P^0 = (1/N, \dots, 1/N)` solves (seed ``000_7f302ee499b210e0.txt``, eq 9)
+:math:`P^0 = (1/N, \dots, 1/N)` solves (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*, eq 9)
 
 .. math::
 
@@ -92,7 +92,7 @@ def phi_divergence(p: Any, divergence: str = "chi2") -> float:
         \qquad \phi(s) = (s - 1)^2 \;\text{(chi2)}, \qquad
         \phi(s) = s \log s - s + 1 \;\text{(kl)},
 
-    with :math:`0 \log 0 = 0` (seed ``000_7f302ee499b210e0.txt``, Section 2.3 and eq 9).
+    with :math:`0 \log 0 = 0` (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*, Section 2.3 and eq 9).
     For a pmf the KL value equals :math:`\sum_i P_i \log(N P_i)`.
 
     Parameters
@@ -260,7 +260,7 @@ def worst_case_pmf(z: Any, rho: float, divergence: str = "chi2", method: str = "
         \max_{P} \sum_i P_i z_i \quad \text{s.t.} \quad
         \frac{1}{N}\sum_i \phi(N P_i) \le \rho, \quad \sum_i P_i = 1, \quad P \ge 0
 
-    (seed ``000_7f302ee499b210e0.txt``, eq 9) with :math:`\phi(s) = (s-1)^2` (``"chi2"``)
+    (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*, eq 9) with :math:`\phi(s) = (s-1)^2` (``"chi2"``)
     or :math:`\phi(s) = s\log s - s + 1` (``"kl"``).
 
     **KKT conditions used by** ``method="exact"``.  With multipliers
