@@ -79,8 +79,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 def _cmd_export(args: argparse.Namespace) -> int:
     from .data import FeatureBinarizer, load_dataset
     from .errors import InputError
-    from .experiments._demo import all_clauses
-    from .models import RuleMasterModel
+    from .models import RuleMasterModel, all_clauses
 
     if args.max_degree < 1:
         raise InputError(f"--max-degree must be at least 1 (literals per clause), got "

@@ -10,7 +10,6 @@ file holds all 432 possible examples.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,7 +17,7 @@ import numpy as np
 
 from ..errors import InputError
 
-__all__ = ["DemoResult", "all_clauses", "run_demo", "format_demo"]
+__all__ = ["DemoResult", "run_demo", "format_demo"]
 
 
 @dataclass
@@ -40,28 +39,6 @@ class DemoResult:
     solve_time: float
     model_path: str
     extras: dict = field(default_factory=dict)
-
-
-def all_clauses(A: np.ndarray, y: np.ndarray, max_degree: int, names: list[str] | None = None):
-    """Every clause of 1..max_degree literals that covers a positive row of ``A``.
-
-    Pairs of literals on the same feature are skipped (they are contradictory or
-    redundant for threshold and category literals alike) when ``names`` is given.
-    """
-    A = np.asarray(A, dtype=bool)
-    pos = A[np.asarray(y) == 1]
-    feature = None
-    if names is not None:
-        feature = [n.split(" ")[0] for n in names]
-    out = []
-    L = A.shape[1]
-    for d in range(1, max_degree + 1):
-        for clause in itertools.combinations(range(L), d):
-            if feature is not None and len({feature[j] for j in clause}) < d:
-                continue
-            if pos[:, list(clause)].all(axis=1).any():
-                out.append(clause)
-    return out
 
 
 def run_demo(dataset: str = "monks1", *, max_degree: int = 2, complexity: float = 20.0,
@@ -94,6 +71,8 @@ def run_demo(dataset: str = "monks1", *, max_degree: int = 2, complexity: float 
     names = [str(n) for n in binarizer.get_feature_names_out()]
     literals = list(binarizer.literals_)
     feature_of = [lit.feature for lit in literals]
+    from ..models import all_clauses
+
     clauses = [c for c in all_clauses(A_tr, y_tr, max_degree)
                if len({feature_of[j] for j in c}) == len(c)]
     # a tie-breaking penalty far below one row's weight (1/N) prefers the simpler of two

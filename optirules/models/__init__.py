@@ -12,6 +12,7 @@ _EXPORTS = {
     "phi_divergence": "._worst_case",
     "HighsRuleMaster": "._rule_master",
     "reduced_costs": "._clauses",
+    "all_clauses": "._clauses",
     "SparseCombinationModel": "._sparse_combination",
     "QMMModel": "._qmm",
 }

@@ -13,6 +13,7 @@ costs through it, and the rule master's LP reduced costs are checked against it.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -21,6 +22,7 @@ import numpy as np
 from ..errors import InputError
 
 __all__ = [
+    "all_clauses",
     "Clause",
     "check_literal_matrix",
     "check_labels",
@@ -350,3 +352,26 @@ def reduced_costs(A: Any, y: Any, clauses: Iterable[Iterable[Any]], mu: Any, *,
     ks = normalize_clauses(clauses, A.shape[1])
     cov = clause_coverage(A, ks)
     return complexity_costs(clause_degrees(ks), lam, lambda0, lambda1) + row_prices(yb, P, mu) @ cov
+
+
+def all_clauses(A: np.ndarray, y: np.ndarray, max_degree: int, names: list[str] | None = None):
+    """Every clause of 1..max_degree literals that covers a positive row of ``A`` (the full
+    column set of the rule master, for small problems: the pool column generation avoids).
+
+    Pairs of literals on the same feature are skipped (they are contradictory or
+    redundant for threshold and category literals alike) when ``names`` is given.
+    """
+    A = np.asarray(A, dtype=bool)
+    pos = A[np.asarray(y) == 1]
+    feature = None
+    if names is not None:
+        feature = [n.split(" ")[0] for n in names]
+    out = []
+    L = A.shape[1]
+    for d in range(1, max_degree + 1):
+        for clause in itertools.combinations(range(L), d):
+            if feature is not None and len({feature[j] for j in clause}) < d:
+                continue
+            if pos[:, list(clause)].all(axis=1).any():
+                out.append(clause)
+    return out
