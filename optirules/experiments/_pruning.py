@@ -21,7 +21,7 @@ What we run (one core, the choices the seed leaves open are ours and said here):
     reweighting (scikit-learn's ``AdaBoostClassifier``, SAMME, whose two-class vote is
     discrete AdaBoost's with every :math:`\alpha_t` doubled).  Reweighting stops as soon as
     a tree fits the training data perfectly, which a fully grown tree does at once, so
-    fully grown trees are boosted by resampling (:class:`ResampledAdaBoostClassifier`:
+    fully grown trees are boosted by resampling (:class:`~optirules.learners.ResampledAdaBoostClassifier`:
     each round fits an unweighted CART tree on a bootstrap sample drawn from the current
     weights).  :data:`ADABOOST_BY` records the choice; each row says its ``booster``.
   - *RF*: scikit-learn's ``RandomForestClassifier`` (``max_features="sqrt"``); members
@@ -44,7 +44,6 @@ margin distributions of the seed's breast-cancer example are :func:`noisy_diagon
 
 from __future__ import annotations
 
-import math
 import time
 import warnings
 import zlib
@@ -53,8 +52,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils import check_random_state
 
 from ..errors import InputError
 
@@ -67,7 +64,6 @@ __all__ = [
     "noisy_diagonal",
     "margin_example",
     "load_numeric",
-    "ResampledAdaBoostClassifier",
     "DATASETS",
     "TREES",
     "METHODS",
@@ -90,7 +86,7 @@ TREE_NAMES = {depth: name for name, depth in TREES.items()}
 #: (scikit-learn's ``AdaBoostClassifier``, SAMME, which for two classes is discrete AdaBoost
 #: with every alpha doubled: the normalised vote is the same).  Reweighting stops at the
 #: first tree without training error, which a fully grown tree is at once, so full trees
-#: are boosted by resampling (:class:`ResampledAdaBoostClassifier`).
+#: are boosted by resampling (:class:`~optirules.learners.ResampledAdaBoostClassifier`).
 ADABOOST_BY = {"stumps": "reweighting", "depth-2": "reweighting", "full": "resampling"}
 #: Ablations of QMM, run beside the default on the same ensembles (not ranked): the
 #: paper's handling of dependent members (drop), the least-squares move, and the
@@ -133,102 +129,6 @@ SEED_RF_NOTES = (
     "Seed 004 on random forests (Tables 9-11, figures lost): QMM ranks best on average for "
     "stumps and depth-2 trees and second after the original forest for full trees; kappa "
     "pruning beats DREP only for full trees; DREP prunes most for every tree type.")
-
-
-# =========================================================================== booster
-class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
-    r"""AdaBoost by resampling with CART trees (Freund and Schapire 1996, "boosting by resampling").
-
-    Round :math:`t` draws a bootstrap sample of :math:`n` rows from the weights
-    :math:`D_t`, fits an unweighted ``DecisionTreeClassifier(max_depth)`` on it, and scores
-    the tree on the whole training set:
-
-    .. math::
-
-        \epsilon_t = \sum_i D_t(i)\, I[h_t(\mathbf x_i) \ne y_i], \qquad
-        \alpha_t = \tfrac12 \ln\frac{1 - \bar\epsilon_t}{\bar\epsilon_t}, \qquad
-        D_{t+1}(i) \propto D_t(i)\, e^{-\alpha_t y_i h_t(\mathbf x_i)},
-
-    with :math:`\bar\epsilon_t = \max(\epsilon_t, 10^{-3})`, so that a tree without
-    training error gets the finite vote :math:`\tfrac12\ln 999 \approx 3.45` (its update
-    leaves :math:`D` unchanged and boosting continues on new resamples).  A tree with
-    :math:`\epsilon_t \ge 1/2` is discarded and the weights are reset to uniform (Bauer and
-    Kohavi 1999); after ``10 * n_estimators`` discarded trees the booster stops.
-
-    Unlike scikit-learn's ``AdaBoostClassifier`` it does not stop when a fully grown tree
-    fits the training data, which is what seed 004's full-tree ensembles need.  Members
-    predict class labels; ``estimators_`` and ``estimator_weights_`` follow scikit-learn's
-    AdaBoost, so the pruners read it the same way.
-
-    Parameters
-    ----------
-    n_estimators : int, default=200
-    max_depth : int or None, default=None
-        Depth of the trees (1 = stumps, None = fully grown).
-    random_state : int, RandomState or None, default=None
-    """
-
-    def __init__(self, n_estimators: int = 200, max_depth: int | None = None,
-                 random_state: Any = None):
-        self.n_estimators = n_estimators
-        self.max_depth = max_depth
-        self.random_state = random_state
-
-    def fit(self, X: Any, y: Any) -> ResampledAdaBoostClassifier:
-        """Boost ``n_estimators`` trees on ``(X, y)``."""
-        from sklearn.tree import DecisionTreeClassifier
-        from sklearn.utils.validation import validate_data
-
-        X, y = validate_data(self, X, y, reset=True)
-        classes = np.unique(y)
-        if classes.size != 2:
-            raise InputError(f"y has {classes.size} classes; this booster is binary.")
-        if not (isinstance(self.n_estimators, (int, np.integer)) and self.n_estimators >= 1):
-            raise InputError(f"n_estimators must be a positive int, got {self.n_estimators!r}.")
-        self.classes_ = classes
-        rng = check_random_state(self.random_state)
-        n = X.shape[0]
-        D = np.full(n, 1.0 / n)
-        trees, alphas, errors = [], [], []
-        discarded = 0
-        while len(trees) < self.n_estimators and discarded < 10 * self.n_estimators:
-            idx = rng.choice(n, size=n, replace=True, p=D)
-            tree = DecisionTreeClassifier(max_depth=self.max_depth,
-                                          random_state=rng.randint(np.iinfo(np.int32).max))
-            tree.fit(X[idx], y[idx])
-            wrong = tree.predict(X) != y
-            eps = float(D[wrong].sum())
-            if eps >= 0.5:
-                discarded += 1
-                D = np.full(n, 1.0 / n)
-                continue
-            eps_c = max(eps, 1e-3)
-            alpha = 0.5 * math.log((1.0 - eps_c) / eps_c)
-            D = D * np.exp(np.where(wrong, alpha, -alpha))
-            D /= D.sum()
-            trees.append(tree)
-            alphas.append(alpha)
-            errors.append(eps)
-        self.estimators_ = trees
-        self.estimator_weights_ = np.asarray(alphas)
-        self.estimator_errors_ = np.asarray(errors)
-        self.n_discarded_ = discarded
-        return self
-
-    def decision_function(self, X: Any) -> np.ndarray:
-        r""":math:`\sum_t \alpha_t h_t(\mathbf x) / \sum_t \alpha_t` (> 0 for ``classes_[1]``)."""
-        from sklearn.utils.validation import check_is_fitted, validate_data
-
-        check_is_fitted(self, "estimators_")
-        X = validate_data(self, X, reset=False)
-        F = np.zeros(X.shape[0])
-        for a, tree in zip(self.estimator_weights_, self.estimators_):
-            F += a * np.where(tree.predict(X) == self.classes_[1], 1.0, -1.0)
-        return F / max(float(self.estimator_weights_.sum()), 1e-300)
-
-    def predict(self, X: Any) -> np.ndarray:
-        """``classes_[1]`` where the weighted vote is positive, else ``classes_[0]``."""
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
 
 
 # =========================================================================== data
@@ -283,6 +183,8 @@ def _ensemble(kind: str, depth: int | None, n_members: int, seed: int):
 
             return AdaBoostClassifier(DecisionTreeClassifier(max_depth=depth),
                                       n_estimators=n_members, random_state=seed)
+        from ..learners import ResampledAdaBoostClassifier
+
         return ResampledAdaBoostClassifier(n_estimators=n_members, max_depth=depth,
                                            random_state=seed)
     return RandomForestClassifier(n_estimators=n_members, max_depth=depth, random_state=seed,
@@ -703,6 +605,7 @@ def noisy_diagonal(n_members: int = 500, random_state: int = 0, path: str | Path
     from matplotlib.figure import Figure
     from sklearn.ensemble import RandomForestClassifier
 
+    from ..learners import ResampledAdaBoostClassifier
     from ..learners._pruning import QMMPruner, member_predictions
 
     rng = np.random.default_rng(random_state)

@@ -12,6 +12,7 @@ _EXPORTS = {
     "QMMPruner": "._pruning",
     "KappaPruner": "._pruning",
     "DREPPruner": "._pruning",
+    "ResampledAdaBoostClassifier": "._resampled_adaboost",
 }
 __all__ = sorted(_EXPORTS)
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -14,13 +14,13 @@ from optirules.experiments._pruning import (
     ADABOOST_BY,
     METHODS,
     SEED_TABLE4,
-    ResampledAdaBoostClassifier,
     format_table,
     load_numeric,
     noisy_diagonal,
     run,
     table4,
 )
+from optirules.learners import ResampledAdaBoostClassifier
 
 
 @pytest.fixture(scope="module")
