@@ -17,7 +17,7 @@ pixels take the literals ``x == 1`` and ``x == 0`` directly, as ours do, since t
 binarizer fails on a column that is constant in a training fold), fits
 ``BooleanRuleCG()`` with its defaults (lambda0 = lambda1 = 0.001, beam width 5, LP solver
 ECOS unless ``--solver`` names another cvxpy solver: ``SCIPY`` is HiGHS through SciPy's
-``linprog``, the "HiGHS LP" of SOLVER_NOTES.md) and writes ``rules_aix360.json`` (ECOS) or
+``linprog``) and writes ``rules_aix360.json`` (ECOS) or
 ``rules_aix360_<solver>.json``: per dataset and fold the test accuracy, rules + literals and fit
 time of ``BooleanRuleCG.fit`` (AIX360's binarizer excluded; our fit times include our
 binarizer), or the error message when a fold fails.

@@ -13,9 +13,9 @@ The folds are 5-fold stratified, shuffled, ``random_state=0``
 (the tables, with the cycling experiment of seed 000 §4.1).  ``rules_folds.json`` holds
 the row indices of every fold, so that the optional AIX360 peer
 (``benchmarks/aix360_peer.py``, run in its own virtual environment) fits on exactly the
-same rows; when its ``rules_aix360.json`` exists the table shows it, otherwise the AIX360
-BRCG figures of ``SOLVER_NOTES.md`` (measured on the same folds) are shown, labelled as
-anchors.
+same rows; every ``rules_aix360*.json`` it wrote (labelled with its date, package versions
+and LP solver) is shown as a peer.  No peer figure is typed in here: a peer appears only where
+a run measured it.
 
 BLAS runs single-threaded (``OPENBLAS_NUM_THREADS=1``, set below before numpy loads): on
 this 2-core machine shared with other jobs, two BLAS threads made the pricing matrix
@@ -109,16 +109,14 @@ def peer_comparison(df, label: str, rows: dict, per_fold: dict,
             a = df[(df.dataset == name) & (df.method == method)]
             if a.empty:
                 continue
-            p = p_all
-            nf = "anchor"
-            if name in per_fold:  # a peer run: compare on the common folds
-                common = sorted(set(per_fold[name]) & set(a.fold))
-                if not common:
-                    continue
-                a = a[a.fold.isin(common)]
-                p = {k: sum(per_fold[name][f][k] for f in common) / len(common)
-                     for k in ("accuracy", "complexity", "fit_time")}
-                nf = f"{len(common)}/{int(p_all.get('of', 5))}"
+            # compare on the folds both fitted
+            common = sorted(set(per_fold.get(name, {})) & set(a.fold))
+            if not common:
+                continue
+            a = a[a.fold.isin(common)]
+            p = {k: sum(per_fold[name][f][k] for f in common) / len(common)
+                 for k in ("accuracy", "complexity", "fit_time")}
+            nf = f"{len(common)}/{int(p_all.get('of', 5))}"
             diff = 100 * (a.accuracy.mean() - p["accuracy"])
             ok = diff >= -0.5 - 1e-9 and a.complexity.mean() <= p["complexity"] + 1e-9
             met[method][0] += ok
@@ -189,7 +187,6 @@ def tables(records, cycling, out_dir: Path, stem: str = "rules", meta=None) -> s
         BENCH_COMPLEXITY as BENCH_C,
     )
     from optirules.experiments._rules import (
-        BRCG_ANCHORS,
         format_cycling,
         format_rules_table,
         summarize_rules,
@@ -198,7 +195,6 @@ def tables(records, cycling, out_dir: Path, stem: str = "rules", meta=None) -> s
     summary = summarize_rules(records)
     runs = [load_peer(path) for path in sorted(out_dir.glob("rules_aix360*.json"))]
     runs = [r for r in runs if r is not None]
-    runs.append(("AIX360 BRCG, HiGHS LP (SOLVER_NOTES anchor)", BRCG_ANCHORS, {}))
     if stem != "rules":  # a partial run: only what it measured, no peer rows
         runs = []
     head = []

@@ -59,7 +59,6 @@ __all__ = [
     "format_table",
     "RULES_DATASETS",
     "RULES_METHODS",
-    "BRCG_ANCHORS",
     "load_rules_dataset",
     "make_method",
     "rules_folds",
@@ -86,15 +85,6 @@ RULE_METHODS = ("rule_set", "rule_set_cv", "rule_set_C", "dro", "dro_holdout")
 #: overall budget C of the DRO ensemble and of ``rule_set_C`` in the benchmark: 32 is the
 #: cost of tic-tac-toe's concept (8 lines of 3 literals: 8 rules + 24 literals)
 BENCH_COMPLEXITY = 32.0
-
-#: AIX360 BRCG figures measured on the same folds (SOLVER_NOTES.md): accuracy,
-#: rules + literals, fit time (s).  Used when no peer JSON is available.
-BRCG_ANCHORS: dict[str, dict[str, float]] = {
-    "wdbc": {"accuracy": 0.944, "complexity": 19.4, "fit_time": 3.6},
-    "digits_1v7": {"accuracy": 0.986, "complexity": 9.8, "fit_time": 1.25},
-    "digits_4v9": {"accuracy": 0.986, "complexity": 11.4, "fit_time": 0.93},
-}
-
 
 # ================================================================================= data
 def load_rules_dataset(name: str) -> tuple[pd.DataFrame, np.ndarray, list[str], str]:
@@ -421,8 +411,9 @@ def run(quick: bool = False, random_state: int = 0, *,
 
 
 def format_table(df: pd.DataFrame) -> str:
-    """:func:`format_rules_table` with the SOLVER_NOTES anchors of AIX360's BRCG."""
-    return format_rules_table(df, [("AIX360 BRCG (SOLVER_NOTES anchor)", BRCG_ANCHORS)])
+    """:func:`format_rules_table` of our methods only: peers appear only where a run measured
+    them (``benchmarks/aix360_peer.py`` writes such a file; ``benchmarks/rules.py`` reads it)."""
+    return format_rules_table(df, [])
 
 
 # ============================================================================== cycling
