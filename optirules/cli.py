@@ -48,7 +48,7 @@ def _cmd_solvers(args: argparse.Namespace) -> int:
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     if args.method == "enumerate":
-        from .experiments._demo import format_demo, run_demo
+        from .experiments import format_demo, run_demo
 
         result = run_demo(
             args.dataset or "monks1",
@@ -61,7 +61,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         )
         print(format_demo(result))
         return 0
-    from .experiments._rules import format_rules_demo, run_rules_demo
+    from .experiments import format_rules_demo, run_rules_demo
 
     result = run_rules_demo(
         args.dataset or "tic_tac_toe",
@@ -185,7 +185,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     from sklearn.model_selection import train_test_split
 
     from .errors import InputError
-    from .experiments._grid import LEARNERS, make_learner
+    from .experiments import LEARNERS, make_learner
 
     frame = _read_csv(args.data)
     if args.target not in frame.columns:

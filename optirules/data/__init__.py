@@ -9,6 +9,7 @@ _EXPORTS = {
     "list_datasets": "._datasets",
     "dataset_info": "._datasets",
     "DatasetInfo": "._datasets",
+    "SPLIT_FAMILIES": "._datasets",
 }
 __all__ = sorted(_EXPORTS)
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

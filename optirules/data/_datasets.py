@@ -23,7 +23,8 @@ import pandas as pd
 
 from ..errors import InputError
 
-__all__ = ["load_dataset", "list_datasets", "dataset_info", "verify_dataset", "DatasetInfo"]
+__all__ = ["load_dataset", "list_datasets", "dataset_info", "verify_dataset", "DatasetInfo",
+           "SPLIT_FAMILIES"]
 
 _UCI = "CC BY 4.0 (UCI ML Repository)"
 _MONKS_CODES = ("a1", "a2", "a3", "a4", "a5", "a6")
@@ -160,7 +161,8 @@ _REGISTRY: dict[str, DatasetInfo] = {
 }
 
 #: names that stand for a pair of files, resolved with ``split=``
-_SPLIT_FAMILIES = {"monks1", "monks2", "monks3"}
+#: datasets shipped as their own train/test files (``load_dataset(name, split=...)``)
+SPLIT_FAMILIES = {"monks1", "monks2", "monks3"}
 
 
 def _normalize(name: str) -> str:
@@ -168,7 +170,7 @@ def _normalize(name: str) -> str:
 
 
 def _unknown_name_error(name: str) -> InputError:
-    known = sorted(set(_REGISTRY) | _SPLIT_FAMILIES)
+    known = sorted(set(_REGISTRY) | SPLIT_FAMILIES)
     key = _normalize(name)
     close = difflib.get_close_matches(key, known, n=3, cutoff=0.6)
     if key:
@@ -183,7 +185,7 @@ def dataset_info(name: str) -> DatasetInfo:
     if not isinstance(name, str):
         raise InputError(f"a dataset name must be a string, got {type(name).__name__}.")
     key = _normalize(name)
-    if key in _SPLIT_FAMILIES:
+    if key in SPLIT_FAMILIES:
         raise InputError(f"{key!r} is a pair of files; ask for '{key}_train' or '{key}_test'.")
     if key not in _REGISTRY:
         raise _unknown_name_error(name)
@@ -259,7 +261,7 @@ def load_dataset(name: str, *, split: str | None = None) -> tuple[pd.DataFrame, 
     if split is not None and split not in ("train", "test"):
         raise InputError(f"split must be 'train', 'test' or None, got {split!r}.")
     row_range: tuple[int, int] | None = None
-    if key in _SPLIT_FAMILIES:
+    if key in SPLIT_FAMILIES:
         if split is None:
             raise InputError(f"{key!r} ships as a fixed train/test pair; pass split='train' or "
                              f"split='test' (or the names '{key}_train' / '{key}_test').")

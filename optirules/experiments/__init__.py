@@ -11,6 +11,11 @@ _EXPORTS = {
     "summarize": "._grid",
     "average_ranks": "._grid",
     "plot_grid": "._grid",
+    "LEARNERS": "._grid",
+    "run_demo": "._demo",
+    "format_demo": "._demo",
+    "run_rules_demo": "._rules",
+    "format_rules_demo": "._rules",
 }
 __all__ = sorted(_EXPORTS)
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -86,7 +86,7 @@ SEED_ACCURACY: dict[tuple[str, str], float] = {}
 
 def _load(name: str, split: str | None = None) -> tuple[pd.DataFrame, np.ndarray, list[str]]:
     """Features, labels and the numeric columns that are category codes."""
-    from ..data._datasets import dataset_info, load_dataset
+    from ..data import dataset_info, load_dataset
 
     X, y = load_dataset(name, split=split)
     info = dataset_info(f"{name}_{split}" if split else name)

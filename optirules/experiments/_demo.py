@@ -48,13 +48,12 @@ def run_demo(dataset: str = "monks1", *, max_degree: int = 2, complexity: float 
     """Run the demo and return its figures (see the module docstring)."""
     from sklearn.model_selection import train_test_split
 
-    from ..data import FeatureBinarizer, load_dataset
-    from ..data._datasets import _SPLIT_FAMILIES, dataset_info
+    from ..data import SPLIT_FAMILIES, FeatureBinarizer, dataset_info, load_dataset
     from ..models import RuleMasterModel
 
     if max_degree < 1:
         raise InputError(f"max_degree must be at least 1, got {max_degree}.")
-    if dataset in _SPLIT_FAMILIES:  # the MONK's problems come with their own test files
+    if dataset in SPLIT_FAMILIES:  # the MONK's problems come with their own test files
         X_tr, y_tr = load_dataset(dataset, split="train")
         X_te, y_te = load_dataset(dataset, split="test")
         coded = dataset_info(f"{dataset}_train").coded_categorical

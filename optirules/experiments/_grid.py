@@ -178,8 +178,7 @@ def load_grid_data(name: str):
     """``(X_train, y_train, X_test, y_test, categorical)`` for a dataset with its own split,
     or ``(X, y, None, None, categorical)``; names are bundled datasets or ``digits_1v7`` /
     ``digits_4v9`` (scikit-learn digits, pixels > 7) or ``sklearn_breast_cancer``."""
-    from ..data import load_dataset
-    from ..data._datasets import _SPLIT_FAMILIES, dataset_info
+    from ..data import SPLIT_FAMILIES, dataset_info, load_dataset
 
     if name.startswith("digits_") and "v" in name:
         from sklearn.datasets import load_digits
@@ -195,7 +194,7 @@ def load_grid_data(name: str):
 
         X, y = load_breast_cancer(return_X_y=True, as_frame=True)
         return X, (y.to_numpy() == 0).astype(int), None, None, ()
-    if name in _SPLIT_FAMILIES:
+    if name in SPLIT_FAMILIES:
         X_tr, y_tr = load_dataset(name, split="train")
         X_te, y_te = load_dataset(name, split="test")
         return X_tr, y_tr, X_te, y_te, dataset_info(f"{name}_train").coded_categorical

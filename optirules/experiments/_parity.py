@@ -83,13 +83,13 @@ DATASETS: dict[str, tuple[str, str]] = {
 
 
 def _load_raw(name: str) -> tuple[pd.DataFrame, np.ndarray]:
-    from ..data._datasets import load_dataset
+    from ..data import load_dataset
 
     return load_dataset(name)
 
 
 def _threshold_all(name: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    from ..data._binarizer import FeatureBinarizer
+    from ..data import FeatureBinarizer
 
     X, y = _load_raw(name)
     fb = FeatureBinarizer(n_thresholds=10**6, negations=False).fit(X)
@@ -97,7 +97,7 @@ def _threshold_all(name: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
 
 
 def _census() -> tuple[np.ndarray, np.ndarray, list[str]]:
-    from ..data._binarizer import FeatureBinarizer
+    from ..data import FeatureBinarizer
 
     X, y = _load_raw("adult")
     fb = FeatureBinarizer(n_thresholds=8, negations=False).fit(X)
@@ -178,9 +178,7 @@ def _sizes(name: str, n_rows: int, max_train: int) -> tuple[int, int]:
 
 
 def _learner(kind: str, seed: int):
-    from ..weak._cart import CartLearner
-    from ..weak._parity import ParityLearner
-    from ..weak._stump import StumpLearner
+    from ..weak import CartLearner, ParityLearner, StumpLearner
 
     if kind == "stumps":
         return StumpLearner()
@@ -197,7 +195,7 @@ def _learner(kind: str, seed: int):
 
 def _one_split(name: str, split: int, random_state: int, n_rounds: int, max_train: int,
                learners: tuple[str, ...]) -> list[dict[str, Any]]:
-    from ..learners._boosting import BoostingClassifier
+    from ..learners import BoostingClassifier
 
     X, y, _ = load_binarized(name)
     n_train, n_test = _sizes(name, X.shape[0], max_train)

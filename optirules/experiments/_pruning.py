@@ -141,7 +141,7 @@ def load_numeric(name: str, max_rows: int | None = None,
     missing numeric values get the column median.  With ``max_rows``, a stratified
     subsample of that many rows, the same for a given ``(name, random_state)``.
     """
-    from ..data._datasets import dataset_info, load_dataset
+    from ..data import dataset_info, load_dataset
 
     X, y = load_dataset(name)
     coded = set(dataset_info(name).coded_categorical)
@@ -194,9 +194,8 @@ def _ensemble(kind: str, depth: int | None, n_members: int, seed: int):
 def _prune_all(H_tr: np.ndarray, y_tr: np.ndarray, H_te: np.ndarray, y_te: np.ndarray,
                alpha: np.ndarray, kind: str, solver: str,
                ablations: bool = True) -> list[dict[str, Any]]:
-    from ..learners._diversity import ensemble_diversity
-    from ..learners._pruning import DREPPruner, KappaPruner, QMMPruner
-    from ..models._qmm import QMMFallbackWarning
+    from ..learners import DREPPruner, KappaPruner, QMMPruner, ensemble_diversity
+    from ..models import QMMFallbackWarning
 
     rows = []
     T = H_tr.shape[1]
@@ -247,7 +246,7 @@ def _one_split(name: str, split: int, random_state: int, n_members: int, max_row
                solver: str, ablations: bool = True) -> list[dict[str, Any]]:
     from sklearn.model_selection import train_test_split
 
-    from ..learners._pruning import member_predictions
+    from ..learners import member_predictions
 
     X, y, _ = load_numeric(name, max_rows=max_rows, random_state=random_state)
     seed = (zlib.crc32(name.encode()) + 1009 * split + 7919 * int(random_state)) % (2**31)
@@ -605,8 +604,7 @@ def noisy_diagonal(n_members: int = 500, random_state: int = 0, path: str | Path
     from matplotlib.figure import Figure
     from sklearn.ensemble import RandomForestClassifier
 
-    from ..learners import ResampledAdaBoostClassifier
-    from ..learners._pruning import QMMPruner, member_predictions
+    from ..learners import QMMPruner, ResampledAdaBoostClassifier, member_predictions
 
     rng = np.random.default_rng(random_state)
     X, y, flipped = _diagonal_data(n_train, n_flip, rng, noisy=True)
@@ -685,8 +683,7 @@ def margin_example(n_members: int = 200, random_state: int = 0, path: str | Path
     from sklearn.ensemble import RandomForestClassifier
     from sklearn.model_selection import train_test_split
 
-    from ..learners._diversity import ensemble_margins, plot_margin_distribution
-    from ..learners._pruning import QMMPruner, member_predictions
+    from ..learners import QMMPruner, ensemble_margins, member_predictions, plot_margin_distribution
 
     X, y, _ = load_numeric(dataset)
     tr, te = train_test_split(np.arange(X.shape[0]), test_size=1 / 3, stratify=y,

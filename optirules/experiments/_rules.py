@@ -89,7 +89,7 @@ BENCH_COMPLEXITY = 32.0
 # ================================================================================= data
 def load_rules_dataset(name: str) -> tuple[pd.DataFrame, np.ndarray, list[str], str]:
     """``(X, y, categorical_features, note)`` of one benchmark dataset (module docstring)."""
-    from ..data._datasets import dataset_info, load_dataset
+    from ..data import dataset_info, load_dataset
 
     if name == "wdbc":
         from sklearn.datasets import load_breast_cancer
@@ -149,30 +149,29 @@ def _tree_complexity(tree: Any) -> int:
 def make_method(method: str, categorical: Sequence[str], *, complexity: float = BENCH_COMPLEXITY,
                 quick: bool = False, random_state: int = 0) -> Any:
     """An unfitted estimator for one benchmark method (module docstring)."""
-    from ..data._binarizer import FeatureBinarizer
+    from ..data import FeatureBinarizer
 
     binarizer = FeatureBinarizer(categorical_features=list(categorical) or None)
     if method == "rule_set":
-        from ..learners._rule_set import BooleanRuleSetClassifier
+        from ..learners import BooleanRuleSetClassifier
 
         return BooleanRuleSetClassifier(binarizer=binarizer, random_state=random_state,
                                         time_limit=120.0)
     if method == "rule_set_cv":
-        from ..learners._rule_set import BooleanRuleSetClassifier
-        from ..learners._rule_set_cv import BooleanRuleSetCV
+        from ..learners import BooleanRuleSetClassifier, BooleanRuleSetCV
 
         return BooleanRuleSetCV(BooleanRuleSetClassifier(binarizer=binarizer,
                                                          random_state=random_state,
                                                          time_limit=120.0),
                                 cv=5, random_state=random_state)
     if method == "rule_set_C":
-        from ..learners._rule_set import BooleanRuleSetClassifier
+        from ..learners import BooleanRuleSetClassifier
 
         return BooleanRuleSetClassifier(complexity=complexity, lambda0=0.0, lambda1=0.0,
                                         binarizer=binarizer, random_state=random_state,
                                         time_limit=120.0)
     if method in ("dro", "dro_holdout"):
-        from ..learners._dro_ensemble import DRORuleEnsembleClassifier
+        from ..learners import DRORuleEnsembleClassifier
 
         return DRORuleEnsembleClassifier(
             complexity=complexity, n_iterations=4 if quick else 8, binarizer=binarizer,
@@ -434,8 +433,8 @@ def run_cycling_experiment(dataset: str = "heart", *, rho: float = 0.5,
         ``binary`` and ``margin``: lists of per-iteration dicts; ``cycle``: ``(start,
         length)`` of the binary variant or None; the parameters.
     """
-    from ..data._binarizer import FeatureBinarizer
-    from ..learners._dro_ensemble import DRORuleEnsembleClassifier
+    from ..data import FeatureBinarizer
+    from ..learners import DRORuleEnsembleClassifier
 
     X, y, coded, note = load_rules_dataset(dataset)
     out: dict[str, Any] = {"dataset": dataset, "note": note, "rho": rho,
@@ -452,7 +451,7 @@ def run_cycling_experiment(dataset: str = "heart", *, rho: float = 0.5,
         rows = []
         A = est._literal_matrix(X, reset=False)
         ypos = y == est.classes_[1]
-        from ..models._clauses import clause_coverage
+        from ..models import clause_coverage
 
         first_wrong = None
         for n, clauses in enumerate(est.member_clauses_, 1):
@@ -538,11 +537,10 @@ def run_rules_demo(dataset: str = "tic_tac_toe", *, complexity: float | None = N
     """
     from sklearn.model_selection import train_test_split
 
-    from ..data._binarizer import FeatureBinarizer
-    from ..data._datasets import _SPLIT_FAMILIES, dataset_info, load_dataset
-    from ..learners._rule_set import BooleanRuleSetClassifier
+    from ..data import SPLIT_FAMILIES, FeatureBinarizer, dataset_info, load_dataset
+    from ..learners import BooleanRuleSetClassifier
 
-    if dataset in _SPLIT_FAMILIES:
+    if dataset in SPLIT_FAMILIES:
         X_tr, y_tr = load_dataset(dataset, split="train")
         X_te, y_te = load_dataset(dataset, split="test")
         coded = list(dataset_info(f"{dataset}_train").coded_categorical)

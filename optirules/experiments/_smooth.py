@@ -121,7 +121,7 @@ def _boosters(n_rounds: int, epsilon: float,
 def _one_repetition(n: int, m: int, seed: int, n_rounds: int, epsilon: float,
                     extra_epsilons: tuple[float, ...] = (),
                     algorithms: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
-    from ..learners._boosting import BoostingClassifier
+    from ..learners import BoostingClassifier
 
     rng = np.random.default_rng(seed)
     dl = random_decision_list(n, rng)

@@ -13,6 +13,10 @@ _EXPORTS = {
     "KappaPruner": "._pruning",
     "DREPPruner": "._pruning",
     "ResampledAdaBoostClassifier": "._resampled_adaboost",
+    "ensemble_diversity": "._diversity",
+    "ensemble_margins": "._diversity",
+    "plot_margin_distribution": "._diversity",
+    "member_predictions": "._pruning",
 }
 __all__ = sorted(_EXPORTS)
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

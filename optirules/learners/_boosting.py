@@ -29,7 +29,7 @@ from sklearn.utils.validation import (
 )
 
 from ..errors import InputError
-from ..weak._base import (
+from ..weak import (
     PreparedData,
     WeakHypothesis,
     WeakLearner,
@@ -273,10 +273,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
             raise InputError("binarizer must be None, 'auto' or a FeatureBinarizer instance.")
 
     def _make_weak_learner(self, seed: int) -> Any:
-        from ..weak._cart import CartLearner
-        from ..weak._literal import LiteralLearner
-        from ..weak._parity import ParityLearner
-        from ..weak._stump import StumpLearner
+        from ..weak import CartLearner, LiteralLearner, ParityLearner, StumpLearner
 
         wl = self.weak_learner
         if wl == "stump":
@@ -294,7 +291,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
             return None
         if self.binarizer == "auto":
             try:
-                from ..data._binarizer import FeatureBinarizer
+                from ..data import FeatureBinarizer
             except ImportError as exc:  # pragma: no cover - depends on the data layer
                 raise InputError("binarizer='auto' needs optirules.data.FeatureBinarizer, "
                                  "which is not available; binarize X yourself.") from exc
@@ -570,7 +567,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
     @classmethod
     def from_json(cls, source: str | os.PathLike) -> BoostingClassifier:
         """Rebuild a fitted classifier from :meth:`to_json` output (text or a file path)."""
-        from ..data._binarizer import Literal
+        from ..data import Literal
 
         data = load_json(source, _JSON_FORMAT, "to_json")
         est = cls(**restore_params(data["params"]))

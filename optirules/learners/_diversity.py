@@ -51,7 +51,7 @@ __all__ = [
 def _as_pm1_matrix(H: Any) -> np.ndarray:
     """The member matrix checked by the margin module's validator; one member may come as
     a 1-D vector."""
-    from ..models._margins import _as_pm1_matrix as check_pm1_matrix
+    from ..models import as_pm1_matrix as check_pm1_matrix
 
     try:
         if np.ndim(H) == 1:
@@ -79,7 +79,7 @@ def ensemble_margins(H: Any, y: Any, weights: Any = None) -> np.ndarray:
     ndarray of shape (n_samples,)
         Margins in [-1, 1]; positive where the weighted vote is right.
     """
-    from ..models._margins import margins
+    from ..models import margins
 
     return margins(H, y, weights)
 

@@ -92,7 +92,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import validate_data
 
 from ..errors import InputError, OptirulesError, SolverError
-from ..models._clauses import Clause, clause_coverage
+from ..models import Clause, clause_coverage
 from ._checks import check_binary_targets, check_fitted, n_rows
 from ._json import (
     check_rule_columns,
@@ -141,7 +141,7 @@ def margin_loss(F: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def _robust(z: np.ndarray, rho: float, divergence: str) -> tuple[float, np.ndarray]:
-    from ..models._worst_case import worst_case_pmf
+    from ..models import worst_case_pmf
 
     p = worst_case_pmf(z, rho, divergence)
     return float(p @ z), p
@@ -507,7 +507,7 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
              budget: float) -> dict[str, Any]:
         """The DRO loop on (A, y) with member budget C' = ``budget``: members, pmfs, robust
         losses and candidates; stops after the member in progress when the deadline passes."""
-        from ..models._worst_case import phi_divergence
+        from ..models import phi_divergence
 
         N = A.shape[0]
         rho, div = float(self.rho), self.divergence
@@ -580,7 +580,7 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
     def _combine(self, preds: list[np.ndarray], members: list[list[Clause]], y: np.ndarray,
                  p: np.ndarray, it: int, kind: str) -> dict[str, Any]:
         """Solve the sparse combination IP (eqs 11-14) over the distinct non-empty members."""
-        from ..models._sparse_combination import SparseCombinationModel
+        from ..models import SparseCombinationModel
 
         n_members = len(members)
         first: dict[frozenset, int] = {}

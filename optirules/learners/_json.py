@@ -57,7 +57,7 @@ def restore_params(params: dict[str, Any]) -> dict[str, Any]:
     out = dict(params)
     b = out.get("binarizer")
     if isinstance(b, dict) and b.get("__estimator__") == "FeatureBinarizer":
-        from ..data._binarizer import FeatureBinarizer
+        from ..data import FeatureBinarizer
 
         out["binarizer"] = FeatureBinarizer(**b.get("params", {}))
     elif isinstance(b, dict):

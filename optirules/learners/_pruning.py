@@ -646,7 +646,7 @@ class QMMPruner(_BasePruner):
         return ensemble_hypothesis_space_size(_unwrap(self.estimator), self.n_thresholds)
 
     def _prune(self, H: np.ndarray, y: np.ndarray, alpha: np.ndarray) -> np.ndarray:
-        from ..models._qmm import QMMModel
+        from ..models import QMMModel
 
         emargin = isinstance(self.upsilon, str)
         hs = self._space_size() if emargin else None

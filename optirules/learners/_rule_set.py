@@ -56,9 +56,9 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import validate_data
 
-from ..data._binarizer import Literal
+from ..data import Literal
 from ..errors import InputError, NotFittedError, OptirulesError, SolverError
-from ..models._clauses import (
+from ..models import (
     Clause,
     clause_coverage,
     complexity_costs,
@@ -277,7 +277,7 @@ def _milp_pricing(A: np.ndarray, y: np.ndarray, P: np.ndarray, duals: dict[str, 
     Returns the optimal clause if it is new and negative, the MILP's bound (a proven lower
     bound on the minimum reduced cost, capped at 0), and whether it was solved to optimality.
     """
-    from ..models._pricing import RulePricingModel
+    from ..models import RulePricingModel
     from ..solvers import Status
 
     model = RulePricingModel(A, y, P, duals["mu"], duals["lam"], max_degree,
@@ -493,8 +493,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     -------
     ColumnGenerationResult
     """
-    from ..models._pricing import beam_search_pricing
-    from ..models._rule_master import HighsRuleMaster, RuleMasterModel
+    from ..models import HighsRuleMaster, RuleMasterModel, beam_search_pricing
     from ..solvers import Status
 
     t_start = time.perf_counter()
@@ -735,7 +734,7 @@ class _RuleInputMixin:
         if self.binarizer is None:
             return None
         if isinstance(self.binarizer, str):
-            from ..data._binarizer import FeatureBinarizer
+            from ..data import FeatureBinarizer
 
             return FeatureBinarizer()
         if isinstance(self.binarizer, BaseEstimator):
@@ -1214,7 +1213,7 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
         list of Path
             The files written.
         """
-        from ..models._rule_master import RuleMasterModel
+        from ..models import RuleMasterModel
 
         self._check_fitted()
         if not hasattr(self, "_train"):

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ..data._binarizer import Literal
+from ..data import Literal
 from ..errors import InputError
 from ._checks import n_rows
 from ._json import json_scalar

@@ -15,6 +15,13 @@ _EXPORTS = {
     "all_clauses": "._clauses",
     "SparseCombinationModel": "._sparse_combination",
     "QMMModel": "._qmm",
+    "Clause": "._clauses",
+    "clause_coverage": "._clauses",
+    "complexity_costs": "._clauses",
+    "row_prices": "._clauses",
+    "QMMFallbackWarning": "._qmm",
+    "as_pm1_matrix": "._margins",
+    "margins": "._margins",
 }
 __all__ = sorted(_EXPORTS)
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -48,6 +48,7 @@ from ..errors import InputError
 
 __all__ = [
     "margins",
+    "as_pm1_matrix",
     "check_ensemble",
     "bernoulli_kl",
     "bernoulli_kl_inverse",
@@ -58,7 +59,7 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------- validation
-def _as_pm1_matrix(H: Any) -> np.ndarray:
+def as_pm1_matrix(H: Any) -> np.ndarray:
     try:
         arr = np.asarray(H, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -160,7 +161,7 @@ def check_ensemble(H: Any, y: Any, alpha: Any = None) -> tuple[np.ndarray, np.nd
     InputError
         Wrong shapes, entries other than +-1, NaN, negative or all-zero weights.
     """
-    Hm = _as_pm1_matrix(H)
+    Hm = as_pm1_matrix(H)
     ym = _as_pm1_labels(y, Hm.shape[0])
     am = _as_simplex_weights(alpha, Hm.shape[1])
     return Hm, ym, am

@@ -367,7 +367,7 @@ class HighsRuleMaster(_PoolView):
 
         self._data = d = _MasterData(A, y, sample_weight, complexity_budget, lambda0, lambda1)
         self._inf = highspy.kHighsInf
-        from ..solvers._highspy_backend import new_highs
+        from ..solvers import new_highs
 
         h = new_highs()
         for key, value in (options or {}).items():

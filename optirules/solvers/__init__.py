@@ -22,6 +22,7 @@ _EXPORTS = {
     "LEARNER_FORMULATIONS": "._support",
     "write_model": "._files",
     "read_model": "._files",
+    "new_highs": "._highspy_backend",
 }
 __all__ = sorted(_EXPORTS)
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -12,6 +12,9 @@ _EXPORTS = {
     "Parity": "._parity",
     "best_parity": "._parity",
     "CartLearner": "._cart",
+    "PreparedData": "._base",
+    "check_binary_matrix": "._base",
+    "hypothesis_from_dict": "._base",
 }
 __all__ = sorted(_EXPORTS)
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
