@@ -6,7 +6,7 @@ Seed 000 (*Obtaining Explainable Classification Models using Distributionally Ro
 
 1. :math:`h_n = \arg\min_{h \in \mathcal{H}(\mathfrak{C}')} \mathbb{E}_{P^{n-1}} |h(x) - y|`
    (eq 4; the weighted rule master, eqs 6-8, by column generation:
-   :func:`~optirules.learners._rule_set.column_generation`);
+   :func:`~optirules.models.column_generation`);
 2. :math:`F_n = \frac{n-1}{n} F_{n-1} + \frac1n h_n`;
 3. :math:`P^n = \arg\max_{P \in \mathcal{P}} \mathbb{E}_P\, l(F_n(x), y)` (eq 5, solved as
    eq 9 by :func:`~optirules.models._worst_case.worst_case_pmf`) with the margin loss
@@ -92,7 +92,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import validate_data
 
 from ..errors import InputError, OptirulesError, SolverError
-from ..models import Clause, clause_coverage
+from ..models import Clause, clause_coverage, column_generation, resolve_max_degree
 from ._checks import check_binary_targets, check_fitted, n_rows
 from ._json import (
     check_rule_columns,
@@ -107,8 +107,6 @@ from ._rule_set import (
     _is_int,
     _is_number,
     _RuleInputMixin,
-    column_generation,
-    resolve_max_degree,
 )
 from ._rules import RuleSet
 
@@ -152,7 +150,7 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
 
     See the module docstring for the algorithm (eqs 2, 4, 5, 9, 10-14) and for the
     adaptive selection of the returned ensemble.  Members are fitted by column generation
-    (:func:`~optirules.learners._rule_set.column_generation`, the same engine as
+    (:func:`~optirules.models.column_generation`, the same engine as
     :class:`~optirules.learners.BooleanRuleSetClassifier`) in the budget form of seed 000
     (eq 8 with :math:`C = \mathfrak{C}'`).
 

@@ -21,6 +21,14 @@ _EXPORTS = {
     "row_prices": "._clauses",
     "QMMFallbackWarning": "._qmm",
     "as_pm1_matrix": "._margins",
+    "column_generation": "._column_generation",
+    "ColumnGenerationResult": "._column_generation",
+    "enumerate_master": "._column_generation",
+    "master_objective": "._column_generation",
+    "resolve_max_degree": "._column_generation",
+    "PRICING": "._column_generation",
+    "EXACT_METHODS": "._column_generation",
+    "enumerate_pricing": "._enumeration",
     "margins": "._margins",
 }
 __all__ = sorted(_EXPORTS)

@@ -17,9 +17,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from optirules.data._binarizer import FeatureBinarizer
 from optirules.errors import InputError, NotFittedError
-from optirules.learners import DRORuleEnsembleClassifier
-from optirules.learners._rule_set import (
-    BooleanRuleSetClassifier,
+from optirules.learners import BooleanRuleSetClassifier, DRORuleEnsembleClassifier
+from optirules.models import (
     enumerate_master,
     enumerate_pricing,
     master_objective,

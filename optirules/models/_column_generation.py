@@ -1,0 +1,471 @@
+r"""Column generation for the weighted Boolean rule master, then the master IP over the pool.
+
+Seed 000 (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*, Section 3, "Column Generation for (4)") learns a
+rule set under a pmf :math:`P` over the training rows by the master IP (eqs 6-8)
+
+.. math::
+
+    \min\ & \sum_{i \in P^+} \xi_i + \sum_{k \in K}
+        \Big(\sum_{i \in Z_k} P_i + \lambda_0 + \lambda_1 |k|\Big) w_k \\
+    \text{s.t. } & \xi_i + P_i \sum_{k \in K_i} w_k \ge P_i \quad (i \in P^+), \qquad
+        \sum_{k \in K} c_k w_k \le C, \qquad \xi \ge 0,\ w_k \in \{0, 1\},
+
+over the exponentially many clauses :math:`K` (conjunctions of at most ``max_degree``
+literals, cost :math:`c_k = 1 + |k|`), solved by column generation as in Dash, Günlük
+and Wei (2018, NeurIPS): the LP relaxation over a growing pool (the restricted master,
+:class:`~optirules.models._rule_master.HighsRuleMaster`) alternates with pricing, the
+search for a clause of negative reduced cost
+
+.. math::
+
+    r(k) = \lambda c_k + \lambda_0 + \lambda_1 |k| + \sum_{i \in Z,\ k \ni i} P_i
+           - \sum_{i \in P^+,\ k \ni i} \mu_i P_i
+
+(:math:`\mu, \lambda` the duals of the cover and budget rows).  When pricing proves that no
+clause has :math:`r(k) < 0` the restricted LP equals the LP over all clauses; the master
+IP over the generated pool (:class:`~optirules.models._rule_master.RuleMasterModel`) then
+gives the rule set, and the LP value bounds every rule set from below.
+
+**Certified lower bound.**  For any restricted-master duals :math:`(\mu, \lambda)` and any
+feasible :math:`(w, \xi)` of the *full* LP, Lagrangian duality gives
+
+.. math::
+
+    \text{obj}(w, \xi) \ge z_{RMP} + \Big(\min_k r(k)\Big) \sum_k w_k ,
+
+and :math:`\sum_k w_k \le \kappa` with :math:`\kappa = C/2` (budget row, every clause
+costs at least 2) or :math:`\kappa = z_{RMP} / (\lambda_0 + \lambda_1)` (penalty form: an
+optimal solution cannot pay more penalty than the restricted optimum).  So
+:math:`z_{RMP} + \kappa \min(0, r_{lb})` is a lower bound on the optimum of the full
+master (LP and IP) for any proven lower bound :math:`r_{lb} \le \min_k r(k)`; exact pricing
+provides :math:`r_{lb}` (the true minimum, or a bound when stopped by its time limit).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError, OptirulesError, SolverError
+from ._clauses import Clause, clause_coverage, complexity_costs, row_prices
+from ._enumeration import RC_TOL, enumerate_pricing
+
+__all__ = [
+    "ColumnGenerationResult",
+    "EXACT_METHODS",
+    "PRICING",
+    "column_generation",
+    "enumerate_master",
+    "master_objective",
+    "resolve_max_degree",
+]
+
+PRICING = ("auto", "exact", "beam")
+EXACT_METHODS = ("auto", "enumerate", "milp")
+
+#: HiGHS tolerances of the restricted master LP (tighter than the 1e-7 defaults, so the
+#: duals price columns to about the same accuracy as _RC_TOL)
+_LP_OPTIONS = {"primal_feasibility_tolerance": 1e-9, "dual_feasibility_tolerance": 1e-9}
+
+
+def _milp_pricing(A: np.ndarray, y: np.ndarray, P: np.ndarray, duals: dict[str, Any],
+                  max_degree: int, solver: str, time_limit: float | None,
+                  pool: set[Clause]) -> tuple[list[tuple[Clause, float]], float, bool]:
+    """Exact pricing by the MILP of :class:`~optirules.models._pricing.RulePricingModel`.
+
+    Returns the optimal clause if it is new and negative, the MILP's bound (a proven lower
+    bound on the minimum reduced cost, capped at 0), and whether it was solved to optimality.
+    """
+    from ..solvers import Status
+    from ._pricing import RulePricingModel
+
+    model = RulePricingModel(A, y, P, duals["mu"], duals["lam"], max_degree,
+                             lambda0=duals["lambda0"], lambda1=duals["lambda1"])
+    options = {"mip_abs_gap": 1e-10} if solver == "highs" else {}
+    try:
+        result = model.solve(solver, time_limit=time_limit, **options)
+    except OptirulesError:
+        result = model.result_
+        if result is None:
+            raise
+        bound = result.bound if math.isfinite(result.bound) else -math.inf
+        return [], min(0.0, bound), False
+    bound = float(result.bound) if math.isfinite(result.bound) else -math.inf
+    complete = result.status == Status.OPTIMAL
+    cols = []
+    if model.reduced_cost_ < -RC_TOL and model.clause_ not in pool:
+        cols = [(model.clause_, model.reduced_cost_)]
+    return cols, min(0.0, bound, model.reduced_cost_), complete
+
+
+# ====================================================================== column generation
+@dataclass
+class ColumnGenerationResult:
+    """Everything one column-generation run produced (see :func:`column_generation`)."""
+
+    clauses: list[Clause]
+    pool: list[Clause]
+    history: list[dict[str, Any]]
+    lp_objective: float
+    lp_bound: float
+    ip_objective: float
+    ip_status: str
+    ip_bound: float
+    gap: float
+    certified: bool
+    converged: bool
+    absolute_gap: float
+    stop_reason: str
+    pricing_lower_bound: float
+    fit_time: float
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+def _kappa(budget: float | None, lambda0: float, lambda1: float, z: float) -> float:
+    """An upper bound on sum_k w_k at an optimum of the full master LP (module docstring)."""
+    kappa = math.inf
+    if budget is not None:
+        kappa = budget / 2.0
+    if lambda0 + lambda1 > 0:
+        kappa = min(kappa, z / (lambda0 + lambda1))
+    return kappa
+
+
+def master_objective(A: np.ndarray, y: np.ndarray, P: np.ndarray, clauses: Sequence[Clause],
+                     lambda0: float, lambda1: float) -> float:
+    """The master IP objective of a rule set: weighted Hamming loss plus penalties."""
+    cov = clause_coverage(A, list(clauses))
+    missed = y & ~cov.any(axis=1) if clauses else y.copy()
+    neg = float((np.where(y, 0.0, P) @ cov).sum()) if clauses else 0.0
+    pen = sum(lambda0 + lambda1 * len(c) for c in clauses)
+    return float(P[missed].sum()) + neg + pen
+
+
+def _prune_redundant(A: np.ndarray, y: np.ndarray, P: np.ndarray, clauses: list[Clause],
+                     lambda0: float, lambda1: float) -> list[Clause]:
+    """Drop clauses whose removal does not increase the master objective (greedy, stable).
+
+    The IP optimum is unchanged (removing never increases it, and it was optimal), but a
+    budget-form IP may otherwise keep clauses that cost nothing and do nothing.
+    """
+    current = list(clauses)
+    obj = master_objective(A, y, P, current, lambda0, lambda1)
+    changed = True
+    while changed and current:
+        changed = False
+        for c in sorted(current, key=lambda c: (-len(c), c)):
+            trial = [d for d in current if d != c]
+            o = master_objective(A, y, P, trial, lambda0, lambda1)
+            if o <= obj + 1e-15:
+                current, obj, changed = trial, min(o, obj), True
+                break
+    return current
+
+
+def _greedy_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence[Clause],
+                     budget: float | None, lambda0: float, lambda1: float) -> list[Clause]:
+    """A quick feasible rule set: add the pool clause that lowers the objective most.
+
+    Its objective is the incumbent of the reduced-cost fixing before the master IP.
+    """
+    if not pool:
+        return []
+    cov = clause_coverage(A, list(pool))
+    cost = 1.0 + np.fromiter((len(c) for c in pool), float, len(pool))
+    fixed = np.where(y, 0.0, P) @ cov + lambda0 + lambda1 * (cost - 1.0)
+    uncovered = y.copy()
+    spent = 0.0
+    chosen: list[int] = []
+    free = np.ones(len(pool), bool)
+    while True:
+        gain = np.where(uncovered, P, 0.0) @ cov - fixed
+        ok = free & (gain > 1e-15)
+        if budget is not None:
+            ok &= spent + cost <= budget + 1e-9
+        if not ok.any():
+            break
+        k = int(np.flatnonzero(ok)[np.argmax(gain[ok])])
+        chosen.append(k)
+        free[k] = False
+        spent += cost[k]
+        uncovered &= ~cov[:, k]
+    return [pool[k] for k in chosen]
+
+
+def enumerate_master(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence[Clause],
+                     budget: float, lambda0: float = 0.0, lambda1: float = 0.0,
+                     ) -> tuple[list[Clause], float]:
+    r"""The master IP over a pool by enumeration, when the budget admits at most 3 clauses.
+
+    Every clause costs at least 2, so with :math:`C < 8` a rule set has at most 3 clauses.
+    The weighted positives covered by a union come from inclusion-exclusion over the
+    pairwise and triple intersections (matrix products over the label-1 rows), so all
+    :math:`inom{K}{\le 3}` subsets are scored at once.  Returns the optimal clauses
+    (ties: fewer clauses, then the first in pool order) and the objective; equal to
+    :class:`~optirules.models._rule_master.RuleMasterModel`'s IP optimum (tested).
+    """
+    K = len(pool)
+    pos_mass = float(P[y].sum())
+    if K == 0:
+        return [], pos_mass
+    if budget >= 8:
+        raise InputError("enumerate_master handles budgets below 8 (at most 3 clauses).")
+    cov = clause_coverage(A, list(pool))
+    C = cov[y].astype(np.float64)
+    w = P[y]
+    cost = 1.0 + np.fromiter((len(c) for c in pool), float, K)
+    fixed = np.where(y, 0.0, P) @ cov + lambda0 + lambda1 * (cost - 1.0)
+    single = w @ C
+    best_obj, best = pos_mass, ()
+    ok1 = cost <= budget + 1e-9
+    obj1 = pos_mass - single + fixed
+    obj1[~ok1] = np.inf
+    if ok1.any():
+        a = int(np.argmin(obj1))
+        if obj1[a] < best_obj - 1e-15:
+            best_obj, best = float(obj1[a]), (a,)
+    I2 = C.T @ (C * w[:, None])
+    tri = np.triu(np.ones((K, K), bool), 1)
+    ok2 = tri & (cost[:, None] + cost[None, :] <= budget + 1e-9)
+    if ok2.any():
+        obj2 = pos_mass - (single[:, None] + single[None, :] - I2) + fixed[:, None] \
+            + fixed[None, :]
+        obj2 = np.where(ok2, obj2, np.inf)
+        t = int(np.argmin(obj2))
+        if obj2.flat[t] < best_obj - 1e-15:
+            best_obj, best = float(obj2.flat[t]), tuple(int(v) for v in divmod(t, K))
+    if cost.min() * 3 <= budget + 1e-9:
+        for a in range(K - 2):
+            ok3 = tri.copy()
+            ok3[: a + 1, :] = False
+            ok3 &= cost[a] + cost[:, None] + cost[None, :] <= budget + 1e-9
+            if not ok3.any():
+                continue
+            I3 = C.T @ (C * (w * C[:, a])[:, None])
+            union = (single[a] + single[:, None] + single[None, :] - I2[a][:, None]
+                     - I2[a][None, :] - I2 + I3)
+            obj3 = pos_mass - union + fixed[a] + fixed[:, None] + fixed[None, :]
+            obj3 = np.where(ok3, obj3, np.inf)
+            t = int(np.argmin(obj3))
+            if obj3.flat[t] < best_obj - 1e-15:
+                b, c = divmod(t, K)
+                best_obj, best = float(obj3.flat[t]), (a, int(b), int(c))
+    chosen = [pool[k] for k in best]
+    return chosen, master_objective(A, y, P, chosen, lambda0, lambda1)
+
+
+def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
+                      complexity: float | None = None, lambda0: float = 0.0,
+                      lambda1: float = 0.0, max_degree: int = 3, pricing: str = "auto",
+                      exact_method: str = "auto", beam_width: int = 10, n_columns: int = 10,
+                      max_iterations: int = 100, time_limit: float | None = None,
+                      pricing_time_limit: float | None = 30.0, solver: str = "highs",
+                      mip_gap: float | None = 1e-6, random_seed: int | None = None,
+                      initial_clauses: Sequence[Clause] = (), master_ip: str = "milp",
+                      progress: Callable[[dict[str, Any]], None] | None = None,
+                      ) -> ColumnGenerationResult:
+    r"""Column generation for the weighted rule master, then the master IP over the pool.
+
+    Parameters
+    ----------
+    A : bool array of shape (N, L)
+        Literal matrix.
+    y : bool array of shape (N,)
+        Labels (True = positive).
+    P : array of shape (N,)
+        Row weights (a pmf in seed 000).
+    complexity, lambda0, lambda1
+        Budget :math:`C` (``None``: no budget row) and penalty costs.
+    max_degree, pricing, exact_method, beam_width, n_columns, max_iterations, time_limit,
+    pricing_time_limit, solver, mip_gap, random_seed
+        As for :class:`BooleanRuleSetClassifier`.
+    initial_clauses : sequence of clauses
+        Columns to start the pool with (e.g. the previous members', in the DRO loop).
+    master_ip : {"milp", "auto"}, default "milp"
+        ``"milp"``: the final master IP is :class:`RuleMasterModel` solved by ``solver``;
+        ``"auto"``: :func:`enumerate_master` when the budget admits at most 3 clauses
+        (``complexity < 8``), the MILP otherwise.
+    progress : callable, optional
+        Called with each history record.
+
+    Returns
+    -------
+    ColumnGenerationResult
+    """
+    from ..solvers import Status
+    from ._pricing import beam_search_pricing
+    from ._rule_master import HighsRuleMaster, RuleMasterModel
+
+    t_start = time.perf_counter()
+    deadline = None if time_limit is None else t_start + float(time_limit)
+    y = np.asarray(y, dtype=bool)
+    A = np.ascontiguousarray(A, dtype=bool)
+    y_int = y.astype(np.int64)
+    use_milp = exact_method == "milp" or (exact_method == "auto" and max_degree > 3)
+    master = HighsRuleMaster(A, y_int, initial_clauses, sample_weight=P,
+                             complexity_budget=complexity, lambda0=lambda0, lambda1=lambda1,
+                             options=_LP_OPTIONS)
+    pool: set[Clause] = set(master.clauses_)
+    history: list[dict[str, Any]] = []
+    best_bound = -math.inf
+    last_lower = math.nan
+    converged = False
+    stop = "max_iterations"
+    n_exact_incomplete = 0
+    z = math.nan
+
+    def remaining() -> float | None:
+        return None if deadline is None else max(0.0, deadline - time.perf_counter())
+
+    def exact(duals: dict[str, Any], need_proof: bool):
+        v = row_prices(y, P, duals["mu"])
+        if use_milp:
+            tl = pricing_time_limit
+            rem = remaining()
+            if rem is not None:
+                tl = rem if tl is None else min(tl, rem)
+            return _milp_pricing(A, y_int, P, duals, max_degree, solver, tl, pool)
+        comp = [0.0] + [float(complexity_costs(d, duals["lam"], duals["lambda0"],
+                                               duals["lambda1"])) for d in range(1, 4)]
+        dl = None if pricing_time_limit is None else time.perf_counter() + pricing_time_limit
+        if deadline is not None:
+            dl = deadline if dl is None else min(dl, deadline)
+        return enumerate_pricing(A, v, comp, max_degree, k=n_columns, pool=pool, deadline=dl,
+                                 need_proof=need_proof)
+
+    for it in range(1, max_iterations + 1):
+        z = master.solve()
+        duals = master.duals_for_pricing_
+        kappa = _kappa(complexity, lambda0, lambda1, z)
+        cols: list[tuple[Clause, float]] = []
+        lower = math.nan
+        complete = True
+        used = ""
+        if pricing in ("beam", "auto"):
+            used = "beam"
+            cand = beam_search_pricing(A, y_int, P, duals["mu"], duals["lam"], max_degree,
+                                       lambda0=duals["lambda0"], lambda1=duals["lambda1"],
+                                       beam_width=beam_width, k=n_columns,
+                                       exclude=sorted(pool))
+            cols = [(c, r) for c, r in cand if r < -RC_TOL and c not in pool]
+        if not cols and pricing in ("exact", "auto"):
+            used = "exact" if not used else "beam+exact"
+            cols, lower, complete = exact(duals, need_proof=pricing == "exact")
+            if not complete and not cols:
+                n_exact_incomplete += 1
+        if not math.isnan(lower):
+            last_lower = lower
+            bound = z if lower >= 0 else z + kappa * lower
+            best_bound = max(best_bound, bound)
+        best_r = min((r for _, r in cols), default=lower if not math.isnan(lower) else 0.0)
+        record = {"iteration": it, "lp_objective": z, "best_reduced_cost": float(best_r),
+                  "reduced_cost_lower_bound": float(lower), "columns_added": len(cols),
+                  "pool_size": len(pool) + len(cols), "pricing": used,
+                  "lp_bound": float(best_bound), "time": time.perf_counter() - t_start}
+        history.append(record)
+        if progress is not None:
+            progress(record)
+        if not cols:
+            if pricing == "beam":
+                stop = "beam search found no improving clause (no proof)"
+            elif not math.isnan(lower) and lower >= -RC_TOL:
+                # a proven bound >= 0 is a proof, even from an interrupted search
+                converged = True
+                stop = "converged (exact pricing proved no improving clause)"
+            else:
+                stop = "exact pricing stopped by its time limit (no proof)"
+            break
+        master.add_clauses([c for c, _ in cols])
+        pool.update(c for c, _ in cols)
+        if deadline is not None and time.perf_counter() > deadline:
+            stop = "time_limit"
+            break
+    if not converged:
+        z = master.solve()  # columns added by the last iteration
+        if pricing != "beam" and stop == "max_iterations":
+            # no proof yet: price once more at the final duals, for a certified bound
+            _, lower, _ = exact(master.duals_for_pricing_, need_proof=True)
+            last_lower = lower
+            kappa = _kappa(complexity, lambda0, lambda1, z)
+            best_bound = max(best_bound, z if lower >= 0 else z + kappa * lower)
+
+    final_duals = {k: (np.array(v, copy=True) if isinstance(v, np.ndarray) else float(v))
+                   for k, v in master.duals_for_pricing_.items()}
+    # ------------------------------------------------------------------ master IP
+    t_ip = time.perf_counter()
+    pool_list = master.clauses_
+    ip_status = "optimal"
+    ip_bound = math.nan
+    chosen: list[Clause] = []
+    incumbent = _greedy_rule_set(A, y, P, pool_list, complexity, lambda0, lambda1)
+    ub = master_objective(A, y, P, incumbent, lambda0, lambda1)
+    # reduced-cost fixing: with the final LP duals every IP solution using column k costs
+    # at least z + r_k, so columns with z + r_k > ub are in no optimal solution
+    rc = np.maximum(np.asarray(master.reduced_costs_, dtype=float), 0.0)
+    keep_cols = [c for c, r in zip(pool_list, rc) if z + r <= ub + 1e-12]
+    if keep_cols and master_ip == "auto" and complexity is not None and complexity < 8:
+        chosen, _ = enumerate_master(A, y, P, keep_cols, complexity, lambda0, lambda1)
+        ip_status = "optimal (enumeration)"
+    elif keep_cols:
+        model = RuleMasterModel(A, y_int, keep_cols, sample_weight=P,
+                                complexity_budget=complexity, lambda0=lambda0, lambda1=lambda1)
+        options: dict[str, Any] = {}
+        if solver == "highs" and random_seed is not None:
+            options["random_seed"] = int(random_seed)
+        rem = remaining()
+        tl = None if rem is None else max(rem, 1.0)
+        try:
+            result = model.solve(solver, time_limit=tl, mip_gap=mip_gap, **options)
+        except OptirulesError as exc:
+            raise SolverError(
+                f"the master IP over {len(pool_list)} generated clauses was not solved "
+                f"({exc}). Raise time_limit or try another solver."
+            ) from None
+        ip_status = result.status.value if isinstance(result.status, Status) else \
+            str(result.status)
+        ip_bound = float(result.bound)
+        chosen = list(model.selected_)
+    if master_objective(A, y, P, chosen, lambda0, lambda1) > ub:
+        chosen = incumbent  # only after a time limit: keep the better heuristic solution
+    chosen = _prune_redundant(A, y, P, chosen, lambda0, lambda1)
+    ip_obj = master_objective(A, y, P, chosen, lambda0, lambda1)
+    certified = math.isfinite(best_bound)
+    if certified:
+        lp_bound = min(best_bound, ip_obj)
+        gap = 0.0 if ip_obj <= 0 else max(0.0, (ip_obj - lp_bound) / ip_obj)
+        abs_gap = max(0.0, ip_obj - lp_bound)
+    else:
+        # no exact pricing finished (beam only, or stopped by a time limit): the restricted
+        # LP bounds nothing over all clauses, so the gap is unknown, not 0
+        lp_bound = math.nan
+        gap = abs_gap = math.nan
+    info = {"n_exact_incomplete": n_exact_incomplete,
+            "kappa": _kappa(complexity, lambda0, lambda1, z),
+            "ip_columns": len(keep_cols), "greedy_objective": ub,
+            "cg_time": t_ip - t_start, "ip_time": time.perf_counter() - t_ip,
+            "duals": final_duals}
+    return ColumnGenerationResult(
+        clauses=chosen, pool=pool_list, history=history, lp_objective=float(z),
+        lp_bound=float(lp_bound), ip_objective=float(ip_obj), ip_status=ip_status,
+        ip_bound=ip_bound, gap=float(gap), certified=certified, converged=converged,
+        absolute_gap=float(abs_gap),
+        stop_reason=stop, pricing_lower_bound=float(last_lower),
+        fit_time=time.perf_counter() - t_start, info=info,
+    )
+
+
+#: the work budget (multiply-adds of enumerate_pricing) under which max_degree="auto" is 3
+_AUTO_DEGREE_WORK = 2e9
+
+
+def resolve_max_degree(max_degree: int | str, shape: tuple[int, int]) -> int:
+    """``max_degree``, with ``"auto"`` resolved to 3 or 2 by the cost of exact pricing."""
+    if max_degree != "auto":
+        return int(max_degree)
+    n_rows, n_lit = shape
+    return 3 if n_lit ** 3 * n_rows / 6.0 <= _AUTO_DEGREE_WORK else 2
