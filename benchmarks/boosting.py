@@ -6,7 +6,7 @@ Run from the repository root::
     python benchmarks/boosting.py --quick    # small sizes, a few seconds
 
 Part 1 fits AdaBoost with decision stumps twice on the same binarized data (census =
-UCI adult, 131 binary features as in seed 002 Table 1): scikit-learn's
+UCI adult, 131 binary features as in Reyzin's paper Table 1): scikit-learn's
 ``AdaBoostClassifier(estimator=DecisionTreeClassifier(max_depth=1))`` (SAMME, the only
 algorithm scikit-learn 1.9 has; for two classes it is AdaBoost with votes ``2 alpha_t``)
 and ``BoostingClassifier(weak_learner=StumpLearner(criterion="gini"))`` (the same split

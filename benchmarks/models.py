@@ -4,7 +4,7 @@
    50 columns and re-solves.  Direct highspy (``HighsRuleMaster``: ``addCols`` + warm
    ``run``) vs rebuilding and solving the Pyomo model (``RuleMasterModel(relax=True)``).
    Both must reach the same LP objective.
-2. The worst-case pmf (seed 000 eq 9) at N = 20,000: the exact 1-D Lagrangian solver vs the
+2. The worst-case pmf (the DRO paper eq 9) at N = 20,000: the exact 1-D Lagrangian solver vs the
    CVXPY model with Clarabel, for the chi-square and KL balls.
 
 Usage: python benchmarks/models.py [--quick]

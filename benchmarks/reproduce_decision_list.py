@@ -1,4 +1,4 @@
-"""Full reproduction of seed 001: BruteDL + Minimum OSR vs default rule vs DecisionListCV vs CART.
+"""Full reproduction of the Minimum OSR paper: BruteDL + Minimum OSR vs default rule vs DecisionListCV vs CART.
 
 Run from the repository root (single core, low priority, the machine is shared)::
 
@@ -121,7 +121,7 @@ def main() -> None:
     cv_depths, cv_covs, cv_k = (1, 2, 3), CV_MIN_COVERAGES, args.cv_folds or 3
     cv_splice = CV_MAX_DEPTHS["splice"]
     text = [
-        "# Seed 001: BruteDL + Minimum OSR vs default rule vs DecisionListCV vs CART",
+        "# The Minimum OSR paper: BruteDL + Minimum OSR vs default rule vs DecisionListCV vs CART",
         "",
         "Produced by `benchmarks/reproduce_decision_list.py` "
         f"(`optirules.experiments._decision_list.run(random_state=0)`), run {started} UTC, "

@@ -1,4 +1,4 @@
-"""Full reproduction of seed 002 Tables 1-3 (AdaBoost with stumps, 2-/3-parities, CART-16).
+"""Full reproduction of Reyzin's paper Tables 1-3 (AdaBoost with stumps, 2-/3-parities, CART-16).
 
 Reyzin, "On Boosting Sparse Parities" (AAAI 2014).  CART-16 ("CART trees pruned to 16
 nodes") is run in two readings: 16 leaves and 16 nodes (8 leaves, 15 nodes).  Run from
@@ -39,12 +39,12 @@ ORDER = ["digits17", "digits49", "cancer", "ecoli", "heart", "heart_cleveland", 
 NOTES = """
 ## Notes
 
-- CART-16: the seed says "CART trees pruned to 16 nodes".  Two readings are run with
+- CART-16: the paper says "CART trees pruned to 16 nodes".  Two readings are run with
   `optirules.weak.CartLearner(size=16, count=...)`: `count="leaves"` (at most 16 leaves,
   up to 31 nodes; scikit-learn's `max_leaf_nodes=16`, grown best-first, the default of
   `BoostingClassifier(weak_learner="cart")`) and `count="nodes"` (at most 16 nodes in
   all: 8 leaves, 15 nodes).  Neither is cost-complexity pruned.  The row "mean abs.
-  difference to the seed" of Table 3 compares each with the seed's CART-16 column on the
+  difference to the paper" of Table 3 compares each with the paper's CART-16 column on the
   seed's own datasets.
 - The stumps and parity columns are from the earlier full run (dates above); the two
   CART columns were re-run with the full protocol (20 splits, 250 rounds, all datasets).
@@ -73,7 +73,7 @@ def _write_tables(raw: pd.DataFrame, rounds: int) -> str:
     runs = raw.groupby("learner", sort=False).run_utc.agg(_run_dates)
     when = "; ".join(f"{k}: {v}" for k, v in runs.items())
     (RESULTS / "parity_tables.md").write_text(
-        "# Seed 002 (Reyzin 2014), Tables 1-3: ours (seed)\n\n"
+        "# Reyzin's paper (Reyzin 2014), Tables 1-3: ours (seed)\n\n"
         "Produced by `benchmarks/reproduce_parity.py` (per-split rows in "
         "`parity_raw.csv`, per-fit seconds in `parity_results.csv`).\n\n" + table +
         f"\n\nSplits per dataset: {n_splits.to_dict()}. Single BLAS thread, nice 10, on a "

@@ -1,4 +1,4 @@
-"""Full reproduction of seed 004: QMM vs kappa pruning vs DREP (Table 4), noisy diagonal, CMDs.
+"""Full reproduction of the QMM paper: QMM vs kappa pruning vs DREP (Table 4), noisy diagonal, CMDs.
 
 Run from the repository root (single core, low priority, the machine is shared)::
 
@@ -6,7 +6,7 @@ Run from the repository root (single core, low priority, the machine is shared):
 
 Writes, in ``benchmarks/results/``:
 
-* ``pruning_tables.md`` — Table 4 (ours with the seed's figures), per-dataset tables, the
+* ``pruning_tables.md`` — Table 4 (ours with the paper's figures), per-dataset tables, the
   noisy-diagonal and breast-cancer examples;
 * ``pruning_results.csv`` (one row per dataset, ensemble, tree type, method) and
   ``pruning_raw.csv`` (one row per split as well);
@@ -62,7 +62,7 @@ def main() -> None:
                 **({"n_train": 300, "n_test": 300, "grid": 40} if args.quick else {}))
             me = margin_example(n_members=20 if args.quick else 200,
                                 path=None if args.quick else RESULTS / "pruning_cmd.png")
-            ex = ["### Noisy diagonal (seed 004): fully grown trees, 1000 training points with "
+            ex = ["### Noisy diagonal (the QMM paper): fully grown trees, 1000 training points with "
                   "20 labels flipped, 1000 noise-free test points", "",
                   "| model | test error % | training error % | trees |", "|---|---|---|---|"]
             for _, r in nd.iterrows():
@@ -72,7 +72,7 @@ def main() -> None:
                    "the performance of AdaBoost', whose boundary chases the noisy points; the "
                    "forest overfits less but its boundary is more ragged (no numbers given).",
                    "", "### Breast cancer, depth-2 trees, T = 200: members kept by QMM — ours "
-                   "(seed 004, Figure 4 text)", "",
+                   "(the QMM paper, Figure 4 text)", "",
                    "| model | test error % | trees (seed) |", "|---|---|---|"]
             for _, r in me.iterrows():
                 ex.append(f"| {r.model} | {100 * r.test_error:.1f} | {r['size']} of "
@@ -89,7 +89,7 @@ def main() -> None:
     name = "pruning_tables.md" if not (args.skip_table or args.skip_examples) else (
         "pruning_examples.md" if args.skip_table else "pruning_tables.md")
     (RESULTS / name).write_text(
-        "# Seed 004 (ensemble pruning via margin maximization): ours (seed)\n\n"
+        "# The QMM paper (ensemble pruning via margin maximization): ours (seed)\n\n"
         "Produced by `benchmarks/reproduce_pruning.py`.\n\n" + "\n\n".join(parts) + note)
 
 

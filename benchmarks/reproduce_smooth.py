@@ -1,4 +1,4 @@
-"""Full reproduction of seed 003 Tables 1-2 (smooth boosters on random decision lists).
+"""Full reproduction of Long and Servedio Tables 1-2 (smooth boosters on random decision lists).
 
 Long & Servedio, "Attribute-efficient learning of decision lists and linear threshold
 functions under unconcentrated distributions" (NIPS 2006), §7.  Run from the repository
@@ -6,9 +6,9 @@ root (single core, low priority, the machine is shared)::
 
     OPENBLAS_NUM_THREADS=1 nice -n 10 python benchmarks/reproduce_smooth.py
 
-Writes ``benchmarks/results/smooth_tables.md`` (the seed's tables beside ours: Table 1,
-Table 2 for the three smoothness statistics, which statistic is closest to the seed's,
-the grid of Gavinsky's epsilon with its distance to the seed's Gavinsky column, and the
+Writes ``benchmarks/results/smooth_tables.md`` (the paper's tables beside ours: Table 1,
+Table 2 for the three smoothness statistics, which statistic is closest to the paper's,
+the grid of Gavinsky's epsilon with its distance to the paper's Gavinsky column, and the
 sampling spread of AdaBoost's n = 100, m = 1000 cell under other random_state values)
 and ``benchmarks/results/smooth_results.csv``.  ``--quick`` runs the test-suite size and
 writes nothing.
@@ -45,10 +45,10 @@ def _cause_text(df: pd.DataFrame, spread: pd.DataFrame, n: int, m: int) -> str:
     return (
         f"AdaBoost at n = {n}, m = {m}: our max-over-rounds smoothness is "
         f"{r.smoothness:.1f} ± {r.smoothness_se:.1f} (se over {int(r.reps)} repetitions), "
-        f"the seed's {seed}.  Re-running that cell with {len(spread)} other random_state "
+        f"the paper's {seed}.  Re-running that cell with {len(spread)} other random_state "
         f"values (same protocol, {int(spread.reps.iloc[0])} repetitions each) gives means "
         f"from {spread.smoothness.min():.1f} to {spread.smoothness.max():.1f} (pooled "
-        f"{spread.smoothness.mean():.1f}); the seed's figure is "
+        f"{spread.smoothness.mean():.1f}); the paper's figure is "
         f"{'inside' if inside else 'outside'} that range.  The per-repetition value is "
         "heavy-tailed (a round in which the chosen literal errs on a handful of the "
         "training rows gives those rows half the mass, i.e. a ratio up to "
@@ -96,14 +96,14 @@ def main() -> None:
     g = gavinsky_epsilon_distances(df)
     best = g.loc[g.combined.idxmin()]
     notes = ["## Notes", "",
-             "- The seed does not define its smoothness statistic (Table 2: \"average "
+             "- The paper does not define its smoothness statistic (Table 2: \"average "
              "smoothness\").  Table 2 is given for the max over rounds (our "
-             "`smoothness_`, the one that matches the seed's §2 definition of a "
+             "`smoothness_`, the one that matches the paper's §2 definition of a "
              "kappa-smooth booster), the final round and the mean over rounds of "
              "max_i D_t(i)/D_1(i); the distance table says which is closest per algorithm.",
-             f"- Gavinsky's epsilon is not stated in the seed.  Default {args.epsilon:g}; "
+             f"- Gavinsky's epsilon is not stated in the paper.  Default {args.epsilon:g}; "
              f"over the grid {sorted({args.epsilon, *args.extra_epsilons})} the closest to "
-             f"the seed's Gavinsky column is epsilon = {best.epsilon:g} (combined distance "
+             f"the paper's Gavinsky column is epsilon = {best.epsilon:g} (combined distance "
              f"{best.combined:.2f}).",
              ]
     if spread is not None:
@@ -116,7 +116,7 @@ def main() -> None:
             f"Python {platform.python_version()}, numpy {np.__version__}, pandas "
             f"{pd.__version__}, scikit-learn {sklearn.__version__}.\n")
     (RESULTS / f"smooth_tables{tag}.md").write_text(
-        "# Seed 003 (Long & Servedio 2006), Tables 1-2: ours (seed)\n\n"
+        "# Long and Servedio (Long & Servedio 2006), Tables 1-2: ours (seed)\n\n"
         "Produced by `benchmarks/reproduce_smooth.py`.\n\n" + table + note)
 
 

@@ -1,4 +1,4 @@
-"""Rule sets (seed 000): BooleanRuleSetClassifier and DRORuleEnsembleClassifier vs peers.
+"""Rule sets (the DRO paper): BooleanRuleSetClassifier and DRORuleEnsembleClassifier vs peers.
 
 Run from the repository root (the machine is shared: run the full size in the background)::
 
@@ -10,7 +10,7 @@ Run from the repository root (the machine is shared: run the full size in the ba
 The folds are 5-fold stratified, shuffled, ``random_state=0``
 (:func:`optirules.experiments._rules.rules_folds`).  Results go to
 ``benchmarks/results/rules.json`` (every fold), ``rules.csv`` (means) and ``rules.md``
-(the tables, with the cycling experiment of seed 000 §4.1).  ``rules_folds.json`` holds
+(the tables, with the cycling experiment of the DRO paper §4.1).  ``rules_folds.json`` holds
 the row indices of every fold, so that the optional AIX360 peer
 (``benchmarks/aix360_peer.py``, run in its own virtual environment) fits on exactly the
 same rows; every ``rules_aix360*.json`` it wrote (labelled with its date, package versions
@@ -201,7 +201,7 @@ def tables(records, cycling, out_dir: Path, stem: str = "rules", meta=None) -> s
     if meta and "date" in meta:
         head = [f"Run {meta['date']}: `{meta.get('command', '')}`; stack: "
                 f"{meta.get('stack', '')}.", ""]
-    parts = ["# Rule sets by column generation and DRO rule ensembles (seed 000)", "", *head,
+    parts = ["# Rule sets by column generation and DRO rule ensembles (the DRO paper)", "", *head,
              "5-fold stratified CV (shuffled, random_state=0; --quick runs the first 2 folds); "
              "mean ± std over folds; fit time per fold in seconds, wall clock on a 2-core "
              "machine shared with other jobs, under `nice`"
@@ -234,7 +234,7 @@ def tables(records, cycling, out_dir: Path, stem: str = "rules", meta=None) -> s
     if stem == "rules" and timing_md.exists():
         parts += ["", timing_md.read_text().strip()]
     if cycling is not None:
-        parts += ["", "## Cycling of the binary-loss DRO (seed 000 §4.1)", "",
+        parts += ["", "## Cycling of the binary-loss DRO (the DRO paper §4.1)", "",
                   format_cycling(cycling)]
     summary.to_csv(out_dir / f"{stem}.csv", index=False)
     return "\n".join(parts)

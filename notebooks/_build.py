@@ -40,7 +40,7 @@ NB01 = [
     # 01 · The rule master: an integer program, its LP relaxation and its duals
 
     A **rule set** (a DNF) predicts 1 when at least one of its clauses — conjunctions of
-    binary *literals* such as `a1 == 1` — covers the row.  Seed 000
+    binary *literals* such as `a1 == 1` — covers the row.  The DRO paper
     (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*, Section 3, following Dash, Günlük and Wei 2018) picks the
     rule set from a pool $K$ of candidate clauses by an integer program over weights $P_i$
     on the rows ($P^+$ the label-1 rows, $Z_k$ the label-0 rows clause $k$ covers,
@@ -178,7 +178,7 @@ NB01 = [
         print(f"   w = {lp.w_[k]:.3f}  r = {r[k]:+.1e}  {show(pool[k])}")
     """),
     md(r"""
-    ## The exported `.lp` file beside the seed's equations
+    ## The exported `.lp` file beside the paper's equations
 
     `write()` exports the model through Pyomo with its symbolic names, so the file reads
     like the paper.  Pyomo names a `>=` row `c_l_<name>_` and a `<=` row `c_u_<name>_`:
@@ -217,7 +217,7 @@ NB01 = [
         (["xi_i >= 0,  0 <= w_k <= 1"], excerpt("bounds", 3)),
         (["w_k in {0, 1}"], excerpt("binary", 3)),
     ]
-    print(f"{'seed 000':44s}| {lp_file} ({len(lines)} lines)")
+    print(f"{'the DRO paper':44s}| {lp_file} ({len(lines)} lines)")
     for left, right in panels:
         print("-" * 44 + "+" + "-" * 40)
         for t in range(max(len(left), len(right))):
@@ -325,7 +325,7 @@ NB02 = [
     # 02 · Column generation, step by step
 
     Notebook 01 solved the rule master over *every* clause of at most two literals — 465
-    columns.  With more literals or longer clauses the pool explodes, so seed 000 (Section 3,
+    columns.  With more literals or longer clauses the pool explodes, so the DRO paper (Section 3,
     after eq 8) follows Dash, Günlük and Wei (2018): solve the LP relaxation over a small
     pool, ask a **pricing problem** for a clause of negative reduced cost
 
@@ -649,7 +649,7 @@ NB03 = [
     md(r"""
     # 03 · Worst-case distributions: $\chi^2$ and KL balls
 
-    Seed 000 trains rule ensembles against the **worst-case weights** on the training rows:
+    The DRO paper trains rule ensembles against the **worst-case weights** on the training rows:
     given losses $z_i$, eq 9 asks for the pmf $P$ within a $\phi$-divergence ball of radius
     $\rho$ around the empirical pmf $P^0 = (1/N, \dots, 1/N)$ that maximizes the expected
     loss,
@@ -776,7 +776,7 @@ NB03 = [
     ## Real data: the losses of a classifier on heart disease data
 
     `heart_statlog` (270 patients), a logistic regression on the binarized features, and
-    out-of-fold probabilities $F(x_i)$ from 5-fold cross-validation.  The loss is seed 000's
+    out-of-fold probabilities $F(x_i)$ from 5-fold cross-validation.  The loss is the DRO paper's
     margin loss (its eq 2): $z_i = |F(x_i) - \tfrac12| \cdot \mathbb 1(\hat y_i \ne y_i)$,
     zero on every correctly classified row.
     """),
@@ -925,7 +925,7 @@ NB04 = [
     md(r"""
     # 04 · Distributionally robust ensembles of rule sets, and why the binary loss cycles
 
-    Seed 000 (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*, Section 3) trains a **convex combination of DNF
+    The DRO paper (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*, Section 3) trains a **convex combination of DNF
     rule sets** against a *worst-case* weighting of the training rows.  With $P^0$ uniform,
     $F_0 = 0$ and a $\phi$-divergence ball $\mathcal P = \{P : D_\phi(P, P^0) \le \rho\}$,
     each iteration $n = 1, 2, \dots$
@@ -951,7 +951,7 @@ NB04 = [
     \end{aligned}
     $$
 
-    Section 2.3 and 4.1 of the seed explain why the loss must be the margin of the *average*:
+    Section 2.3 and 4.1 of the paper explain why the loss must be the margin of the *average*:
     with the plain misclassification loss of a single rule set, $|h_n(x) - y| \in \{0, 1\}$,
     the worst-case pmf only separates the misclassified rows from the correct ones, and the
     alternation between $h$ and $P$ **cycles** — its Figure 1.  Both runs are here:
@@ -989,7 +989,7 @@ NB04 = [
     (rules plus literals), clauses of at most 2 literals, a $\chi^2$ ball of radius
     $\rho = 0.1$, six iterations.  After every iteration the combination IP is solved with
     $p = P^n$ and with $p = P^0$; the returned ensemble is the candidate of least training
-    robust loss (`selection="robust_loss"`, the seed's reading and the default).  Here
+    robust loss (`selection="robust_loss"`, the paper's reading and the default).  Here
     $\mathfrak C'$ is fixed; by default it is chosen too (last section).
     """),
     code(r"""
@@ -1099,7 +1099,7 @@ NB04 = [
     print(pmf_solvers.to_string(index=False, float_format=lambda v: f"{v:.2e}"))
     """),
     md(r"""
-    ## The binary-loss variant cycles (seed 000 §4.1)
+    ## The binary-loss variant cycles (the DRO paper §4.1)
 
     Same data, one rule set at a time: $h_{n+1}$ minimizes the $P^n$-weighted error and
     $P^n$ is the worst case of $|h_n(x) - y|$ alone (no averaging).  That loss takes two
@@ -1243,7 +1243,7 @@ NB05 = [
     md(r"""
     # 05 · Boosting with sparse parities and stumps: XOR, where stumps fail
 
-    Seed 002 (*On Boosting Sparse Parities*, Reyzin) runs AdaBoost (its Algorithm 1) with three kinds of
+    Reyzin's paper (*On Boosting Sparse Parities*, Reyzin) runs AdaBoost (its Algorithm 1) with three kinds of
     weak learners — decision stumps, **sparse parities** of degree $d$ and small CART trees.
     With labels $y_i \in \{-1,+1\}$ and a distribution $D_t$ over the rows, each round picks
     the hypothesis of largest **edge**, gives it a vote and re-weights the rows:
@@ -1298,7 +1298,7 @@ NB05 = [
     ## Every edge at once, by matrix products
 
     With $S = 1 - 2X \in \{-1,+1\}^{n\times p}$ (so $\chi_J(x_i) = \prod_{j\in J} S_{ij}$) and
-    $u = D \circ y$, the edge of a parity is a weighted correlation (seed 002, "Sparse
+    $u = D \circ y$, the edge of a parity is a weighted correlation (Reyzin's paper, "Sparse
     parities"):
 
     $$
@@ -1483,7 +1483,7 @@ NB06 = [
     md(r"""
     # 06 · Smooth boosting and attribute efficiency: smoothness against error
 
-    Seed 003 (*Attribute-efficient learning of decision lists and linear threshold functions under unconcentrated distributions*, Long and Servedio) learns **decision lists** of $k$
+    Long and Servedio (*Attribute-efficient learning of decision lists and linear threshold functions under unconcentrated distributions*, Long and Servedio) learns **decision lists** of $k$
     relevant variables out of $n$ with $\mathrm{poly}(k, \log n)$ examples — *attribute
     efficiently* — by boosting the best single literal over
     $\{x_1, -x_1, \dots, x_n, -x_n, +1, -1\}$, provided the booster is **smooth**: no
@@ -1523,15 +1523,15 @@ NB06 = [
     from optirules.learners import BoostingClassifier
     """),
     md(r"""
-    ## Random decision lists (seed 003 §7)
+    ## Random decision lists (Long and Servedio §7)
 
     "if $\ell_1$ then $b_1$ else if $\ell_2$ then $b_2$ … else if $\ell_{10}$ then $b_{10}$
-    else $b_{11}$", every literal $\ell_i$ (a variable $x_{v_i}$ set to 1 or to 0 — the seed's
+    else $b_{11}$", every literal $\ell_i$ (a variable $x_{v_i}$ set to 1 or to 0 — the paper's
     $x = 1$ or $x = -1$) and every output $b_i \in \{-1, +1\}$ drawn uniformly; the 10
     relevant variables are distinct and drawn at random among the $n$; examples uniform on
     $\{0,1\}^n$, two thirds for training.
 
-    Seed 003's Lemma 3 says why literals suffice: a decision list is a **linear threshold
+    Long and Servedio's Lemma 3 says why literals suffice: a decision list is a **linear threshold
     function** of its literals.  With $[\ell_i] \in \{0,1\}$,
     $f(x) = \operatorname{sign}\big(\sum_{i=1}^{k} b_i 2^{k+1-i} [\ell_i(x)] + b_{k+1}\big)$:
     the first true literal outweighs all later ones together
@@ -1558,7 +1558,7 @@ NB06 = [
         return out
 
 
-    def as_threshold_function(dl, X):  # seed 003, Lemma 3
+    def as_threshold_function(dl, X):  # Long and Servedio, Lemma 3
         lit = (X[:, dl["variables"]] == dl["values"]).astype(float)
         powers = 2.0 ** (K - np.arange(K))                # 2^(k+1-i), i = 1..k
         return np.sign(lit @ (dl["outputs"][:K] * powers) + dl["outputs"][K])
@@ -1587,7 +1587,7 @@ NB06 = [
     ## Seven boosters on one sample
 
     100 rounds each, as in §7; SmoothBoost with $\gamma \in \{0.1, 0.2, 0.4\}$ and no stopping
-    rule, as the seed runs it, and once more with Servedio's stopping rule $\kappa = 0.1$
+    rule, as the paper runs it, and once more with Servedio's stopping rule $\kappa = 0.1$
     (stop when the mean weight $\sum_i D_1(i) M_t(i)$ falls below $\kappa$).  Gavinsky's
     $\epsilon = 0.1$.
     """),
@@ -1685,9 +1685,9 @@ NB06 = [
       ($y_i F_t(x_i) < 0$).  Once its vote fits every training row, the cap is idle and its
       distribution is exactly AdaBoost's rule applied to its own vote; from then on it is no
       smoother.  On these separable samples that happens early, so here MadaBoost's
-      smoothness is close to AdaBoost's — unlike seed 003's Table 2 (e.g. 8.8 against 13.6
+      smoothness is close to AdaBoost's — unlike Long and Servedio's Table 2 (e.g. 8.8 against 13.6
       at $n = m = 100$); our full reproduction (`benchmarks/results/smooth_tables.md`) shows
-      the same gap to the seed.
+      the same gap to the paper.
     """),
     code(r"""
     mada = fitted["Mada"]
@@ -1709,12 +1709,12 @@ NB06 = [
     md(r"""
     ## Smoothness against error over several targets
 
-    Ten fresh targets and samples at $n = 100$, $m = 200$ (seed 003 averages 150 at this
+    Ten fresh targets and samples at $n = 100$, $m = 200$ (Long and Servedio average 150 at this
     size; its Table 1/2 row is printed beside ours).  Each point is one booster on one
     sample; the large markers are the averages.
     """),
     code(r"""
-    SEED_ROW = {  # seed 003, Tables 1 and 2, row n = 100, m = 200: (test error, smoothness)
+    SEED_ROW = {  # Long and Servedio, Tables 1 and 2, row n = 100, m = 200: (test error, smoothness)
         "Ada": (0.052, 19.8), "Mada": (0.045, 13.1), "Gavinsky": (0.050, 12.5),
         "SB(0.1)": (0.047, 6.9), "SB(0.2)": (0.047, 9.4), "SB(0.4)": (0.051, 9.9)}
     rows = []
@@ -1728,8 +1728,8 @@ NB06 = [
                          "test error": 1 - clf.score(Xb, yb)})
     runs = pd.DataFrame(rows)
     averages = runs.groupby("booster", sort=False)[["test error", "smoothness"]].mean()
-    averages["seed 003 error"] = [SEED_ROW[b][0] for b in averages.index]
-    averages["seed 003 smoothness"] = [SEED_ROW[b][1] for b in averages.index]
+    averages["Long and Servedio error"] = [SEED_ROW[b][0] for b in averages.index]
+    averages["Long and Servedio smoothness"] = [SEED_ROW[b][1] for b in averages.index]
     print(f"{runs['seed'].nunique()} samples")
     print(averages.to_string(float_format=lambda v: f"{v:.3f}"))
 
@@ -1850,7 +1850,7 @@ NB07 = [
     md(r"""
     # 07 · Decision lists and Minimum OSR
 
-    Seed 001 (the paper on BruteDL decision lists with the "Minimum OSR" fallback) learns
+    The Minimum OSR paper (the paper on BruteDL decision lists with the "Minimum OSR" fallback) learns
     an ordered **decision list** with BruteDL: among all conjunctions of at most $d$ tests
     `attribute = value`, take the one of best **Laplace accuracy** on the rows not yet
     covered,
@@ -1861,7 +1861,7 @@ NB07 = [
 
     append it (predicting its majority class), remove the rows it covers, and repeat; a
     **default rule** takes what is left.  A test point that no rule covers would go to the
-    default rule — seed 001 instead builds one rule for that point alone, **Minimum OSR**:
+    default rule — the Minimum OSR paper instead builds one rule for that point alone, **Minimum OSR**:
     a one-path decision tree along the point's own attribute values.  At each node it picks
     the attribute of least information measure over the node's training rows
 
@@ -1984,7 +1984,7 @@ NB07 = [
     md(r"""
     ## Minimum OSR by hand
 
-    The procedure of the seed, written out in a few lines of pandas over the training rows
+    The procedure of the paper, written out in a few lines of pandas over the training rows
     (the root test is always taken; ties go to the first attribute).  It must build the same
     rule as `explain()` for every uncovered test point.
     """),
@@ -2200,7 +2200,7 @@ NB08 = [
     md(r"""
     # 08 · Pruning an ensemble with QMM: margin distributions before and after
 
-    Seed 004 (*Ensemble Pruning via Margin Maximization*) re-weights a voting ensemble
+    The QMM paper (*Ensemble Pruning via Margin Maximization*) re-weights a voting ensemble
     $f(x) = \operatorname{sign}\sum_t \alpha_t h_t(x)$ of $T$ members by a quadratic program it
     calls **QMM** (its eq. 19).  With the member predictions $H \in \{-1,+1\}^{n\times T}$ on
     the training rows, $E = H \bullet y$ (row $i$ multiplied by $y_i$), the margins
@@ -2245,8 +2245,8 @@ NB08 = [
     ## Data and ensemble
 
     Breast cancer (`wdbc`, 569 rows, 30 numeric features), a stratified 2/3–1/3 split, and
-    AdaBoost with 100 depth-2 trees (the seed's "4-node trees"; scikit-learn's
-    `AdaBoostClassifier`).  Pruning uses the training rows, as in the seed, with its
+    AdaBoost with 100 depth-2 trees (the paper's "4-node trees"; scikit-learn's
+    `AdaBoostClassifier`).  Pruning uses the training rows, as in the paper, with its
     $\upsilon = 0.5$ for AdaBoost.
     """),
     code(r"""
@@ -2323,7 +2323,7 @@ NB08 = [
     HiGHS's QP solver is not equally at home on every instance of this dense QP: with
     $\upsilon = 0.25$ on this ensemble it stops with a solver error, and with $\upsilon = 1$
     it runs into any time limit (we saw both while writing this notebook).  The pruner then
-    does what seed 004 prescribes — keep the original vote — and says so: a
+    does what the QMM paper prescribes — keep the original vote — and says so: a
     `QMMFallbackWarning`, `fallback_used_` and the reason.  We give HiGHS a time limit and
     look at the $\upsilon = 0.25$ case.
     """),
@@ -2396,7 +2396,7 @@ NB08 = [
 
     A smaller $\upsilon$ protects fewer margins and lets the QP prune more.  Beside it,
     $\kappa$-pruning (keep the 20% most diverse members, pairwise Cohen's $\kappa$) and DREP
-    (greedy forward selection among the most diverse members), the seed's baselines.  The
+    (greedy forward selection among the most diverse members), the paper's baselines.  The
     $\upsilon$ sweep uses the default solver, Clarabel.
     """),
     code(r"""

@@ -377,7 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "demo", help="the main job on bundled data: learn a rule set with HiGHS and export it",
         description="Binarize a bundled dataset, learn a Boolean rule set by column generation "
-        "(seed 000 eqs 6-8: master LP, exact pricing, master IP with HiGHS), print the rules, "
+        "(the DRO paper eqs 6-8: master LP, exact pricing, master IP with HiGHS), print the rules, "
         "test accuracy, solve status and certified gap, and write the final master as an .lp "
         "file (and the model as JSON). --method enumerate instead solves the IP over every "
         "clause of at most --max-degree literals.")
@@ -398,7 +398,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "export", help="write the rule master of a bundled dataset as an .lp or .mps file",
-        description="Build the rule master (seed 000 eqs 6-8) over all clauses of at most "
+        description="Build the rule master (the DRO paper eqs 6-8) over all clauses of at most "
         "--max-degree literals on a bundled dataset and write it, without solving.")
     p.add_argument("output", help="path ending in .lp or .mps")
     p.add_argument("--dataset", default="tic_tac_toe")
@@ -439,7 +439,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "reproduce", help="reproduce a seed paper's experiment and print its table beside ours",
-        description="Run one of the seeds' experiments: " + ", ".join(REPRODUCTIONS) + ".")
+        description="Run one of the papers' experiments: " + ", ".join(REPRODUCTIONS) + ".")
     p.add_argument("name", choices=sorted(REPRODUCTIONS))
     p.add_argument("--quick", action="store_true", help="a small version that runs in seconds")
     p.add_argument("--backend", choices=["local", "dask", "ray"], default="local",

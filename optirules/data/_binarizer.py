@@ -1,6 +1,6 @@
 """Turn a table of numeric, categorical and missing values into binary literals.
 
-Rule learners (seed 000's DNF rule sets, seed 001's decision lists, seed 003's
+Rule learners (the DRO paper's DNF rule sets, the Minimum OSR paper's decision lists, Long and Servedio's
 best-single-literal booster) work on binary features ``X ∈ {0,1}^{N×d}`` whose
 columns are *literals*: readable conditions such as ``age > 52.5``,
 ``color == red`` or ``ca is missing``.  :class:`FeatureBinarizer` builds these

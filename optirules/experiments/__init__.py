@@ -1,4 +1,4 @@
-"""Experiments: the grid runner and the seeds' reproductions."""
+"""Experiments: the grid runner and the papers' reproductions."""
 
 from .._lazy import lazy_exports
 

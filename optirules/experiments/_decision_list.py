@@ -1,4 +1,4 @@
-"""Reproduction of seed 001: BruteDL with Minimum OSR vs BruteDL with the default rule.
+"""Reproduction of the Minimum OSR paper: BruteDL with Minimum OSR vs BruteDL with the default rule.
 
 Five classifiers on the categorical benchmark sets of the paper ("BruteDL decision lists
 with the Minimum OSR fallback") plus credit-g:
@@ -30,7 +30,7 @@ of credit-g go through 5 quantile bins; missing values are the category ``"?"``;
 integer codes are categories.  "list length" is the number of rules (CART: leaves);
 "fallback share" is the share of test points no rule covers (those the fallback
 classified); "OSR default" is the share of test points on which Minimum OSR itself had to
-use the default rule (the seed's two cases).
+use the default rule (the paper's two cases).
 
 The paper's text as extracted holds no result table, so there are no paper figures to
 print beside ours (the ``seed_accuracy`` column stays empty).
@@ -80,7 +80,7 @@ CV_MAX_DEPTHS: dict[str, tuple[int, ...]] = {"splice": (1, 2)}
 #: DecisionListCV's min_coverage grid
 CV_MIN_COVERAGES = (2, 5, 10, 20, 40, 80)
 
-#: seed 001's own accuracies - none survive in the extracted seed text
+#: the Minimum OSR paper's own accuracies - none survive in the extracted seed text
 SEED_ACCURACY: dict[tuple[str, str], float] = {}
 
 
@@ -190,7 +190,7 @@ def run(quick: bool = False, random_state: int = 0, *, datasets: list[str] | Non
         cv_max_depths: tuple[int, ...] | None = None,
         cv_min_coverages: tuple[int, ...] = CV_MIN_COVERAGES, cv_folds: int | None = None,
         n_jobs: int | None = None, progress: bool = False) -> pd.DataFrame:
-    """Run the seed 001 comparison and return one row per (dataset, method).
+    """Run the Minimum OSR paper comparison and return one row per (dataset, method).
 
     Parameters
     ----------

@@ -1,22 +1,22 @@
-"""Reproduction of seed 002 (Reyzin, "On Boosting Sparse Parities"), Tables 1-3.
+"""Reproduction of Reyzin's paper (Reyzin, "On Boosting Sparse Parities"), Tables 1-3.
 
-AdaBoost (seed 002, Algorithm 1) for 250 rounds with five weak learners — decision
+AdaBoost (Reyzin's paper, Algorithm 1) for 250 rounds with five weak learners — decision
 stumps, parities of degree at most 2, parities of degree at most 3 (each with their
-negations) and CART trees in two readings of the seed's "CART trees pruned to 16
+negations) and CART trees in two readings of the paper's "CART trees pruned to 16
 nodes": ``"CART-16 (16 leaves)"`` (at most 16 leaves, up to 31 nodes) and
 ``"CART-16 (15 nodes)"`` (at most 16 nodes in all, i.e. 8 leaves and 15 nodes; see
 :class:`optirules.weak.CartLearner`, ``count``) — on the same random train/test splits,
 20 splits per dataset, at most 1,000 training rows; the test error in percent averaged
-over the splits.  Table 3 shows both CART readings beside the seed's CART-16 column.
+over the splits.  Table 3 shows both CART readings beside the paper's CART-16 column.
 
-Data and binarization (seed 002 Table 1 gives only the sizes; we match them):
+Data and binarization (Reyzin's paper Table 1 gives only the sizes; we match them):
 
 * ``census`` = UCI adult: 1,000 train / 5,000 test rows drawn from all 48,842;
   categorical columns one-hot (with a missing indicator), numeric columns at
   ``n_thresholds=8`` quantile thresholds, which gives 131 binary features as in Table 1.
 * ``splice``: one indicator per (position, nucleotide A/C/G/T), 60 x 4 = 240 features as
   in Table 1 (the ambiguity codes D/N/S/R give all-zero blocks); label EI or IE vs N
-  (the seed "collapsed the two splice categories into one").
+  (the paper "collapsed the two splice categories into one").
 * ``cancer`` = Breast Cancer Wisconsin (original), ``ecoli`` (cp vs the rest) and
   ``heart`` = Statlog heart: one threshold literal ``x <= v`` between every pair of
   adjacent distinct values (plus a missing indicator), fitted on all rows without the
@@ -43,25 +43,25 @@ import pandas as pd
 __all__ = ["run", "summarize", "format_table", "seed_distance", "load_binarized", "SEED_TABLE1", "SEED_TABLE2",
            "SEED_TABLE3", "LEARNERS", "CART_READINGS", "DATASETS"]
 
-#: the two readings of the seed's "CART trees pruned to 16 nodes": learner name -> count
+#: the two readings of the paper's "CART trees pruned to 16 nodes": learner name -> count
 CART_READINGS: dict[str, str] = {"CART-16 (16 leaves)": "leaves", "CART-16 (15 nodes)": "nodes"}
 
 #: weak learners, in table order
 LEARNERS = ("stumps", "2-parities", "3-parities", *CART_READINGS)
 
-#: seed 002 Table 1: (# training, # test, # binary features)
+#: Reyzin's paper Table 1: (# training, # test, # binary features)
 SEED_TABLE1: dict[str, tuple[int, int, int]] = {
     "ocr17": (1000, 5000, 403), "ocr49": (1000, 5000, 403), "splice": (1000, 2175, 240),
     "census": (1000, 5000, 131), "cancer": (500, 199, 82), "ecoli": (100, 236, 356),
     "heart": (100, 170, 371),
 }
-#: seed 002 Table 2: test error (%) of stumps, 2-parities, 3-parities
+#: Reyzin's paper Table 2: test error (%) of stumps, 2-parities, 3-parities
 SEED_TABLE2: dict[str, tuple[float, float, float]] = {
     "ocr17": (1.09, 0.68, 0.62), "ocr49": (6.08, 2.80, 2.77), "splice": (7.37, 4.64, 4.99),
     "census": (18.50, 20.44, 22.00), "cancer": (4.45, 4.02, 3.64),
     "ecoli": (7.06, 6.84, 5.87), "heart": (22.24, 23.88, 22.94),
 }
-#: seed 002 Table 3: test error (%) of stumps, 3-parities, CART-16
+#: Reyzin's paper Table 3: test error (%) of stumps, 3-parities, CART-16
 SEED_TABLE3: dict[str, tuple[float, float, float]] = {
     "ocr17": (1.09, 0.62, 1.11), "ocr49": (6.08, 2.77, 2.16), "splice": (7.37, 4.99, 3.18),
     "census": (18.50, 22.00, 22.00), "cancer": (4.45, 3.64, 3.19),
@@ -222,7 +222,7 @@ def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
         n_rounds: int | None = None, max_train: int | None = None,
         learners: tuple[str, ...] = LEARNERS, progress: bool = False,
         splits: list[int] | None = None) -> pd.DataFrame:
-    """Run seed 002's experiment; one row per (dataset, weak learner).
+    """Run Reyzin's experiment; one row per (dataset, weak learner).
 
     Parameters
     ----------
@@ -322,7 +322,7 @@ def seed_distance(df: pd.DataFrame, learners: list[str] | tuple[str, ...],
                   seed_col: str = "seed_table3") -> dict[str, Any]:
     """Mean over datasets of ``|ours - seed|`` (percentage points) per learner.
 
-    Only the datasets that are the seed's own (not a stand-in, not an extra row) and
+    Only the datasets that are the paper's own (not a stand-in, not an extra row) and
     that every learner in ``learners`` has a seed figure for count; their seed row
     names are under ``"datasets"``.
     """
@@ -345,11 +345,11 @@ def _cell(ours: float, sd: float, seed: float) -> str:
 
 
 def format_table(df: pd.DataFrame) -> str:
-    """Seed 002 Tables 1-3 beside ours, as markdown (cells: ``ours ± sd (seed)``, in %)."""
+    """Reyzin's paper Tables 1-3 beside ours, as markdown (cells: ``ours ± sd (seed)``, in %)."""
     lines = []
     names = list(dict.fromkeys(df.dataset))
     first = df.drop_duplicates("dataset").set_index("dataset")
-    lines.append("### Table 1: dataset sizes — ours (seed 002)")
+    lines.append("### Table 1: dataset sizes — ours (Reyzin's paper)")
     lines.append("")
     lines.append("| dataset | # training | # test | # binary features |")
     lines.append("|---|---|---|---|")
@@ -363,13 +363,13 @@ def format_table(df: pd.DataFrame) -> str:
             ("Table 2: test error (%) of AdaBoost with stumps, 2-parities, 3-parities",
              ("stumps", "2-parities", "3-parities"), "seed_table2"),
             ("Table 3: test error (%) of AdaBoost with stumps, 3-parities, CART-16 in two "
-             "readings (the seed's CART-16 figure beside both)",
+             "readings (the paper's CART-16 figure beside both)",
              ("stumps", "3-parities", *CART_READINGS), "seed_table3")):
         present = [k for k in kinds if k in set(df.learner)]
         if not present:
             continue
         lines.append("")
-        lines.append(f"### {title} — ours ± sd over splits (seed 002)")
+        lines.append(f"### {title} — ours ± sd over splits (Reyzin's paper)")
         lines.append("")
         lines.append("| dataset | " + " | ".join(present) + " |")
         lines.append("|---|" + "---|" * len(present))
@@ -380,7 +380,7 @@ def format_table(df: pd.DataFrame) -> str:
             lines.append(f"| {first.loc[name].label} | " + " | ".join(cells) + " |")
         dist = seed_distance(df, present, col)
         if dist["datasets"]:
-            lines.append("| mean abs. difference to the seed (" + ", ".join(dist["datasets"])
+            lines.append("| mean abs. difference to the paper (" + ", ".join(dist["datasets"])
                          + ") | " + " | ".join(f"{dist[k]:.2f}" for k in present) + " |")
     st = df.attrs.get("settings")
     if st:

@@ -1,23 +1,23 @@
-r"""Reproduction of seed 004 (ensemble pruning via margin maximization): Table 4, Figure 4.
+r"""Reproduction of the QMM paper (ensemble pruning via margin maximization): Table 4, Figure 4.
 
-"Ensemble Pruning via Margin Maximization" (seed 004) compares QMM pruning with kappa pruning (Margineantu and
+"Ensemble Pruning via Margin Maximization" (the QMM paper) compares QMM pruning with kappa pruning (Margineantu and
 Dietterich 1997) and DREP (Li et al. 2012) on AdaBoost and random-forest ensembles of
 decision stumps, depth-2 ("4-node") trees and fully grown trees, and summarises the test
 errors by their average rank per tree type (its Table 4, AdaBoost), with the average
-pruning rates.  Its tables of per-dataset results (Tables 6-11) did not survive in the seed
+pruning rates.  Its tables of per-dataset results (Tables 6-11) did not survive in the paper
 text; the figures quoted in its prose are in :data:`SEED_TABLE4` and
 :data:`SEED_QMM_SIZES`.
 
-What we run (one core, the choices the seed leaves open are ours and said here):
+What we run (one core, the choices the paper leaves open are ours and said here):
 
 * **Data**: nine bundled UCI datasets (:data:`DATASETS`); categorical columns one-hot,
   missing numeric values filled with the column median (trees need no binarization);
   at most ``max_rows`` rows (a stratified subsample, fixed per dataset; only spambase,
   banknote and credit_g are cut in the full run).  Each split is a stratified random
-  2/3 train, 1/3 test split; everything is pruned on the training rows, as in the seed.
+  2/3 train, 1/3 test split; everything is pruned on the training rows, as in the paper.
 * **Ensembles** of ``n_members`` trees (seed: T = 500):
 
-  - *AdaBoost*: for stumps and depth-2 trees the seed's Algorithm 1, AdaBoost by
+  - *AdaBoost*: for stumps and depth-2 trees the paper's Algorithm 1, AdaBoost by
     reweighting (scikit-learn's ``AdaBoostClassifier``, SAMME, whose two-class vote is
     discrete AdaBoost's with every :math:`\alpha_t` doubled).  Reweighting stops as soon as
     a tree fits the training data perfectly, which a fully grown tree does at once, so
@@ -25,20 +25,20 @@ What we run (one core, the choices the seed leaves open are ours and said here):
     each round fits an unweighted CART tree on a bootstrap sample drawn from the current
     weights).  :data:`ADABOOST_BY` records the choice; each row says its ``booster``.
   - *RF*: scikit-learn's ``RandomForestClassifier`` (``max_features="sqrt"``); members
-    vote with one unit vote each, as the seed (after Breiman 2001) describes, so the
+    vote with one unit vote each, as the paper (after Breiman 2001) describes, so the
     "original" RF error is that hard vote.
-* **Pruners** (on the member-prediction matrix of the training rows): QMM with the seed's
+* **Pruners** (on the member-prediction matrix of the training rows): QMM with the paper's
   :math:`\upsilon = 0.5` (AdaBoost) and :math:`\upsilon = 0.25` (RF); kappa pruning keeping
-  20% of the members (the seed prunes 80%); DREP with :math:`\rho = 0.5` and plain voting
-  (the seed does not give its :math:`\rho`).  The original ensemble, QMM and kappa pruning
+  20% of the members (the paper prunes 80%); DREP with :math:`\rho = 0.5` and plain voting
+  (the paper does not give its :math:`\rho`).  The original ensemble, QMM and kappa pruning
   vote with the ensemble's weights, DREP by plain majority.  QMM runs with its defaults
-  (identical members merged, other dependent members kept in the QP, the seed's
-  singular-covariance rule on); :data:`ABLATIONS` runs the seed's drop of dependent
+  (identical members merged, other dependent members kept in the QP, the paper's
+  singular-covariance rule on); :data:`ABLATIONS` runs the paper's drop of dependent
   members, the least-squares move, and the QP solved despite a singular covariance, on the
   same ensembles, reported beside it and left out of the ranks.
 
-The noisy-diagonal example (seed 004, its Figure 4 paragraph on noise) and the cumulative
-margin distributions of the seed's breast-cancer example are :func:`noisy_diagonal` and
+The noisy-diagonal example (the QMM paper, its Figure 4 paragraph on noise) and the cumulative
+margin distributions of the paper's breast-cancer example are :func:`noisy_diagonal` and
 :func:`margin_example`.
 """
 
@@ -82,7 +82,7 @@ TREES: dict[str, int | None] = {"stumps": 1, "depth-2": 2, "full": None}
 METHODS = ("original", "QMM", "kappa", "DREP")
 ENSEMBLES = ("AdaBoost", "RF")
 TREE_NAMES = {depth: name for name, depth in TREES.items()}
-#: How AdaBoost is run per tree type.  Seed 004's Algorithm 1 is AdaBoost by reweighting
+#: How AdaBoost is run per tree type.  The QMM paper's Algorithm 1 is AdaBoost by reweighting
 #: (scikit-learn's ``AdaBoostClassifier``, SAMME, which for two classes is discrete AdaBoost
 #: with every alpha doubled: the normalised vote is the same).  Reweighting stops at the
 #: first tree without training error, which a fully grown tree is at once, so full trees
@@ -96,10 +96,10 @@ ABLATIONS: dict[str, dict[str, str]] = {
     "QMM lstsq": {"dependent": "lstsq"},
     "QMM no-singular-rule": {"singular_covariance": "solve"},
 }
-#: QMM percentile per ensemble (seed 004: "upsilon = 0.5 for AdaBoost, 0.25 for RF")
+#: QMM percentile per ensemble (the QMM paper: "upsilon = 0.5 for AdaBoost, 0.25 for RF")
 UPSILON = {"AdaBoost": 0.5, "RF": 0.25}
 
-#: Seed 004 Table 4 (AdaBoost) as quoted in its text; None where the text gives no figure.
+#: The QMM paper Table 4 (AdaBoost) as quoted in its text; None where the text gives no figure.
 #: Ranks are average ranks of test error (1 = best) over its datasets; pruning rates in %.
 #: kappa pruning removes 80% by construction.  "tied performance on 4-node trees" gives
 #: the original AdaBoost the same depth-2 rank as QMM.
@@ -114,8 +114,8 @@ SEED_TABLE4: dict[tuple[str, str], dict[str, float | None]] = {
                            "rank_DREP": None, "prune_QMM": 64.17, "prune_kappa": 80.0,
                            "prune_DREP": 95.18},
 }
-#: Seed 004 (Figures 5-10 prose): mean number of trees QMM keeps out of T = 500, by
-#: ensemble, tree type and the seed's low/mid/high-dimensional groups of datasets.
+#: The QMM paper (Figures 5-10 prose): mean number of trees QMM keeps out of T = 500, by
+#: ensemble, tree type and the paper's low/mid/high-dimensional groups of datasets.
 SEED_QMM_SIZES: dict[tuple[str, str], tuple[float, float, float]] = {
     ("AdaBoost", "stumps"): (22.0, 37.8, 67.3),
     ("AdaBoost", "depth-2"): (40.2, 134.0, 164.7),
@@ -124,9 +124,9 @@ SEED_QMM_SIZES: dict[tuple[str, str], tuple[float, float, float]] = {
     ("RF", "depth-2"): (57.2, 97.6, 202.7),
     ("RF", "full"): (216.0, 186.8, 273.7),
 }
-#: Seed 004's statements on random forests (its Tables 9-11 did not survive).
+#: The QMM paper's statements on random forests (its Tables 9-11 did not survive).
 SEED_RF_NOTES = (
-    "Seed 004 on random forests (Tables 9-11, figures lost): QMM ranks best on average for "
+    "The QMM paper on random forests (Tables 9-11, figures lost): QMM ranks best on average for "
     "stumps and depth-2 trees and second after the original forest for full trees; kappa "
     "pruning beats DREP only for full trees; DREP prunes most for every tree type.")
 
@@ -353,7 +353,7 @@ def summarize(raw: pd.DataFrame) -> pd.DataFrame:
 
 
 def run(quick: bool = False, random_state: int = 0, **kwargs: Any) -> pd.DataFrame:
-    """Run seed 004's comparison; one row per (dataset, ensemble, tree type, method).
+    """Run the QMM paper's comparison; one row per (dataset, ensemble, tree type, method).
 
     Parameters
     ----------
@@ -473,7 +473,7 @@ def _ablation_lines(df: pd.DataFrame) -> list[str]:
             checks.insert(2, f"pruning rate {pr:.1f}% (" + ("met" if pr >= 85 else "NOT met")
                           + ")")
         lines.append(f"- AdaBoost {tree}: " + "; ".join(checks) + ".")
-    lines += ["", "Pruning rate of the default QMM against the seed's Table 4, and where the "
+    lines += ["", "Pruning rate of the default QMM against the paper's Table 4, and where the "
               "singular-covariance rule (QR basis covariance singular: no QP, the QR-reduced "
               "ensemble keeps its reference weights) applied:", ""]
     for (ens, tree), g in df.groupby(["ensemble", "trees"], sort=False):
@@ -500,10 +500,10 @@ def _fmt(ours: float, seed: float | None, digits: int = 2) -> str:
 
 
 def format_table(df: pd.DataFrame) -> str:
-    """Table 4 (ours with the seed's figures in parentheses) and per-dataset tables, markdown."""
+    """Table 4 (ours with the paper's figures in parentheses) and per-dataset tables, markdown."""
     t4 = table4(df)
     lines = ["### Table 4: average rank of test error (1 = best) and average pruning rate (%) "
-             "— ours (seed 004)", "",
+             "— ours (the QMM paper)", "",
              "| ensemble | trees | datasets | rank original | rank QMM | rank kappa | rank DREP "
              "| prune QMM % | prune kappa % | prune DREP % |",
              "|---|---|---|---|---|---|---|---|---|---|"]
@@ -512,7 +512,7 @@ def format_table(df: pd.DataFrame) -> str:
         cells = [_fmt(r[f"rank_{m}"], seed.get(f"rank_{m}")) for m in METHODS]
         cells += [_fmt(r[f"prune_{m}"], seed.get(f"prune_{m}")) for m in METHODS[1:]]
         lines.append(f"| {r.ensemble} | {r.trees} | {r.n_datasets} | " + " | ".join(cells) + " |")
-    lines += ["", "Seed figures are those quoted in the seed's text (its Table 4 covers AdaBoost; "
+    lines += ["", "Seed figures are those quoted in the paper's text (its Table 4 covers AdaBoost; "
               "n/a = not given). " + SEED_RF_NOTES, ""]
     lines += ["### Mean test error (%) and mean members kept, over datasets", "",
               "| ensemble | trees | original | QMM | kappa | DREP | seed QMM kept of 500 "
@@ -587,7 +587,7 @@ def _diagonal_data(n: int, n_flip: int, rng: np.random.Generator,
 def noisy_diagonal(n_members: int = 500, random_state: int = 0, path: str | Path | None = None,
                    *, n_train: int = 1000, n_test: int = 1000, n_flip: int = 20,
                    grid: int = 150, solver: str = "clarabel") -> pd.DataFrame:
-    r"""Seed 004's noisy diagonal: AdaBoost and RF with fully grown trees, before/after QMM.
+    r"""The QMM paper's noisy diagonal: AdaBoost and RF with fully grown trees, before/after QMM.
 
     1000 training points uniform on the unit square, :math:`y = -1` below the diagonal
     :math:`x_1 + x_2 = 1` and :math:`+1` above, then 20 points with :math:`y = -1` flipped
@@ -657,7 +657,7 @@ def noisy_diagonal(n_members: int = 500, random_state: int = 0, path: str | Path
             ax.set_ylim(0, 1)
             ax.set_aspect("equal")
         axes[0, 0].legend(loc="lower left", fontsize="small")
-        fig.suptitle(f"Noisy diagonal (seed 004): {n_train} training points, {n_flip} labels "
+        fig.suptitle(f"Noisy diagonal (the QMM paper): {n_train} training points, {n_flip} labels "
                      f"flipped, {n_members} fully grown trees")
         fig.tight_layout()
         fig.savefig(path, dpi=110)
@@ -667,9 +667,9 @@ def noisy_diagonal(n_members: int = 500, random_state: int = 0, path: str | Path
 def margin_example(n_members: int = 200, random_state: int = 0, path: str | Path | None = None,
                    *, dataset: str = "breast_cancer_wisconsin", depth: int = 2,
                    solver: str = "clarabel") -> pd.DataFrame:
-    """Seed 004's CMD example: AdaBoost and RF of depth-2 trees on breast cancer, before/after QMM.
+    """The QMM paper's CMD example: AdaBoost and RF of depth-2 trees on breast cancer, before/after QMM.
 
-    The seed reports (its Figure 4 text) that QMM keeps 74 of 200 AdaBoost trees and 76 of
+    The paper reports (its Figure 4 text) that QMM keeps 74 of 200 AdaBoost trees and 76 of
     200 random-forest trees at equal test error.  We use a stratified 2/3-1/3 split of
     ``breast_cancer_wisconsin``; with ``path`` the training-margin CMDs are plotted.
 

@@ -1,4 +1,4 @@
-"""Seed 000 experiments: rule sets by column generation and DRO rule ensembles vs peers.
+"""The DRO paper experiments: rule sets by column generation and DRO rule ensembles vs peers.
 
 Everything runs on the same folds: 5-fold stratified cross-validation, shuffled, with
 ``random_state=0``.  Data (:func:`load_rules_dataset`):
@@ -20,12 +20,12 @@ Methods (:func:`make_method`):
 * ``rule_set_cv``: :class:`~optirules.learners._rule_set_cv.BooleanRuleSetCV` around that
   learner: ``lambda0 = lambda1`` chosen from (0.001, 0.002, 0.003, 0.005, 0.01) by 5-fold
   stratified CV inside the training fold (shuffled, ``random_state``), then refitted;
-* ``rule_set_C``: the same learner in seed 000's budget form with the DRO's overall
+* ``rule_set_C``: the same learner in the DRO paper's budget form with the DRO's overall
   budget :math:`\\mathfrak{C}` (the plain rule set "at the same overall complexity");
 * ``dro``: :class:`~optirules.learners._dro_ensemble.DRORuleEnsembleClassifier` with its
   defaults but 8 iterations (:math:`\\mathfrak{C}`, :math:`\\mathfrak{C}'` chosen from
   :math:`\\{\\mathfrak{C}/3, \\mathfrak{C}/2, \\mathfrak{C}\\}` together with the
-  iteration and the pmf of the combination IP by least training robust loss, the seed's
+  iteration and the pmf of the combination IP by least training robust loss, the paper's
   reading; chi-square ball :math:`\\rho = 0.1`; ``time_limit=600`` s for the whole fit);
 * ``dro_holdout``: the same with ``selection="validation"`` (the choice made on a
   stratified 25 % of the training fold, then refitted on the whole training fold; not in a
@@ -35,7 +35,7 @@ Methods (:func:`make_method`):
   they are and categorical columns one-hot encoded.
 
 Rule learners binarize with :class:`~optirules.data.FeatureBinarizer` (deciles, negations)
-fitted on each training fold.  Complexity is "rules + literals" (seed 000's :math:`c(h)`);
+fitted on each training fold.  Complexity is "rules + literals" (the DRO paper's :math:`c(h)`);
 for AdaBoost a stump counts as one rule of one literal per side (2 per stump, so 500), and
 for a forest every leaf is one rule whose literals are the tests on its path.
 """
@@ -390,7 +390,7 @@ def format_rules_table(summary: pd.DataFrame,
 def run(quick: bool = False, random_state: int = 0, *,
         datasets: Sequence[str] | None = None, methods: Sequence[str] = RULES_METHODS,
         progress: bool = False) -> pd.DataFrame:
-    """The seed 000 benchmark as a summary table (the ``optirules reproduce rules`` entry).
+    """The the DRO paper benchmark as a summary table (the ``optirules reproduce rules`` entry).
 
     ``quick=True``: digits 1 vs 7 only, the first 2 folds, 4 DRO iterations (seconds);
     otherwise every dataset of :data:`RULES_DATASETS` on 5 folds (tens of minutes;
@@ -419,7 +419,7 @@ def format_table(df: pd.DataFrame) -> str:
 def run_cycling_experiment(dataset: str = "heart", *, rho: float = 0.5,
                            member_complexity: float = 6.0, n_iterations: int = 12,
                            divergence: str = "chi2", random_state: int = 0) -> dict[str, Any]:
-    """Seed 000 §4.1: the binary-loss DRO cycles; the margin-loss DRO does not.
+    """The DRO paper §4.1: the binary-loss DRO cycles; the margin-loss DRO does not.
 
     Both variants run on the whole dataset with the same member budget
     :math:`\\mathfrak{C}'`.  For each iteration the table gives the index of the distinct
@@ -479,7 +479,7 @@ def run_cycling_experiment(dataset: str = "heart", *, rho: float = 0.5,
 
 def format_cycling(result: dict[str, Any]) -> str:
     """Markdown tables of :func:`run_cycling_experiment`."""
-    lines = [f"Cycling of the binary-loss DRO (seed 000 §4.1) on {result['note']}; "
+    lines = [f"Cycling of the binary-loss DRO (the DRO paper §4.1) on {result['note']}; "
              f"{result['divergence']} ball rho = {result['rho']}, member budget "
              f"C' = {result['member_complexity']}.", ""]
     cyc = result.get("cycle")

@@ -1,4 +1,4 @@
-"""Reproduction of seed 003 (Long & Servedio), §7, Tables 1 and 2.
+"""Reproduction of Long and Servedio (Long & Servedio), §7, Tables 1 and 2.
 
 Long & Servedio, "Attribute-efficient learning of decision lists and linear threshold
 functions under unconcentrated distributions" (NIPS 2006).  Setup, as §7 describes it:
@@ -23,9 +23,9 @@ Choices the paper leaves open (see :func:`run`):
   ``D_t`` normalized) and three statistics of it — the max over rounds (``smoothness``,
   the smallest ``kappa`` for which every ``D_t`` is ``kappa``-smooth, the paper's §2
   notion), the final round (``smoothness_final``) and the mean over rounds
-  (``smoothness_mean``); :func:`distances` says which is closest to the seed's Table 2;
+  (``smoothness_mean``); :func:`distances` says which is closest to the paper's Table 2;
 * Gavinsky's accuracy parameter ``epsilon`` is not stated in the paper: default 0.1,
-  and ``extra_epsilons`` runs a grid whose distance to the seed's Gavinsky column
+  and ``extra_epsilons`` runs a grid whose distance to the paper's Gavinsky column
   :func:`gavinsky_epsilon_distances` reports;
 * the relevant variables are 10 distinct variables drawn at random (the paper's
   ``x_1..x_10`` up to a relabelling, which keeps the weak learner's lowest-index
@@ -49,12 +49,12 @@ __all__ = ["run", "format_table", "SEED_TABLE1", "SEED_TABLE2", "ALGORITHMS",
            "SMOOTHNESS_STATISTICS", "distances", "gavinsky_epsilon_distances",
            "sampling_spread", "random_decision_list", "evaluate_decision_list"]
 
-#: column order of the seed's tables
+#: column order of the paper's tables
 ALGORITHMS = ("Ada", "Mada", "Gavinsky", "SB(0.05)", "SB(0.1)", "SB(0.2)", "SB(0.4)")
 
 _CONFIGS = [(n, m) for n in (100, 1000) for m in (100, 200, 500, 1000)]
 
-#: seed 003 Table 1: average test-set error rate, rows (n, m)
+#: Long and Servedio Table 1: average test-set error rate, rows (n, m)
 SEED_TABLE1: dict[tuple[int, int], tuple[float, ...]] = {
     (100, 100): (0.086, 0.077, 0.088, 0.071, 0.067, 0.077, 0.089),
     (100, 200): (0.052, 0.045, 0.050, 0.067, 0.047, 0.047, 0.051),
@@ -66,7 +66,7 @@ SEED_TABLE1: dict[tuple[int, int], tuple[float, ...]] = {
     (1000, 1000): (0.033, 0.026, 0.035, 0.048, 0.038, 0.032, 0.036),
 }
 
-#: seed 003 Table 2: average smoothness, rows (n, m)
+#: Long and Servedio Table 2: average smoothness, rows (n, m)
 SEED_TABLE2: dict[tuple[int, int], tuple[float, ...]] = {
     (100, 100): (13.6, 8.8, 11.7, 3.9, 6.0, 7.5, 9.1),
     (100, 200): (19.8, 13.1, 12.5, 4.1, 6.9, 9.4, 9.9),
@@ -80,7 +80,7 @@ SEED_TABLE2: dict[tuple[int, int], tuple[float, ...]] = {
 
 
 def random_decision_list(n: int, rng: np.random.Generator, k: int = 10) -> dict[str, Any]:
-    """A random decision list over ``k`` distinct relevant variables of ``n`` (seed 003 §7).
+    """A random decision list over ``k`` distinct relevant variables of ``n`` (Long and Servedio §7).
 
     Returns a dict with ``variables`` (``k`` ints), ``values`` (``k`` 0/1: the literal
     ``l_i`` is ``x_{variables[i]} == values[i]``, i.e. ``x = 1`` or ``x = -1`` in the
@@ -152,7 +152,7 @@ def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
         configs: list[tuple[int, int]] | None = None,
         extra_epsilons: tuple[float, ...] = (),
         algorithms: tuple[str, ...] | None = None) -> pd.DataFrame:
-    """Run seed 003's §7 experiment and return one row per (n, m, algorithm).
+    """Run Long and Servedio's §7 experiment and return one row per (n, m, algorithm).
 
     Parameters
     ----------
@@ -243,7 +243,7 @@ def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
     return df
 
 
-#: the three readings of seed 003's "average smoothness" (column -> description)
+#: the three readings of Long and Servedio's "average smoothness" (column -> description)
 SMOOTHNESS_STATISTICS: dict[str, str] = {
     "smoothness": "max over rounds",
     "smoothness_final": "final round",
@@ -264,12 +264,12 @@ def _pivot(df: pd.DataFrame, value: str) -> pd.DataFrame:
 
 
 def distances(df: pd.DataFrame) -> pd.DataFrame:
-    """Distance of our averages to the seed's, per algorithm, over the (n, m) rows it has.
+    """Distance of our averages to the paper's, per algorithm, over the (n, m) rows it has.
 
     Columns: ``algorithm``, ``rows`` (how many (n, m) rows have a seed figure),
     ``test_error`` (mean of ``|ours - seed|``), ``test_error_rel`` (mean of
     ``|ours - seed| / seed``) and, for each column of :data:`SMOOTHNESS_STATISTICS`, the
-    mean of ``|ours - seed| / seed`` against the seed's Table 2; ``best_smoothness``
+    mean of ``|ours - seed| / seed`` against the paper's Table 2; ``best_smoothness``
     names the statistic with the smallest of these.
     """
     rows = []
@@ -290,7 +290,7 @@ def distances(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def gavinsky_epsilon_distances(df: pd.DataFrame) -> pd.DataFrame:
-    """:func:`distances` of every Gavinsky run (default and extra epsilon) to the seed's
+    """:func:`distances` of every Gavinsky run (default and extra epsilon) to the paper's
     Gavinsky column, one row per epsilon, sorted by epsilon.
 
     ``combined`` is the mean of ``test_error_rel`` and the max-over-rounds smoothness
@@ -313,7 +313,7 @@ def sampling_spread(n: int = 100, m: int = 1000, algorithm: str = "Ada",
 
     Each row is one ``random_state``: the averages over ``ceil(30000 / m)`` fresh
     repetitions of the test error and the three smoothness statistics.  The spread of
-    these rows is the sampling spread of the seed's protocol in that cell.
+    these rows is the sampling spread of the paper's protocol in that cell.
     """
     out = []
     for rs in random_states:
@@ -345,25 +345,25 @@ def _table(df: pd.DataFrame, value: str, seed_value: str, fmt: str, title: str,
 
 
 def format_table(df: pd.DataFrame, spread: pd.DataFrame | None = None) -> str:
-    """Seed 003 Tables 1 and 2 beside ours, as markdown (cells ``ours (seed)``).
+    """Long and Servedio Tables 1 and 2 beside ours, as markdown (cells ``ours (seed)``).
 
     Table 2 is given for the three smoothness statistics, followed by the distance of
-    each to the seed's table, the Gavinsky epsilon grid (when ``df`` has extra epsilon
+    each to the paper's table, the Gavinsky epsilon grid (when ``df`` has extra epsilon
     runs) and, when given, the :func:`sampling_spread` of one cell.
     """
     lines = _table(df, "test_error", "seed_test_error", "{:.3f}",
-                   "Table 1: average test-set error rate — ours ± se (seed 003)", True)
+                   "Table 1: average test-set error rate — ours ± se (Long and Servedio)", True)
     for col, desc in SMOOTHNESS_STATISTICS.items():
         formula = {"smoothness": "max_t max_i D_t(i)/D_1(i)",
                    "smoothness_final": "max_i D_T(i)/D_1(i), T = last round",
                    "smoothness_mean": "mean_t max_i D_t(i)/D_1(i)"}[col]
         lines += _table(df, col, "seed_smoothness", "{:.1f}",
                         f"Table 2 ({desc}): average smoothness {formula} — ours ± se "
-                        "(seed 003)", True)
+                        "(Long and Servedio)", True)
     dist = distances(df)
     dist = dist[dist.algorithm.isin(ALGORITHMS)]
     if not dist.empty:
-        lines += ["### Which smoothness statistic is the seed's? Mean over the (n, m) rows "
+        lines += ["### Which smoothness statistic is the paper's? Mean over the (n, m) rows "
                   "of |ours - seed| / seed", "",
                   "| algorithm | max over rounds | final round | mean over rounds | closest |",
                   "|---|---|---|---|---|"]
@@ -375,7 +375,7 @@ def format_table(df: pd.DataFrame, spread: pd.DataFrame | None = None) -> str:
     extra = [a for a in dict.fromkeys(df.algorithm) if a not in ALGORITHMS]
     if extra:
         g = gavinsky_epsilon_distances(df)
-        lines += ["### Gavinsky's epsilon (not stated in the seed): distance to the seed's "
+        lines += ["### Gavinsky's epsilon (not stated in the paper): distance to the paper's "
                   "Gavinsky column", "",
                   "Mean over the (n, m) rows of |ours - seed| for the error and of "
                   "|ours - seed| / seed; combined = mean of the relative error and the "

@@ -1,7 +1,7 @@
 """Boosting with interpretable weak learners: AdaBoost, MadaBoost, SmoothBoost, Gavinsky's booster.
 
-Papers: seed 002 = Reyzin, "On Boosting Sparse Parities" (AAAI 2014): AdaBoost, its
-Algorithm 1, with stumps, sparse parities and CART-16; seed 003 = Long & Servedio,
+Papers: Reyzin's paper = Reyzin, "On Boosting Sparse Parities" (AAAI 2014): AdaBoost, its
+Algorithm 1, with stumps, sparse parities and CART-16; Long and Servedio = Long & Servedio,
 "Attribute-efficient learning of decision lists and linear threshold functions under
 unconcentrated distributions" (NIPS 2006): the smooth boosters of its §2 and §7 with the
 best-single-literal weak learner.  All four boosters share one loop:
@@ -78,12 +78,12 @@ def gavinsky_measure(N: np.ndarray, epsilon: float) -> np.ndarray:
 
 
 class BoostingClassifier(ClassifierMixin, BaseEstimator):
-    """Boosting with stumps, literals, sparse parities or CART trees (seeds 002 and 003).
+    """Boosting with stumps, literals, sparse parities or CART trees (Reyzin; Long and Servedio).
 
     Let ``D_1`` be the initial distribution (uniform, or proportional to
     ``sample_weight``), ``F_t(x) = sum_{s <= t} alpha_s h_s(x)`` and ``y_i in {-1, +1}``.
 
-    **AdaBoost** (seed 002, Algorithm 1):
+    **AdaBoost** (Reyzin's paper, Algorithm 1):
 
     .. math::
 
@@ -91,7 +91,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         \\alpha_t = \\tfrac12 \\ln\\frac{1 + \\gamma_t}{1 - \\gamma_t}, \\qquad
         D_{t+1}(i) = \\frac{D_t(i) \\exp(-\\alpha_t y_i h_t(x_i))}{Z_t}.
 
-    **MadaBoost** (Domingo & Watanabe 2000, seed 003 [8]: "a cap on the weight, prior to
+    **MadaBoost** (Domingo & Watanabe 2000, Long and Servedio [8]: "a cap on the weight, prior to
     normalization"): the same ``alpha_t`` (``= ln(1/beta_t)``,
     ``beta_t = sqrt(eps_t / (1 - eps_t))``), weights capped at their initial value,
 
@@ -99,8 +99,8 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
 
         D_{t+1}(i) \\propto D_1(i) \\min\\{1, \\exp(-y_i F_t(x_i))\\}.
 
-    **SmoothBoost** (Servedio 2003, seed 003 [27]) with parameters ``gamma`` and
-    ``theta = gamma / (2 + gamma)`` (seed 003 §7), ``N_0 = 0``:
+    **SmoothBoost** (Servedio 2003, Long and Servedio [27]) with parameters ``gamma`` and
+    ``theta = gamma / (2 + gamma)`` (Long and Servedio §7), ``N_0 = 0``:
 
     .. math::
 
@@ -111,7 +111,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
     every hypothesis gets the same vote ``alpha_t = 1``, and when ``kappa`` is set the
     booster stops once ``sum_i D_1(i) M_t(i) < kappa`` (Servedio's stopping rule).
 
-    **Gavinsky's booster** (AdaFlat, Gavinsky 2003, seed 003 [10]) with accuracy
+    **Gavinsky's booster** (AdaFlat, Gavinsky 2003, Long and Servedio [10]) with accuracy
     parameter ``epsilon``, advantage ``a_t = gamma_t / 2`` (``= Pr_{D_t}[h_t = y] - 1/2``):
 
     .. math::
@@ -121,7 +121,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         D_{t+1}(i) \\propto D_1(i) \\mu_{t+1}(i),
 
     with vote ``alpha_t = a_t``.  It stops when every weight ``mu`` has vanished
-    (seed 003 §7: "might set all of these weights to zero: in such cases, it was
+    (Long and Servedio §7: "might set all of these weights to zero: in such cases, it was
     terminated").
 
     Parameters
@@ -132,26 +132,26 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         ``"literal"``: best single literal over ``{x_j, -x_j, +1, -1}`` (binary);
         ``"parity"``: parities of degree at most ``degree`` and their negations (binary);
         ``"cart"``: scikit-learn CART with at most 16 leaves
-        (``CartLearner(size=16, count="leaves")``; seed 002's "CART trees pruned to 16
+        (``CartLearner(size=16, count="leaves")``; Reyzin's "CART trees pruned to 16
         nodes" read as 16 leaves, the reading closer to its Table 3 — pass
         ``CartLearner(size=16, count="nodes")`` for the 15-node, 8-leaf reading); or any
         object with ``fit(X, y, sample_weight) -> hypothesis``.
     n_rounds : int, default=100
-        Number of boosting rounds ``T`` (seed 002 uses 250, seed 003 uses 100).
+        Number of boosting rounds ``T`` (Reyzin's paper uses 250, Long and Servedio use 100).
     degree : int, default=2
         Parity degree bound ``d`` for ``weak_learner="parity"``.
     kappa : float or None, default=None
         SmoothBoost's target accuracy ``kappa``: stop once the mean weight falls below it.
-        ``None`` runs all ``n_rounds`` rounds, as seed 003 §7 does.
+        ``None`` runs all ``n_rounds`` rounds, as Long and Servedio §7 does.
     gamma : float, default=0.1
         SmoothBoost's assumed advantage ``gamma`` in ``(0, 1)``; ``theta = gamma/(2+gamma)``.
     epsilon : float, default=0.1
         Gavinsky's accuracy parameter ``epsilon`` > 0: the slope of the flat measure
         ``mu = min{1, max{0, 1 - epsilon N}}`` (an example's weight reaches 0 once its
-        accumulated advantage ``N`` reaches ``1/epsilon``).  Long & Servedio (seed 003)
+        accumulated advantage ``N`` reaches ``1/epsilon``).  Long & Servedio (Long and Servedio)
         do not state the value they used; 0.1 is our choice, not the paper's.  The smooth
         reproduction runs the grid 0.02, 0.05, 0.1, 0.15, 0.2, 0.3 and reports per value
-        the distance to the seed's Gavinsky columns: 0.15 matches best (mean relative
+        the distance to the paper's Gavinsky columns: 0.15 matches best (mean relative
         distance of error and smoothness 0.14, against 0.31 for 0.1;
         ``benchmarks/results/smooth_tables.md``).
     binarizer : None, "auto" or FeatureBinarizer, default=None
@@ -179,7 +179,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         normalized; the distribution after the last round is not included).
     smoothness_ : float
         ``max_t max_i D_t(i) / D_1(i)``: the smallest ``kappa`` such that every ``D_t`` is
-        ``kappa``-smooth w.r.t. ``D_1`` in seed 003's §2 sense.  Seed 003's Table 2 says
+        ``kappa``-smooth w.r.t. ``D_1`` in Long and Servedio's §2 sense.  Long and Servedio's Table 2 says
         only "average smoothness"; its AdaBoost column is closest to this statistic (mean
         relative distance 0.10, against 0.38 for the final round and 0.41 for the mean),
         its MadaBoost column to ``smoothness_mean_`` (0.15, against 0.79 for the max).

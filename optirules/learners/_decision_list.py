@@ -1,13 +1,13 @@
-"""BruteDL decision lists with the Minimum OSR fallback (seed 001).
+"""BruteDL decision lists with the Minimum OSR fallback (the Minimum OSR paper).
 
 The learner searches every conjunction of at most ``max_depth`` tests ``attribute = value``
 exhaustively (BruteDL, after Segal and Etzioni 1994), builds an ordered decision list by
 Laplace accuracy, and classifies the test points that no rule covers either by the default
 rule or by *Minimum OSR*, a greedy one-path decision tree grown along the test point's own
-attribute values (the seed paper on BruteDL decision lists with the Minimum OSR fallback,
+attribute values (the paper on BruteDL decision lists with the Minimum OSR fallback,
 section "The Minimum OSR").
 
-The seed's formulas were lost in extraction; the standard forms used here are
+The paper's formulas were lost in extraction; the standard forms used here are
 
 * **Laplace accuracy** of a set of rows with class counts :math:`n_1, \\dots, n_k`
   (:math:`n = \\sum_c n_c`, predicted class the majority class):
@@ -20,7 +20,7 @@ The seed's formulas were lost in extraction; the standard forms used here are
 
   .. math:: \\mathrm{IM}(A) = -\\sum_{v} P(v) \\sum_{c} P(c \\mid v) \\log_2 P(c \\mid v)
 
-* **Significance test** of a child node against its parent (the seed's statistic S, a
+* **Significance test** of a child node against its parent (the paper's statistic S, a
   :math:`\\chi^2` goodness-of-fit test with one degree of freedom): with :math:`O_c` / :math:`O_i`
   the child's rows that its majority class predicts correctly / incorrectly and
   :math:`E_c = n\\,\\mathrm{LA}_{\\text{parent}}`, :math:`E_i = n\\,(1 - \\mathrm{LA}_{\\text{parent}})`,
@@ -103,7 +103,7 @@ def laplace_accuracy(counts: np.ndarray, n_classes: int | None = None) -> np.nda
     -----
     .. math:: \\mathrm{LA} = \\frac{\\max_c n_c + 1}{n + k}, \\qquad n = \\sum_c n_c
 
-    (seed 001, "Laplace accuracy"; the form of Segal and Etzioni's BruteDL).
+    (the Minimum OSR paper, "Laplace accuracy"; the form of Segal and Etzioni's BruteDL).
     """
     counts = np.asarray(counts)
     k = counts.shape[-1] if n_classes is None else int(n_classes)
@@ -123,7 +123,7 @@ def class_entropy(counts: np.ndarray) -> np.ndarray | float:
 
 
 def information_measure(table: np.ndarray) -> float:
-    """Information measure IM of one attribute at a node (seed 001, "The Minimum OSR").
+    """Information measure IM of one attribute at a node (the Minimum OSR paper, "The Minimum OSR").
 
     Parameters
     ----------
@@ -152,7 +152,7 @@ def information_measure(table: np.ndarray) -> float:
 
 
 def significance_statistic(counts: np.ndarray, parent_laplace: float) -> float:
-    """The seed's statistic S: a child's correct/incorrect counts against the parent's LA.
+    """The paper's statistic S: a child's correct/incorrect counts against the parent's LA.
 
     Parameters
     ----------
@@ -173,7 +173,7 @@ def significance_statistic(counts: np.ndarray, parent_laplace: float) -> float:
     .. math:: S = \\frac{(O_c - E_c)^2}{E_c} + \\frac{(O_i - E_i)^2}{E_i}
 
     compared with the :math:`\\chi^2` quantile with one degree of freedom at the chosen
-    confidence (seed 001: "If S exceeds the critical value, the Laplace accuracy at the
+    confidence (the Minimum OSR paper: "If S exceeds the critical value, the Laplace accuracy at the
     current node is considered significantly different from that of its parent node").
     """
     counts = np.asarray(counts, dtype=float)
@@ -253,9 +253,9 @@ class OSRResult:
     stop : str
         Why the path stopped: ``"pure"``, ``"not_significant"``, ``"no_im_decrease"``,
         ``"no_tests"`` (every known attribute is on the path), or, when the default rule
-        was used, ``"all_missing"`` / ``"no_common_value"`` (the seed's two cases).
+        was used, ``"all_missing"`` / ``"no_common_value"`` (the paper's two cases).
     used_default : bool
-        True in the seed's two cases, where no informative rule can be built.
+        True in the paper's two cases, where no informative rule can be built.
     steps : tuple of dict
         Per accepted or rejected step: feature, IM, node entropy, S statistic.
     """
@@ -603,7 +603,7 @@ def minimum_osr(
     confidence: float = 0.95,
     missing_codes: np.ndarray | None = None,
 ) -> OSRResult:
-    """Minimum OSR: one greedy rule for one test point (seed 001, "The Minimum OSR").
+    """Minimum OSR: one greedy rule for one test point (the Minimum OSR paper, "The Minimum OSR").
 
     Parameters
     ----------
@@ -637,7 +637,7 @@ def minimum_osr(
     .. math:: \\mathrm{IM}(A) = -\\sum_{v} P(v) \\sum_{c} P(c \\mid v) \\log_2 P(c \\mid v)
 
     over the node's rows, picks the attribute of minimum IM (ties: lowest index) and follows
-    the branch of the test point's value.  The root test is always taken (the seed:
+    the branch of the test point's value.  The root test is always taken (the paper:
     "The test that returns the minimum value of IM is selected as the root of the tree").
     At every later node the path stops, and the current node becomes the leaf, when
 
@@ -649,7 +649,7 @@ def minimum_osr(
        (``"not_significant"``; the child is not added);
 
     or when no attribute is available (``"no_tests"``).  The leaf predicts its majority
-    class.  The default rule is used only in the seed's two cases: every attribute of the
+    class.  The default rule is used only in the paper's two cases: every attribute of the
     test point is missing (``"all_missing"``), or none of its known values occurs in the
     given training rows (``"no_common_value"``).  If the root itself is pure (possible when
     only a subset of the training rows is given) the path is empty and the leaf is the
@@ -798,7 +798,7 @@ def _is_real_number(v: Any) -> bool:
 
 # --------------------------------------------------------------------------- estimator
 class DecisionListClassifier(ClassifierMixin, BaseEstimator):
-    """BruteDL decision list with the Minimum OSR fallback (seed 001).
+    """BruteDL decision list with the Minimum OSR fallback (the Minimum OSR paper).
 
     **How the list is built.**  Every training row starts uncovered.  Repeatedly, among all
     conjunctions of ``1..max_depth`` tests ``attribute = value`` on distinct attributes that
@@ -815,7 +815,7 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
     **Prediction.**  The first rule that covers a point classifies it.  A point that no rule
     covers goes to the fallback: ``"default"`` uses the default rule; ``"min_osr"`` runs
     Minimum OSR (:func:`minimum_osr`) over the training rows chosen by ``osr_rows`` - the
-    whole training set (the seed: rules "evaluated based on statistics computed over the
+    whole training set (the paper: rules "evaluated based on statistics computed over the
     training data"), or the rows no rule covers (those behind the default rule) - and uses
     the default rule only when every attribute of the point is missing or none of its
     known values occurs in those rows.  ``predict_proba`` is the Laplace-smoothed class distribution
@@ -859,10 +859,10 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
     max_rules : int or None, default=None
         Largest number of rules in the list.
     osr_rows : {"uncovered", "all"}, default="uncovered"
-        Training rows Minimum OSR grows its path on.  ``"all"`` is the seed's reading: its
+        Training rows Minimum OSR grows its path on.  ``"all"`` is the paper's reading: its
         information measure is computed "over the training data set", and its default
         rule is needed only when "no training example has a value in common" with the
-        point.  ``"uncovered"`` (the default, a departure from the seed) uses the training
+        point.  ``"uncovered"`` (the default, a departure from the paper) uses the training
         rows no rule covers - the rows behind the default rule, i.e. the part of the data
         the list leaves unexplained, which is where an uncovered test point comes from
         (all training rows if every row is covered).  The default is earned by
@@ -960,7 +960,7 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         if (not isinstance(self.confidence, numbers.Real) or isinstance(self.confidence, bool)
                 or not 0.0 < float(self.confidence) < 1.0):
             raise InputError(f"confidence must be a number in (0, 1), got {self.confidence!r}; "
-                             "0.95 is the seed's choice.")
+                             "0.95 is the paper's choice.")
         if not is_int(self.n_bins) or self.n_bins < 2:
             raise InputError(f"n_bins must be an integer >= 2, got {self.n_bins!r}.")
         if self.max_rules is not None and (not is_int(self.max_rules) or self.max_rules < 1):

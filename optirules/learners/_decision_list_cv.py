@@ -1,6 +1,6 @@
 """The depth and the coverage of a BruteDL decision list chosen by cross-validation.
 
-BruteDL (the decision-list learner of seed 001, with the Minimum OSR fallback) searches
+BruteDL (the decision-list learner of the Minimum OSR paper, with the Minimum OSR fallback) searches
 every conjunction of at most ``max_depth`` tests, so the depth is the learner's capacity,
 and ``min_coverage`` its brake: a list of deeper rules, or of rules allowed to cover few
 rows, fits its training rows better and generalizes worse when the data do not support

@@ -1,17 +1,17 @@
 r"""Margins and diversity of a voting ensemble: margins, CMD plot, disagreement, kappa.
 
-Notation of "Ensemble Pruning via Margin Maximization" (seed 004): the member predictions on :math:`n` rows form
+Notation of "Ensemble Pruning via Margin Maximization" (the QMM paper): the member predictions on :math:`n` rows form
 :math:`\mathbf H \in \{-1, +1\}^{n \times T}` (:math:`h_{it} = h_t(\mathbf x_i)`), labels
 :math:`y_i \in \{-1, +1\}`, weights :math:`\boldsymbol\alpha` on the simplex.
 
-* **Margins** :math:`m_i = y_i \sum_t \alpha_t h_{it} \in [-1, 1]` (seed 004,
+* **Margins** :math:`m_i = y_i \sum_t \alpha_t h_{it} \in [-1, 1]` (the QMM paper,
   :math:`\mathbf m = \mathbf E\boldsymbol\alpha`); the **cumulative margin distribution**
-  (CMD, seed 004 Figures 1 and 4) is :math:`F(\theta) = \hat P[m \le \theta]`.
-* **Pairwise disagreement** (seed 004, its diversity paragraph before Table 4):
+  (CMD, the QMM paper Figures 1 and 4) is :math:`F(\theta) = \hat P[m \le \theta]`.
+* **Pairwise disagreement** (the QMM paper, its diversity paragraph before Table 4):
   :math:`\operatorname{diff}(h_a, h_b) = \frac1n \sum_k I[h_a(\mathbf x_k) h_b(\mathbf x_k) < 0]`;
   the **diversity** of an ensemble is the mean of it over the :math:`T(T-1)/2` pairs (the
   seed's own formula did not survive in its text; this is the plain average it describes).
-* **Kappa** (Cohen 1960, used by Margineantu and Dietterich 1997; seed 004 eqs. 21-23): from
+* **Kappa** (Cohen 1960, used by Margineantu and Dietterich 1997; the QMM paper eqs. 21-23): from
   the contingency table :math:`C_{ij}` of two members' predictions,
 
   .. math::
@@ -107,7 +107,7 @@ def cumulative_margin_distribution(margins: Any) -> tuple[np.ndarray, np.ndarray
 
 def plot_margin_distribution(margin_sets: Any, *, ax: Any = None, path: str | Path | None = None,
                              title: str | None = None) -> Any:
-    """Plot cumulative margin distributions (seed 004 Figures 1 and 4).
+    """Plot cumulative margin distributions (the QMM paper Figures 1 and 4).
 
     Uses matplotlib's object API with the Agg canvas, so it never opens a window and does
     not change the global backend.

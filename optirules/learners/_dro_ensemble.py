@@ -1,6 +1,6 @@
-r"""Distributionally robust ensembles of rule sets (seed 000, Sections 3.1-3.3 and 4.1).
+r"""Distributionally robust ensembles of rule sets (the DRO paper, Sections 3.1-3.3 and 4.1).
 
-Seed 000 (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*) grows a collection of DNF rule sets
+The DRO paper (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*) grows a collection of DNF rule sets
 :math:`F_n = \frac1n \sum_{m \le n} h_m` greedily against a worst-case pmf: with
 :math:`P^0` uniform and :math:`F_0 = 0`, for :math:`n = 1, 2, \dots`
 
@@ -20,10 +20,10 @@ After each iteration the sparse convex combination IP (eqs 10-14,
 :math:`v` over the members so far with total cost :math:`\sum_{v_k > 0} c(h_k) \le
 \mathfrak{C}`.
 
-**The member budget and the returned ensemble (our design; the seed's Section 4, which
+**The member budget and the returned ensemble (our design; the paper's Section 4, which
 sets :math:`\mathfrak{C}'` and :math:`\mathfrak{C}` "adaptively", is missing from our
 copy).**  After iteration :math:`n` the IP is solved twice, with the pmf :math:`p = P^n` and
-with :math:`p = P^0` (the seed reports that both work), giving two candidate ensembles; every
+with :math:`p = P^0` (the paper reports that both work), giving two candidate ensembles; every
 candidate satisfies the same overall budget :math:`\mathfrak{C}`.
 
 * ``member_complexity=None`` (default) tries the member budgets
@@ -34,7 +34,7 @@ candidate satisfies the same overall budget :math:`\mathfrak{C}`.
   budget (tic-tac-toe's eight lines of three literals cost 32) stays reachable, which
   :math:`\mathfrak{C}' = \mathfrak{C}/3` alone is not (a vote of rule sets of cost
   :math:`\le \mathfrak{C}/3` is not their OR).
-* ``selection="robust_loss"`` (default; the seed's reading) returns the candidate, over all
+* ``selection="robust_loss"`` (default; the paper's reading) returns the candidate, over all
   :math:`\mathfrak{C}'` of the grid and all iterations, of least *training robust loss*
 
   .. math::
@@ -42,10 +42,10 @@ candidate satisfies the same overall budget :math:`\mathfrak{C}`.
       R(F_v) = \max_{P \in \mathcal{P}} \sum_i P_i \, \big|F_v(x_i) - \tfrac12\big|
           \mathbb{I}(\hat y_i \ne y_i), \qquad F_v = \sum_k v_k h_k ,
 
-  i.e. the seed's objective (3) with loss (2) evaluated on the candidate itself (ties: the
-  smaller cost, then the earlier candidate); the rationale is the seed's Proposition 2:
+  i.e. the paper's objective (3) with loss (2) evaluated on the candidate itself (ties: the
+  smaller cost, then the earlier candidate); the rationale is the paper's Proposition 2:
   all candidates share the complexity budget, so their generalization penalties are alike,
-  and the seed's remark that the robust loss "does not require extensive fine tuning via
+  and the paper's remark that the robust loss "does not require extensive fine tuning via
   heuristics like cross-validation".
 * ``selection="validation"`` holds out a stratified ``validation_fraction`` of the rows,
   runs the loop on the rest for every :math:`\mathfrak{C}'` of the grid and picks the
@@ -71,7 +71,7 @@ combination IP), the best ensemble found so far is returned and ``status_`` star
 ``"time_limit"``.  A member's final master IP and one combination IP may each take up to
 one second past the deadline.
 
-**Binary-loss variant** (``loss="binary"``, seed 000 §2.3 and §4.1): steps 2 and 3 are
+**Binary-loss variant** (``loss="binary"``, the DRO paper §2.3 and §4.1): steps 2 and 3 are
 replaced by :math:`P^n = \arg\max_{P \in \mathcal{P}} \mathbb{E}_P |h_n(x) - y|` for the
 current iterate alone.  The worst case then only separates misclassified from correct rows,
 and the alternation cycles; since :math:`h_{n+1}` depends on :math:`h_n` only, the first
@@ -122,7 +122,7 @@ DIVERGENCES = ("chi2", "kl")
 
 
 def margin_loss(F: np.ndarray, y: np.ndarray) -> np.ndarray:
-    r"""Seed 000's loss (2): :math:`|F(x) - \tfrac12| \cdot \mathbb{I}(\hat y \ne y)`,
+    r"""The DRO paper's loss (2): :math:`|F(x) - \tfrac12| \cdot \mathbb{I}(\hat y \ne y)`,
     :math:`\hat y = \mathbb{I}(F(x) \ge \tfrac12)` (with a 1e-12 allowance for round-off in
     sums of weights).
 
@@ -146,12 +146,12 @@ def _robust(z: np.ndarray, rho: float, divergence: str) -> tuple[float, np.ndarr
 
 
 class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
-    r"""A sparse convex combination of DNF rule sets trained by DRO (seed 000 §3).
+    r"""A sparse convex combination of DNF rule sets trained by DRO (the DRO paper §3).
 
     See the module docstring for the algorithm (eqs 2, 4, 5, 9, 10-14) and for the
     adaptive selection of the returned ensemble.  Members are fitted by column generation
     (:func:`~optirules.models.column_generation`, the same engine as
-    :class:`~optirules.learners.BooleanRuleSetClassifier`) in the budget form of seed 000
+    :class:`~optirules.learners.BooleanRuleSetClassifier`) in the budget form of the DRO paper
     (eq 8 with :math:`C = \mathfrak{C}'`).
 
     Parameters
@@ -170,11 +170,11 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
     n_iterations : int, default 10
         Members grown (:math:`n = 1, \dots`).
     loss : {"margin", "binary"}, default "margin"
-        ``"margin"``: seed 000 §3 (loss 2 on the running average).  ``"binary"``: the
+        ``"margin"``: the DRO paper §3 (loss 2 on the running average).  ``"binary"``: the
         single-rule-set variant of §4.1 that cycles.
     selection : {"robust_loss", "validation", "last"}, default "robust_loss"
         How :math:`\mathfrak{C}'` (when ``None``) and the returned ensemble are chosen among
-        the per-iteration candidates: training robust loss (the seed's reading), held-out
+        the per-iteration candidates: training robust loss (the paper's reading), held-out
         accuracy, or the last iteration (module docstring).
     validation_fraction : float, default 0.25
         Held-out share for ``selection="validation"`` (a stratified split).  When a class
@@ -188,7 +188,7 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         Margin :math:`\Delta` of the combination IP (None: the model's default
         :math:`\min(\min_k c(h_k) / (2\mathfrak{C}), 1/4)`).
     lambda0, lambda1 : float, default 0
-        Penalty costs added to each member's master (0: the pure budget form of seed 000).
+        Penalty costs added to each member's master (0: the pure budget form of the DRO paper).
     max_degree, pricing, beam_width, n_columns, max_iterations, solver
         Column generation of each member, as for BooleanRuleSetClassifier.
     time_limit : float or None, default None
@@ -366,7 +366,7 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         Notes
         -----
         No ``sample_weight``: the divergence ball is centred at the uniform pmf
-        :math:`P^0` (seed 000).
+        :math:`P^0` (the DRO paper).
         """
         t0 = time.perf_counter()
         self._check_params()
@@ -611,7 +611,7 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
                 result = model.solve(self.solver, time_limit=tl)
             except OptirulesError as exc:
                 if self._deadline is None:
-                    raise SolverError(f"the combination IP (seed 000 eqs 11-14) at iteration "
+                    raise SolverError(f"the combination IP (the DRO paper eqs 11-14) at iteration "
                                       f"{it} was not solved ({exc}); raise "
                                       "combination_time_limit or try another solver.") from None
                 # time_limit hit without an incumbent: the best affordable single member
@@ -700,7 +700,7 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         return np.column_stack([1.0 - F, F])
 
     def predict(self, X: Any) -> np.ndarray:
-        r"""``classes_[1]`` where :math:`F(x) \ge 1/2` (seed 000, Section 2.4)."""
+        r"""``classes_[1]`` where :math:`F(x) \ge 1/2` (the DRO paper, Section 2.4)."""
         F = self.decision_function(X)
         return self.classes_[(F >= _HALF).astype(int)]
 

@@ -1,4 +1,4 @@
-r"""Ensemble pruning on any voting ensemble: QMM (seed 004), kappa pruning and DREP.
+r"""Ensemble pruning on any voting ensemble: QMM (the QMM paper), kappa pruning and DREP.
 
 All three pruners are scikit-learn meta-estimators over a **fitted** voting ensemble
 :math:`f(\mathbf x) = \operatorname{sign}\sum_{t=1}^T \alpha_t h_t(\mathbf x)` with members
@@ -17,7 +17,7 @@ Ensembles understood (``estimator=``):
 * ``RandomForestClassifier`` / ``ExtraTreesClassifier`` and ``BaggingClassifier`` (members
   predict encoded class indices; uniform :math:`\boldsymbol\alpha`; Bagging's feature
   subsets are honoured).  Note that scikit-learn's forests *average probabilities* while
-  the pruners vote with one unit vote per tree, as seed 004 (after Breiman 2001) does;
+  the pruners vote with one unit vote per tree, as the QMM paper (after Breiman 2001) does;
   for fully grown trees the two coincide;
 * optirules ``BoostingClassifier`` (``hypotheses_`` and ``alphas_``; a negative
   :math:`\alpha_t` votes like :math:`-h_t` with weight :math:`|\alpha_t|`);
@@ -250,15 +250,15 @@ def member_predictions(estimator: Any, X: Any) -> tuple[np.ndarray, np.ndarray, 
 
 
 def ensemble_hypothesis_space_size(estimator: Any, n_thresholds: int = 100) -> int:
-    r"""An estimate of :math:`|\mathscr H|` for the EMargin of a fitted ensemble (seed 004).
+    r"""An estimate of :math:`|\mathscr H|` for the EMargin of a fitted ensemble (the QMM paper).
 
-    Seed 004 (after Wang et al. 2011) scales features to [0, 1] and lets every split use
+    The QMM paper (after Wang et al. 2011) scales features to [0, 1] and lets every split use
     one of ``n_thresholds`` = :math:`K` fixed thresholds, so a split node has
     :math:`2Kp` choices (feature, threshold, orientation) and a tree with :math:`s` split
     nodes one of :math:`(2Kp)^s` (its depth-2 example: :math:`s = 3`,
     :math:`|\mathscr H| = (2 \times 100 \times p)^3`).  We take :math:`s` as the largest
     number of split nodes of any member tree (1 for stumps, at most 3 for depth 2; for
-    fully grown trees, for which the seed gives no count, the largest tree actually grown —
+    fully grown trees, for which the paper gives no count, the largest tree actually grown —
     an estimate, documented as such).  For optirules boosters: literals
     :math:`2p + 2`, parities of degree :math:`\le d` :math:`2\sum_{k=0}^{d}\binom pk`,
     stumps :math:`2Kp`, CART with :math:`L` leaves :math:`(2Kp)^{L-1}`.
@@ -498,10 +498,10 @@ class _BasePruner(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
 
 # =========================================================================== QMM
 class QMMPruner(_BasePruner):
-    r"""QMM ensemble pruning (seed 004): QR pivoting plus the margin-percentile QP.
+    r"""QMM ensemble pruning (the QMM paper): QR pivoting plus the margin-percentile QP.
 
     Builds :math:`\mathbf H` on the pruning rows and solves, through
-    :class:`optirules.models.QMMModel` (seed 004, its eq. 19 and Algorithm 2),
+    :class:`optirules.models.QMMModel` (the QMM paper, its eq. 19 and Algorithm 2),
 
     .. math::
 
@@ -531,13 +531,13 @@ class QMMPruner(_BasePruner):
         The ensemble to prune (module docstring); ``None`` means ``X`` is the
         member-prediction matrix.
     upsilon : float in (0, 1] or "emargin", default=0.5
-        Fraction of smallest margins to protect.  Seed 004 uses 0.5 for AdaBoost and 0.25
+        Fraction of smallest margins to protect.  The QMM paper uses 0.5 for AdaBoost and 0.25
         for random forests.  ``"emargin"`` takes it from the Equilibrium margin (Wang et al.
         2011), which needs :math:`|\mathscr H|`.
     hypothesis_space_size : "auto", int or float, default="auto"
         :math:`|\mathscr H|` for ``upsilon="emargin"``; ``"auto"`` uses
         :func:`ensemble_hypothesis_space_size` (trees on ``n_thresholds`` fixed thresholds,
-        as the seed describes).  Ignored for a numeric ``upsilon``.
+        as the paper describes).  Ignored for a numeric ``upsilon``.
     n_thresholds : int, default=100
         :math:`K` of that estimate.
     delta : float, default=0.05
@@ -614,7 +614,7 @@ class QMMPruner(_BasePruner):
                     math.isfinite(float(u)) and 0.0 < float(u) <= 1.0):
                 raise InputError(
                     f"upsilon must lie in (0, 1] (the fraction of smallest margins the QP "
-                    f"protects), got {u!r}; seed 004 uses 0.5 for AdaBoost and 0.25 for "
+                    f"protects), got {u!r}; the QMM paper uses 0.5 for AdaBoost and 0.25 for "
                     "random forests, or pass upsilon='emargin'.")
         if self.dependent not in ("keep", "drop", "lstsq", "proportional"):
             raise InputError(f"dependent must be 'keep', 'drop' or 'lstsq', got "
@@ -672,10 +672,10 @@ class QMMPruner(_BasePruner):
 
 # =========================================================================== kappa
 class KappaPruner(_BasePruner):
-    r"""Kappa pruning (Margineantu and Dietterich 1997), as seed 004 runs it: keep 20%.
+    r"""Kappa pruning (Margineantu and Dietterich 1997), as the QMM paper runs it: keep 20%.
 
     For every pair of members :math:`(a, b)`, :math:`a < b`, Cohen's :math:`\kappa` of their
-    predictions on the pruning rows is computed (seed 004 eqs. 21-23; see
+    predictions on the pruning rows is computed (the QMM paper eqs. 21-23; see
     :func:`~optirules.learners._diversity.pairwise_kappa`).  The **pairs** are sorted by
     increasing :math:`\kappa` (most diverse pair first; ties, to 12 decimals, by
     :math:`(a, b)`), and the
@@ -691,7 +691,7 @@ class KappaPruner(_BasePruner):
     ----------
     estimator : fitted ensemble or None, default=None
     fraction : float in (0, 1], default=0.2
-        Fraction of members to keep (seed 004: prune 80%).
+        Fraction of members to keep (the QMM paper: prune 80%).
     member_weights : array-like, optional
 
     Attributes
@@ -798,7 +798,7 @@ class DREPPruner(_BasePruner):
     estimator : fitted ensemble or None, default=None
     rho : float in (0, 1], default=0.5
         Fraction of the most diverse remaining members among which each step chooses.
-        (Li et al. select it from {0.2, 0.25, ..., 0.5} by validation; seed 004 does not
+        (Li et al. select it from {0.2, 0.25, ..., 0.5} by validation; the QMM paper does not
         say which value it used.)
     patience : int, default=5
         Consecutive additions without a new lowest error before stopping (above).

@@ -40,7 +40,7 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
     Kohavi 1999); after ``10 * n_estimators`` discarded trees the booster stops.
 
     Unlike scikit-learn's ``AdaBoostClassifier`` it does not stop when a fully grown tree
-    fits the training data, which is what seed 004's full-tree ensembles need.  Members
+    fits the training data, which is what the QMM paper's full-tree ensembles need.  Members
     predict class labels; ``estimators_`` and ``estimator_weights_`` follow scikit-learn's
     AdaBoost, so the pruners read it the same way.
 

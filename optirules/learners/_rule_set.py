@@ -208,11 +208,11 @@ class _RuleInputMixin:
 
 # ============================================================================ estimator
 class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
-    r"""A DNF rule set learned by column generation (weighted BRCG, seed 000 §3, eqs 6-8).
+    r"""A DNF rule set learned by column generation (weighted BRCG, the DRO paper §3, eqs 6-8).
 
     Fits the master of the module docstring by column generation over clauses of at most
     ``max_degree`` literals, then solves the master IP over the generated clauses.
-    ``sample_weight`` is the pmf :math:`P` of seed 000 (normalized to sum 1; the uniform
+    ``sample_weight`` is the pmf :math:`P` of the DRO paper (normalized to sum 1; the uniform
     :math:`P_i = 1/N` gives Dash, Günlük and Wei 2018).  The rule set predicts
     ``classes_[1]`` where any rule holds.
 
@@ -224,7 +224,7 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
     lambda0, lambda1 : float, default 0.001
         Penalty per rule and per literal, added to the objective (the form of BRCG
         implementations; same units as the weighted error, which lies in [0, 1]).  Set both
-        to 0 with a ``complexity`` budget for the pure budget form of seed 000.
+        to 0 with a ``complexity`` budget for the pure budget form of the DRO paper.
     max_degree : int or "auto", default "auto"
         Most literals in one rule.  ``"auto"``: 3 when exact pricing of degree-3 clauses
         is cheap (:math:`L^3 N / 6 \le 2 \cdot 10^9` for ``L`` literals and ``N`` rows:

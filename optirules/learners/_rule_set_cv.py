@@ -1,6 +1,6 @@
 r"""The penalty of a Boolean rule set chosen by cross-validation.
 
-Seed 000 (§1) recalls that Dash, Günlük and Wei (2018) choose the complexity of a rule set
+The DRO paper (§1) recalls that Dash, Günlük and Wei (2018) choose the complexity of a rule set
 by cross-validation, "at the expense of a large computational cost"; the distributionally
 robust ensemble of that seed is its alternative.  :class:`BooleanRuleSetCV` is the
 cross-validated rule set, for comparison and for data where the fixed default penalty of

@@ -1,6 +1,6 @@
 """Typed rule values: a :class:`Condition`, a conjunction :class:`Rule`, a DNF :class:`RuleSet`.
 
-Seed 000 (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*, Section 2) calls a conjunction of simple rules
+The DRO paper (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*, Section 2) calls a conjunction of simple rules
 :math:`t(x) = r_1(x) \\wedge \\dots \\wedge r_C(x)` a *rule*, and a disjunction
 :math:`h(x) = t_1(x) \\vee \\dots \\vee t_M(x)` a *rule set* (a DNF); the rule set predicts
 label 1 when any of its rules holds.  Its cost is :math:`c(h) = \\sum_m (1 + C_m)`, the
@@ -97,7 +97,7 @@ class Rule:
 
     @property
     def complexity(self) -> int:
-        """Seed 000's cost of a rule: one plus its number of literals."""
+        """The DRO paper's cost of a rule: one plus its number of literals."""
         return 1 + len(self.conditions)
 
     def evaluate(self, X: Any) -> np.ndarray:
@@ -135,7 +135,7 @@ class Rule:
 
 @dataclass(frozen=True)
 class RuleSet:
-    """A DNF rule set :math:`h(x) = t_1(x) \\vee \\dots \\vee t_M(x)` (seed 000, Section 2).
+    """A DNF rule set :math:`h(x) = t_1(x) \\vee \\dots \\vee t_M(x)` (the DRO paper, Section 2).
 
     Parameters
     ----------
@@ -181,7 +181,7 @@ class RuleSet:
 
     @property
     def complexity(self) -> int:
-        """Seed 000's :math:`c(h) = M + \\sum_m C_m` (rules plus literals)."""
+        """The DRO paper's :math:`c(h) = M + \\sum_m C_m` (rules plus literals)."""
         return sum(r.complexity for r in self.rules)
 
     # ------------------------------------------------------------------ evaluation

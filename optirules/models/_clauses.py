@@ -4,7 +4,7 @@ A *literal matrix* ``A`` is a binary ``N x L`` array whose columns are literals
 (features and, optionally, their negations, as a binarizer produces them).  A
 *clause* is a sorted tuple of distinct literal indices; it covers row ``i`` iff
 every one of its literals is 1 in row ``i`` (the empty clause covers every row).
-Its complexity is ``c_k = 1 + |k|`` (seed 000, Section 3; Dash, Günlük and Wei 2018).
+Its complexity is ``c_k = 1 + |k|`` (the DRO paper, Section 3; Dash, Günlük and Wei 2018).
 
 The one place where a clause's reduced cost is computed is :func:`reduced_costs`;
 the exact pricing MILP and the beam search both report their clauses' reduced
@@ -143,7 +143,7 @@ def check_sample_weight(sample_weight: Any, n_rows: int) -> np.ndarray:
     """Validate sample weights ``P`` (default uniform ``1/N``) and return them as floats.
 
     Any non-negative finite weights with a positive sum are accepted as given
-    (they are not renormalized; seed 000 uses a pmf).
+    (they are not renormalized; the DRO paper uses a pmf).
     """
     if sample_weight is None:
         return np.full(n_rows, 1.0 / n_rows)
@@ -239,7 +239,7 @@ def clause_degrees(clauses: Sequence[Clause]) -> np.ndarray:
 
 
 def clause_costs(clauses: Sequence[Clause]) -> np.ndarray:
-    """Complexity ``c_k = 1 + |k|`` of each clause (seed 000; Dash et al. 2018)."""
+    """Complexity ``c_k = 1 + |k|`` of each clause (the DRO paper; Dash et al. 2018)."""
     return 1.0 + clause_degrees(clauses).astype(float)
 
 
@@ -274,7 +274,7 @@ def weighted_hamming_loss(A: np.ndarray, y: np.ndarray, clauses: Sequence[Clause
     """Weighted Hamming loss of a rule set (the master IP objective without penalties).
 
     ``sum_{i in P+} P_i [no clause covers i] + sum_k sum_{i in Z, k covers i} P_i``
-    (seed 000, eq 6 at the optimal ``xi``).
+    (the DRO paper, eq 6 at the optimal ``xi``).
     """
     cov = clause_coverage(A, clauses)
     missed = y & ~cov.any(axis=1)
@@ -287,7 +287,7 @@ def row_prices(y: np.ndarray, P: np.ndarray, mu: np.ndarray) -> np.ndarray:
 
     ``v_i = P_i`` for ``i in Z`` (label 0) and ``v_i = -mu_i P_i`` for ``i in P+``
     (label 1), with ``mu`` given over the label-1 rows in row order: the duals of
-    seed 000 eq 7 scaled by the sample weights.
+    the DRO paper eq 7 scaled by the sample weights.
     """
     v = P.astype(float).copy()
     v[y] = -mu * P[y]
@@ -298,7 +298,7 @@ def complexity_costs(degrees: Any, lam: float = 0.0, lambda0: float = 0.0,
                      lambda1: float = 0.0) -> np.ndarray:
     """Complexity part of the reduced cost: ``lam * c_k + lambda0 + lambda1 * |k|``.
 
-    ``lam`` is the (non-negative) dual of the complexity budget row (seed 000 eq 8),
+    ``lam`` is the (non-negative) dual of the complexity budget row (the DRO paper eq 8),
     ``lambda0``/``lambda1`` the penalty form's per-clause and per-literal costs.
     """
     deg = np.asarray(degrees, dtype=float)
@@ -317,8 +317,8 @@ def reduced_costs(A: Any, y: Any, clauses: Iterable[Iterable[Any]], mu: Any, *,
                - \sum_{i \in P^+,\ k \text{ covers } i} \mu_i P_i ,
         \qquad c_k = 1 + |k| ,
 
-    where :math:`\mu` are the duals of the cover rows (seed 000 eq 7, scaled by
-    :math:`P_i` as the seed says) and :math:`\lambda` the dual of the complexity row
+    where :math:`\mu` are the duals of the cover rows (the DRO paper eq 7, scaled by
+    :math:`P_i` as the paper says) and :math:`\lambda` the dual of the complexity row
     (eq 8) reported as a non-negative number; :math:`\lambda_0, \lambda_1` are the
     penalty form's costs (zero in the budget form).  This is exactly the reduced
     cost of column :math:`w_k` of the master LP (tested against HiGHS's).

@@ -1,6 +1,6 @@
 r"""Column generation for the weighted Boolean rule master, then the master IP over the pool.
 
-Seed 000 (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*, Section 3, "Column Generation for (4)") learns a
+The DRO paper (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*, Section 3, "Column Generation for (4)") learns a
 rule set under a pmf :math:`P` over the training rows by the master IP (eqs 6-8)
 
 .. math::
@@ -278,7 +278,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     y : bool array of shape (N,)
         Labels (True = positive).
     P : array of shape (N,)
-        Row weights (a pmf in seed 000).
+        Row weights (a pmf in the DRO paper).
     complexity, lambda0, lambda1
         Budget :math:`C` (``None``: no budget row) and penalty costs.
     max_degree, pricing, exact_method, beam_width, n_columns, max_iterations, time_limit,

@@ -14,8 +14,8 @@ row :math:`i` and :math:`-1` otherwise) and the margins
 
 The EMargin (Wang, Sugiyama, Jing, Yang, Zhou and Feng, "A refined margin analysis for
 boosting algorithms via equilibrium margin", JMLR 12, 2011) is the margin at which the
-bound of seed 004's Theorem 4 is smallest.  The seed's text lost its displayed formulas;
-the definitions below are those of Wang et al. (their Theorem 3), with the seed's
+bound of the QMM paper's Theorem 4 is smallest.  The paper's text lost its displayed formulas;
+the definitions below are those of Wang et al. (their Theorem 3), with the paper's
 :math:`u[\hat\theta(q)]` (it writes :math:`\ln(1/\delta)` in the last term):
 
 .. math::
@@ -32,7 +32,7 @@ the definitions below are those of Wang et al. (their Theorem 3), with the seed'
 where :math:`D(q\,\|\,p) = q \ln\frac qp + (1-q)\ln\frac{1-q}{1-p}` is the Bernoulli
 Kullback-Leibler divergence and :math:`D^{-1}(q, u) = \sup\{p \in [q, 1] : D(q\|p) \le u\}`
 its upper inverse.  The minimising :math:`q^*` is the *EMargin error* and
-:math:`\hat\theta(q^*)` the *EMargin*; the seed then sets
+:math:`\hat\theta(q^*)` the *EMargin*; the paper then sets
 :math:`\upsilon = \hat P_S[m(\mathbf x, y) \le \hat\theta(q^*)]`.
 """
 
@@ -183,7 +183,7 @@ def margins(H: Any, y: Any, alpha: Any = None) -> np.ndarray:
     -------
     ndarray of shape (n_samples,)
         :math:`m_i = y_i \sum_t \alpha_t h_{it} \in [-1, 1]`; positive means the weighted
-        vote is right on row :math:`i` (seed 004, the definition of :math:`\mathbf E`).
+        vote is right on row :math:`i` (the QMM paper, the definition of :math:`\mathbf E`).
     """
     Hm, ym, am = check_ensemble(H, y, alpha)
     return ym * (Hm @ am)
@@ -278,7 +278,7 @@ class EMarginResult:
         :math:`q^*`, the EMargin error (a multiple of 1/n).
     upsilon : float
         :math:`\\hat P_S[m \\le \\hat\\theta(q^*)]`, the fraction of training margins at or
-        below the EMargin; seed 004 uses it as the QMM percentile.
+        below the EMargin; the QMM paper uses it as the QMM percentile.
     bound : float
         The bound :math:`\\ln|\\mathscr H|/n + D^{-1}(q^*, u[\\hat\\theta(q^*)])` (may exceed 1,
         i.e. be vacuous, on small samples or large hypothesis spaces).
@@ -300,9 +300,9 @@ class EMarginResult:
 
 
 def tree_hypothesis_space_size(n_features: int, n_thresholds: int = 100, depth: int = 1) -> int:
-    r"""Size of the space of depth-``depth`` trees on fixed thresholds (seed 004).
+    r"""Size of the space of depth-``depth`` trees on fixed thresholds (the QMM paper).
 
-    Following seed 004 (after Wang et al. 2011): every feature is scaled to [0, 1] and split
+    Following the QMM paper (after Wang et al. 2011): every feature is scaled to [0, 1] and split
     only at ``n_thresholds`` fixed thresholds, so a split node has
     :math:`2 \cdot K \cdot p` choices (feature, threshold and orientation), and a full
     tree of depth :math:`d` has :math:`2^d - 1` split nodes:
@@ -311,7 +311,7 @@ def tree_hypothesis_space_size(n_features: int, n_thresholds: int = 100, depth: 
 
         |\mathscr H| = (2 K p)^{2^d - 1}.
 
-    ``depth=2`` gives the seed's :math:`(2 \times 100 \times p)^3`; ``depth=1`` gives
+    ``depth=2`` gives the paper's :math:`(2 \times 100 \times p)^3`; ``depth=1`` gives
     decision stumps, :math:`2Kp`.  For full-grown trees no finite count is given by the
     seed: pass a documented estimate (e.g. the depth actually reached) instead.
 
@@ -365,7 +365,7 @@ def emargin(margin_values: Any, hypothesis_space_size: Any, delta: float = 0.05)
 
     Evaluates, for every :math:`q \in \{0, 1/n, \dots, 1\}` for which
     :math:`\hat\theta(q)` exists, the term :math:`D^{-1}(q, u[\hat\theta(q)])` of the bound
-    in the module docstring and returns the minimiser (seed 004, Theorem 4 and the
+    in the module docstring and returns the minimiser (the QMM paper, Theorem 4 and the
     paragraph after it; Wang et al. 2011, Theorem 3).  With the margins sorted,
     :math:`m_{(1)} \le \dots \le m_{(n)}`, the supremum is
     :math:`\hat\theta(j/n) = m_{(j+1)}` for :math:`j < n` (it exists when
@@ -384,7 +384,7 @@ def emargin(margin_values: Any, hypothesis_space_size: Any, delta: float = 0.05)
         thresholds use :func:`tree_hypothesis_space_size`; otherwise give a documented
         estimate (the result depends on it only through :math:`\ln|\mathscr H|`).
     delta : float, default 0.05
-        Confidence parameter :math:`\delta \in (0, 1)` of the bound (the seed does not fix
+        Confidence parameter :math:`\delta \in (0, 1)` of the bound (the paper does not fix
         it).
 
     Returns

@@ -1,7 +1,7 @@
 r"""Pricing for the rule master: the clause of minimum reduced cost.
 
 Given the duals of the master LP (:class:`~optirules.models._rule_master.RuleMasterModel`
-with ``relax=True``) — :math:`\mu_i \ge 0` of the cover rows (seed 000 eq 7) and
+with ``relax=True``) — :math:`\mu_i \ge 0` of the cover rows (the DRO paper eq 7) and
 :math:`\lambda \ge 0` of the complexity row (eq 8), or the penalty costs
 :math:`\lambda_0, \lambda_1` — the reduced cost of clause ``k`` is
 
@@ -13,7 +13,7 @@ with ``relax=True``) — :math:`\mu_i \ge 0` of the cover rows (seed 000 eq 7) a
 
 the column-generation pricing problem of Dash, Günlük and Wei (2018, "Boolean
 Decision Rules via Column Generation", NeurIPS) with the dual terms scaled by the
-sample weights :math:`P_i` as seed 000 (Section 3, after eq 8) prescribes.
+sample weights :math:`P_i` as the DRO paper (Section 3, after eq 8) prescribes.
 Column generation adds clauses while :math:`\min_k r(k) < -\varepsilon`.
 """
 
@@ -76,7 +76,7 @@ class RulePricingModel(OptModel):
     r"""Exact pricing MILP: the clause with at most ``max_degree`` literals of least reduced cost.
 
     The MILP of Dash, Günlük and Wei (2018), with the dual terms scaled by the
-    sample weights (seed 000, Section 3).  With :math:`z_j = 1` iff literal ``j``
+    sample weights (the DRO paper, Section 3).  With :math:`z_j = 1` iff literal ``j``
     is in the clause, :math:`\delta_i = 1` iff the clause covers row ``i``,
     :math:`S_i = \{j : A_{ij} = 0\}` and the row prices :math:`v_i = P_i`
     (:math:`i \in Z`), :math:`v_i = -\mu_i P_i` (:math:`i \in P^+`):

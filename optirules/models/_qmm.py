@@ -1,6 +1,6 @@
-r"""QMM ensemble pruning: the quadratic program of seed 004 after QR with column pivoting.
+r"""QMM ensemble pruning: the quadratic program of the QMM paper after QR with column pivoting.
 
-The paper "Ensemble Pruning via Margin Maximization" (seed 004 here) re-weights a
+The paper "Ensemble Pruning via Margin Maximization" (the QMM paper here) re-weights a
 voting ensemble :math:`f(\mathbf x) = \operatorname{sign}\sum_t \alpha_t h_t(\mathbf x)` by the
 quadratic program it calls QMM (its eq. 19)
 
@@ -18,7 +18,7 @@ and :math:`\boldsymbol\Lambda_\upsilon` the rows of :math:`\mathbf E` they come 
 constraint keeps the lower-:math:`\upsilon` margins at least as large as the ensemble's;
 the objective is the sample variance of the new margins :math:`\mathbf E\mathbf w`.  Weights
 driven to zero prune members.  Before the QP, a QR decomposition with column pivoting of
-:math:`\mathbf H` (seed 004, the paragraph on rank deficiency) keeps a basis
+:math:`\mathbf H` (the QMM paper, the paragraph on rank deficiency) keeps a basis
 :math:`\mathbf H'` of :math:`r` pivot columns; the QP runs on :math:`\mathbf H'` with
 :math:`\hat{\boldsymbol\Sigma}' = \operatorname{cov}(\mathbf H' \bullet \mathbf y)`,
 :math:`\boldsymbol\Lambda'_\upsilon`, :math:`\boldsymbol\varphi'_\upsilon` and the merged
@@ -81,7 +81,7 @@ def _check_upsilon(upsilon: Any) -> float | str:
     if not (math.isfinite(value) and 0.0 < value <= 1.0):
         raise InputError(
             f"upsilon must lie in (0, 1] (the fraction of smallest margins to protect), got "
-            f"{upsilon!r}; the seed uses 0.5 for AdaBoost and 0.25 for random forests, or "
+            f"{upsilon!r}; the paper uses 0.5 for AdaBoost and 0.25 for random forests, or "
             "pass upsilon='emargin'."
         )
     return value
@@ -187,7 +187,7 @@ def _simplex_lstsq(A: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 class QMMModel(OptModel):
-    r"""QMM pruning QP of seed 004 (its eq. 19) with QR pivoting, EMargin and a recorded fallback.
+    r"""QMM pruning QP of the QMM paper (its eq. 19) with QR pivoting, EMargin and a recorded fallback.
 
     The model solved, on the QR basis :math:`\mathbf H'` (:math:`r` members), is
 
@@ -208,11 +208,11 @@ class QMMModel(OptModel):
     :math:`\mathbf E'`) and :math:`\boldsymbol\varphi'_\upsilon` (those margins), ties broken
     by row order.  The QP is built with ``cvxpy.quad_form(w, cvxpy.psd_wrap(Sigma))``.
 
-    **Preprocessing (seed 004, rank deficiency of H).**
+    **Preprocessing (the QMM paper, rank deficiency of H).**
 
     1. *Identical members are merged.*  Columns of :math:`\mathbf H` that are equal are
        represented by the one with the lowest index, which receives the sum of their
-       :math:`\alpha` (the seed's :math:`\alpha'_j = \alpha_{d_j} + \sum` of the weights of
+       :math:`\alpha` (the paper's :math:`\alpha'_j = \alpha_{d_j} + \sum` of the weights of
        the dropped columns equal to it).  The vote, hence every margin, is unchanged.
        The weight carried this way is ``merged_weight_``.
     2. *QR with column pivoting* (``scipy.linalg.qr(..., pivoting=True)``) on the distinct
@@ -222,7 +222,7 @@ class QMMModel(OptModel):
        a different case: their vote :math:`\mathbf v = \mathbf E_G \boldsymbol\alpha_G` lies
        in the span of :math:`\mathbf E'` but, for +-1 columns, never in the cone of a convex
        combination (a convex combination of +-1 vectors equals a +-1 vector only if all its
-       members are that vector), so dropping them as the seed does loses
+       members are that vector), so dropping them as the paper does loses
        :math:`A_G = \mathbf 1^\top\boldsymbol\alpha_G` of the vote (a stump :math:`h`
        and its negation :math:`-h`, or the three stumps on a one-hot coded attribute, are
        dependent without being identical).  ``dependent`` decides:
@@ -251,7 +251,7 @@ class QMMModel(OptModel):
        :math:`\|\mathbf E'\boldsymbol\alpha' - \mathbf E\boldsymbol\alpha\|_\infty`, is
        ``margin_shift_``.
 
-    **Reference margins.**  ``margin_reference="basis"`` (default, the seed's choice) takes
+    **Reference margins.**  ``margin_reference="basis"`` (default, the paper's choice) takes
     :math:`\boldsymbol\varphi'_\upsilon` from :math:`\mathbf m^{\mathrm{ref}} =
     \mathbf E'\boldsymbol\alpha'`; then :math:`\boldsymbol\alpha'` is feasible, the QP always
     has a solution, and its optimum is at most :math:`\boldsymbol\alpha'^\top
@@ -293,14 +293,14 @@ class QMMModel(OptModel):
     alpha : array-like of shape (n_members,), optional
         Original non-negative member weights, normalised to the simplex (default uniform).
     upsilon : float in (0, 1] or "emargin", default 0.5
-        Fraction of smallest margins to protect.  The seed uses 0.5 for AdaBoost and 0.25
+        Fraction of smallest margins to protect.  The paper uses 0.5 for AdaBoost and 0.25
         for random forests.  ``"emargin"`` sets
         :math:`\upsilon = \hat P[m^{\mathrm{ref}} \le \hat\theta(q^*)]` from the Equilibrium
         margin (see :func:`optirules.models._margins.emargin`), which needs
         ``hypothesis_space_size``.
     hypothesis_space_size : int or float, optional
         :math:`|\mathscr H|` for ``upsilon="emargin"``, e.g.
-        ``tree_hypothesis_space_size(n_features, 100, depth)`` (seed 004: trees on 100
+        ``tree_hypothesis_space_size(n_features, 100, depth)`` (the QMM paper: trees on 100
         fixed thresholds per feature) or a documented estimate.
     delta : float, default 0.05
         Confidence parameter of the EMargin bound.
@@ -439,7 +439,7 @@ class QMMModel(OptModel):
         non_pivots = np.sort(piv[rank:])
         self.dependent_members_ = rep[non_pivots]
 
-        # the seed's singular case: the covariance of the QR basis H' (pivot columns only)
+        # the paper's singular case: the covariance of the QR basis H' (pivot columns only)
         self.basis_covariance_rank_, self.singular_covariance_ = _covariance_rank(
             E[:, rep[pivots]], self.rank_tol)
 
@@ -457,7 +457,7 @@ class QMMModel(OptModel):
                 if self.dependent == "lstsq":
                     target = E[:, rep[non_pivots]] @ a_dep / moved
                     a_basis += moved * _simplex_lstsq(E_basis, target)
-                else:  # drop (the seed's H'), then renormalise alpha' to the simplex
+                else:  # drop (the paper's H'), then renormalise alpha' to the simplex
                     base = a_basis.sum()
                     share = a_basis / base if base > 0 else np.full(cols.size, 1.0 / cols.size)
                     a_basis += moved * share

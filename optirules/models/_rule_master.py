@@ -1,6 +1,6 @@
-r"""The weighted Hamming-loss rule master of seed 000 (eqs 6-8) and its highspy fast path.
+r"""The weighted Hamming-loss rule master of the DRO paper (eqs 6-8) and its highspy fast path.
 
-Seed 000 (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*, Section 3, "Column Generation for (4)")
+The DRO paper (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*, Section 3, "Column Generation for (4)")
 chooses a DNF rule set from a pool of clauses ``K`` by
 
 .. math::
@@ -11,10 +11,10 @@ chooses a DNF rule set from a pool of clauses ``K`` by
         \quad i \in P^+ && (7)\\
     & \sum_{k \in K} c_k w_k \le C,\quad w_k \in \{0, 1\},\ k \in K && (8)
 
-with ``Z_k`` the label-0 rows clause ``k`` covers (the seed's sentence defining
+with ``Z_k`` the label-0 rows clause ``k`` covers (the paper's sentence defining
 ``Z_k`` omits "covered by k"; its next paragraph, "rules ... that give incorrect
 values to 0 label data points", fixes the meaning) and ``K_i`` the clauses covering
-row ``i``.  The seed writes :math:`\sum_i \xi_i` *without* a weight: ``xi_i``
+row ``i``.  The paper writes :math:`\sum_i \xi_i` *without* a weight: ``xi_i``
 already carries ``P_i`` through (7) (at the optimum ``xi_i = P_i`` when row ``i``
 is missed, 0 otherwise), and only label-1 rows have a ``xi``.  The penalty form of
 BRCG implementations drops the budget row and adds
@@ -129,7 +129,7 @@ class _PoolView:
 
 
 class RuleMasterModel(_PoolView, OptModel):
-    r"""Weighted Hamming-loss rule master IP (seed 000, eqs 6-8) over a pool of clauses.
+    r"""Weighted Hamming-loss rule master IP (the DRO paper, eqs 6-8) over a pool of clauses.
 
     .. math::
 
@@ -140,10 +140,10 @@ class RuleMasterModel(_PoolView, OptModel):
         & \sum_{k \in K} c_k w_k \le C && \texttt{complexity}\ (\lambda) \\
         & \xi \ge 0,\quad w_k \in \{0, 1\}\ (\text{or } w_k \ge 0 \text{ when relaxed})
 
-    Budget form (seed 000): ``complexity_budget=C`` and :math:`\lambda_0=\lambda_1=0`.
+    Budget form (the DRO paper): ``complexity_budget=C`` and :math:`\lambda_0=\lambda_1=0`.
     Penalty form (BRCG implementations): no budget row, costs
     :math:`\lambda_0 + \lambda_1 |k|` per clause.  Both may be combined.  Following
-    seed 000 eq 6 the :math:`\xi_i` are *not* multiplied by :math:`P_i` in the
+    the DRO paper eq 6 the :math:`\xi_i` are *not* multiplied by :math:`P_i` in the
     objective; they carry :math:`P_i` through the cover rows.  With
     :math:`P_i = 1/N` this is the master of Dash, Günlük and Wei (2018).
 
@@ -175,7 +175,7 @@ class RuleMasterModel(_PoolView, OptModel):
     clauses : iterable of tuples of int, default ()
         Initial clause pool (each a tuple of literal indices; duplicates are dropped).
     sample_weight : array of shape (N,), optional
-        Weights ``P`` (a pmf in seed 000; default uniform ``1/N``).
+        Weights ``P`` (a pmf in the DRO paper; default uniform ``1/N``).
     complexity_budget : float, optional
         ``C`` in eq 8; ``None`` drops the budget row (penalty form).
     lambda0, lambda1 : float, default 0
@@ -268,13 +268,13 @@ class RuleMasterModel(_PoolView, OptModel):
         def cover_rule(m, r):
             return m.xi[r] + m.P[r] * pyo.quicksum(m.w[k] for k in covering[r]) >= m.P[r]
 
-        m.cover = pyo.Constraint(m.rows, rule=cover_rule, doc="seed 000 eq 7")
+        m.cover = pyo.Constraint(m.rows, rule=cover_rule, doc="the DRO paper eq 7")
         if d.budget is not None:
             m.C = pyo.Param(initialize=d.budget, doc="complexity budget C")
         if d.budget is not None and d.clauses:  # an empty pool leaves no budget row
             m.complexity = pyo.Constraint(
                 expr=pyo.quicksum(m.cost[k] * m.w[k] for k in m.clauses) <= m.C,
-                doc="seed 000 eq 8",
+                doc="the DRO paper eq 8",
             )
         if self.relax:
             m.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT)
@@ -322,7 +322,7 @@ def _dual_reader(m: Any, result: Any) -> Callable[[Any], float]:
 class HighsRuleMaster(_PoolView):
     r"""The LP relaxation of :class:`RuleMasterModel` held in a warm ``highspy.Highs``.
 
-    Same data, same formulation (seed 000 eqs 6-8 relaxed to ``w >= 0``, or the
+    Same data, same formulation (the DRO paper eqs 6-8 relaxed to ``w >= 0``, or the
     penalty form) and same dual conventions as ``RuleMasterModel(..., relax=True)``;
     :meth:`add_clauses` appends columns with ``Highs.addCols`` so the next
     :meth:`solve` restarts the simplex from the previous basis (the fast path of a

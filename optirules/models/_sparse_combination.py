@@ -1,4 +1,4 @@
-r"""The sparse convex combination of rule sets of seed 000, eqs 11-14, as a Pyomo MILP.
+r"""The sparse convex combination of rule sets of the DRO paper, eqs 11-14, as a Pyomo MILP.
 
 Given the predictions :math:`h_k(x_i) \in \{0, 1\}` of :math:`K` members (rule sets) on
 :math:`N` training rows, their costs :math:`c(h_k)`, an overall budget
@@ -43,7 +43,7 @@ def _as_binary_matrix(h: Any) -> np.ndarray:
 
 
 class SparseCombinationModel(OptModel):
-    r"""Sparse convex combination of members under a complexity budget (seed 000, eqs 11-14).
+    r"""Sparse convex combination of members under a complexity budget (the DRO paper, eqs 11-14).
 
     .. math::
 
@@ -60,11 +60,11 @@ class SparseCombinationModel(OptModel):
     (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*, eqs 11-14), where
     :math:`\mathcal{K}_i = \{k : h_k(x_i) = 1\}` (``H[i, k] == 1``),
     :math:`\mathcal{S}^0, \mathcal{S}^1` are the rows with label 0 and 1, and ``p`` is a
-    pmf over the rows (seed 000 uses the worst-case pmf :math:`P^n` or :math:`P^0`).
+    pmf over the rows (the DRO paper uses the worst-case pmf :math:`P^n` or :math:`P^0`).
     The combination predicts :math:`\hat y = \mathbb{I}(F(x) \ge 1/2)` with
     :math:`F = \sum_k v_k h_k`.
 
-    **The margin** :math:`\Delta`.  The seed prints
+    **The margin** :math:`\Delta`.  The paper prints
     :math:`\Delta = \mathfrak{C} / (2 \min_k c(h_k))` as "a small separation parameter".
     That value is :math:`\ge 1/2` whenever :math:`\mathfrak{C} \ge \min_k c(h_k)` (i.e.
     whenever any member fits the budget), and then (12) charges every vote on a negative
@@ -85,7 +85,7 @@ class SparseCombinationModel(OptModel):
     y : array-like of shape (N,)
         0/1 labels.
     costs : array-like of shape (K,)
-        Member costs :math:`c(h_k) > 0` (seed 000: clauses plus literals).
+        Member costs :math:`c(h_k) > 0` (the DRO paper: clauses plus literals).
     budget : float
         Overall complexity budget :math:`\mathfrak{C}`; must be at least the smallest
         cost, or no combination is feasible.
@@ -142,7 +142,7 @@ class SparseCombinationModel(OptModel):
         if c.shape != (k,):
             raise InputError(f"costs has {c.size} entries but H has {k} members: one per member.")
         if not np.all(np.isfinite(c)) or np.any(c <= 0):
-            raise InputError("costs must be finite and positive (c(h_k) >= 1 in seed 000).")
+            raise InputError("costs must be finite and positive (c(h_k) >= 1 in the DRO paper).")
         self.costs = c
 
         try:
@@ -267,7 +267,7 @@ class SparseCombinationModel(OptModel):
         return (h * self.v_[None, :]).sum(axis=1)
 
     def predict(self, H: Any = None) -> np.ndarray:
-        r""":math:`\hat y = \mathbb{I}(F(x) \ge 1/2)` (seed 000, Section 1), as 0/1 integers.
+        r""":math:`\hat y = \mathbb{I}(F(x) \ge 1/2)` (the DRO paper, Section 1), as 0/1 integers.
 
         A tolerance of ``1e-9`` absorbs round-off in ``v_`` at the threshold.
         """

@@ -1,4 +1,4 @@
-r"""The phi-divergence worst-case pmf of seed 000, eq 9: a CVXPY model and an exact solver.
+r"""The phi-divergence worst-case pmf of the DRO paper, eq 9: a CVXPY model and an exact solver.
 
 Given losses :math:`z_i` on the :math:`N` training rows, the worst-case pmf within a
 phi-divergence ball of radius :math:`\rho` around the empirical pmf
@@ -11,7 +11,7 @@ phi-divergence ball of radius :math:`\rho` around the empirical pmf
     \quad \sum_{i \in \mathcal{S}} P_i = 1, \quad P_i \ge 0,
 
 for the modified chi-square divergence :math:`\phi(s) = (s - 1)^2` and the
-Kullback-Leibler divergence :math:`\phi(s) = s \log s - s + 1` (seed 000, Section 2.3).
+Kullback-Leibler divergence :math:`\phi(s) = s \log s - s + 1` (the DRO paper, Section 2.3).
 
 Two routes are offered and tested equal:
 
@@ -251,7 +251,7 @@ def _kl_exact(z: np.ndarray, rho: float) -> np.ndarray:
 
 def worst_case_pmf(z: Any, rho: float, divergence: str = "chi2", method: str = "exact",
                    **solve_options: Any) -> np.ndarray:
-    r"""The worst-case pmf of seed 000, eq 9, for losses ``z`` and radius ``rho``.
+    r"""The worst-case pmf of the DRO paper, eq 9, for losses ``z`` and radius ``rho``.
 
     Solves
 
@@ -351,7 +351,7 @@ def worst_case_pmf(z: Any, rho: float, divergence: str = "chi2", method: str = "
 
 # --------------------------------------------------------------------------- CVXPY model
 class WorstCasePmfModel(OptModel):
-    r"""The worst-case pmf of seed 000, eq 9, as a declarative CVXPY model.
+    r"""The worst-case pmf of the DRO paper, eq 9, as a declarative CVXPY model.
 
     .. math::
 

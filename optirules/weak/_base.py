@@ -8,7 +8,7 @@ parameters, so :func:`sklearn.base.clone` and ``get_params`` work) whose
 * a readable ``__str__`` (and ``describe(feature_names)``),
 * a JSON-able ``to_dict()`` that :func:`hypothesis_from_dict` reads back.
 
-Every learner maximizes the weighted *edge* (seed 002, Algorithm 1; seed 003 §2)
+Every learner maximizes the weighted *edge* (Reyzin's paper, Algorithm 1; Long and Servedio §2)
 
 .. math::
 
@@ -118,7 +118,7 @@ class WeakHypothesis(ABC):
 
 
 class Constant(WeakHypothesis):
-    """The constant hypothesis ``h(x) = sign`` (the literals ``+1`` and ``-1`` of seed 003)."""
+    """The constant hypothesis ``h(x) = sign`` (the literals ``+1`` and ``-1`` of Long and Servedio)."""
 
     kind = "constant"
 

@@ -1,4 +1,4 @@
-"""CART trees of bounded size as weak learners (seed 002, "CART trees").
+"""CART trees of bounded size as weak learners (Reyzin's paper, "CART trees").
 
 Reyzin, "On Boosting Sparse Parities" (AAAI 2014) compares against "CART trees pruned to
 16 nodes" (its Table 3, column "CART-16") without saying whether the 16 counts leaves or
@@ -117,7 +117,7 @@ class TreeHypothesis(WeakHypothesis):
                 "label": self.label.tolist()}
 
 
-#: the two readings of seed 002's "CART trees pruned to 16 nodes"
+#: the two readings of Reyzin's "CART trees pruned to 16 nodes"
 CART_COUNTS = ("leaves", "nodes")
 
 
@@ -127,15 +127,15 @@ class CartLearner(WeakLearner):
     Parameters
     ----------
     size : int, default=16
-        The size bound: the "16" of seed 002's "CART trees pruned to 16 nodes".
+        The size bound: the "16" of Reyzin's "CART trees pruned to 16 nodes".
     count : {"leaves", "nodes"}, default="leaves"
         What ``size`` counts.  ``"leaves"``: at most ``size`` leaves (16 leaves, up to 31
         nodes).  ``"nodes"``: at most ``size`` nodes in all, i.e. at most
         ``(size + 1) // 2`` leaves (16 -> 8 leaves, 15 nodes), the literal reading of
-        "16 nodes".  The seed does not say which it means; its Table 3 is reproduced
+        "16 nodes".  The paper does not say which it means; its Table 3 is reproduced
         with both (``benchmarks/results/parity_tables.md``).  The default ``"leaves"``
         is the closer: AdaBoost for 250 rounds is on average 1.28 percentage points from
-        the seed's CART-16 errors on cancer, ecoli, heart, census and splice with 16
+        the paper's CART-16 errors on cancer, ecoli, heart, census and splice with 16
         leaves, 1.78 with 15 nodes.
     random_state : int, default=0
         Seed of scikit-learn's random feature order (it only breaks ties between splits).

@@ -1,4 +1,4 @@
-"""The best-single-literal weak learner of seed 003 (§6, §7).
+"""The best-single-literal weak learner of Long and Servedio (§6, §7).
 
 On binary features the hypothesis class is ``{x_j, -x_j : j = 1..n} ∪ {+1, -1}``, where the
 literal ``x_j`` predicts ``+1`` when ``x_j = 1`` and ``-1`` when ``x_j = 0`` (the paper's
@@ -60,7 +60,7 @@ class Literal(WeakHypothesis):
 
 
 class LiteralLearner(WeakLearner):
-    """Best single literal over ``{x_j, -x_j, +1, -1}`` on 0/1 features (seed 003 §7).
+    """Best single literal over ``{x_j, -x_j, +1, -1}`` on 0/1 features (Long and Servedio §7).
 
     Ties go to the lowest feature index, the positive literal before its negation, and
     the literals before the constants.

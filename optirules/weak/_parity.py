@@ -1,9 +1,9 @@
-"""Sparse parities (low-degree characters) as weak learners — seed 002, "Sparse parities".
+"""Sparse parities (low-degree characters) as weak learners — Reyzin's paper, "Sparse parities".
 
 For 0/1 features the character of a set ``J`` is ``chi_J(x) = (-1)^{sum_{j in J} x_j}``;
 with ``S = 1 - 2X`` (the +-1 form of the features) ``chi_J(x_i) = prod_{j in J} S_ij``.
 The weak learner returns the parity of degree at most ``d`` *or its negation* with the
-largest edge under the distribution ``D`` (seed 002, "Use in boosting": the class
+largest edge under the distribution ``D`` (Reyzin's paper, "Use in boosting": the class
 ``H_d`` of d-parities and their negations contains the stumps ``H_1``).  With
 ``u = D * y`` the edge of ``chi_J`` is a weighted correlation,
 
@@ -245,7 +245,7 @@ def best_parity(X: Any, u: np.ndarray, degree: int, *, search: str = "auto",
 
 
 class ParityLearner(WeakLearner):
-    """Best sparse parity of degree at most ``degree``, or its negation (seed 002).
+    """Best sparse parity of degree at most ``degree``, or its negation (Reyzin's paper).
 
     Parameters
     ----------

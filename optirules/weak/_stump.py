@@ -1,12 +1,12 @@
 r"""Decision stumps: one threshold on one feature, a +-1 label on each side.
 
-On binary features a stump is a feature or its negation (seed 002, "Decision stumps");
+On binary features a stump is a feature or its negation (Reyzin's paper, "Decision stumps");
 on numeric features it is ``h(x) = a if x_j <= t else b``.  The search over every feature
 and every threshold is vectorized: one sort of each column and cumulative sums of the
 weighted positive and negative labels give, for every candidate split at once, the
 weights ``L+, L-`` left of the threshold and ``R+, R-`` right of it.  Two criteria:
 
-* ``"error"`` (default, the ERM weak learner of seed 002, "Properties of a good weak
+* ``"error"`` (default, the ERM weak learner of Reyzin's paper, "Properties of a good weak
   learning algorithm"): minimize the weighted error with each side labelled by its
   weighted majority,
 
@@ -81,7 +81,7 @@ class StumpLearner(WeakLearner):
     ----------
     criterion : {"error", "gini"}, default="error"
         ``"error"`` minimizes the weighted training error (the empirical-risk minimizer of
-        seed 002); ``"gini"`` maximizes the weighted Gini decrease as scikit-learn's
+        Reyzin's paper); ``"gini"`` maximizes the weighted Gini decrease as scikit-learn's
         depth-1 tree does (ties between features are then broken by the lowest index,
         scikit-learn breaks them by a random feature order).
 

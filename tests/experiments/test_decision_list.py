@@ -1,4 +1,4 @@
-"""The seed 001 experiment (BruteDL + Minimum OSR vs default rule vs CART), quick size."""
+"""The the Minimum OSR paper experiment (BruteDL + Minimum OSR vs default rule vs CART), quick size."""
 
 from __future__ import annotations
 

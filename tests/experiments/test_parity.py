@@ -1,4 +1,4 @@
-"""Seed 002 reproduction, quick size: sane numbers and the seed's tables beside ours."""
+"""Reyzin's paper reproduction, quick size: sane numbers and the paper's tables beside ours."""
 
 from __future__ import annotations
 
@@ -32,8 +32,8 @@ def test_quick_run_is_sane():
     assert (df[df.dataset != "xor"].error_pct < 20).all()
     text = format_table(df)
     assert "Table 2" in text and "Table 3" in text and "stand-in" in text
-    assert "4.45" in text                     # the seed's stumps figure on cancer
-    # Table 3: both CART readings, each with the seed's CART-16 figure (cancer: 3.19)
+    assert "4.45" in text                     # the paper's stumps figure on cancer
+    # Table 3: both CART readings, each with the paper's CART-16 figure (cancer: 3.19)
     table3 = text[text.index("Table 3"):]
     assert "CART-16 (16 leaves) | CART-16 (15 nodes)" in table3
     cancer = next(line for line in table3.splitlines() if line.startswith("| cancer"))
@@ -79,7 +79,7 @@ def test_seed_distance_by_hand():
          "error_pct": 3.18, "seed_table3": 3.18},
         {"dataset": "splice", "label": "splice", "seed_row": "splice", "learner": "b",
          "error_pct": 5.18, "seed_table3": 3.18},
-        # stand-ins and extra rows are not the seed's data: left out
+        # stand-ins and extra rows are not the paper's data: left out
         {"dataset": "digits17", "label": "ocr17 (stand-in: digits)", "seed_row": "ocr17",
          "learner": "a", "error_pct": 50.0, "seed_table3": 1.11},
         {"dataset": "digits17", "label": "ocr17 (stand-in: digits)", "seed_row": "ocr17",

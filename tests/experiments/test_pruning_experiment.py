@@ -1,4 +1,4 @@
-"""Seed 004's pruning experiment: quick run, Table 4 formatting, booster, examples."""
+"""The QMM paper's pruning experiment: quick run, Table 4 formatting, booster, examples."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Seed 000 experiment functions: the benchmark records, the cycling demo and the rules demo."""
+"""The DRO paper experiment functions: the benchmark records, the cycling demo and the rules demo."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Seed 003 reproduction, quick size: decision lists, sane errors and smoothness."""
+"""Long and Servedio reproduction, quick size: decision lists, sane errors and smoothness."""
 
 from __future__ import annotations
 

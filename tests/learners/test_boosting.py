@@ -323,7 +323,7 @@ def test_smoothness_max_final_mean_by_hand():
 
 
 def test_adaboost_smoothness_is_over_normalized_training_distributions():
-    # Seed 003's AdaBoost smoothness, replayed from the fitted votes alone: D_1 uniform over
+    # Long and Servedio's AdaBoost smoothness, replayed from the fitted votes alone: D_1 uniform over
     # the rows given to fit, D_t normalized, all rounds counted (none stops early here).
     X, y = _data(5, m=200, n=40)
     clf = BoostingClassifier(weak_learner="literal", n_rounds=60).fit(X, y)

@@ -1,4 +1,4 @@
-"""BruteDL decision lists with Minimum OSR (seed 001): formulas, search, OSR, I/O, errors."""
+"""BruteDL decision lists with Minimum OSR (the Minimum OSR paper): formulas, search, OSR, I/O, errors."""
 
 from __future__ import annotations
 

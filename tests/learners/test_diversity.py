@@ -1,4 +1,4 @@
-"""Margins, CMD plot, pairwise disagreement and kappa (seed 004 diversity tools)."""
+"""Margins, CMD plot, pairwise disagreement and kappa (the QMM paper diversity tools)."""
 
 from __future__ import annotations
 

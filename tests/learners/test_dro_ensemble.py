@@ -1,4 +1,4 @@
-"""DRORuleEnsembleClassifier: the DRO loop of seed 000 §3 recomputed by hand, feasible pmfs,
+"""DRORuleEnsembleClassifier: the DRO loop of the DRO paper §3 recomputed by hand, feasible pmfs,
 weights on the simplex within budget, the robust-loss and held-out selections (member budget
 included), the refit, the whole-fit time limit, member gaps, and the cycling of §4.1."""
 
@@ -65,7 +65,7 @@ def test_the_loop_recomputed_from_the_members(fitted):
     H = np.column_stack([m.evaluate(X) for m in est.members_]).astype(float)
     for n in range(1, est.n_iterations_ + 1):
         F = H[:, :n].mean(axis=1)  # F_n = ((n-1)/n) F_{n-1} + h_n / n
-        z = np.abs(F - 0.5) * ((F >= 0.5 - 1e-12) != yb)  # seed 000 eq 2
+        z = np.abs(F - 0.5) * ((F >= 0.5 - 1e-12) != yb)  # the DRO paper eq 2
         np.testing.assert_allclose(margin_loss(F, yb), z)
         P = worst_case_pmf(z, est.rho, est.divergence)
         np.testing.assert_allclose(est.pmf_history_[n], P, atol=1e-10)

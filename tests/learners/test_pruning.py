@@ -1,4 +1,4 @@
-"""QMMPruner, KappaPruner and DREPPruner (seed 004) on real ensembles and hand-built cases."""
+"""QMMPruner, KappaPruner and DREPPruner (the QMM paper) on real ensembles and hand-built cases."""
 
 from __future__ import annotations
 

@@ -40,7 +40,7 @@ def test_ruleset_is_the_disjunction_and_counts_seed_cost(frame):
     np.testing.assert_array_equal(rs.fired(frame), by_hand)
     np.testing.assert_array_equal(rs.evaluate(frame), by_hand.any(axis=1))
     assert rs.predict(frame).tolist() == ["sick", "healthy", "healthy", "sick", "sick"]
-    # c(h) = M + sum_m C_m (seed 000 §2): 3 rules, 4 literals
+    # c(h) = M + sum_m C_m (the DRO paper §2): 3 rules, 4 literals
     assert (rs.n_rules, rs.n_literals, rs.complexity) == (3, 4, 7)
     assert str(rs) == "(age > 52.5 AND sex == male) OR (chol <= 185) OR (sex is missing)"
     text = rs.to_string(multiline=True)

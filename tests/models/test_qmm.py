@@ -1,4 +1,4 @@
-"""QMM pruning QP (seed 004), its QR preprocessing, fallback and the EMargin."""
+"""QMM pruning QP (the QMM paper), its QR preprocessing, fallback and the EMargin."""
 
 from __future__ import annotations
 
@@ -205,7 +205,7 @@ def test_dependent_drop_and_keep(name):
     H, y, alpha = _crafted_dependent()
     prop = QMMModel(H, y, alpha, upsilon=1.0, dependent=name)
     assert prop.dependent == "drop"
-    # the seed's drop, renormalised: (0.1, 0.1, 0.1) / 0.3
+    # the paper's drop, renormalised: (0.1, 0.1, 0.1) / 0.3
     np.testing.assert_allclose(prop.reference_weights_, [1 / 3, 1 / 3, 1 / 3, 0], atol=1e-12)
     assert prop.moved_weight_ == pytest.approx(0.7)
     keep = QMMModel(H, y, alpha, upsilon=0.5)
@@ -529,7 +529,7 @@ def test_bernoulli_kl_inverse():
 
 
 def test_tree_hypothesis_space_size_matches_seed():
-    assert tree_hypothesis_space_size(60, 100, depth=2) == (2 * 100 * 60) ** 3  # seed 004, SPL
+    assert tree_hypothesis_space_size(60, 100, depth=2) == (2 * 100 * 60) ** 3  # the QMM paper, SPL
     assert tree_hypothesis_space_size(30, 100, depth=1) == 6000
     with pytest.raises(InputError):
         tree_hypothesis_space_size(0)

@@ -1,4 +1,4 @@
-"""The weighted Hamming-loss rule master (seed 000 eqs 6-8) against brute force and HiGHS."""
+"""The weighted Hamming-loss rule master (the DRO paper eqs 6-8) against brute force and HiGHS."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tests of the seed 000 eqs 11-14 sparse convex combination MILP against brute force."""
+"""Tests of the DRO paper eqs 11-14 sparse convex combination MILP against brute force."""
 
 from __future__ import annotations
 
@@ -136,7 +136,7 @@ def test_default_delta_and_seed_printed_formula():
     costs = np.array([3.0, 5.0])
     assert SparseCombinationModel(H, y, costs, budget=12.0).delta == pytest.approx(3 / 24)
     assert SparseCombinationModel(H, y, costs, budget=3.0).delta == 0.25  # capped
-    # the seed's printed Delta = C / (2 min c) = 2 >= 1/2 is rejected with advice
+    # the paper's printed Delta = C / (2 min c) = 2 >= 1/2 is rejected with advice
     with pytest.raises(InputError, match=r"\[0, 1/2\)"):
         SparseCombinationModel(H, y, costs, budget=12.0, delta=12.0 / 6.0)
     with pytest.raises(InputError, match=r"\[0, 1/2\)"):

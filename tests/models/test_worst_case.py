@@ -1,4 +1,4 @@
-"""Tests of the seed 000 eq 9 worst-case pmf: exact Lagrangian solver vs CVXPY + Clarabel."""
+"""Tests of the DRO paper eq 9 worst-case pmf: exact Lagrangian solver vs CVXPY + Clarabel."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def _slack_limit(z: np.ndarray, divergence: str) -> float:
 
 def _instance(seed: int, n: int, discrete: bool) -> np.ndarray:
     rng = np.random.default_rng(seed)
-    if discrete:  # losses on a grid, like seed 000's {0, 1/n, ..., 1}: many ties
+    if discrete:  # losses on a grid, like the DRO paper's {0, 1/n, ..., 1}: many ties
         return rng.integers(0, 5, n) / 4.0
     return rng.random(n)
 

@@ -193,7 +193,7 @@ def test_cart_equals_sklearn_and_round_trips():
 
 @pytest.mark.parametrize("count, leaves, nodes", [("leaves", 16, 31), ("nodes", 8, 15)])
 def test_cart_size_readings_count_leaves_or_nodes(count, leaves, nodes):
-    # seed 002's "CART trees pruned to 16 nodes": 16 leaves (31 nodes) or 16 nodes, i.e. a
+    # Reyzin's "CART trees pruned to 16 nodes": 16 leaves (31 nodes) or 16 nodes, i.e. a
     # binary tree of 2L - 1 <= 16 nodes: L = 8 leaves, 15 nodes.  A noisy target on
     # 10 numeric features needs far more leaves, so the bound is reached exactly.
     rng = np.random.default_rng(7)
