@@ -275,7 +275,7 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
     classes_ : ndarray of shape (2,)
     rules_ : RuleSet
         The learned DNF; its conditions read like ``age > 52.5``.
-    literals_ : list of Condition
+    literals_ : list of optirules.data.Literal
         The literals (columns of the literal matrix).
     clauses_ : list of tuple of int
         The rules as literal indices.
