@@ -65,8 +65,8 @@ except ImportError:  # pragma: no cover - scikit-learn 1.5
 
 __all__ = [
     "DecisionListClassifier",
-    "Condition",
-    "Rule",
+    "AttributeTest",
+    "DecisionRule",
     "OSRResult",
     "laplace_accuracy",
     "class_entropy",
@@ -189,8 +189,13 @@ def significance_statistic(counts: np.ndarray, parent_laplace: float) -> float:
 
 # --------------------------------------------------------------------------- typed rules
 @dataclass(frozen=True)
-class Condition:
-    """One test ``feature = value`` (a category, or an interval bin of a numeric feature)."""
+class AttributeTest:
+    """One BruteDL test ``attribute = value``: a category, or an interval bin of a numeric feature.
+
+    It reads the decision list's value codes (one code per attribute), not raw data; an
+    interval bin is one test here where :class:`optirules.data.Literal` would need two
+    (``x > c_i`` and ``x <= c_{i+1}``).
+    """
 
     feature: int
     name: str
@@ -206,14 +211,19 @@ class Condition:
 
 
 @dataclass(frozen=True)
-class Rule:
-    """A conjunction of conditions with the class it predicts and its training statistics.
+class DecisionRule:
+    """One entry of a decision list: a conjunction of attribute tests, the class it predicts
+    and its training statistics.
+
+    It differs from :class:`optirules.learners._rules.Rule` (a conjunction of literals inside
+    a DNF rule set, which predicts by the rule set's positive class): a decision rule carries
+    its own class and is read in list order.
 
     ``class_counts`` are the class counts of the training rows the rule covered when it was
     added to the list (rows not covered by an earlier rule).
     """
 
-    conditions: tuple[Condition, ...]
+    conditions: tuple[AttributeTest, ...]
     prediction: Any
     class_counts: tuple[int, ...]
 
@@ -878,7 +888,7 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
     ----------
     classes_ : ndarray
         Class labels.
-    rules_ : list of Rule
+    rules_ : list of DecisionRule
         The decision list, in order.
     default_counts_ : ndarray of shape (k,)
         Class counts behind the default rule.
@@ -1128,13 +1138,13 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
             onehot[offsets[j] + codes[:, j], np.arange(n)] = True
         steps, remaining, stop = grow_decision_list(
             onehot, y, k, av_attr, self.max_depth, self.min_coverage, self.max_rules)
-        rules: list[Rule] = []
+        rules: list[DecisionRule] = []
         history: list[dict] = []
         for step in steps:
             conds = tuple(self._condition(int(av_attr[a]), int(av_value[a]))
                           for a in step["conj"])
             pred = int(np.argmax(step["counts"]))
-            rules.append(Rule(conds, self.classes_[pred],
+            rules.append(DecisionRule(conds, self.classes_[pred],
                               tuple(int(c) for c in step["counts"])))
             history.append({"rule": len(rules) - 1, "laplace": step["laplace"],
                             "coverage": step["coverage"], "candidates": step["candidates"],
@@ -1238,9 +1248,9 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         return pd.DataFrame(rows, columns=["prediction", "method", "rule", "fallback", "text",
                                            "osr_path", "osr_stop"])
 
-    def _condition(self, j: int, v: int) -> Condition:
+    def _condition(self, j: int, v: int) -> AttributeTest:
         feat = self.features_[j]
-        return Condition(j, feat.name, int(v), feat.label(int(v)))
+        return AttributeTest(j, feat.name, int(v), feat.label(int(v)))
 
     # ------------------------------------------------------------------ printing
     def to_text(self, stats: bool = False) -> str:
@@ -1460,7 +1470,7 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
             if not _is_count(pred) or pred >= k:
                 raise bad(f"rule prediction {pred!r}")
             conds = tuple(est._condition(int(j), int(v)) for j, v in pairs)
-            rules.append(Rule(conds, est.classes_[int(pred)],
+            rules.append(DecisionRule(conds, est.classes_[int(pred)],
                               counts_of(r["class_counts"], "a rule's class counts")))
         est.rules_ = rules
         est.default_counts_ = np.asarray(counts_of(doc["default_counts"], "default_counts"),

@@ -1,4 +1,4 @@
-"""Typed rule values: a :class:`Condition`, a conjunction :class:`Rule`, a DNF :class:`RuleSet`.
+"""Typed rule values: a conjunction :class:`Rule` of literals and a DNF :class:`RuleSet`.
 
 The DRO paper (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*, Section 2) calls a conjunction of simple rules
 :math:`t(x) = r_1(x) \\wedge \\dots \\wedge r_C(x)` a *rule*, and a disjunction
@@ -6,7 +6,7 @@ The DRO paper (*Obtaining Explainable Classification Models using Distributional
 label 1 when any of its rules holds.  Its cost is :math:`c(h) = \\sum_m (1 + C_m)`, the
 number of rules plus the number of literals.
 
-A condition is the binarizer's :class:`~optirules.data.Literal` (``age > 52.5``,
+A rule's condition is the binarizer's :class:`~optirules.data.Literal` (``age > 52.5``,
 ``thal == 7``, ``ca is missing``), so a rule evaluates on raw data with exactly the
 semantics of :class:`~optirules.data.FeatureBinarizer` (a missing value satisfies only
 ``is missing``).  Everything here is plain data: evaluation is vectorized, ``str`` reads
@@ -28,10 +28,7 @@ from ..errors import InputError
 from ._checks import n_rows
 from ._json import json_scalar
 
-__all__ = ["Condition", "Rule", "RuleSet"]
-
-#: A condition of a rule: one literal ``feature op value`` (the binarizer's Literal).
-Condition = Literal
+__all__ = ["Rule", "RuleSet"]
 
 
 def _column_cache(X: Any) -> Any:
@@ -68,12 +65,13 @@ class Rule:
 
     Parameters
     ----------
-    conditions : tuple of Condition
-        The literals; the empty rule holds everywhere.
+    conditions : tuple of optirules.data.Literal
+        The literals (``feature op value``); the empty rule holds everywhere.
 
     Examples
     --------
-    >>> r = Rule((Condition("age", ">", 52.5), Condition("sex", "==", "male")))
+    >>> from optirules.data import Literal
+    >>> r = Rule((Literal("age", ">", 52.5), Literal("sex", "==", "male")))
     >>> str(r)
     'age > 52.5 AND sex == male'
     >>> r.complexity
@@ -87,8 +85,8 @@ class Rule:
         for c in conds:
             if not isinstance(c, Literal):
                 raise InputError(
-                    f"a Rule holds Condition objects (feature, op, value), got {c!r}; build "
-                    "them with Condition('age', '>', 52.5)."
+                    f"a Rule holds optirules.data.Literal objects (feature, op, value), got "
+                    f"{c!r}; build them with Literal('age', '>', 52.5)."
                 )
         object.__setattr__(self, "conditions", conds)
 
@@ -146,8 +144,9 @@ class RuleSet:
 
     Examples
     --------
-    >>> rs = RuleSet((Rule((Condition("age", ">", 52.5),)),
-    ...               Rule((Condition("chol", "<=", 200.0), Condition("sex", "==", "male")))))
+    >>> from optirules.data import Literal
+    >>> rs = RuleSet((Rule((Literal("age", ">", 52.5),)),
+    ...               Rule((Literal("chol", "<=", 200.0), Literal("sex", "==", "male")))))
     >>> print(rs)
     (age > 52.5) OR (chol <= 200 AND sex == male)
     >>> rs.complexity, rs.n_rules, rs.n_literals

@@ -8,6 +8,8 @@ _EXPORTS = {
     "StumpLearner": "._stump",
     "Stump": "._stump",
     "LiteralLearner": "._literal",
+    "LiteralHypothesis": "._literal",
+    "Constant": "._base",
     "ParityLearner": "._parity",
     "Parity": "._parity",
     "best_parity": "._parity",

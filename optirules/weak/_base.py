@@ -274,12 +274,12 @@ def check_weak_fit_input(X: Any, y: Any, sample_weight: Any,
 def hypothesis_from_dict(d: dict[str, Any]) -> WeakHypothesis:
     """Rebuild a hypothesis from its :meth:`WeakHypothesis.to_dict` form."""
     from ._cart import TreeHypothesis
-    from ._literal import Literal
+    from ._literal import LiteralHypothesis
     from ._parity import Parity
     from ._stump import Stump
 
     kinds: dict[str, type[WeakHypothesis]] = {
-        cls.kind: cls for cls in (Constant, Stump, Literal, Parity, TreeHypothesis)
+        cls.kind: cls for cls in (Constant, Stump, LiteralHypothesis, Parity, TreeHypothesis)
     }
     try:
         cls = kinds[d["type"]]

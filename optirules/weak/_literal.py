@@ -29,11 +29,16 @@ from ._base import (
     first_max,
 )
 
-__all__ = ["Literal", "LiteralLearner"]
+__all__ = ["LiteralHypothesis", "LiteralLearner"]
 
 
-class Literal(WeakHypothesis):
-    """``h(x) = 2 x_j - 1`` (the literal ``x_j``) or ``1 - 2 x_j`` (``-x_j``) on 0/1 features."""
+class LiteralHypothesis(WeakHypothesis):
+    """The literal hypothesis ``h(x) = 2 x_j - 1`` (``x_j``) or ``1 - 2 x_j`` (``-x_j``) on 0/1 features.
+
+    A +-1 valued function of one 0/1 column (Long and Servedio's literal), not to be
+    confused with :class:`optirules.data.Literal`, the readable condition that makes such a
+    column from raw data.
+    """
 
     kind = "literal"
 
@@ -79,4 +84,4 @@ class LiteralLearner(WeakLearner):
         best = first_max(scores)
         if best == data.shape[1]:
             return Constant(1 if total > 0 else -1, feature_names=feature_names)
-        return Literal(best, negated=bool(edges[best] < 0), feature_names=feature_names)
+        return LiteralHypothesis(best, negated=bool(edges[best] < 0), feature_names=feature_names)

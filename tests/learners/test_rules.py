@@ -1,4 +1,4 @@
-"""Typed rule values: Condition, Rule, RuleSet (evaluation, text, JSON)."""
+"""Typed rule values: Rule, RuleSet (evaluation, text, JSON)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from optirules.data import Literal
 from optirules.errors import InputError
-from optirules.learners._rules import Condition, Rule, RuleSet
+from optirules.learners._rules import Rule, RuleSet
 
 
 @pytest.fixture
@@ -22,7 +23,7 @@ def frame():
 
 
 def test_rule_is_the_conjunction_of_its_conditions(frame):
-    r = Rule((Condition("age", ">", 52.5), Condition("sex", "==", "male")))
+    r = Rule((Literal("age", ">", 52.5), Literal("sex", "==", "male")))
     # row 2 has a missing age: no comparison holds on a missing value
     assert r.evaluate(frame).tolist() == [False, False, False, False, True]
     assert str(r) == "age > 52.5 AND sex == male"
@@ -31,9 +32,9 @@ def test_rule_is_the_conjunction_of_its_conditions(frame):
 
 
 def test_ruleset_is_the_disjunction_and_counts_seed_cost(frame):
-    rs = RuleSet((Rule((Condition("age", ">", 52.5), Condition("sex", "==", "male"))),
-                  Rule((Condition("chol", "<=", 185.0),)),
-                  Rule((Condition("sex", "is missing"),))),
+    rs = RuleSet((Rule((Literal("age", ">", 52.5), Literal("sex", "==", "male"))),
+                  Rule((Literal("chol", "<=", 185.0),)),
+                  Rule((Literal("sex", "is missing"),))),
                  positive_class="sick", negative_class="healthy")
     by_hand = np.array([[False, True, False], [False, False, False], [False, False, False],
                         [False, False, True], [True, False, False]])
@@ -57,7 +58,7 @@ def test_empty_ruleset_never_fires(frame):
 
 def test_arrays_are_read_by_column_position():
     X = np.array([[0, 1], [1, 1], [1, 0]])
-    rs = RuleSet((Rule((Condition("x0", "==", 1, 0), Condition("x1", "==", 1, 1))),))
+    rs = RuleSet((Rule((Literal("x0", "==", 1, 0), Literal("x1", "==", 1, 1))),))
     assert rs.evaluate(X).tolist() == [False, True, False]
     assert rs.to_string(["left", "right"]) == "(left == 1 AND right == 1)"
     with pytest.raises(InputError, match="2-D"):
@@ -65,8 +66,8 @@ def test_arrays_are_read_by_column_position():
 
 
 def test_json_round_trip_is_exact(frame):
-    rs = RuleSet((Rule((Condition("age", "<=", 52.5, 0), Condition("sex", "!=", "female", 1))),
-                  Rule((Condition("chol", ">", 195.0, 2),))), positive_class=1,
+    rs = RuleSet((Rule((Literal("age", "<=", 52.5, 0), Literal("sex", "!=", "female", 1))),
+                  Rule((Literal("chol", ">", 195.0, 2),))), positive_class=1,
                  negative_class=0)
     back = RuleSet.from_json(rs.to_json())
     assert back == rs
@@ -77,7 +78,7 @@ def test_json_round_trip_is_exact(frame):
 
 
 def test_from_clauses_maps_literal_indices():
-    lits = [Condition("a", ">", 1.0, 0), Condition("a", "<=", 1.0, 0), Condition("b", "==", "x", 1)]
+    lits = [Literal("a", ">", 1.0, 0), Literal("a", "<=", 1.0, 0), Literal("b", "==", "x", 1)]
     rs = RuleSet.from_clauses([(0, 2), (1,)], lits)
     assert str(rs) == "(a > 1 AND b == x) OR (a <= 1)"
     with pytest.raises(InputError, match="beyond"):

@@ -14,7 +14,7 @@ from sklearn.tree import DecisionTreeClassifier
 from optirules.errors import InputError
 from optirules.weak._base import Constant, hypothesis_from_dict
 from optirules.weak._cart import CartLearner, TreeHypothesis
-from optirules.weak._literal import Literal, LiteralLearner
+from optirules.weak._literal import LiteralHypothesis, LiteralLearner
 from optirules.weak._parity import Parity, ParityLearner, best_parity, parity_edge
 from optirules.weak._stump import Stump, StumpLearner
 
@@ -157,7 +157,7 @@ def test_stump_errors():
 @given(seed=st.integers(0, 10**6), m=st.integers(1, 30), n=st.integers(1, 8))
 def test_literal_equals_brute_force(seed, m, n):
     X, y, w = _problem(seed, m, n)
-    hyps = [Constant(1), Constant(-1)] + [Literal(j, neg) for j in range(n)
+    hyps = [Constant(1), Constant(-1)] + [LiteralHypothesis(j, neg) for j in range(n)
                                           for neg in (False, True)]
     brute = max(_edge(h, X, y, w) for h in hyps)
     h = LiteralLearner().fit(X, y, w)
@@ -166,11 +166,11 @@ def test_literal_equals_brute_force(seed, m, n):
 
 def test_literal_semantics_and_errors():
     X = np.array([[0, 1], [1, 1], [1, 0]], dtype=np.uint8)
-    assert Literal(0).predict(X).tolist() == [-1, 1, 1]
-    assert Literal(1, negated=True).predict(X).tolist() == [-1, -1, 1]
-    assert str(Literal(1, negated=True, feature_names=["a", "b"])) == "-b"
+    assert LiteralHypothesis(0).predict(X).tolist() == [-1, 1, 1]
+    assert LiteralHypothesis(1, negated=True).predict(X).tolist() == [-1, -1, 1]
+    assert str(LiteralHypothesis(1, negated=True, feature_names=["a", "b"])) == "-b"
     h = LiteralLearner().fit(X, np.array([1, 1, -1]))
-    assert h == Literal(1) and hypothesis_from_dict(h.to_dict()) == h
+    assert h == LiteralHypothesis(1) and hypothesis_from_dict(h.to_dict()) == h
     with pytest.raises(InputError, match="binary features"):
         LiteralLearner().fit(np.array([[0.5], [1.0]]), np.array([1, -1]))
 
