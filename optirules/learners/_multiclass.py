@@ -1,0 +1,241 @@
+"""K classes by one-vs-rest inside a two-class estimator (scikit-learn's conventions).
+
+A binary learner takes :class:`OneVsRestMixin` among its bases and the class decorator
+:func:`one_vs_rest` (which routes ``predict``, ``predict_proba``, ``decision_function``,
+``explain``, ``to_text``, ``str``, ``to_json`` and ``from_json`` to the one-vs-rest versions
+below once ``estimators_`` is fitted), and calls :meth:`OneVsRestMixin._fit_one_vs_rest` at
+the start of ``fit``: with labels of more than two
+classes it fits ``K`` copies of the estimator (``clone``, same parameters, so the same
+``random_state``), copy ``k`` on the labels ``y == classes_[k]`` (coded 1, the rest 0) with
+the same ``sample_weight``, and stores them in ``estimators_``; with two classes it does
+nothing and the learner fits as before.  Then, as scikit-learn's ``OneVsRestClassifier``:
+
+* ``classes_`` holds the ``K`` labels (sorted);
+* ``decision_function(X)`` is ``(n_samples, K)``: column ``k`` is copy ``k``'s
+  ``decision_function``;
+* ``predict(X)`` is the class of the largest column (ties: the first class;
+  ``OneVsRestClassifier`` gives ties to the last);
+* ``predict_proba(X)`` is copy ``k``'s ``predict_proba(X)[:, 1]`` in column ``k``, each
+  row divided by its sum so it sums to 1 (a row whose scores are all 0 gets ``1/K``
+  everywhere, where ``OneVsRestClassifier`` gives NaN);
+* ``explain(X)`` names the predicted class's rules that fired, and in ``fired`` every
+  class whose rules fired (:mod:`optirules.learners._explain`);
+* ``to_text()`` prints the ``K`` binary models, and ``to_json``/``from_json`` save and
+  load them (key ``one_vs_rest``: the ``K`` binary models' JSON).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sklearn.base import clone
+
+from ..errors import InputError
+from ._explain import DEFAULT_PREFIX, _is_default, explain_frame, label_text
+from ._json import dump_json, json_header, json_scalar, load_json_header
+
+__all__ = ["OneVsRestMixin", "one_vs_rest", "multiclass_labels"]
+
+
+def multiclass_labels(y: Any) -> np.ndarray | None:
+    """The sorted labels of ``y`` when it is a valid multiclass target of more than two
+    classes, else ``None`` (the binary learner then checks and reports ``y`` itself)."""
+    from sklearn.utils.multiclass import type_of_target
+
+    if y is None:
+        return None
+    try:
+        arr = np.asarray(y)
+        if arr.ndim == 2 and arr.shape[1] == 1:
+            arr = arr.ravel()
+        if arr.ndim != 1 or type_of_target(arr) != "multiclass":
+            return None
+        classes = np.unique(arr)
+    except (TypeError, ValueError):
+        return None
+    return classes if classes.size > 2 else None
+
+
+class OneVsRestMixin:
+    """One-vs-rest over ``K > 2`` classes inside the estimator (module docstring)."""
+
+    # ------------------------------------------------------------------ fitting
+    def _fit_one_vs_rest(self, X: Any, y: Any, sample_weight: Any = None) -> bool:
+        """Fit ``estimators_`` when ``y`` has more than two classes and return True; else
+        forget any previous one-vs-rest fit and return False."""
+        classes = multiclass_labels(y)
+        if classes is None:
+            self.__dict__.pop("estimators_", None)
+            return False
+        from sklearn.utils.validation import validate_data
+
+        y = np.asarray(y)
+        if y.ndim == 2:
+            y = y.ravel()
+        try:
+            validate_data(self, X, reset=True, skip_check_array=True)
+        except ValueError as exc:
+            if isinstance(exc, InputError):
+                raise
+            raise InputError(str(exc)) from None
+        kw = {} if sample_weight is None else {"sample_weight": sample_weight}
+        estimators = []
+        for c in classes:
+            est = clone(self)
+            est.fit(X, (y == c).astype(np.int64), **kw)
+            estimators.append(est)
+        self.classes_ = classes
+        self.estimators_ = estimators
+        return True
+
+    def _is_one_vs_rest(self) -> bool:
+        return "estimators_" in self.__dict__ and len(getattr(self, "classes_", ())) > 2
+
+    # ------------------------------------------------------------------ prediction
+    def _ovr_decision_function(self, X: Any) -> np.ndarray:
+        """``(n_samples, K)``: column ``k`` the score of ``classes_[k]`` against the rest."""
+        return np.column_stack([e.decision_function(X) for e in self.estimators_])
+
+    def _ovr_predict(self, X: Any) -> np.ndarray:
+        return self.classes_[np.argmax(self._ovr_decision_function(X), axis=1)]
+
+    def _ovr_predict_proba(self, X: Any) -> np.ndarray:
+        P = np.column_stack([e.predict_proba(X)[:, 1] for e in self.estimators_])
+        total = P.sum(axis=1, keepdims=True)
+        K = P.shape[1]
+        return np.where(total > 0, P / np.where(total > 0, total, 1.0), 1.0 / K)
+
+    # ------------------------------------------------------------------ reading
+    def _ovr_explain(self, X: Any):
+        pred = self._ovr_predict(X)
+        proba = self._ovr_predict_proba(X)
+        support = [e._decision_support(X)[1] for e in self.estimators_]
+        k = np.searchsorted(self.classes_, pred)
+        n = len(pred)
+        rules, fired, text = [], [], []
+        for i in range(n):
+            own = support[k[i]][i]
+            f = {json_scalar(c): list(support[j][i]) for j, c in enumerate(self.classes_)
+                 if support[j][i] and not _is_default(support[j][i])}
+            if not own or _is_default(own):
+                own = [f"{DEFAULT_PREFIX}nothing spoke for class {label_text(pred[i])}; its "
+                       "score against the rest is still the highest"]
+            others = [label_text(c) for c in f if c != json_scalar(pred[i])]
+            line = f"{label_text(pred[i])}: {'; '.join(own)}"
+            if others:
+                line += f" (also for {', '.join(others)})"
+            rules.append(own)
+            fired.append(f)
+            text.append(line)
+        return explain_frame(pred, proba[np.arange(n), k], rules, fired, text)
+
+    def _ovr_to_text(self) -> str:
+        K = len(self.classes_)
+        lines = [f"one-vs-rest over {K} classes: predict the class whose model scores "
+                 "highest"]
+        for c, e in zip(self.classes_, self.estimators_):
+            lines.append(f"class {label_text(c)} (1) vs the rest (0):")
+            lines.extend("  " + line for line in e.to_text().splitlines())
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ JSON
+    def _ovr_to_json(self, path: str | os.PathLike | None = None, *,
+                     indent: int | None = 2, **kwargs: Any) -> str:
+        data = {
+            **json_header(self, f"optirules.{type(self).__name__}"),
+            "one_vs_rest": [json.loads(e.to_json(indent=None, **kwargs))
+                            for e in self.estimators_],
+        }
+        return dump_json(data, path, indent)
+
+
+def _ovr_from_json(cls: type, data: dict[str, Any], binary: Any) -> Any:
+    """Rebuild a one-vs-rest model from its JSON ``data``; ``binary(cls, text)`` loads one
+    binary model."""
+    from ._json import restore_params
+
+    fmt = f"optirules.{cls.__name__}"
+    if data.get("format") != fmt:
+        raise InputError(f"this JSON was not written by {cls.__name__}.to_json(); "
+                         "re-export the model.")
+    classes = data.get("classes")
+    subs = data["one_vs_rest"]
+    if (not isinstance(classes, list) or len(classes) < 3
+            or len({json.dumps(c) for c in classes}) != len(classes)
+            or not isinstance(subs, list) or len(subs) != len(classes)):
+        raise InputError(f"this {cls.__name__} JSON is damaged: a one-vs-rest model needs "
+                         "K >= 3 distinct classes and one binary model per class; "
+                         "re-export the model with to_json().")
+    try:
+        est = cls(**restore_params(data["params"]))
+        load_json_header(est, data)
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, InputError):
+            raise
+        raise InputError(f"this {cls.__name__} JSON is damaged ({exc!r}); re-export the "
+                         "model with to_json().") from None
+    est.estimators_ = [binary(cls, json.dumps(s)) for s in subs]
+    return est
+
+
+#: the methods :func:`one_vs_rest` routes to the ``_ovr_`` versions of :class:`OneVsRestMixin`
+ROUTED = ("decision_function", "predict", "predict_proba", "explain", "to_text", "to_json")
+
+
+def one_vs_rest(cls: type) -> type:
+    """Class decorator: route the methods of :data:`ROUTED`, ``__str__`` and ``from_json`` of
+    ``cls`` (a subclass of :class:`OneVsRestMixin`) to their one-vs-rest versions when the
+    instance holds a one-vs-rest fit, and tag ``cls`` multiclass."""
+
+    def route(binary: Any, multi: Any) -> Any:
+        @functools.wraps(binary)
+        def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+            if self._is_one_vs_rest():
+                return multi(self, *args, **kwargs)
+            return binary(self, *args, **kwargs)
+        return method
+
+    for name in ROUTED:
+        binary = getattr(cls, name, None)
+        if binary is not None:
+            setattr(cls, name, route(binary, getattr(OneVsRestMixin, f"_ovr_{name}")))
+    cls.__str__ = route(cls.__str__, OneVsRestMixin._ovr_to_text)
+    tags = cls.__sklearn_tags__
+
+    @functools.wraps(tags)
+    def __sklearn_tags__(self: Any) -> Any:
+        out = tags(self)
+        out.classifier_tags.multi_class = True
+        return out
+
+    cls.__sklearn_tags__ = __sklearn_tags__
+    load = cls.__dict__.get("from_json")
+    if load is not None:
+        binary_load = load.__func__
+
+        @functools.wraps(binary_load)
+        def from_json(klass: type, source: str | os.PathLike) -> Any:
+            data = _read(source)
+            if isinstance(data, dict) and "one_vs_rest" in data:
+                return _ovr_from_json(klass, data, binary_load)
+            return binary_load(klass, source)
+
+        cls.from_json = classmethod(from_json)
+    return cls
+
+
+def _read(source: str | os.PathLike) -> Any:
+    """The parsed JSON of a text or a file (errors are left to the learner's reader)."""
+    text = source
+    try:
+        if isinstance(source, os.PathLike) or (isinstance(source, str)
+                                               and not source.lstrip().startswith("{")):
+            text = Path(source).read_text()
+        return json.loads(text)
+    except (OSError, TypeError, ValueError, RecursionError):
+        return None
