@@ -1,0 +1,203 @@
+"""How a decision list turns input columns into value codes (one code per attribute).
+
+BruteDL's tests are ``attribute = value`` on distinct attributes and Minimum OSR splits a node
+on every value of one attribute, so the decision list needs a discretization (one code per
+column), which :class:`optirules.data.FeatureBinarizer` (binary threshold literals, one
+column per literal) does not give.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from sklearn.utils.validation import validate_data
+
+from ..errors import InputError
+
+MISSING = "?"
+
+
+@dataclass
+class _Feature:
+    """How one input column becomes value codes."""
+
+    name: str
+    kind: str  # "categorical" or "numeric"
+    categories: list[str]
+    cuts: list[float] | None = None
+
+    @property
+    def missing_code(self) -> int:
+        if self.kind == "categorical" and MISSING in self.categories:
+            return self.categories.index(MISSING)
+        return -1
+
+    def label(self, code: int) -> str:
+        return self.categories[code]
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "kind": self.kind, "categories": list(self.categories),
+                "cuts": None if self.cuts is None else [float(c) for c in self.cuts]}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> _Feature:
+        return cls(str(d["name"]), str(d["kind"]), [str(c) for c in d["categories"]],
+                   None if d.get("cuts") is None else [float(c) for c in d["cuts"]])
+
+
+def _fmt_num(v: float) -> str:
+    return f"{v:.6g}"
+
+
+def _interval_labels(cuts: np.ndarray) -> list[str]:
+    if cuts.size == 0:
+        return ["(-inf, inf)"]
+    edges = ["-inf"] + [_fmt_num(c) for c in cuts] + ["inf"]
+    labels = [f"({edges[i]}, {edges[i + 1]}]" for i in range(len(edges) - 1)]
+    labels[-1] = labels[-1][:-1] + ")"
+    return labels
+
+
+def _norm_category(v: Any) -> str:
+    if isinstance(v, (bool, np.bool_)):
+        return str(bool(v))
+    if isinstance(v, numbers.Integral):
+        return str(int(v))
+    if isinstance(v, numbers.Real):
+        fv = float(v)
+        return str(int(fv)) if fv.is_integer() else repr(fv)
+    return str(v)
+
+
+def _category_strings(col: np.ndarray) -> np.ndarray:
+    """Column values as category strings; missing (None, NaN, NA, '') becomes ``'?'``."""
+    col = np.asarray(col, dtype=object)
+    try:
+        codes, uniques = pd.factorize(col, use_na_sentinel=True)
+        names = np.array([_norm_category(v) for v in uniques] + [MISSING], dtype=object)
+        out = names[codes]  # code -1 (missing) picks the trailing "?"
+    except TypeError:  # unhashable values: one by one
+        missing = np.asarray(pd.isna(col), dtype=bool)
+        out = np.array([MISSING if missing[i] else _norm_category(v)
+                        for i, v in enumerate(col)], dtype=object)
+    out[out == ""] = MISSING
+    return out
+
+
+def _is_real_number(v: Any) -> bool:
+    return isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+
+
+def read_columns(est: Any, X: Any, y: Any, reset: bool) -> tuple[list, list, Any]:
+    """Check X (and y) with scikit-learn's ``validate_data`` on ``est`` and return the columns
+    as 1-D arrays, their inferred kinds and ``(names, y)``."""
+    is_frame = isinstance(X, pd.DataFrame)
+    try:
+        if y is None:
+            arr = validate_data(est, X, reset=reset, dtype=None,
+                                ensure_all_finite=False)
+        else:
+            arr, y = validate_data(est, X, y, reset=reset, dtype=None,
+                                   ensure_all_finite=False)
+    except InputError:
+        raise
+    except TypeError as exc:
+        raise InputError(f"{exc} Pass a 2-D array or a pandas DataFrame.") from exc
+    except ValueError as exc:
+        raise InputError(f"{exc} Check the shape of X (and y) and pass a dense 2-D "
+                         "array or DataFrame.") from exc
+    if is_frame:
+        cols = [X.iloc[:, j].to_numpy() for j in range(X.shape[1])]
+        kinds = []
+        for j in range(X.shape[1]):
+            dt = X.dtypes.iloc[j]
+            numeric = (pd.api.types.is_numeric_dtype(dt)
+                       and not pd.api.types.is_bool_dtype(dt)
+                       and not isinstance(dt, pd.CategoricalDtype))
+            kinds.append("numeric" if numeric else "categorical")
+        names = [str(c) for c in X.columns]
+    else:
+        arr = np.asarray(arr)
+        cols = [arr[:, j] for j in range(arr.shape[1])]
+        if arr.dtype.kind in "iuf":
+            kinds = ["numeric"] * arr.shape[1]
+        elif arr.dtype.kind == "O":
+            kinds = ["numeric" if all(_is_real_number(v) for v in c) else "categorical"
+                     for c in cols]
+        else:
+            kinds = ["categorical"] * arr.shape[1]
+        names = [f"x{j}" for j in range(arr.shape[1])]
+    return cols, kinds, (names, y)
+
+
+def fit_features(cols: list, kinds: list, names: list, n_bins: int,
+                 categorical_features: Any) -> list[_Feature]:
+    """How each column becomes value codes: its categories, or its ``n_bins`` quantile bins."""
+    p = len(cols)
+    cf = categorical_features
+    forced = np.zeros(p, dtype=bool)
+    if isinstance(cf, str) and cf == "all":
+        forced[:] = True
+    elif cf is not None:
+        for item in cf:
+            if isinstance(item, numbers.Integral) and not isinstance(item, bool):
+                if not -p <= int(item) < p:
+                    raise InputError(f"categorical_features index {item} is out of range "
+                                     f"for {p} columns.")
+                forced[int(item)] = True
+            elif isinstance(item, str) and item in names:
+                forced[names.index(item)] = True
+            else:
+                raise InputError(f"categorical_features entry {item!r} is neither a column "
+                                 f"index nor a column name ({names[:5]}...).")
+    features = []
+    for j, col in enumerate(cols):
+        if forced[j] or kinds[j] == "categorical":
+            cats = sorted(set(_category_strings(col).tolist()))
+            features.append(_Feature(names[j], "categorical", cats))
+        else:
+            x = numeric_column(col, names[j])
+            levels = np.arange(1, n_bins) / n_bins
+            cuts = np.unique(np.quantile(x, levels, method="inverted_cdf"))
+            cuts = cuts[cuts < x.max()]
+            features.append(_Feature(names[j], "numeric", _interval_labels(cuts),
+                                     cuts.tolist()))
+    return features
+
+
+def numeric_column(col: np.ndarray, name: str) -> np.ndarray:
+    """A numeric column as finite floats, or an InputError naming the column."""
+    try:
+        x = np.asarray(col, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"column {name!r} was fitted as numeric but holds non-numeric "
+                         "values; pass it as categorical (categorical_features).") from exc
+    if np.isnan(x).any():
+        raise InputError(f"column {name!r} holds NaN (missing) values; impute them, or list "
+                         "the column in categorical_features so that missing becomes the "
+                         "value '?'.")
+    if not np.isfinite(x).all():
+        raise InputError(f"column {name!r} holds inf values; numeric features must be "
+                         "finite.")
+    return x
+
+
+def encode_columns(features: list[_Feature], cols: list) -> tuple[np.ndarray, np.ndarray]:
+    """Value codes (-1: not seen in training) and the missing mask, shape (n, p)."""
+    n = cols[0].shape[0] if cols else 0
+    p = len(features)
+    codes = np.empty((n, p), dtype=np.int32)
+    missing = np.zeros((n, p), dtype=bool)
+    for j, (feat, col) in enumerate(zip(features, cols)):
+        if feat.kind == "categorical":
+            s = _category_strings(col)
+            missing[:, j] = s == MISSING
+            codes[:, j] = pd.Index(feat.categories).get_indexer(s)
+        else:
+            x = numeric_column(col, feat.name)
+            codes[:, j] = np.searchsorted(np.asarray(feat.cuts, dtype=float), x, side="left")
+    return codes, missing

@@ -1,0 +1,74 @@
+"""The typed values of a decision list: an attribute test and a decision rule."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._decision_list_stats import laplace_accuracy
+
+__all__ = ["AttributeTest", "DecisionRule"]
+
+
+@dataclass(frozen=True)
+class AttributeTest:
+    """One BruteDL test ``attribute = value``: a category, or an interval bin of a numeric feature.
+
+    It reads the decision list's value codes (one code per attribute), not raw data; an
+    interval bin is one test here where :class:`optirules.data.Literal` would need two
+    (``x > c_i`` and ``x <= c_{i+1}``).
+    """
+
+    feature: int
+    name: str
+    value: int
+    label: str
+
+    def __str__(self) -> str:
+        return f"{self.name} = {self.label}"
+
+    def evaluate(self, codes: np.ndarray) -> np.ndarray:
+        """Boolean mask of the rows of an encoded matrix that satisfy the test."""
+        return np.asarray(codes)[:, self.feature] == self.value
+
+
+@dataclass(frozen=True)
+class DecisionRule:
+    """One entry of a decision list: a conjunction of attribute tests, the class it predicts
+    and its training statistics.
+
+    It differs from :class:`optirules.learners._rules.Rule` (a conjunction of literals inside
+    a DNF rule set, which predicts by the rule set's positive class): a decision rule carries
+    its own class and is read in list order.
+
+    ``class_counts`` are the class counts of the training rows the rule covered when it was
+    added to the list (rows not covered by an earlier rule).
+    """
+
+    conditions: tuple[AttributeTest, ...]
+    prediction: Any
+    class_counts: tuple[int, ...]
+
+    @property
+    def coverage(self) -> int:
+        """Number of (still uncovered) training rows the rule covered when it was added."""
+        return int(sum(self.class_counts))
+
+    @property
+    def laplace(self) -> float:
+        """Laplace accuracy of the rule on those rows."""
+        return laplace_accuracy(np.asarray(self.class_counts))
+
+    def __str__(self) -> str:
+        body = " AND ".join(str(c) for c in self.conditions)
+        return f"IF {body} THEN {self.prediction}"
+
+    def evaluate(self, codes: np.ndarray) -> np.ndarray:
+        """Boolean mask of the rows of an encoded matrix that the rule covers."""
+        codes = np.asarray(codes)
+        mask = np.ones(codes.shape[0], dtype=bool)
+        for cond in self.conditions:
+            mask &= cond.evaluate(codes)
+        return mask
