@@ -1,22 +1,38 @@
-"""Weak learners for boosting: stumps, best single literals, sparse parities, CART."""
+"""Weak learners for boosting: stumps, best single literals, sparse parities, CART.
 
-from .._lazy import lazy_exports
+Every hypothesis module is imported here, so each hypothesis type has registered itself
+(``WeakHypothesis.__init_subclass__``) before :func:`hypothesis_from_dict` reads a saved one.
+"""
 
-_EXPORTS = {
-    "WeakLearner": "._base",
-    "WeakHypothesis": "._base",
-    "StumpLearner": "._stump",
-    "Stump": "._stump",
-    "LiteralLearner": "._literal",
-    "LiteralHypothesis": "._literal",
-    "Constant": "._base",
-    "ParityLearner": "._parity",
-    "Parity": "._parity",
-    "best_parity": "._parity",
-    "CartLearner": "._cart",
-    "PreparedData": "._base",
-    "check_binary_matrix": "._base",
-    "hypothesis_from_dict": "._base",
-}
-__all__ = sorted(_EXPORTS)
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+from ._base import (
+    HYPOTHESIS_TYPES,
+    Constant,
+    PreparedData,
+    WeakHypothesis,
+    WeakLearner,
+    check_binary_matrix,
+    hypothesis_from_dict,
+)
+from ._cart import CartLearner, TreeHypothesis
+from ._literal import LiteralHypothesis, LiteralLearner
+from ._parity import Parity, ParityLearner, best_parity
+from ._stump import Stump, StumpLearner
+
+__all__ = [
+    "HYPOTHESIS_TYPES",
+    "CartLearner",
+    "Constant",
+    "LiteralHypothesis",
+    "LiteralLearner",
+    "Parity",
+    "ParityLearner",
+    "PreparedData",
+    "Stump",
+    "StumpLearner",
+    "TreeHypothesis",
+    "WeakHypothesis",
+    "WeakLearner",
+    "best_parity",
+    "check_binary_matrix",
+    "hypothesis_from_dict",
+]

@@ -34,6 +34,7 @@ __all__ = [
     "WeakLearner",
     "Constant",
     "hypothesis_from_dict",
+    "HYPOTHESIS_TYPES",
     "check_binary_matrix",
     "check_weak_fit_input",
     "PreparedData",
@@ -63,12 +64,26 @@ def feature_label(j: int, feature_names: Sequence[str] | None) -> str:
     return f"x[{j}]"
 
 
+#: every hypothesis type by its JSON ``"type"`` key, filled by ``WeakHypothesis.__init_subclass__``
+HYPOTHESIS_TYPES: dict[str, type[WeakHypothesis]] = {}
+
+
 class WeakHypothesis(ABC):
     """A +-1 valued function of the features, returned by a weak learner."""
 
-    #: the ``"type"`` key of :meth:`to_dict`
+    #: the ``"type"`` key of :meth:`to_dict`; a subclass that sets it is registered for
+    #: :func:`hypothesis_from_dict`
     kind: ClassVar[str] = ""
     feature_names: tuple[str, ...] | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        kind = cls.__dict__.get("kind")
+        if kind:
+            other = HYPOTHESIS_TYPES.get(kind)
+            if other is not None and other.__qualname__ != cls.__qualname__:
+                raise TypeError(f"hypothesis type {kind!r} is taken by {other.__qualname__}.")
+            HYPOTHESIS_TYPES[kind] = cls
 
     @abstractmethod
     def predict(self, X: Any) -> np.ndarray:
@@ -272,20 +287,23 @@ def check_weak_fit_input(X: Any, y: Any, sample_weight: Any,
 
 
 def hypothesis_from_dict(d: dict[str, Any]) -> WeakHypothesis:
-    """Rebuild a hypothesis from its :meth:`WeakHypothesis.to_dict` form."""
-    from ._cart import TreeHypothesis
-    from ._literal import LiteralHypothesis
-    from ._parity import Parity
-    from ._stump import Stump
+    """Rebuild a hypothesis from its :meth:`WeakHypothesis.to_dict` form.
 
-    kinds: dict[str, type[WeakHypothesis]] = {
-        cls.kind: cls for cls in (Constant, Stump, LiteralHypothesis, Parity, TreeHypothesis)
-    }
-    try:
-        cls = kinds[d["type"]]
-    except KeyError:
+    The ``"type"`` key picks the class among the registered hypothesis types (every
+    subclass of :class:`WeakHypothesis` with a ``kind`` registers itself); an unknown type
+    raises :class:`~optirules.errors.InputError`.
+    """
+    if not isinstance(d, dict):
+        raise InputError(f"a hypothesis is a dict with a 'type' key, got {type(d).__name__}.")
+    kind = d.get("type")
+    cls = HYPOTHESIS_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
         raise InputError(
-            f"Unknown hypothesis type {d.get('type')!r}; expected one of {sorted(kinds)}."
-        ) from None
+            f"Unknown hypothesis type {kind!r}; expected one of {sorted(HYPOTHESIS_TYPES)}."
+        )
     fields = {k: v for k, v in d.items() if k != "type"}
-    return cls(**fields)
+    try:
+        return cls(**fields)
+    except TypeError as exc:
+        raise InputError(f"a {kind!r} hypothesis has fields {sorted(fields)}, which its "
+                         f"class does not take ({exc}).") from None
