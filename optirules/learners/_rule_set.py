@@ -37,6 +37,7 @@ from ._checks import (
     n_rows,
     normalized_weights,
 )
+from ._explain import DEFAULT_PREFIX, binary_explain, text_or_repr
 from ._json import (
     check_rule_columns,
     dump_json,
@@ -47,6 +48,7 @@ from ._json import (
     num,
     restore_params,
 )
+from ._multiclass import OneVsRestMixin, one_vs_rest
 from ._rules import Rule, RuleSet
 
 __all__ = ["BooleanRuleSetClassifier"]
@@ -207,7 +209,9 @@ class _RuleInputMixin:
 
 
 # ============================================================================ estimator
-class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
+@one_vs_rest
+class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
+                               BaseEstimator):
     r"""A DNF rule set learned by column generation (weighted BRCG, the DRO paper §3, eqs 6-8).
 
     Fits the master of the module docstring by column generation over clauses of at most
@@ -272,7 +276,19 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    classes_ : ndarray of shape (2,)
+    classes_ : ndarray of shape (n_classes,)
+        With more than two classes the estimator fits one rule set per class against the
+        rest (``estimators_``, :mod:`optirules.learners._multiclass`); the attributes below
+        are then those of each of ``estimators_``.
+    estimators_ : list of BooleanRuleSetClassifier
+        Only with more than two classes: the rule set of ``classes_[k]`` (coded 1) against
+        the rest (0).
+    rule_precision_ : ndarray of shape (n_rules,)
+        Per rule, the weighted share of ``classes_[1]`` among the training rows it covers
+        (the score :meth:`predict_proba` gives where it fires).
+    default_precision_ : float
+        The weighted share of ``classes_[1]`` among the training rows no rule covers (the
+        score where no rule fires; the share over all rows if every row is covered).
     rules_ : RuleSet
         The learned DNF; its conditions read like ``age > 52.5``.
     literals_ : list of optirules.data.Literal
@@ -390,7 +406,7 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
         X : array-like or DataFrame of shape (n_samples, n_features)
             0/1 features when ``binarizer=None``; anything the binarizer takes otherwise.
         y : array-like of shape (n_samples,)
-            Two class labels.
+            Class labels: two, or more (one rule set per class against the rest).
         sample_weight : array-like of shape (n_samples,), optional
             The pmf :math:`P` (normalized to sum 1); uniform by default.
 
@@ -399,6 +415,8 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
         self
         """
         self._check_params()
+        if self._fit_one_vs_rest(X, y, sample_weight):  # K > 2 classes: K binary copies
+            return self
         n = n_rows(X)
         if n == 0:
             raise InputError("X has no rows; pass at least one example of each class.")
@@ -447,7 +465,20 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
                 bar.close()
         self._set_result(res)
         self._train = (A, yk, Pk)
+        self._set_scores(clause_coverage(A, self.clauses_), yk, Pk)
         return self
+
+    def _set_scores(self, covered: np.ndarray, y: np.ndarray, P: np.ndarray) -> None:
+        """``rule_precision_`` and ``default_precision_`` on the training rows (weights P)."""
+        base = float(P[y].sum() / P.sum())
+        prec = []
+        for m in range(covered.shape[1]):
+            w = float(P[covered[:, m]].sum())
+            prec.append(float(P[covered[:, m] & y].sum()) / w if w > 0 else base)
+        self.rule_precision_ = np.asarray(prec, dtype=float)
+        none = ~covered.any(axis=1) if covered.shape[1] else np.ones(len(y), bool)
+        w = float(P[none].sum())
+        self.default_precision_ = float(P[none & y].sum()) / w if w > 0 else base
 
     def _set_result(self, res: ColumnGenerationResult) -> None:
         self.clauses_ = [tuple(int(j) for j in c) for c in res.clauses]
@@ -497,24 +528,68 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
         hit = fired.any(axis=1) if fired.shape[1] else np.zeros(fired.shape[0], bool)
         return self.classes_[hit.astype(int)]
 
-    def explain(self, X: Any) -> list[str]:
-        """One line per row: the rules that fired (and so the prediction), or that none did."""
+    def _scores(self, fired: np.ndarray) -> np.ndarray:
+        if not hasattr(self, "rule_precision_"):
+            raise InputError("this rule set was saved without its training precisions (an "
+                             "older to_json); refit it and save it again for scores.")
+        s = np.full(fired.shape[0], self.default_precision_)
+        if fired.shape[1]:
+            hit = fired.any(axis=1)
+            s[hit] = np.where(fired, self.rule_precision_, -np.inf).max(axis=1)[hit]
+        return s
+
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """``[1 - s(x), s(x)]`` with ``s(x)`` the training precision of the rules that fire.
+
+        ``s(x)`` is the largest ``rule_precision_`` (weighted share of ``classes_[1]``
+        among the training rows a rule covers) over the rules that fire on ``x``, and
+        ``default_precision_`` (the share of ``classes_[1]`` among the training rows no
+        rule covers) where none fires.  The maximum, not the precision of the union of the
+        firing rules: it ranks a row by its most reliable rule.  Not calibrated; ``predict``
+        stays the rule set's own (a rule fires: ``classes_[1]``), so ``argmax`` of these
+        scores differs from it only where a rule's training precision is below 1/2 or the
+        default's above 1/2.
+        """
+        s = self._scores(self.decision_rules(X))
+        return np.column_stack([1.0 - s, s])
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """``2 s(x) - 1`` in [-1, 1], ``s`` of :meth:`predict_proba` (positive: ``classes_[1]``
+        is the majority of the training rows behind the decision)."""
+        return 2.0 * self._scores(self.decision_rules(X)) - 1.0
+
+    def _decision_support(self, X: Any) -> tuple[list[list[str]], list[list[str]]]:
         fired = self.decision_rules(X)
-        pos, neg = json_scalar(self.classes_[1]), json_scalar(self.classes_[0])
-        out = []
+        neg_label = json_scalar(self.classes_[0])
+        neg: list[list[str]] = []
+        pos: list[list[str]] = []
         for row in fired:
             idx = np.flatnonzero(row)
-            if idx.size == 0:
-                out.append(f"{neg!r}: no rule holds")
+            if idx.size:
+                pos.append([f"rule {m + 1}: {self.rules_.rules[m]} (precision "
+                            f"{self.rule_precision_[m]:.3f})" for m in idx])
+                neg.append([])
             else:
-                why = "; ".join(f"rule {m + 1}: {self.rules_.rules[m]}" for m in idx)
-                out.append(f"{pos!r}: {why}")
-        return out
+                pos.append([])
+                neg.append([f"{DEFAULT_PREFIX}no rule holds ({1 - self.default_precision_:.3f} "
+                            f"of the uncovered training rows are {neg_label!r})"])
+        return neg, pos
+
+    def explain(self, X: Any):
+        """A DataFrame, one row per row of ``X``: ``prediction``, ``score``, ``rules`` (the
+        rules that fired, or the default), ``fired`` and ``text``
+        (:mod:`optirules.learners._explain`)."""
+        self._check_fitted()
+        self._scores(np.zeros((0, 0), bool))
+        return binary_explain(self, X)
 
     # ------------------------------------------------------------------ text, JSON, export
     def __str__(self) -> str:
-        if not hasattr(self, "rules_"):
-            return repr(self)
+        return text_or_repr(self, "rules_")
+
+    def to_text(self) -> str:
+        """The rule set, one numbered rule a line, with its complexity and gap."""
+        self._check_fitted()
         head = self.rules_.to_string(multiline=True)
         if self.gap_certified_:
             tail = (f"complexity {self.rules_.complexity} (rules + literals); master objective "
@@ -542,6 +617,8 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
                 "absolute_gap": self.absolute_gap_, "gap_certified": self.gap_certified_, "pricing_complete": self.pricing_complete_,
                 "status": self.status_, "ip_status": self.ip_status_,
                 "n_iterations": self.n_iterations_, "fit_time": self.fit_time_}.items()},
+            "scores": {"rule_precision": self.rule_precision_.tolist(),
+                       "default_precision": self.default_precision_},
         }
         return dump_json(data, path, indent)
 
@@ -565,6 +642,17 @@ class BooleanRuleSetClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
         est.n_iterations_ = int(fit.get("n_iterations", 0))
         est.fit_time_ = num(fit.get("fit_time"))
         est.history_ = []
+        scores = data.get("scores")
+        if scores is not None:
+            try:
+                est.rule_precision_ = np.asarray(scores["rule_precision"], dtype=float)
+                est.default_precision_ = float(scores["default_precision"])
+            except (KeyError, TypeError, ValueError):
+                raise InputError("the rule-set JSON has damaged scores; re-export the model "
+                                 "with to_json().") from None
+            if est.rule_precision_.shape != (est.rules_.n_rules,):
+                raise InputError("the rule-set JSON has a precision count unlike its rule "
+                                 "count; re-export the model with to_json().")
         return est
 
     def _load_common(self, data: dict[str, Any]) -> None:

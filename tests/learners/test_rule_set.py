@@ -259,7 +259,7 @@ def test_binary_arrays_give_x_literals_and_explanations():
     np.testing.assert_array_equal(est.rules_.evaluate(X), est.predict(X) == 1)
     fired = est.decision_rules(X)
     assert fired.shape == (60, est.rules_.n_rules)
-    lines = est.explain(X[:5])
+    lines = est.explain(X[:5])["text"]
     for line, row, p in zip(lines, fired[:5], est.predict(X[:5])):
         assert line.startswith(repr(int(p)))
         assert ("no rule holds" in line) == (not row.any())
@@ -313,8 +313,9 @@ def test_clear_errors_on_bad_input():
         BooleanRuleSetClassifier().fit(Xn, y)
     with pytest.raises(InputError, match="rows"):
         BooleanRuleSetClassifier().fit(X, y[:-1])
-    with pytest.raises(InputError, match="Only binary"):
-        BooleanRuleSetClassifier().fit(X, np.arange(20) % 3)
+    # three classes are one-vs-rest inside the estimator; X is still checked first
+    with pytest.raises(InputError, match="binarizer"):
+        BooleanRuleSetClassifier().fit(X + 0.5, np.arange(20) % 3)
     for bad in (dict(pricing="greedy"), dict(max_degree=0), dict(complexity=1.0),
                 dict(lambda0=-1), dict(time_limit=0), dict(binarizer=3),
                 dict(exact_method="enumerate", max_degree=4)):
