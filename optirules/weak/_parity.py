@@ -157,10 +157,10 @@ def _beam(S: np.ndarray, u: np.ndarray, degree: int, beam_width: int,
     return found
 
 
-def best_parity(X: Any, u: np.ndarray, degree: int, *, search: str = "auto",
+def best_parity(X: Any, u: np.ndarray, max_degree: int, *, search: str = "auto",
                 beam_width: int = 32, chunk_size: int = 1024,
                 dtype: str = "float32") -> tuple[tuple[int, ...], float]:
-    """The parity of degree at most ``degree`` whose edge ``sum_i u_i chi_J(x_i)`` is
+    """The parity of degree at most ``max_degree`` whose edge ``sum_i u_i chi_J(x_i)`` is
     largest in absolute value.
 
     Parameters
@@ -168,9 +168,10 @@ def best_parity(X: Any, u: np.ndarray, degree: int, *, search: str = "auto",
     X : ndarray of shape (m, n), 0/1, or PreparedData
     u : ndarray of shape (m,)
         ``D(i) y_i``.
-    degree : int
+    max_degree : int
+        The largest number of features in ``J`` (every degree from 0 up to it is searched).
     search : {"auto", "exhaustive", "beam"}
-        ``"auto"`` is exhaustive for ``degree <= 3`` and a beam search above.
+        ``"auto"`` is exhaustive for ``max_degree <= 3`` and a beam search above.
     beam_width : int
     chunk_size : int
         Pair rows per matrix product in the degree-3 search.
@@ -192,12 +193,12 @@ def best_parity(X: Any, u: np.ndarray, degree: int, *, search: str = "auto",
     ``~1e-6``) below the true maximum.
     """
     if search == "auto":
-        search = "exhaustive" if degree <= 3 else "beam"
+        search = "exhaustive" if max_degree <= 3 else "beam"
     if search not in ("exhaustive", "beam"):
         raise InputError(f"search must be 'auto', 'exhaustive' or 'beam', got {search!r}.")
-    if search == "exhaustive" and degree > 3:
-        raise InputError(f"Exhaustive parity search is implemented for degree <= 3, got "
-                         f"degree={degree}. Use search='beam' for larger degrees.")
+    if search == "exhaustive" and max_degree > 3:
+        raise InputError(f"Exhaustive parity search is implemented for max_degree <= 3, got "
+                         f"max_degree={max_degree}. Use search='beam' for larger degrees.")
     if dtype not in ("float32", "float64"):
         raise InputError(f"dtype must be 'float32' or 'float64', got {dtype!r}.")
     data = X if isinstance(X, PreparedData) else PreparedData(X, "best_parity")
@@ -215,23 +216,23 @@ def best_parity(X: Any, u: np.ndarray, degree: int, *, search: str = "auto",
         if val > best_val + tol:
             best_J, best_val = J, val
 
-    if degree >= 1 and n >= 1:
+    if max_degree >= 1 and n >= 1:
         e1 = St64 @ u
         j = first_max(np.abs(e1))
         consider((j,), abs(float(e1[j])))
     top_pairs: list[tuple[int, ...]] = []
-    if degree >= 2 and n >= 2:
+    if max_degree >= 2 and n >= 2:
         E2 = (St64 * u) @ St64.T
         E2 = np.abs(np.triu(E2, k=1))
         idx = first_max(E2)
         j, k = divmod(idx, n)
         if j < k:
             consider((j, k), float(E2[j, k]))
-        if search == "beam" and degree > 2:
+        if search == "beam" and max_degree > 2:
             iu, ju = np.triu_indices(n, k=1)
             order = np.argsort(-E2[iu, ju], kind="stable")[:beam_width]
             top_pairs = [(int(iu[o]), int(ju[o])) for o in order]
-    if degree >= 3 and n >= 3:
+    if max_degree >= 3 and n >= 3:
         if search == "exhaustive":
             St = data.pm1_transposed(dtype)
             uSt = St * u.astype(dtype)[None, :]
@@ -239,18 +240,19 @@ def best_parity(X: Any, u: np.ndarray, degree: int, *, search: str = "auto",
             if J:
                 consider(tuple(sorted(J)), abs(parity_edge(X, u, J)))
         else:
-            for _, J in _beam(St64.T, u, degree, beam_width, top_pairs):
+            for _, J in _beam(St64.T, u, max_degree, beam_width, top_pairs):
                 consider(J, abs(parity_edge(X, u, J)))
     return best_J, parity_edge(X, u, best_J)
 
 
 class ParityLearner(WeakLearner):
-    """Best sparse parity of degree at most ``degree``, or its negation (Reyzin's paper).
+    """Best sparse parity of degree at most ``max_degree``, or its negation (Reyzin's paper).
 
     Parameters
     ----------
-    degree : int, default=2
-        The degree bound ``d`` (``d = 1`` gives the stumps of binary data).
+    max_degree : int, default=2
+        The degree bound ``d``: parities of ``0..d`` features are searched (Reyzin's class
+        ``H_d``; ``d = 1`` gives the stumps of binary data).
     search : {"auto", "exhaustive", "beam"}, default="auto"
         Exhaustive for ``d <= 3``; a beam search (from the exhaustive degree-2 search) for
         larger ``d`` — fast, but not guaranteed to find the best parity.
@@ -264,9 +266,9 @@ class ParityLearner(WeakLearner):
 
     requires_binary = True
 
-    def __init__(self, degree: int = 2, search: str = "auto", beam_width: int = 32,
+    def __init__(self, max_degree: int = 2, search: str = "auto", beam_width: int = 32,
                  chunk_size: int = 1024, dtype: str = "float32"):
-        self.degree = degree
+        self.max_degree = max_degree
         self.search = search
         self.beam_width = beam_width
         self.chunk_size = chunk_size
@@ -274,14 +276,15 @@ class ParityLearner(WeakLearner):
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None, *,
             feature_names: Sequence[str] | None = None) -> WeakHypothesis:
-        if not isinstance(self.degree, (int, np.integer)) or self.degree < 0:
-            raise InputError(f"ParityLearner degree must be a non-negative int, "
-                             f"got {self.degree!r}.")
+        if (isinstance(self.max_degree, bool)
+                or not isinstance(self.max_degree, (int, np.integer)) or self.max_degree < 0):
+            raise InputError(f"ParityLearner max_degree must be a non-negative int, "
+                             f"got {self.max_degree!r}.")
         if int(self.beam_width) < 1 or int(self.chunk_size) < 1:
             raise InputError("beam_width and chunk_size must be positive integers.")
         data, y, w = check_weak_fit_input(X, y, sample_weight, "ParityLearner")
         data.binary("ParityLearner")
-        J, edge = best_parity(data, w * y, int(self.degree), search=self.search,
+        J, edge = best_parity(data, w * y, int(self.max_degree), search=self.search,
                               beam_width=int(self.beam_width),
                               chunk_size=int(self.chunk_size), dtype=self.dtype)
         if not J:

@@ -46,7 +46,7 @@ def test_parity_search_equals_brute_force(seed, m, n, density):
         assert len(J) <= d
         assert abs(edge) == pytest.approx(brute, abs=1e-6)
         assert edge == pytest.approx(parity_edge(X, u, J), abs=1e-12)
-        h = ParityLearner(degree=d).fit(X, y, w)
+        h = ParityLearner(max_degree=d).fit(X, y, w)
         assert _edge(h, X, y, w) == pytest.approx(brute, abs=1e-6)
 
 
@@ -65,11 +65,11 @@ def test_parity_finds_planted_xor():
     X = rng.integers(0, 2, size=(400, 25), dtype=np.uint8)
     for planted in [(2, 11), (1, 7, 19)]:
         y = np.where(np.bitwise_xor.reduce(X[:, list(planted)], axis=1) == 1, -1, 1)
-        h = ParityLearner(degree=len(planted)).fit(X, y)
+        h = ParityLearner(max_degree=len(planted)).fit(X, y)
         assert isinstance(h, Parity) and h.features == planted and not h.negated
         assert _edge(h, X, y, np.full(400, 1 / 400)) == pytest.approx(1.0)
     # the negation is found when the labels are flipped
-    h = ParityLearner(degree=2).fit(X, -np.where(X[:, 3] ^ X[:, 4], -1, 1))
+    h = ParityLearner(max_degree=2).fit(X, -np.where(X[:, 3] ^ X[:, 4], -1, 1))
     assert h.features == (3, 4) and h.negated
 
 
@@ -99,9 +99,9 @@ def test_parity_semantics_and_round_trip():
 
 def test_parity_errors():
     with pytest.raises(InputError, match="binary"):
-        ParityLearner(degree=2).fit(np.array([[0.0, 2.0], [1.0, 0.0]]), np.array([1, -1]))
+        ParityLearner(max_degree=2).fit(np.array([[0.0, 2.0], [1.0, 0.0]]), np.array([1, -1]))
     with pytest.raises(InputError, match="beam"):
-        ParityLearner(degree=4, search="exhaustive").fit(np.eye(5), np.ones(5))
+        ParityLearner(max_degree=4, search="exhaustive").fit(np.eye(5), np.ones(5))
     with pytest.raises(InputError, match="-1/\\+1"):
         ParityLearner().fit(np.eye(3), np.array([0, 1, 1]))
 
