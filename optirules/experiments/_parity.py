@@ -183,9 +183,9 @@ def _learner(kind: str, seed: int):
     if kind == "stumps":
         return StumpLearner()
     if kind == "2-parities":
-        return ParityLearner(degree=2)
+        return ParityLearner(max_degree=2)
     if kind == "3-parities":
-        return ParityLearner(degree=3)
+        return ParityLearner(max_degree=3)
     if kind in CART_READINGS:
         return CartLearner(size=16, count=CART_READINGS[kind], random_state=seed)
     from ..errors import InputError
