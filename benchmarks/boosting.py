@@ -125,7 +125,7 @@ def bench_parity(n: int, m: int, repeats: int, loop_triples: int) -> dict:
 
     with threadpool_limits(2):
         t0 = time.perf_counter()
-        h = ParityLearner(degree=3).fit(X, y, w)
+        h = ParityLearner(max_degree=3).fit(X, y, w)
         out["t_learner_call_2_threads"] = time.perf_counter() - t0
     out["learner_hypothesis"] = str(h)
     # memory: numpy allocations seen by tracemalloc during one search
@@ -205,7 +205,7 @@ def main() -> None:
         f"(median {par['t_1_threads_median']:.3f}) | {par['speedup_vs_loop_1_thread']:.0f}x |",
         f"| chunked matrix products, 2 BLAS threads | {par['t_2_threads']:.3f} "
         f"(median {par['t_2_threads_median']:.3f}) | {par['speedup_vs_loop_2_threads']:.0f}x |",
-        f"| whole ParityLearner(degree=3).fit call, 2 threads | "
+        f"| whole ParityLearner(max_degree=3).fit call, 2 threads | "
         f"{par['t_learner_call_2_threads']:.3f} | |",
         "",
         f"CPU time of the search (process time, all threads): {par['cpu_1_threads']:.3f} s "
