@@ -286,7 +286,7 @@ def ensemble_hypothesis_space_size(estimator: Any, n_thresholds: int = 100) -> i
         if wl == "LiteralLearner":
             return 2 * p + 2
         if wl == "ParityLearner":
-            d = int(getattr(estimator.weak_learner_, "degree", estimator.degree))
+            d = int(estimator.weak_learner_.max_degree)
             return 2 * sum(math.comb(p, k) for k in range(d + 1))
         if wl == "StumpLearner":
             return 2 * K * p
