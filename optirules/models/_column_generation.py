@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,15 +58,20 @@ from ._enumeration import RC_TOL, enumerate_pricing
 __all__ = [
     "ColumnGenerationResult",
     "EXACT_METHODS",
+    "MASTERS",
     "PRICING",
     "column_generation",
     "enumerate_master",
     "master_objective",
     "resolve_max_degree",
+    "restricted_master",
+    "split_solver",
 ]
 
 PRICING = ("auto", "exact", "beam")
 EXACT_METHODS = ("auto", "enumerate", "milp")
+#: implementations of the restricted master LP (see :func:`restricted_master`)
+MASTERS = ("auto", "direct", "persistent", "rebuild")
 
 #: HiGHS tolerances of the restricted master LP (tighter than the 1e-7 defaults, so the
 #: duals price columns to about the same accuracy as _RC_TOL)
@@ -101,6 +106,65 @@ def _milp_pricing(A: np.ndarray, y: np.ndarray, P: np.ndarray, duals: dict[str, 
     if model.reduced_cost_ < -RC_TOL and model.clause_ not in pool:
         cols = [(model.clause_, model.reduced_cost_)]
     return cols, min(0.0, bound, model.reduced_cost_), complete
+
+
+# ====================================================================== restricted master
+def split_solver(solver: Any) -> tuple[str, str]:
+    """``(lp, milp)`` solver names from one name (both parts) or a mapping
+    ``{"lp": ..., "milp": ...}`` (a missing part is ``"highs"``)."""
+    if isinstance(solver, str):
+        return solver.strip().lower(), solver.strip().lower()
+    if isinstance(solver, Mapping):
+        extra = set(solver) - {"lp", "milp"}
+        if extra:
+            raise InputError(f"the solver mapping takes the keys 'lp' and 'milp', got "
+                             f"{sorted(map(str, extra))}.")
+        names = {k: solver.get(k, "highs") for k in ("lp", "milp")}
+        for k, v in names.items():
+            if not isinstance(v, str):
+                raise InputError(f"solver[{k!r}] must be a solver name, got {v!r}.")
+        return names["lp"].strip().lower(), names["milp"].strip().lower()
+    raise InputError(f"solver must be a solver name such as 'highs' or a mapping "
+                     f"{{'lp': ..., 'milp': ...}}, got {solver!r}.")
+
+
+def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
+                      clauses: Sequence[Clause] = (), *, complexity: float | None = None,
+                      lambda0: float = 0.0, lambda1: float = 0.0, lp_solver: str = "highs",
+                      master: str = "auto") -> Any:
+    """The restricted master LP implementation for ``lp_solver``.
+
+    ``master``: ``"direct"`` (:class:`~optirules.models._rule_master.HighsRuleMaster`,
+    HiGHS only), ``"persistent"`` (:class:`~optirules.models._rule_master.PersistentRuleMaster`:
+    HiGHS, Gurobi, CPLEX), ``"rebuild"``
+    (:class:`~optirules.models._rule_master.RebuildRuleMaster`: any LP solver with duals),
+    ``"auto"``: direct for HiGHS, persistent where the solver has a persistent interface,
+    rebuild otherwise.
+    """
+    from ._rule_master import (
+        PERSISTENT_LP_SOLVERS,
+        HighsRuleMaster,
+        PersistentRuleMaster,
+        RebuildRuleMaster,
+    )
+
+    if master not in MASTERS:
+        raise InputError(f"master must be one of {MASTERS}, got {master!r}.")
+    lp_solver = lp_solver.strip().lower()
+    if master == "auto":
+        master = ("direct" if lp_solver == "highs" else
+                  "persistent" if lp_solver in PERSISTENT_LP_SOLVERS else "rebuild")
+    if master == "direct":
+        if lp_solver != "highs":
+            raise InputError(f"master='direct' is the highspy path and needs the LP solver "
+                             f"'highs', got {lp_solver!r}; use 'persistent' or 'rebuild'.")
+        return HighsRuleMaster(A, y, clauses, sample_weight=P, complexity_budget=complexity,
+                               lambda0=lambda0, lambda1=lambda1, options=_LP_OPTIONS)
+    kw = dict(sample_weight=P, complexity=complexity, lambda0=lambda0, lambda1=lambda1,
+              solver=lp_solver)
+    if master == "persistent":
+        return PersistentRuleMaster(A, y, clauses, **kw)
+    return RebuildRuleMaster(A, y, clauses, **kw)
 
 
 # ====================================================================== column generation
@@ -264,7 +328,8 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
                       lambda1: float = 0.0, max_degree: int = 3, pricing: str = "auto",
                       exact_method: str = "auto", beam_width: int = 10, n_columns: int = 10,
                       max_iterations: int = 100, time_limit: float | None = None,
-                      pricing_time_limit: float | None = 30.0, solver: str = "highs",
+                      pricing_time_limit: float | None = 30.0,
+                      solver: str | Mapping[str, str] = "highs", master: str = "auto",
                       mip_gap: float | None = 1e-6, random_seed: int | None = None,
                       initial_clauses: Sequence[Clause] = (), master_ip: str = "milp",
                       progress: Callable[[dict[str, Any]], None] | None = None,
@@ -282,8 +347,14 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     complexity, lambda0, lambda1
         Budget :math:`C` (``None``: no budget row) and penalty costs.
     max_degree, pricing, exact_method, beam_width, n_columns, max_iterations, time_limit,
-    pricing_time_limit, solver, mip_gap, random_seed
+    pricing_time_limit, mip_gap, random_seed
         As for :class:`BooleanRuleSetClassifier`.
+    solver : str or mapping, default "highs"
+        One name for every part, or ``{"lp": ..., "milp": ...}``: the LP solver of the
+        restricted master (it must return duals) and the MILP solver of the pricing MILP
+        and the master IP.
+    master : {"auto", "direct", "persistent", "rebuild"}, default "auto"
+        How the restricted master LP is held (:func:`restricted_master`).
     initial_clauses : sequence of clauses
         Columns to start the pool with (e.g. the previous members', in the DRO loop).
     master_ip : {"milp", "auto"}, default "milp"
@@ -297,9 +368,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     -------
     ColumnGenerationResult
     """
-    from ..solvers import Status
     from ._pricing import beam_search_pricing
-    from ._rule_master import HighsRuleMaster, RuleMasterModel
 
     t_start = time.perf_counter()
     deadline = None if time_limit is None else t_start + float(time_limit)
@@ -307,9 +376,10 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     A = np.ascontiguousarray(A, dtype=bool)
     y_int = y.astype(np.int64)
     use_milp = exact_method == "milp" or (exact_method == "auto" and max_degree > 3)
-    master = HighsRuleMaster(A, y_int, initial_clauses, sample_weight=P,
-                             complexity_budget=complexity, lambda0=lambda0, lambda1=lambda1,
-                             options=_LP_OPTIONS)
+    lp_solver, solver = split_solver(solver)
+    master = restricted_master(A, y_int, P, initial_clauses, complexity=complexity,
+                               lambda0=lambda0, lambda1=lambda1, lp_solver=lp_solver,
+                               master=master)
     pool: set[Clause] = set(master.clauses_)
     history: list[dict[str, Any]] = []
     best_bound = -math.inf
@@ -401,6 +471,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     pool_list = master.clauses_
     ip_status = "optimal"
     ip_bound = math.nan
+    ip_route = ""
     chosen: list[Clause] = []
     incumbent = _greedy_rule_set(A, y, P, pool_list, complexity, lambda0, lambda1)
     ub = master_objective(A, y, P, incumbent, lambda0, lambda1)
@@ -412,24 +483,18 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         chosen, _ = enumerate_master(A, y, P, keep_cols, complexity, lambda0, lambda1)
         ip_status = "optimal (enumeration)"
     elif keep_cols:
-        model = RuleMasterModel(A, y_int, keep_cols, sample_weight=P,
-                                complexity_budget=complexity, lambda0=lambda0, lambda1=lambda1)
-        options: dict[str, Any] = {}
-        if solver == "highs" and random_seed is not None:
-            options["random_seed"] = int(random_seed)
         rem = remaining()
         tl = None if rem is None else max(rem, 1.0)
         try:
-            result = model.solve(solver, time_limit=tl, mip_gap=mip_gap, **options)
+            ip = master.solve_ip(keep_cols, solver=solver, time_limit=tl, mip_gap=mip_gap,
+                                 incumbent=incumbent, random_seed=random_seed)
         except OptirulesError as exc:
             raise SolverError(
                 f"the master IP over {len(pool_list)} generated clauses was not solved "
                 f"({exc}). Raise time_limit or try another solver."
             ) from None
-        ip_status = result.status.value if isinstance(result.status, Status) else \
-            str(result.status)
-        ip_bound = float(result.bound)
-        chosen = list(model.selected_)
+        ip_status, ip_bound, chosen = ip.status, float(ip.bound), list(ip.selected)
+        ip_route = ip.route
     if master_objective(A, y, P, chosen, lambda0, lambda1) > ub:
         chosen = incumbent  # only after a time limit: keep the better heuristic solution
     chosen = _prune_redundant(A, y, P, chosen, lambda0, lambda1)
@@ -448,7 +513,8 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
             "kappa": _kappa(complexity, lambda0, lambda1, z),
             "ip_columns": len(keep_cols), "greedy_objective": ub,
             "cg_time": t_ip - t_start, "ip_time": time.perf_counter() - t_ip,
-            "duals": final_duals}
+            "duals": final_duals, "master": type(master).__name__, "lp_solver": lp_solver,
+            "milp_solver": solver, "ip_route": ip_route}
     return ColumnGenerationResult(
         clauses=chosen, pool=pool_list, history=history, lp_objective=float(z),
         lp_bound=float(lp_bound), ip_objective=float(ip_obj), ip_status=ip_status,

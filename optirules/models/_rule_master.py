@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -48,7 +49,8 @@ from ._clauses import (
     row_prices,
 )
 
-__all__ = ["RuleMasterModel", "HighsRuleMaster"]
+__all__ = ["RuleMasterModel", "HighsRuleMaster", "PersistentRuleMaster", "RebuildRuleMaster",
+           "RestrictedMaster", "MasterIP", "PERSISTENT_LP_SOLVERS"]
 
 
 class _MasterData:
@@ -319,7 +321,127 @@ def _dual_reader(m: Any, result: Any) -> Callable[[Any], float]:
     return get
 
 
-class HighsRuleMaster(_PoolView):
+# ====================================================================== restricted masters
+@dataclass
+class MasterIP:
+    """The master IP over (part of) a restricted master's pool, as solved by :meth:`solve_ip`.
+
+    Attributes
+    ----------
+    selected : list of tuple of int
+        The chosen clauses (``w_k = 1``).
+    objective : float
+        The IP objective of ``selected`` reported by the solver.
+    bound : float
+        The solver's proven lower bound (NaN when it gives none).
+    status : str
+        :class:`~optirules.solvers.Status` value (``"optimal"``, ``"time_limit"`` ...).
+    wall_time : float
+        Seconds spent, model building included.
+    route : str
+        ``"highspy"`` (the LP's own HiGHS model with integrality switched on) or
+        ``"model"`` (:class:`RuleMasterModel` handed to ``solve``).
+    """
+
+    selected: list[Clause]
+    objective: float
+    bound: float
+    status: str
+    wall_time: float
+    route: str
+
+
+@runtime_checkable
+class RestrictedMaster(Protocol):
+    r"""What column generation needs from a restricted master LP (the DRO paper eqs 6-8
+    relaxed to :math:`w \ge 0`), whatever solver holds it.
+
+    Implementations: :class:`HighsRuleMaster` (columns appended to a warm ``highspy``
+    model), :class:`PersistentRuleMaster` (a Pyomo model kept in a persistent solver
+    interface) and :class:`RebuildRuleMaster` (the declarative model rebuilt and solved by
+    any LP solver that returns duals, each iteration).  All three give the same LP
+    optimum; duals may differ between optimal dual vertices.
+    """
+
+    def add_clauses(self, clauses: Iterable[Iterable[Any]]) -> list[str]:
+        """Append columns (clauses already present are skipped); return their labels."""
+
+    def solve(self) -> float:
+        """Solve the LP over the current pool; return its optimal objective."""
+
+    @property
+    def clauses_(self) -> list[Clause]:
+        """The pool, in column order."""
+
+    duals_for_pricing_: dict[str, Any]
+    reduced_costs_: np.ndarray
+    objective_: float
+
+    def solve_ip(self, clauses: Iterable[Iterable[Any]] | None = None, *,
+                 solver: str = "highs", time_limit: float | None = None,
+                 mip_gap: float | None = None, incumbent: Iterable[Clause] = (),
+                 random_seed: int | None = None) -> MasterIP:
+        """The master IP over ``clauses`` (default: the whole pool) with a MILP solver."""
+
+
+class _MasterIPMixin:
+    """``solve_ip`` through the declarative :class:`RuleMasterModel` and ``solve``."""
+
+    _data: _MasterData
+
+    def _ip_columns(self, clauses: Iterable[Iterable[Any]] | None) -> list[Clause]:
+        d = self._data
+        if clauses is None:
+            return list(d.clauses)
+        cols = normalize_clauses(clauses, d.A.shape[1])
+        missing = [c for c in cols if c not in d.index]
+        if missing:
+            raise InputError(f"clause {missing[0]!r} is not in the master's pool; add it "
+                             "with add_clauses first.")
+        return cols
+
+    def solve_ip(self, clauses: Iterable[Iterable[Any]] | None = None, *,
+                 solver: str = "highs", time_limit: float | None = None,
+                 mip_gap: float | None = None, incumbent: Iterable[Clause] = (),
+                 random_seed: int | None = None) -> MasterIP:
+        """The master IP over ``clauses`` (default: the pool), as :class:`RuleMasterModel`
+        solved by ``solver`` (any MILP solver of :func:`~optirules.solvers.solve`).
+
+        ``incumbent`` is not passed on by this route (the Pyomo interfaces take no start
+        solution); ``random_seed`` goes to HiGHS as ``random_seed``.  A solve without any
+        solution raises :class:`~optirules.errors.SolverStatusError`.
+        """
+        from ..solvers import Status
+
+        t0 = time.perf_counter()
+        cols = self._ip_columns(clauses)
+        d = self._data
+        model = RuleMasterModel(d.A, d.y.astype(int), cols, sample_weight=d.P,
+                                complexity_budget=d.budget, lambda0=d.lambda0,
+                                lambda1=d.lambda1)
+        options: dict[str, Any] = {}
+        if solver == "highs" and random_seed is not None:
+            options["random_seed"] = int(random_seed)
+        result = model.solve(solver, time_limit=time_limit, mip_gap=mip_gap, **options)
+        status = result.status.value if isinstance(result.status, Status) else \
+            str(result.status)
+        return MasterIP(list(model.selected_), float(result.objective), float(result.bound),
+                        status, time.perf_counter() - t0, "model")
+
+    def _store_duals(self, objective: float, mu: np.ndarray, lam: float) -> float:
+        d = self._data
+        lam = max(float(lam), 0.0) + 0.0
+        self.objective_ = float(objective)
+        self.cover_duals_ = np.asarray(mu, dtype=float)
+        self.complexity_dual_ = lam
+        self.reduced_costs_ = d.reduced_costs(self.cover_duals_, lam) if d.clauses else \
+            np.zeros(0)
+        self.duals_for_pricing_ = {"mu": self.cover_duals_.copy(), "lam": lam,
+                                   "lambda0": d.lambda0, "lambda1": d.lambda1}
+        return self.objective_
+
+
+class HighsRuleMaster(_MasterIPMixin, _PoolView):
     r"""The LP relaxation of :class:`RuleMasterModel` held in a warm ``highspy.Highs``.
 
     Same data, same formulation (the DRO paper eqs 6-8 relaxed to ``w >= 0``, or the
@@ -494,3 +616,285 @@ class HighsRuleMaster(_PoolView):
         if self._h.writeModel(path) == highspy.HighsStatus.kError:
             raise SolverError(f"HiGHS could not write {path!r}; check the directory exists.")
 
+
+
+#: LP solvers with a persistent Pyomo interface that returns duals: optirules name ->
+#: (interface family, Pyomo solver name)
+PERSISTENT_LP_SOLVERS = {"highs": ("contrib", "highs"),
+                         "gurobi": ("classic", "gurobi_persistent"),
+                         "cplex": ("classic", "cplex_persistent")}
+
+
+class PersistentRuleMaster(_MasterIPMixin, _PoolView):
+    r"""The restricted master LP as a Pyomo model held by a persistent solver interface.
+
+    The LP of :class:`RuleMasterModel` (``relax=True``) is loaded once into the solver;
+    :meth:`add_clauses` adds the new ``w`` columns to the solver's model and re-solves from
+    its previous state: Gurobi and CPLEX through Pyomo's classic persistent interfaces
+    (``add_column``: one column with its cover and budget coefficients), HiGHS through
+    ``pyomo.contrib.solver``'s persistent ``highs`` (the changed cover rows are re-sent by
+    its change detector).  SCIP has no persistent Pyomo interface that returns duals, so
+    it cannot hold this LP (use :class:`RebuildRuleMaster`, which reaches SCIP's duals
+    through cvxpy).
+
+    The budget row is written :math:`\sum_k c_k w_k + s = C` with a slack
+    :math:`s \ge 0` (so it exists before the first column); its dual is
+    :math:`-\lambda` as for the inequality.
+
+    Parameters
+    ----------
+    literals, labels, clauses, sample_weight, complexity, lambda0, lambda1
+        As for :class:`HighsRuleMaster`.
+    solver : {"highs", "gurobi", "cplex"}, default "highs"
+        The LP solver.
+
+    Attributes
+    ----------
+    objective_, cover_duals_, complexity_dual_, reduced_costs_, duals_for_pricing_
+        As for :class:`HighsRuleMaster` (reduced costs computed from the duals,
+        :func:`~optirules.models._clauses.reduced_costs`).
+    wall_time_ : float
+        Seconds of the last :meth:`solve` (model update included).
+    """
+
+    def __init__(self, literals: Any, labels: Any, clauses: Iterable[Iterable[Any]] = (), *,
+                 sample_weight: Any = None, complexity: float | None = None,
+                 lambda0: float = 0.0, lambda1: float = 0.0, solver: str = "highs") -> None:
+        import pyomo.environ as pyo
+
+        key = str(solver).strip().lower()
+        if key not in PERSISTENT_LP_SOLVERS:
+            raise InputError(
+                f"no persistent Pyomo interface with LP duals for solver {solver!r}; the "
+                f"persistent master takes {', '.join(PERSISTENT_LP_SOLVERS)} (use "
+                "master='rebuild' for any other LP solver that returns duals)."
+            )
+        from ..solvers import get_backend
+
+        get_backend(key, "pyomo")  # installed?
+        self.solver = key
+        self._data = d = _MasterData(literals, labels, sample_weight, complexity, lambda0,
+                                     lambda1)
+        rows = [row_label(i) for i in d.pos]
+        m = pyo.ConcreteModel(name="rule_master_lp")
+        m.rows = pyo.Set(initialize=rows, ordered=True)
+        m.xi = pyo.Var(m.rows, within=pyo.NonNegativeReals)
+        m.w = pyo.Var(pyo.Any, dense=False, within=pyo.NonNegativeReals)
+        p_pos = dict(zip(rows, d.P[d.pos].tolist()))
+        self._rows = rows
+        self._p_pos = p_pos
+        self._cover_terms: dict[str, list[Any]] = {r: [] for r in rows}
+        self._obj_terms: list[Any] = []
+        self._budget_terms: list[Any] = []
+        m.cover = pyo.Constraint(m.rows, rule=lambda m, r: m.xi[r] >= p_pos[r])
+        if d.budget is not None:
+            m.slack = pyo.Var(within=pyo.NonNegativeReals)
+            m.complexity = pyo.Constraint(expr=m.slack == d.budget)
+        m.obj = pyo.Objective(expr=pyo.quicksum(m.xi[r] for r in rows), sense=pyo.minimize)
+        m.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT)
+        self.model = m
+        family, name = PERSISTENT_LP_SOLVERS[key]
+        self._family = family
+        if family == "contrib":
+            from pyomo.contrib.solver.common.factory import SolverFactory
+
+            self._opt = SolverFactory(name)
+        else:
+            self._opt = pyo.SolverFactory(name)
+            self._opt.set_instance(m)
+        self._pending = list(d.add(clauses))
+        self._loaded = 0
+
+    def add_clauses(self, clauses: Iterable[Iterable[Any]]) -> list[str]:
+        """Add the new clauses as columns (sent to the solver on the next :meth:`solve`)."""
+        new = self._data.add(clauses)
+        self._pending.extend(new)
+        return [clause_label(k) for k in new]
+
+    def _push_columns(self) -> None:
+        import pyomo.environ as pyo
+
+        if not self._pending:
+            return
+        d, m = self._data, self.model
+        new, self._pending = self._pending, []
+        obj = (d.neg_loss + d.penalty)[new]
+        if self._family == "classic":
+            for t, k in enumerate(new):
+                var = m.w[clause_label(k)]
+                rows = d.pos[d.coverage[d.pos, k]]
+                cons = [m.cover[row_label(i)] for i in rows]
+                coefs = d.P[rows].tolist()
+                if d.budget is not None:
+                    cons.append(m.complexity)
+                    coefs.append(float(d.cost[k]))
+                self._opt.add_column(m, var, float(obj[t]), cons, coefs)
+            return
+        touched: set[str] = set()
+        for t, k in enumerate(new):
+            var = m.w[clause_label(k)]
+            self._obj_terms.append(float(obj[t]) * var)
+            for i in d.pos[d.coverage[d.pos, k]]:
+                r = row_label(i)
+                self._cover_terms[r].append(var)
+                touched.add(r)
+            if d.budget is not None:
+                self._budget_terms.append(float(d.cost[k]) * var)
+        for r in touched:
+            m.cover[r].set_value(
+                m.xi[r] + self._p_pos[r] * pyo.quicksum(self._cover_terms[r]) >= self._p_pos[r])
+        if d.budget is not None:
+            m.complexity.set_value(pyo.quicksum(self._budget_terms) + m.slack == d.budget)
+        m.obj.expr = pyo.quicksum(m.xi[r] for r in self._rows) + pyo.quicksum(self._obj_terms)
+
+    def solve(self) -> float:
+        """Send the new columns to the solver, re-solve and read the duals."""
+        t0 = time.perf_counter()
+        self._push_columns()
+        m, d = self.model, self._data
+        if self._family == "contrib":
+            import warnings
+
+            from pyomo.contrib.solver.common.results import TerminationCondition
+
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message="ModelChangeDetector")
+                res = self._opt.solve(m, load_solutions=False,
+                                      raise_exception_on_nonoptimal_result=False)
+            if res.termination_condition != TerminationCondition.convergenceCriteriaSatisfied:
+                raise SolverError(f"{self.solver} did not solve the rule master LP "
+                                  f"({res.termination_condition.name}).")
+            duals = res.solution_loader.get_duals()
+            objective = float(res.incumbent_objective)
+        else:
+            from pyomo.opt import TerminationCondition
+
+            res = self._opt.solve(load_solutions=False, save_results=False)
+            if res.solver.termination_condition != TerminationCondition.optimal:
+                raise SolverError(f"{self.solver} did not solve the rule master LP "
+                                  f"({res.solver.termination_condition}).")
+            self._opt.load_vars()
+            self._opt.load_duals()
+            duals = m.dual
+            import pyomo.environ as pyo
+
+            for v in m.w.values():  # a column in no row may come back without a value
+                if v.value is None:
+                    v.set_value(0.0, skip_validation=True)
+            objective = float(pyo.value(m.obj))
+        mu = np.array([duals[m.cover[r]] for r in self._rows], dtype=float)
+        lam = -float(duals[m.complexity]) if d.budget is not None else 0.0
+        self.wall_time_ = time.perf_counter() - t0
+        return self._store_duals(objective, mu, lam)
+
+
+class RebuildRuleMaster(_MasterIPMixin, _PoolView):
+    r"""The restricted master LP rebuilt and solved from scratch at every :meth:`solve`.
+
+    For any LP solver that returns duals: through Pyomo (:class:`RuleMasterModel` with
+    ``relax=True``) where the solver returns duals there (HiGHS, CBC's CLP, Gurobi,
+    CPLEX), otherwise as a ``cvxpy.Problem`` in matrix form (SCIP, Clarabel, SCS, OSQP,
+    SciPy's HiGHS):
+
+    .. math::
+
+        \min\ \mathbf 1^\top \xi + (z + \pi)^\top w \quad \text{s.t. }
+        \xi + \operatorname{diag}(P^+) A^+ w \ge P^+,\ c^\top w \le C,\ \xi, w \ge 0
+
+    with :math:`A^+` the coverage of the label-1 rows, :math:`z_k = \sum_{i \in Z_k} P_i`
+    and :math:`\pi_k = \lambda_0 + \lambda_1 |k|`.  Cover duals :math:`\mu \ge 0` and
+    :math:`\lambda \ge 0` are read from the constraints.  Interior-point solvers
+    (Clarabel, SCS) return duals to their tolerance only, so column generation with them
+    prices approximately.
+
+    Parameters
+    ----------
+    literals, labels, clauses, sample_weight, complexity, lambda0, lambda1
+        As for :class:`HighsRuleMaster`.
+    solver : str, default "highs"
+        Any solver with LP duals on the Pyomo or the cvxpy route
+        (:func:`~optirules.solvers.available_solvers`).
+    route : {"auto", "pyomo", "cvxpy"}, default "auto"
+        ``"auto"``: Pyomo when the solver returns duals there, else cvxpy.
+    """
+
+    def __init__(self, literals: Any, labels: Any, clauses: Iterable[Iterable[Any]] = (), *,
+                 sample_weight: Any = None, complexity: float | None = None,
+                 lambda0: float = 0.0, lambda1: float = 0.0, solver: str = "highs",
+                 route: str = "auto") -> None:
+        from ..solvers import available_solvers
+
+        self._data = _MasterData(literals, labels, sample_weight, complexity, lambda0,
+                                 lambda1)
+        self._data.add(clauses)
+        key = str(solver).strip().lower()
+        info = {s.name: s for s in available_solvers()}.get(key)
+        routes = [r for r in ("pyomo", "cvxpy")
+                  if info is not None and info.can("lp", r) and info.can("duals", r)]
+        if route not in ("auto", "pyomo", "cvxpy"):
+            raise InputError(f"route must be 'auto', 'pyomo' or 'cvxpy', got {route!r}.")
+        if route != "auto":
+            routes = [r for r in routes if r == route]
+        if not routes:
+            able = [s.name for s in available_solvers()
+                    if any(s.can("lp", r) and s.can("duals", r) for r in ("pyomo", "cvxpy"))]
+            raise InputError(
+                f"solver {solver!r} cannot solve the rule master LP with duals"
+                f"{'' if route == 'auto' else ' on the ' + route + ' route'}; installed "
+                f"LP solvers that return duals: {', '.join(able)}."
+            )
+        self.solver = key
+        self.route = routes[0]
+
+    def add_clauses(self, clauses: Iterable[Iterable[Any]]) -> list[str]:
+        """Add clauses to the pool; the next :meth:`solve` rebuilds the LP."""
+        return [clause_label(k) for k in self._data.add(clauses)]
+
+    def solve(self) -> float:
+        """Build the LP over the current pool, solve it and read the duals."""
+        t0 = time.perf_counter()
+        d = self._data
+        if self.route == "pyomo":
+            lp = RuleMasterModel(d.A, d.y.astype(int), d.clauses, sample_weight=d.P,
+                                 complexity_budget=d.budget, lambda0=d.lambda0,
+                                 lambda1=d.lambda1, relax=True)
+            lp.solve(self.solver)
+            out = self._store_duals(lp.objective_, lp.cover_duals_, lp.complexity_dual_)
+        else:
+            out = self._solve_cvxpy()
+        self.wall_time_ = time.perf_counter() - t0
+        return out
+
+    def _solve_cvxpy(self) -> float:
+        import cvxpy as cp
+        import scipy.sparse as sp
+
+        from ..solvers import solve
+
+        d = self._data
+        n_pos, K = len(d.pos), len(d.clauses)
+        p_pos = d.P[d.pos]
+        xi = cp.Variable(n_pos, nonneg=True)
+        if K:
+            w = cp.Variable(K, nonneg=True)
+            cover_matrix = sp.csr_matrix(d.coverage[d.pos].astype(float) * p_pos[:, None])
+            cover = xi + cover_matrix @ w >= p_pos
+            cons = [cover]
+            objective = cp.sum(xi) + (d.neg_loss + d.penalty) @ w
+            if d.budget is not None:
+                budget = d.cost @ w <= d.budget
+                cons.append(budget)
+        else:
+            cover = xi >= p_pos
+            cons, objective = [cover], cp.sum(xi)
+        result = solve(cp.Problem(cp.Minimize(objective), cons), self.solver)
+        if not result.has_solution:
+            result.raise_for_status()
+        mu = np.maximum(np.asarray(cover.dual_value, dtype=float).reshape(-1), 0.0)
+        # a row no pool column covers has xi_i = P_i > 0, so its dual is exactly 1 in every
+        # optimal pair (complementary slackness on xi_i); cvxpy's SCIP interface reports
+        # 0 there, since SCIP turns a one-variable row into a bound, which has no dual
+        alone = ~d.coverage[d.pos].any(axis=1) & (p_pos > 0)
+        mu[alone] = 1.0
+        lam = float(budget.dual_value) if K and d.budget is not None else 0.0
+        return self._store_duals(float(result.objective), mu, lam)

@@ -48,4 +48,4 @@ def test_every_milp_solver_gives_the_highs_optimum(highs_fits, solver, dataset):
     assert est.ip_status_ == "optimal" and ref.ip_status_ == "optimal"
     assert est.ip_objective_ == pytest.approx(ref.ip_objective_, rel=1e-6)
     assert est.lp_bound_ == pytest.approx(ref.lp_bound_, rel=1e-6)
-    assert est.max_degree_ == ref.max_degree_ and est.pool_ == ref.pool_
+    assert est.max_degree_ == ref.max_degree_  # pools differ: other LP solvers, other duals

@@ -1,0 +1,144 @@
+"""The restricted master behind one interface: the direct highspy path, the Pyomo persistent
+path and the rebuild path reach the same LP optimum after every batch of columns, and column
+generation run on each of them ends at the same LP value and master IP."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from optirules.errors import InputError
+from optirules.models import column_generation
+from optirules.models._column_generation import restricted_master, split_solver
+from optirules.models._rule_master import (
+    HighsRuleMaster,
+    PersistentRuleMaster,
+    RebuildRuleMaster,
+    RestrictedMaster,
+)
+from optirules.solvers import available_solvers
+
+from .test_rule_master import brute_force, make_instance
+
+INFO = {s.name: s for s in available_solvers()}
+#: LP solvers of the rebuild path (any LP solver with duals on the Pyomo or cvxpy route)
+REBUILD = [n for n in ("highs", "cbc", "scip", "clarabel") if n in INFO]
+
+
+def _licensed(name: str) -> bool:
+    """Whether a commercial solver's persistent Pyomo interface can load a small model."""
+    if name not in INFO:
+        return False
+    try:
+        A, y, P, pool = make_instance(0, n_rows=10, n_clauses=3)
+        PersistentRuleMaster(A, y, pool, sample_weight=P, complexity=5.0, solver=name).solve()
+    except Exception:  # a missing or refused licence
+        return False
+    return True
+
+
+PERSISTENT = ["highs"] + [n for n in ("gurobi", "cplex") if _licensed(n)]
+
+
+def _masters(A, y, P, kw):
+    kw_old = {("complexity_budget" if k == "complexity" else k): v for k, v in kw.items()}
+    out = {"direct": HighsRuleMaster(A, y, [], sample_weight=P, **kw_old)}
+    for s in PERSISTENT:
+        out[f"persistent-{s}"] = PersistentRuleMaster(A, y, [], sample_weight=P, solver=s, **kw)
+    for s in REBUILD:
+        out[f"rebuild-{s}"] = RebuildRuleMaster(A, y, [], sample_weight=P, solver=s, **kw)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("form", ["budget", "penalty"])
+def test_every_master_path_gives_the_same_lp_after_every_batch(seed, form):
+    A, y, P, pool = make_instance(seed, n_rows=40, n_features=5, n_clauses=16)
+    kw = {"complexity": 6.0} if form == "budget" else {"lambda0": 0.01, "lambda1": 0.005}
+    masters = _masters(A, y, P, kw)
+    for batch in ([], pool[:4], pool[4:9], pool[9:]):
+        objs = {}
+        for name, m in masters.items():
+            m.add_clauses(batch)
+            objs[name] = m.solve()
+            assert isinstance(m, RestrictedMaster), name  # the protocol, once solved
+        ref = objs["direct"]
+        tol = 1e-6 if form == "budget" else 1e-7
+        for name, z in objs.items():
+            assert z == pytest.approx(ref, abs=tol), (name, batch)
+        for name, m in masters.items():  # optimal duals: no pool column prices below 0
+            assert m.clauses_ == masters["direct"].clauses_
+            assert np.all(np.asarray(m.reduced_costs_) >= -1e-6), name
+            mu = m.duals_for_pricing_["mu"]
+            assert mu.shape == (int(np.sum(y)),) and np.all(mu >= -1e-9)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_every_master_path_solves_the_ip_to_the_brute_force_optimum(seed):
+    A, y, P, pool = make_instance(seed, n_rows=30, n_clauses=9)
+    kw = {"complexity": 7.0, "lambda0": 0.002}
+    best, _ = brute_force(A, y, P, pool, budget=7.0, lambda0=0.002)
+    for name, m in _masters(A, y, P, kw).items():
+        m.add_clauses(pool)
+        m.solve()
+        ip = m.solve_ip(solver="highs")
+        assert ip.status == "optimal" and ip.objective == pytest.approx(best, abs=1e-9), name
+
+
+def test_restricted_master_picks_the_path_and_refuses_mismatches():
+    A, y, P, pool = make_instance(1)
+    kw = dict(complexity=5.0)
+    assert isinstance(restricted_master(A, y, P, pool, **kw), HighsRuleMaster)
+    assert isinstance(restricted_master(A, y, P, pool, lp_solver="highs", master="persistent",
+                                        **kw), PersistentRuleMaster)
+    if "scip" in INFO:
+        assert isinstance(restricted_master(A, y, P, pool, lp_solver="scip", **kw),
+                          RebuildRuleMaster)
+        with pytest.raises(InputError, match="no persistent Pyomo interface with LP duals"):
+            restricted_master(A, y, P, pool, lp_solver="scip", master="persistent", **kw)
+    with pytest.raises(InputError, match="needs the LP solver 'highs'"):
+        restricted_master(A, y, P, pool, lp_solver="cbc", master="direct", **kw)
+    with pytest.raises(InputError, match="master must be one of"):
+        restricted_master(A, y, P, pool, master="warm", **kw)
+    with pytest.raises(InputError, match="cannot solve the rule master LP with duals"):
+        RebuildRuleMaster(A, y, pool, solver="osqp", route="pyomo", **kw)
+
+
+def test_split_solver_reads_one_name_or_a_mapping():
+    assert split_solver("SCIP") == ("scip", "scip")
+    assert split_solver({"lp": "highs", "milp": "cbc"}) == ("highs", "cbc")
+    assert split_solver({"milp": "scip"}) == ("highs", "scip")
+    with pytest.raises(InputError, match="keys 'lp' and 'milp'"):
+        split_solver({"qp": "highs"})
+    with pytest.raises(InputError, match="solver must be a solver name"):
+        split_solver(3)
+
+
+def _cg_data(seed=0, n=120, f=6):
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, f)) < 0.5
+    y = (X[:, 0] & X[:, 1]) | (X[:, 2] & ~X[:, 3])
+    y ^= rng.random(n) < 0.1
+    return np.hstack([X, ~X]), y, np.full(n, 1.0 / n)
+
+
+@pytest.mark.parametrize("form", ["budget", "penalty"])
+def test_column_generation_ends_at_the_same_optimum_on_every_path(form):
+    A, y, P = _cg_data()
+    kw = ({"complexity": 9.0} if form == "budget" else {"lambda0": 0.005, "lambda1": 0.005})
+    runs = {"direct": column_generation(A, y, P, max_degree=2, **kw)}
+    runs["persistent"] = column_generation(A, y, P, max_degree=2, master="persistent", **kw)
+    for s in REBUILD:
+        if s != "clarabel":  # an interior-point method prices to its tolerance only
+            runs[f"rebuild-{s}"] = column_generation(A, y, P, max_degree=2, solver=s, **kw)
+    ref = runs["direct"]
+    assert ref.converged and ref.info["master"] == "HighsRuleMaster"
+    assert ref.info["ip_route"] == "highspy" or ref.info["ip_route"] == "model"
+    for name, r in runs.items():
+        assert r.converged, name
+        assert r.lp_objective == pytest.approx(ref.lp_objective, rel=1e-6, abs=1e-9), name
+        assert r.ip_objective == pytest.approx(ref.ip_objective, rel=1e-6, abs=1e-9), name
+    assert runs["persistent"].info["master"] == "PersistentRuleMaster"
+    if "scip" in INFO:
+        assert runs["rebuild-scip"].info["master"] == "RebuildRuleMaster"
+        assert runs["rebuild-scip"].info["milp_solver"] == "scip"
