@@ -599,6 +599,66 @@ class HighsRuleMaster(_MasterIPMixin, _PoolView):
         self._solved = True
         return self.objective_
 
+    def solve_ip(self, clauses: Iterable[Iterable[Any]] | None = None, *,
+                 solver: str = "highs", time_limit: float | None = None,
+                 mip_gap: float | None = None, incumbent: Iterable[Clause] = (),
+                 random_seed: int | None = None) -> MasterIP:
+        r"""The master IP over ``clauses`` (default: the pool), eqs 6-8 with :math:`w_k \in \{0, 1\}`.
+
+        With ``solver="highs"`` the IP is solved in this object's own ``highspy`` model:
+        the ``w`` columns get bounds :math:`[0, 1]` (:math:`[0, 0]` for pool columns not
+        in ``clauses``) and integrality, ``incumbent`` (a rule set, e.g. a greedy one)
+        is passed as a start solution (``setSolution``), and afterwards the columns are
+        continuous again (the next :meth:`solve` is the LP).  No Pyomo model is built.
+        Any other solver gets :class:`RuleMasterModel` through
+        :func:`~optirules.solvers.solve`.  Both give the same optimum (tested).
+        """
+        if str(solver).strip().lower() != "highs":
+            return super().solve_ip(clauses, solver=solver, time_limit=time_limit,
+                                    mip_gap=mip_gap, incumbent=incumbent,
+                                    random_seed=random_seed)
+        import highspy
+
+        from ..solvers import Status, solve
+
+        t0 = time.perf_counter()
+        cols = self._ip_columns(clauses)
+        d, h, n_pos = self._data, self._h, self._n_pos
+        K = len(d.clauses)
+        keep = np.zeros(K, dtype=bool)
+        keep[[d.index[c] for c in cols]] = True
+        idx = (n_pos + np.arange(K)).astype(np.int32)
+        h.changeColsBounds(K, idx, np.zeros(K), keep.astype(float))
+        h.changeColsIntegrality(K, idx, np.full(K, highspy.HighsVarType.kInteger))
+        start = [d.index[c] for c in normalize_clauses(incumbent, d.A.shape[1])
+                 if c in d.index and keep[d.index[c]]]
+        if start:
+            w0 = np.zeros(K)
+            w0[start] = 1.0
+            missed = ~d.coverage[d.pos][:, start].any(axis=1)
+            sol = highspy.HighsSolution()
+            sol.col_value = np.concatenate([np.where(missed, d.P[d.pos], 0.0), w0]).tolist()
+            sol.value_valid = True
+            h.setSolution(sol)
+        saved = {k: h.getOptionValue(k)[1] for k in ("time_limit", "mip_rel_gap", "random_seed")}
+        options = {} if random_seed is None else {"random_seed": int(random_seed)}
+        try:
+            result = solve(h, "highs", time_limit=time_limit, mip_gap=mip_gap, **options)
+        finally:
+            h.changeColsIntegrality(K, idx, np.full(K, highspy.HighsVarType.kContinuous))
+            h.changeColsBounds(K, idx, np.zeros(K), np.full(K, self._inf))
+            for k, v in saved.items():
+                h.setOptionValue(k, v)
+            h.setOptionValue("output_flag", False)
+        if not result.has_solution:
+            result.raise_for_status()
+        w = np.array([result.values[f"w({clause_label(k)})"] for k in range(K)])
+        status = result.status.value if isinstance(result.status, Status) else \
+            str(result.status)
+        return MasterIP([d.clauses[k] for k in np.flatnonzero(w > 0.5)],
+                        float(result.objective), float(result.bound), status,
+                        time.perf_counter() - t0, "highspy")
+
     def to_model(self, *, relax: bool = False) -> RuleMasterModel:
         """The declarative :class:`RuleMasterModel` over the same data and clause pool."""
         d = self._data

@@ -142,3 +142,55 @@ def test_column_generation_ends_at_the_same_optimum_on_every_path(form):
     if "scip" in INFO:
         assert runs["rebuild-scip"].info["master"] == "RebuildRuleMaster"
         assert runs["rebuild-scip"].info["milp_solver"] == "scip"
+
+
+# ------------------------------------------------------------------ master IP, direct path
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("form", ["budget", "penalty", "both"])
+def test_direct_ip_equals_the_declarative_ip_and_brute_force(seed, form):
+    """The IP solved in the LP's own highspy model (integrality switched on, a start
+    solution) reaches RuleMasterModel's IP optimum and the brute-force one; a subset of
+    the pool fixes the other columns to 0; afterwards the LP is the LP again."""
+    from optirules.models import RuleMasterModel
+
+    A, y, P, pool = make_instance(seed, n_rows=30, n_clauses=10)
+    kw = {"budget": {"complexity": 7.0}, "penalty": {"lambda0": 0.01, "lambda1": 0.005},
+          "both": {"complexity": 9.0, "lambda0": 0.002}}[form]
+    kw_old = {("complexity_budget" if k == "complexity" else k): v for k, v in kw.items()}
+    best, _ = brute_force(A, y, P, pool, budget=kw.get("complexity"),
+                          lambda0=kw.get("lambda0", 0.0), lambda1=kw.get("lambda1", 0.0))
+    master = HighsRuleMaster(A, y, pool, sample_weight=P, **kw_old)
+    z = master.solve()
+    ip = master.solve_ip(solver="highs", incumbent=pool[:1], random_seed=0)
+    ref = RuleMasterModel(A, y, pool, sample_weight=P, **kw_old)
+    ref.solve("highs")
+    assert ip.route == "highspy" and ip.status == "optimal"
+    assert ip.objective == pytest.approx(best, abs=1e-9)
+    assert ip.objective == pytest.approx(ref.objective_, abs=1e-9)
+    from optirules.models import master_objective
+
+    assert master_objective(A.astype(bool), y.astype(bool), P, ip.selected,
+                            kw.get("lambda0", 0.0), kw.get("lambda1", 0.0)) == \
+        pytest.approx(best, abs=1e-9)
+    half = pool[::2]
+    sub_best, _ = brute_force(A, y, P, half, budget=kw.get("complexity"),
+                              lambda0=kw.get("lambda0", 0.0), lambda1=kw.get("lambda1", 0.0))
+    sub = master.solve_ip(half)
+    assert set(sub.selected) <= set(half) and sub.objective == pytest.approx(sub_best, abs=1e-9)
+    assert master.solve() == pytest.approx(z, abs=1e-12)  # the LP again
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_direct_ip_equals_the_declarative_ip_on_generated_pools(seed):
+    """Column generation's own pools on several seeds: the in-place highspy IP and the
+    Pyomo model's IP reach the same objective."""
+    from optirules.models import RuleMasterModel
+
+    A, y, P = _cg_data(seed, n=150, f=7)
+    res = column_generation(A, y, P, max_degree=2, complexity=12.0, lambda0=0.001,
+                            lambda1=0.001, random_seed=0)
+    assert res.info["ip_route"] == "highspy"
+    ref = RuleMasterModel(A, y.astype(int), res.pool, sample_weight=P, complexity_budget=12.0,
+                          lambda0=0.001, lambda1=0.001)
+    ref.solve("highs", mip_gap=1e-9)
+    assert res.ip_objective == pytest.approx(ref.objective_, rel=1e-6, abs=1e-12)
