@@ -209,7 +209,7 @@ def _one_split(name: str, split: int, random_state: int, n_rounds: int, max_trai
             err = float(np.mean(y[te] != y[tr][0]))
         else:
             clf = BoostingClassifier(booster="adaboost", weak_learner=_learner(kind, split),
-                                     n_rounds=n_rounds).fit(X[tr], y[tr])
+                                     n_estimators=n_rounds).fit(X[tr], y[tr])
             err = float(np.mean(clf.predict(X[te]) != y[te]))
         rows.append({"dataset": name, "split": split, "learner": kind,
                      "error_pct": 100.0 * err, "seconds": time.perf_counter() - t0,

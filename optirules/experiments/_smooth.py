@@ -114,7 +114,7 @@ def _boosters(n_rounds: int, epsilon: float,
     for e in extra_epsilons:
         specs[f"Gavinsky(eps={e:g})"] = {"booster": "gavinsky", "epsilon": e}
     for s in specs.values():
-        s.update(weak_learner="literal", n_rounds=n_rounds)
+        s.update(weak_learner="literal", n_estimators=n_rounds)
     return specs
 
 
@@ -139,7 +139,7 @@ def _one_repetition(n: int, m: int, seed: int, n_rounds: int, epsilon: float,
         else:
             clf = BoostingClassifier(**params).fit(Xtr, ytr)
             err = float(np.mean(clf.predict(Xte) != yte))
-            smooth, rounds = clf.smoothness_, clf.n_rounds_
+            smooth, rounds = clf.smoothness_, clf.n_estimators_
             final, mean = clf.smoothness_final_, clf.smoothness_mean_
         rows.append({"n": n, "m": m, "seed": seed, "algorithm": name, "test_error": err,
                      "smoothness": smooth, "smoothness_final": final,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import json
 import math
 import os
 from collections.abc import Iterator
@@ -44,9 +45,11 @@ from ._checks import (
     n_rows,
     normalized_weights,
 )
+from ._explain import binary_explain, label_text, text_or_repr, vote_text
 from ._json import dump_json, json_header, load_json, load_json_header, restore_params
+from ._multiclass import OneVsRestMixin, one_vs_rest
 
-__all__ = ["BoostingClassifier", "madaboost_weights", "smoothboost_measure",
+__all__ = ["BoostingClassifier", "hypothesis_text", "madaboost_weights", "smoothboost_measure",
            "gavinsky_measure"]
 
 BOOSTERS = ("adaboost", "madaboost", "smoothboost", "gavinsky")
@@ -55,6 +58,45 @@ WEAK_LEARNERS = ("stump", "literal", "parity", "cart")
 
 #: the weighted error below which a hypothesis counts as perfect (AdaBoost/MadaBoost stop)
 _PERFECT = 1e-10
+
+
+def hypothesis_text(h: WeakHypothesis, feature_names: Any = None,
+                    literal_names: bool = False) -> str:
+    """A weak hypothesis as a rule: ``x3 > 0.788 -> +1 else -1``, ``c0 == a -> +1 else -1``,
+    ``x0 <= 0.3885 XOR c0 == a -> -1 else +1``.
+
+    ``feature_names`` name the columns (``x<j>`` when None); with ``literal_names`` every
+    column is a 0/1 literal whose name is its condition (a binarizer's), otherwise a 0/1
+    column ``x`` reads ``x == 1``.  A tree reads as ``tree(...)``.
+    """
+    def name(j: int) -> str:
+        if feature_names is not None and 0 <= j < len(feature_names):
+            return str(feature_names[j])
+        return f"x{j}"
+
+    def literal(j: int) -> str:
+        return name(j) if literal_names else f"{name(j)} == 1"
+
+    def sides(condition: str, plus_when_true: bool) -> str:
+        return f"{condition} -> {'+1 else -1' if plus_when_true else '-1 else +1'}"
+
+    kind = getattr(h, "kind", "")
+    if kind == "constant":
+        return f"always {'+1' if h.sign > 0 else '-1'}"
+    if kind == "stump":
+        if literal_names and h.threshold == 0.5:
+            return sides(name(h.feature), h.right > 0)
+        if h.right > 0:
+            return f"{name(h.feature)} > {h.threshold:g} -> +1 else -1"
+        return f"{name(h.feature)} <= {h.threshold:g} -> +1 else -1"
+    if kind == "literal":
+        return sides(literal(h.feature), not h.negated)
+    if kind == "parity":
+        if not h.features:
+            return f"always {'-1' if h.negated else '+1'}"
+        # chi_J = +1 on an even number of true literals, i.e. when their XOR is false
+        return sides(" XOR ".join(literal(j) for j in h.features), h.negated)
+    return h.describe(None if feature_names is None else list(feature_names))
 
 
 def madaboost_weights(F: np.ndarray, y: np.ndarray, d1: np.ndarray) -> np.ndarray:
@@ -77,7 +119,8 @@ def gavinsky_measure(N: np.ndarray, epsilon: float) -> np.ndarray:
     return np.clip(1.0 - epsilon * N, 0.0, 1.0)
 
 
-class BoostingClassifier(ClassifierMixin, BaseEstimator):
+@one_vs_rest
+class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
     """Boosting with stumps, literals, sparse parities or CART trees (Reyzin; Long and Servedio).
 
     Let ``D_1`` be the initial distribution (uniform, or proportional to
@@ -108,8 +151,9 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         M_{t+1}(i) = \\begin{cases} 1 & N_t(i) < 0 \\\\ (1 - \\gamma)^{N_t(i)/2} & N_t(i) \\ge 0
         \\end{cases}, \\qquad D_{t+1}(i) \\propto D_1(i) M_{t+1}(i),
 
-    every hypothesis gets the same vote ``alpha_t = 1``, and when ``kappa`` is set the
-    booster stops once ``sum_i D_1(i) M_t(i) < kappa`` (Servedio's stopping rule).
+    every hypothesis gets the same vote ``alpha_t = 1``, and when ``target_error`` (Servedio's
+    ``kappa``) is set the booster stops once ``sum_i D_1(i) M_t(i) < target_error``
+    (Servedio's stopping rule).
 
     **Gavinsky's booster** (AdaFlat, Gavinsky 2003, Long and Servedio [10]) with accuracy
     parameter ``epsilon``, advantage ``a_t = gamma_t / 2`` (``= Pr_{D_t}[h_t = y] - 1/2``):
@@ -130,19 +174,22 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
     weak_learner : {"stump", "literal", "parity", "cart"} or WeakLearner, default="stump"
         ``"stump"``: :class:`~optirules.weak.StumpLearner` (numeric or binary features);
         ``"literal"``: best single literal over ``{x_j, -x_j, +1, -1}`` (binary);
-        ``"parity"``: parities of degree at most ``degree`` and their negations (binary);
+        ``"parity"``: parities of degree at most ``max_degree`` and their negations (binary);
         ``"cart"``: scikit-learn CART with at most 16 leaves
         (``CartLearner(size=16, count="leaves")``; Reyzin's "CART trees pruned to 16
         nodes" read as 16 leaves, the reading closer to its Table 3 — pass
         ``CartLearner(size=16, count="nodes")`` for the 15-node, 8-leaf reading); or any
         object with ``fit(X, y, sample_weight) -> hypothesis``.
-    n_rounds : int, default=100
-        Number of boosting rounds ``T`` (Reyzin's paper uses 250, Long and Servedio use 100).
-    degree : int, default=2
-        Parity degree bound ``d`` for ``weak_learner="parity"``.
-    kappa : float or None, default=None
-        SmoothBoost's target accuracy ``kappa``: stop once the mean weight falls below it.
-        ``None`` runs all ``n_rounds`` rounds, as Long and Servedio §7 does.
+    n_estimators : int, default=100
+        Number of boosting rounds ``T``, one weak hypothesis each (Reyzin's paper uses 250,
+        Long and Servedio use 100).
+    max_degree : int, default=2
+        Parity degree bound ``d`` for ``weak_learner="parity"``: parities of at most ``d``
+        features (every degree ``0..d`` is searched).
+    target_error : float or None, default=None
+        SmoothBoost's target error ``kappa`` (Servedio's symbol): stop once the mean weight
+        ``sum_i D_1(i) M_t(i)`` falls below it.  ``None`` runs all ``n_estimators`` rounds,
+        as Long and Servedio §7 does.
     gamma : float, default=0.1
         SmoothBoost's assumed advantage ``gamma`` in ``(0, 1)``; ``theta = gamma/(2+gamma)``.
     epsilon : float, default=0.1
@@ -165,17 +212,22 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    classes_ : ndarray of shape (2,)
-        ``classes_[1]`` is coded ``+1``, ``classes_[0]`` is ``-1``.
+    classes_ : ndarray of shape (n_classes,)
+        Two classes: ``classes_[1]`` is coded ``+1``, ``classes_[0]`` is ``-1``.  More than
+        two: one booster per class against the rest (``estimators_``,
+        :mod:`optirules.learners._multiclass`), each with the attributes below.
+    estimators_ : list of BoostingClassifier
+        Only with more than two classes: the booster of ``classes_[k]`` (coded 1) against
+        the rest (0).
     hypotheses_ : list of WeakHypothesis
-    alphas_ : ndarray of shape (n_rounds_,)
-    edges_ : ndarray of shape (n_rounds_,)
+    alphas_ : ndarray of shape (n_estimators_,)
+    edges_ : ndarray of shape (n_estimators_,)
         ``gamma_t`` under ``D_t``.
-    weighted_errors_ : ndarray of shape (n_rounds_,)
+    weighted_errors_ : ndarray of shape (n_estimators_,)
         ``eps_t`` under ``D_t``.
-    max_weight_ratios_ : ndarray of shape (n_rounds_,)
+    max_weight_ratios_ : ndarray of shape (n_estimators_,)
         ``max_i D_t(i) / D_1(i)`` of the distribution ``D_t`` given to the weak learner in
-        round ``t = 1..n_rounds_`` (``D_1`` is the initial distribution, ``D_t`` is
+        round ``t = 1..n_estimators_`` (``D_1`` is the initial distribution, ``D_t`` is
         normalized; the distribution after the last round is not included).
     smoothness_ : float
         ``max_t max_i D_t(i) / D_1(i)``: the smallest ``kappa`` such that every ``D_t`` is
@@ -189,11 +241,11 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         The mean over rounds of ``max_i D_t(i) / D_1(i)``.
     training_margins_ : ndarray of shape (n_samples,)
         Normalized margins ``y_i F_T(x_i) / sum_t |alpha_t|`` in ``[-1, 1]``.
-    n_rounds_ : int
-        Rounds actually run.
+    n_estimators_ : int
+        Rounds actually run (hypotheses kept).
     stop_reason_ : str
-        ``"n_rounds"``, ``"perfect hypothesis"``, ``"no edge"``, ``"kappa reached"`` or
-        ``"all weights vanished"``.
+        ``"n_estimators"``, ``"perfect hypothesis"``, ``"no edge"``,
+        ``"target_error reached"`` or ``"all weights vanished"``.
     binarizer_ : fitted binarizer or None
     weak_learner_ : WeakLearner
     feature_names_ : list of str or None
@@ -212,22 +264,25 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
     >>> rng = np.random.default_rng(0)
     >>> X = rng.integers(0, 2, size=(200, 8))
     >>> y = X[:, 1] ^ X[:, 5]                       # an XOR: no stump has an edge
-    >>> clf = BoostingClassifier(weak_learner="parity", degree=2, n_rounds=5).fit(X, y)
-    >>> str(clf.hypotheses_[0])
-    '+1 if x[1] + x[5] is odd else -1'
+    >>> clf = BoostingClassifier(weak_learner="parity", max_degree=2, n_estimators=5).fit(X, y)
+    >>> print(clf)
+    adaboost: predict 1 if F(x) = sum of vote * h(x) > 0, else 0 (1 round, 1 distinct hypothesis)
+      vote     h(x)
+      +11.5129  x1 == 1 XOR x5 == 1 -> +1 else -1
     >>> clf.score(X, y)
     1.0
     """
 
     def __init__(self, booster: str = "adaboost", weak_learner: Any = "stump",
-                 n_rounds: int = 100, degree: int = 2, kappa: float | None = None,
+                 n_estimators: int = 100, max_degree: int = 2,
+                 target_error: float | None = None,
                  gamma: float = 0.1, epsilon: float = 0.1, binarizer: Any = None,
                  random_state: Any = None, verbose: bool = False):
         self.booster = booster
         self.weak_learner = weak_learner
-        self.n_rounds = n_rounds
-        self.degree = degree
-        self.kappa = kappa
+        self.n_estimators = n_estimators
+        self.max_degree = max_degree
+        self.target_error = target_error
         self.gamma = gamma
         self.epsilon = epsilon
         self.binarizer = binarizer
@@ -255,17 +310,18 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         elif not callable(getattr(wl, "fit", None)):
             raise InputError("weak_learner must be a name or an object with "
                              "fit(X, y, sample_weight) returning a hypothesis.")
-        if (isinstance(self.n_rounds, bool) or not isinstance(self.n_rounds, (int, np.integer))
-                or self.n_rounds < 1):
-            raise InputError(f"n_rounds must be a positive int, got {self.n_rounds!r}.")
-        if (isinstance(self.degree, bool) or not isinstance(self.degree, (int, np.integer))
-                or self.degree < 1):
-            raise InputError(f"degree must be a positive int, got {self.degree!r}.")
+        if (isinstance(self.n_estimators, bool)
+                or not isinstance(self.n_estimators, (int, np.integer)) or self.n_estimators < 1):
+            raise InputError(f"n_estimators must be a positive int, got {self.n_estimators!r}.")
+        if (isinstance(self.max_degree, bool)
+                or not isinstance(self.max_degree, (int, np.integer)) or self.max_degree < 1):
+            raise InputError(f"max_degree must be a positive int, got {self.max_degree!r}.")
         if not (isinstance(self.gamma, (int, float)) and 0 < self.gamma < 1):
             raise InputError(f"gamma must be in (0, 1), got {self.gamma!r}.")
-        if self.kappa is not None and not (isinstance(self.kappa, (int, float))
-                                           and 0 < self.kappa < 1):
-            raise InputError(f"kappa must be None or in (0, 1), got {self.kappa!r}.")
+        if self.target_error is not None and not (
+                isinstance(self.target_error, (int, float)) and 0 < self.target_error < 1):
+            raise InputError(f"target_error must be None or in (0, 1), got "
+                             f"{self.target_error!r}.")
         if not (isinstance(self.epsilon, (int, float)) and self.epsilon > 0):
             raise InputError(f"epsilon must be positive, got {self.epsilon!r}.")
         if not (self.binarizer is None or self.binarizer == "auto"
@@ -281,7 +337,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         if wl == "literal":
             return LiteralLearner()
         if wl == "parity":
-            return ParityLearner(degree=int(self.degree))
+            return ParityLearner(max_degree=int(self.max_degree))
         if wl == "cart":
             return CartLearner(size=16, count="leaves", random_state=seed)
         return clone(wl) if isinstance(wl, BaseEstimator) else copy.deepcopy(wl)
@@ -324,12 +380,13 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ fitting
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> BoostingClassifier:
-        """Run ``n_rounds`` rounds of the chosen booster on ``(X, y)``.
+        """Run ``n_estimators`` rounds of the chosen booster on ``(X, y)``.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,), two classes
+        y : array-like of shape (n_samples,)
+            Two classes, or more (one booster per class against the rest).
         sample_weight : array-like of shape (n_samples,), optional
             The initial distribution ``D_1`` (normalized); uniform by default.
 
@@ -338,6 +395,8 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         self
         """
         self._check_params()
+        if self._fit_one_vs_rest(X, y, sample_weight):  # K > 2 classes: K binary boosters
+            return self
         if sample_weight is not None:  # checked before the binarizer uses it
             normalized_weights(sample_weight, n_rows(X))
         Xb = self._validate_X(X, reset=True, sample_weight=sample_weight)
@@ -359,7 +418,17 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
             self.feature_names_ = [str(s) for s in self.feature_names_in_]
         else:
             self.feature_names_ = None
-        self._boost(Xb, y_pm, d1)
+        keep = d1 > 0
+        if keep.all():
+            self._boost(Xb, y_pm, d1)
+        else:  # a zero weight is a removed row (also for the stumps' midpoint thresholds)
+            Xk = Xb[keep] if isinstance(Xb, np.ndarray) else np.asarray(Xb)[keep]
+            self._boost(Xk, y_pm[keep], d1[keep] / d1[keep].sum())
+            F = np.zeros(len(y_pm))
+            for a, h in zip(self.alphas_, self.hypotheses_):
+                F += a * h.predict(Xb)
+            scale = float(np.abs(self.alphas_).sum())
+            self.training_margins_ = y_pm * F / scale if scale > 0 else np.zeros(len(y_pm))
         return self
 
     def _boost(self, X: np.ndarray, y: np.ndarray, d1: np.ndarray) -> None:
@@ -378,8 +447,8 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         edges: list[float] = []
         errors: list[float] = []
         ratios: list[float] = []
-        stop = "n_rounds"
-        for t in range(int(self.n_rounds)):
+        stop = "n_estimators"
+        for t in range(int(self.n_estimators)):
             # ---- the (unnormalized) weights whose normalization is D_t
             if booster == "adaboost":
                 w = np.zeros(m)
@@ -388,8 +457,8 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
                 w = madaboost_weights(F, y, d1)
             elif booster == "smoothboost":
                 w = d1 * smoothboost_measure(N, self.gamma)
-                if self.kappa is not None and w.sum() < self.kappa:
-                    stop = "kappa reached"
+                if self.target_error is not None and w.sum() < self.target_error:
+                    stop = "target_error reached"
                     break
             else:
                 w = d1 * gavinsky_measure(N, self.epsilon)
@@ -441,7 +510,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         self.weighted_errors_ = np.asarray(errors, dtype=np.float64)
         self.max_weight_ratios_ = np.asarray(ratios, dtype=np.float64)
         self._set_smoothness()
-        self.n_rounds_ = len(hyps)
+        self.n_estimators_ = len(hyps)
         self.stop_reason_ = stop
         scale = float(np.abs(self.alphas_).sum())
         self.training_margins_ = y * F / scale if scale > 0 else np.zeros(m)
@@ -470,7 +539,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         return F
 
     def staged_decision_function(self, X: Any) -> Iterator[np.ndarray]:
-        """Yield ``F_t(x)`` after each round ``t = 1, ..., n_rounds_``."""
+        """Yield ``F_t(x)`` after each round ``t = 1, ..., n_estimators_``."""
         Xb = self._raw_scores(X)
         F = np.zeros(Xb.shape[0])
         for a, h in zip(self.alphas_, self.hypotheses_):
@@ -483,7 +552,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         return self.classes_[(F > 0).astype(int)]
 
     def staged_predict(self, X: Any) -> Iterator[np.ndarray]:
-        """Yield the predictions of the first ``t`` rounds, ``t = 1, ..., n_rounds_``."""
+        """Yield the predictions of the first ``t`` rounds, ``t = 1, ..., n_estimators_``."""
         for F in self.staged_decision_function(X):
             yield self.classes_[(F > 0).astype(int)]
 
@@ -493,21 +562,66 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         This is the logistic link of AdaBoost's exponential loss (Friedman, Hastie &
         Tibshirani 2000); it is not calibrated for the smooth boosters.
         """
+        from scipy.special import expit
+
         F = self.decision_function(X)
-        p = 0.5 * (1.0 + np.tanh(F))            # = 1 / (1 + exp(-2F)), overflow-free
-        return np.column_stack([1.0 - p, p])
+        # expit on each side: neither underflows to 0 before |F| ~ 370 (one-vs-rest divides
+        # by the sum of the classes' scores)
+        return np.column_stack([expit(-2.0 * F), expit(2.0 * F)])
 
     # ------------------------------------------------------------------ export
-    def describe(self) -> str:
-        """The weighted vote as readable lines, one per round."""
+    def _votes(self) -> list[tuple[float, str, int]]:
+        """The distinct hypotheses as ``(summed vote, text, first round)``, largest vote
+        first (a hypothesis chosen in several rounds votes with the sum of its votes)."""
         check_fitted(self, "hypotheses_")
-        pos = self.classes_[1]
-        pos = pos.item() if hasattr(pos, "item") else pos
-        lines = [f"{self.booster}: sign of the sum of {self.n_rounds_} votes "
-                 f"(+1 means {pos!r})"]
-        for t, (a, h) in enumerate(zip(self.alphas_, self.hypotheses_), 1):
-            lines.append(f"  {t:4d}  {a:+.4f} * [{h.describe(self.feature_names_)}]")
+        names = self.feature_names_
+        literal_names = self.binarizer is not None and names is not None
+        votes: dict[str, list] = {}
+        for t, (a, h) in enumerate(zip(self.alphas_, self.hypotheses_)):
+            key = json.dumps({k: v for k, v in h.to_dict().items() if k != "feature_names"},
+                             sort_keys=True)
+            if key in votes:
+                votes[key][0] += float(a)
+            else:
+                votes[key] = [float(a), hypothesis_text(h, names, literal_names), t]
+        return sorted((tuple(v) for v in votes.values()), key=lambda v: (-v[0], v[2]))
+
+    def to_text(self) -> str:
+        """The weighted vote as text: one line per distinct hypothesis with its vote, largest
+        first, e.g. ``+0.6931  x3 > 0.788 -> +1 else -1``, ``c0 == a -> +1 else -1`` or
+        ``x0 <= 0.3885 XOR c0 == a -> -1 else +1`` (a parity is +1 on an even number of true
+        literals)."""
+        votes = self._votes()
+        pos, neg = label_text(self.classes_[1]), label_text(self.classes_[0])
+        r, k = self.n_estimators_, len(votes)
+        lines = [f"{self.booster}: predict {pos} if F(x) = sum of vote * h(x) > 0, else {neg} "
+                 f"({r} round{'s' * (r != 1)}, {k} distinct hypothes{'es' if k != 1 else 'is'})",
+                 "  vote     h(x)"]
+        lines.extend("  " + vote_text(a, text) for a, text, _ in votes)
         return "\n".join(lines)
+
+    def _decision_support(self, X: Any) -> tuple[list[list[str]], list[list[str]]]:
+        """Per row, the hypotheses voting -1 and +1, with their votes, largest first."""
+        votes = self._votes()
+        Xb = self._raw_scores(X)
+        merged: dict[str, Any] = {}
+        for h in self.hypotheses_:
+            merged.setdefault(hypothesis_text(h, self.feature_names_,
+                                              self.binarizer is not None
+                                              and self.feature_names_ is not None), h)
+        H = np.column_stack([merged[text].predict(Xb) for _, text, _ in votes]) \
+            if votes else np.zeros((Xb.shape[0], 0), np.int8)
+        items = [vote_text(a, text) for a, text, _ in votes]
+        neg = [[items[j] for j in np.flatnonzero(row < 0)] for row in H]
+        pos = [[items[j] for j in np.flatnonzero(row > 0)] for row in H]
+        return neg, pos
+
+    def explain(self, X: Any):
+        """A DataFrame, one row per row of ``X``: ``prediction``, ``score``
+        (:meth:`predict_proba` of it), ``rules`` (the hypotheses that voted for it, with
+        their votes, largest first), ``fired`` and ``text``
+        (:mod:`optirules.learners._explain`)."""
+        return binary_explain(self, X)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able summary: booster, classes, votes and hypotheses."""
@@ -524,7 +638,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         }
 
     def __str__(self) -> str:
-        return self.describe() if hasattr(self, "hypotheses_") else repr(self)
+        return text_or_repr(self, "hypotheses_")
 
     def to_json(self, path: str | os.PathLike | None = None, *, indent: int | None = 2) -> str:
         """The fitted vote as JSON text (and written to ``path`` if given); no pickle.
@@ -598,7 +712,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
             except InputError as exc:
                 raise InputError(f"the boosting JSON is damaged: {exc} Re-export the model "
                                  "with to_json().") from None
-        est.n_rounds_ = len(est.hypotheses_)
+        est.n_estimators_ = len(est.hypotheses_)
         est.weak_learner_ = est._make_weak_learner(0)
         est.binarizer_ = (None if literals is None
                           else _LiteralColumns([Literal.from_dict(d) for d in literals]))

@@ -48,7 +48,7 @@ def test_adaboost_follows_algorithm_1_by_hand():
     # one binary feature; labels make round 1 pick x, round 2 the constant -1, round 3 x
     X = np.array([[1], [1], [1], [0], [0]])
     y = np.array([1, 1, -1, -1, -1])
-    clf = BoostingClassifier(n_rounds=3).fit(X, y)
+    clf = BoostingClassifier(n_estimators=3).fit(X, y)
     # round 1: D1 = 1/5, h = x errs on row 2: gamma = 3/5, alpha = 1/2 ln(1.6/0.4) = ln 2
     # D2 = (1/8, 1/8, 1/2, 1/8, 1/8); h = -1 errs on rows 0,1: gamma = 1/2, alpha = ln(3)/2
     # D3 = (1/4, 1/4, 1/3, 1/12, 1/12); h = x errs on row 2: gamma = 1/3, alpha = ln(2)/2
@@ -70,7 +70,7 @@ def test_training_error_trajectory_equals_sklearn_samme():
     X = (rng.random((300, 25)) < 0.4).astype(float)
     y = ((X[:, 0] + X[:, 1] + X[:, 2] + rng.random(300)) > 1.8).astype(int)
     T = 40
-    ours = BoostingClassifier(weak_learner=StumpLearner(criterion="gini"), n_rounds=T).fit(X, y)
+    ours = BoostingClassifier(weak_learner=StumpLearner(criterion="gini"), n_estimators=T).fit(X, y)
     ref = AdaBoostClassifier(estimator=DecisionTreeClassifier(max_depth=1), n_estimators=T,
                              random_state=0).fit(X, y)
     err_ours = [np.mean(p != y) for p in ours.staged_predict(X)]
@@ -104,7 +104,7 @@ def test_distributions_replay_the_definitions(booster):
     ypm = np.where(y == 1, 1.0, -1.0)
     log: list = []
     clf = BoostingClassifier(booster=booster, weak_learner=RecordingLearner(log),
-                             n_rounds=30, gamma=0.2, epsilon=0.3).fit(X, y)
+                             n_estimators=30, gamma=0.2, epsilon=0.3).fit(X, y)
     log = clf.weak_learner_.log
     d1 = np.full(len(y), 1 / len(y))
     F = np.zeros(len(y))
@@ -136,24 +136,24 @@ def test_distributions_replay_the_definitions(booster):
 
 def test_smoothboost_kappa_and_gavinsky_vanishing_weights():
     X, y = _data(2)
-    sb = BoostingClassifier(booster="smoothboost", weak_learner="literal", n_rounds=500,
-                            kappa=0.5, gamma=0.4).fit(X, y)
-    assert sb.stop_reason_ == "kappa reached" and sb.n_rounds_ < 500
+    sb = BoostingClassifier(booster="smoothboost", weak_learner="literal", n_estimators=500,
+                            target_error=0.5, gamma=0.4).fit(X, y)
+    assert sb.stop_reason_ == "target_error reached" and sb.n_estimators_ < 500
     assert np.all(sb.alphas_ == 1.0)
     # a target a literal fits exactly: Gavinsky's weights all reach zero, then it stops
     Xs = np.array([[0, 1], [1, 0], [1, 1], [0, 0]] * 5, dtype=np.uint8)
     ys = Xs[:, 0]
-    gv = BoostingClassifier(booster="gavinsky", weak_learner="literal", n_rounds=100,
+    gv = BoostingClassifier(booster="gavinsky", weak_learner="literal", n_estimators=100,
                             epsilon=0.5).fit(Xs, ys)
-    assert gv.stop_reason_ == "all weights vanished" and gv.n_rounds_ < 100
+    assert gv.stop_reason_ == "all weights vanished" and gv.n_estimators_ < 100
     ada = BoostingClassifier(weak_learner="literal").fit(Xs, ys)
-    assert ada.stop_reason_ == "perfect hypothesis" and ada.n_rounds_ == 1
+    assert ada.stop_reason_ == "perfect hypothesis" and ada.n_estimators_ == 1
     assert ada.score(Xs, ys) == 1.0
 
 
 def test_madaboost_is_smoother_than_adaboost():
     X, y = _data(3, m=150, n=30)
-    s = {b: BoostingClassifier(booster=b, weak_learner="literal", n_rounds=60).fit(X, y)
+    s = {b: BoostingClassifier(booster=b, weak_learner="literal", n_estimators=60).fit(X, y)
          for b in ("adaboost", "madaboost")}
     assert s["madaboost"].smoothness_ < s["adaboost"].smoothness_
 
@@ -163,8 +163,8 @@ def test_other_weak_learners_labels_and_determinism():
     X, y = _data(4)
     labels = np.where(y == 1, "yes", "no")
     for wl in ("stump", "literal", "parity", "cart"):
-        a = BoostingClassifier(weak_learner=wl, n_rounds=15, random_state=3).fit(X, labels)
-        b = BoostingClassifier(weak_learner=wl, n_rounds=15, random_state=3).fit(X, labels)
+        a = BoostingClassifier(weak_learner=wl, n_estimators=15, random_state=3).fit(X, labels)
+        b = BoostingClassifier(weak_learner=wl, n_estimators=15, random_state=3).fit(X, labels)
         assert list(a.classes_) == ["no", "yes"]
         assert set(a.predict(X)) <= {"no", "yes"}
         np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
@@ -172,7 +172,12 @@ def test_other_weak_learners_labels_and_determinism():
         assert np.all(np.abs(a.training_margins_) <= 1 + 1e-12)
         proba = a.predict_proba(X)
         np.testing.assert_allclose(proba.sum(axis=1), 1.0)
-        assert a.to_dict()["hypotheses"] and a.describe().count("\n") == a.n_rounds_
+        assert a.to_dict()["hypotheses"]
+        # the text holds each distinct hypothesis once, with the sum of its votes, largest
+        # first: the votes add up to the alphas of all rounds
+        votes = [float(line.split()[0]) for line in a.to_text().splitlines()[2:]]
+        assert votes == sorted(votes, reverse=True)
+        assert sum(votes) == pytest.approx(a.alphas_.sum(), abs=1e-3)
 
 
 def test_parity_beats_stumps_on_xor():
@@ -180,7 +185,7 @@ def test_parity_beats_stumps_on_xor():
     X = rng.integers(0, 2, size=(400, 10), dtype=np.uint8)
     y = X[:, 3] ^ X[:, 7]
     tr, te = slice(0, 300), slice(300, None)
-    acc = {wl: BoostingClassifier(weak_learner=wl, n_rounds=20, degree=2)
+    acc = {wl: BoostingClassifier(weak_learner=wl, n_estimators=20, max_degree=2)
            .fit(X[tr], y[tr]).score(X[te], y[te]) for wl in ("stump", "parity")}
     assert acc["parity"] == 1.0 and acc["stump"] < 0.75
 
@@ -190,8 +195,8 @@ def test_binarizer_auto_on_raw_data():
     df = pd.DataFrame({"age": rng.integers(20, 70, 200),
                        "color": rng.choice(["red", "green", "blue"], 200)})
     y = ((df.age > 45) ^ (df.color == "red")).astype(int).to_numpy()
-    clf = BoostingClassifier(weak_learner="parity", degree=2, binarizer="auto",
-                             n_rounds=10).fit(df, y)
+    clf = BoostingClassifier(weak_learner="parity", max_degree=2, binarizer="auto",
+                             n_estimators=10).fit(df, y)
     assert clf.score(df, y) > 0.9
     assert any("color" in str(h) and "age" in str(h) for h in clf.hypotheses_)
     assert clf.n_features_in_ == 2
@@ -217,7 +222,7 @@ def test_json_round_trip_gives_the_same_vote(tmp_path, booster, weak, binarizer)
     X, y = _mixed_frame()
     if binarizer is None:
         X = X.drop(columns="thal").fillna(0.0)
-    clf = BoostingClassifier(booster=booster, weak_learner=weak, n_rounds=15,
+    clf = BoostingClassifier(booster=booster, weak_learner=weak, n_estimators=15,
                              binarizer=binarizer, random_state=0).fit(X[:120], y[:120])
     X_new = X[120:].copy()
     if binarizer is not None:
@@ -230,15 +235,15 @@ def test_json_round_trip_gives_the_same_vote(tmp_path, booster, weak, binarizer)
     back = BoostingClassifier.from_json(clf.to_json(tmp_path / "b.json"))
     np.testing.assert_array_equal(back.decision_function(X_new), clf.decision_function(X_new))
     np.testing.assert_array_equal(back.predict(X), clf.predict(X))
-    assert str(back) == str(clf) == clf.describe()
-    assert back.stop_reason_ == clf.stop_reason_ and back.n_rounds_ == clf.n_rounds_
+    assert str(back) == str(clf) == clf.to_text()
+    assert back.stop_reason_ == clf.stop_reason_ and back.n_estimators_ == clf.n_estimators_
     again = BoostingClassifier.from_json(tmp_path / "b.json")
     np.testing.assert_array_equal(again.predict_proba(X_new), clf.predict_proba(X_new))
 
 
 def test_json_refuses_custom_learners_and_foreign_files():
     X, y = _data()
-    clf = BoostingClassifier(weak_learner=RecordingLearner([]), n_rounds=3).fit(X, y)
+    clf = BoostingClassifier(weak_learner=RecordingLearner([]), n_estimators=3).fit(X, y)
     with pytest.raises(InputError, match="custom weak-learner"):
         clf.to_json()
     with pytest.raises(InputError, match="to_json"):
@@ -263,12 +268,13 @@ def test_bad_input_raises_input_error():
     for wl in ("literal", "parity"):
         with pytest.raises(InputError, match="binary features"):
             BoostingClassifier(weak_learner=wl).fit(X + 0.5, y)
-    with pytest.raises(InputError, match="Only binary classification"):
-        BoostingClassifier().fit(X, np.arange(len(y)) % 3)
+    # three classes are one booster per class; the first one checks X at once
+    with pytest.raises(InputError, match="binary features"):
+        BoostingClassifier(weak_learner="literal").fit(X + 0.5, np.arange(len(y)) % 3)
     with pytest.raises(InputError, match="gamma"):
         BoostingClassifier(booster="smoothboost", gamma=1.5).fit(X, y)
-    with pytest.raises(InputError, match="n_rounds"):
-        BoostingClassifier(n_rounds=0).fit(X, y)
+    with pytest.raises(InputError, match="n_estimators"):
+        BoostingClassifier(n_estimators=0).fit(X, y)
 
 
 # ---------------------------------------------------------------- Gavinsky's epsilon
@@ -284,7 +290,7 @@ _GY = np.array([1, 1, -1, -1])
     (4.0, [0.0, 0.0, 0.0, 1.0]),          # 1 - 4 * 0.25 = 0: the flat measure's floor
 ])
 def test_gavinsky_epsilon_sets_the_weights_by_the_formula(epsilon, mu):
-    clf = BoostingClassifier(booster="gavinsky", weak_learner="literal", n_rounds=2,
+    clf = BoostingClassifier(booster="gavinsky", weak_learner="literal", n_estimators=2,
                              epsilon=epsilon).fit(_GX, _GY)
     # a_1 = gamma_1 / 2 = 1/4; N_1 = a_1 y h_1(x) = (1/4, 1/4, 1/4, -1/4)
     assert str(clf.hypotheses_[0]) == "+x[0]"
@@ -306,7 +312,7 @@ def test_gavinsky_epsilon_is_checked_and_kept():
 
 # ---------------------------------------------------------------- smoothness statistics
 def test_smoothness_max_final_mean_by_hand():
-    clf = BoostingClassifier(weak_learner="literal", n_rounds=3).fit(_GX, _GY)
+    clf = BoostingClassifier(weak_learner="literal", n_estimators=3).fit(_GX, _GY)
     # round 1: h = x0 errs on row 3 only: eps = 1/4, D_2 = (1/6, 1/6, 1/6, 1/2)
     # round 2: under D_2 the literal x1 and the constant -1 both have edge 1/3 (the
     #   literal wins the tie); either errs on two rows of D_2-mass 1/6 each, which get
@@ -326,8 +332,8 @@ def test_adaboost_smoothness_is_over_normalized_training_distributions():
     # Long and Servedio's AdaBoost smoothness, replayed from the fitted votes alone: D_1 uniform over
     # the rows given to fit, D_t normalized, all rounds counted (none stops early here).
     X, y = _data(5, m=200, n=40)
-    clf = BoostingClassifier(weak_learner="literal", n_rounds=60).fit(X, y)
-    assert clf.n_rounds_ == 60 and clf.stop_reason_ == "n_rounds"
+    clf = BoostingClassifier(weak_learner="literal", n_estimators=60).fit(X, y)
+    assert clf.n_estimators_ == 60 and clf.stop_reason_ == "n_estimators"
     ypm = np.where(y == 1, 1.0, -1.0)
     F = np.zeros(len(y))
     ratios = []
@@ -341,21 +347,21 @@ def test_adaboost_smoothness_is_over_normalized_training_distributions():
     # a repeated row doubles D_1 there: the ratio is relative to D_1, not to uniform
     w = np.ones(len(y))
     w[0] = 2.0
-    dup = BoostingClassifier(weak_learner="literal", n_rounds=60).fit(
+    dup = BoostingClassifier(weak_learner="literal", n_estimators=60).fit(
         np.vstack([X, X[:1]]), np.append(y, y[0]))
-    wtd = BoostingClassifier(weak_learner="literal", n_rounds=60).fit(X, y, sample_weight=w)
+    wtd = BoostingClassifier(weak_learner="literal", n_estimators=60).fit(X, y, sample_weight=w)
     np.testing.assert_allclose(wtd.max_weight_ratios_, dup.max_weight_ratios_, rtol=1e-9)
 
 
 # MadaBoost shares every code path checked here with AdaBoost and Gavinsky's booster
 @parametrize_with_checks([
-    BoostingClassifier(n_rounds=10),
-    BoostingClassifier(booster="smoothboost", n_rounds=10),
-    BoostingClassifier(booster="gavinsky", n_rounds=10),
-    BoostingClassifier(weak_learner="cart", n_rounds=5, random_state=0),
+    BoostingClassifier(n_estimators=10),
+    BoostingClassifier(booster="smoothboost", n_estimators=10),
+    BoostingClassifier(booster="gavinsky", n_estimators=10),
+    BoostingClassifier(weak_learner="cart", n_estimators=5, random_state=0),
     # raw (numeric, NaN, object) data through the binarizer, for the 0/1 weak learners
-    BoostingClassifier(weak_learner="literal", binarizer="auto", n_rounds=10),
-    BoostingClassifier(weak_learner="parity", degree=2, binarizer="auto", n_rounds=5),
+    BoostingClassifier(weak_learner="literal", binarizer="auto", n_estimators=10),
+    BoostingClassifier(weak_learner="parity", max_degree=2, binarizer="auto", n_estimators=5),
 ])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
