@@ -394,7 +394,7 @@ class GridResult:
 
 
 def _expand(learners, params) -> list[tuple[str, tuple[tuple[str, Any], ...]]]:
-    """Learners with their parameter grids: ``{"boosting": {"n_rounds": [10, 50]}}``."""
+    """Learners with their parameter grids: ``{"boosting": {"n_estimators": [10, 50]}}``."""
     from sklearn.model_selection import ParameterGrid
 
     if isinstance(learners, str):
@@ -433,7 +433,7 @@ def run_grid(
         ``digits_1v7``, ``digits_4v9``, ``sklearn_breast_cancer``.
     learners : iterable of str, or mapping name -> parameter grid
         Names from :data:`LEARNERS`; a mapping gives each learner its own grid
-        (``{"boosting": {"n_rounds": [10, 50]}}``).
+        (``{"boosting": {"n_estimators": [10, 50]}}``).
     params : mapping name -> parameter grid, optional
         Parameter grids for learners given as a list.
     seeds : iterable of int
