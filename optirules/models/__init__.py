@@ -16,6 +16,7 @@ _EXPORTS = {
     "RestrictedMaster": "._rule_master",
     "MasterIP": "._rule_master",
     "restricted_master": "._column_generation",
+    "split_solver": "._column_generation",
     "MASTERS": "._column_generation",
     "reduced_costs": "._clauses",
     "all_clauses": "._clauses",
