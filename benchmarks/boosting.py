@@ -65,10 +65,10 @@ def bench_adaboost(n_rows: int, n_rounds: int, repeats: int) -> dict:
             t_sk.append(time.perf_counter() - t0)
             t0 = time.perf_counter()
             ours = BoostingClassifier(weak_learner=StumpLearner(criterion="gini"),
-                                      n_rounds=n_rounds).fit(X, y)
+                                      n_estimators=n_rounds).fit(X, y)
             t_ours.append(time.perf_counter() - t0)
             t0 = time.perf_counter()
-            erm = BoostingClassifier(weak_learner="stump", n_rounds=n_rounds).fit(X, y)
+            erm = BoostingClassifier(weak_learner="stump", n_estimators=n_rounds).fit(X, y)
             t_err.append(time.perf_counter() - t0)
     traj_sk = [float(np.mean(p != y)) for p in sk.staged_predict(X)]
     traj_ours = [float(np.mean(p != y)) for p in ours.staged_predict(X)]

@@ -608,7 +608,7 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
             if rem is not None:  # within the whole fit's deadline, but at least 1 s
                 tl = max(rem, 1.0) if tl is None else min(float(tl), max(rem, 1.0))
             try:
-                result = model.solve(self.solver, time_limit=tl)
+                result = model.solve(self._milp_solver(), time_limit=tl)
             except OptirulesError as exc:
                 if self._deadline is None:
                     raise SolverError(f"the combination IP (the DRO paper eqs 11-14) at iteration "
