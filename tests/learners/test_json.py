@@ -29,7 +29,7 @@ def saved():
     X, y = _data()
     models = [
         BooleanRuleSetClassifier(max_degree=2, random_state=0).fit(X, y),
-        BoostingClassifier(weak_learner="literal", n_rounds=5).fit(X, y),
+        BoostingClassifier(weak_learner="literal", n_estimators=5).fit(X, y),
         DRORuleEnsembleClassifier(n_iterations=2, max_degree=2, random_state=0).fit(X, y),
     ]
     return X, [(type(m), m.predict(X), json.loads(m.to_json())) for m in models]
@@ -86,8 +86,8 @@ def test_boosting_hypotheses_reading_missing_columns_are_refused(weak_learner, f
     loop) at predict time."""
     X, y = _data()
     kw = {"binarizer": "auto"} if weak_learner in ("stump", "cart") else {}
-    kw.update(degree=2) if weak_learner == "parity" else None
-    clf = BoostingClassifier(weak_learner=weak_learner, n_rounds=3, random_state=0, **kw)
+    kw.update(max_degree=2) if weak_learner == "parity" else None
+    clf = BoostingClassifier(weak_learner=weak_learner, n_estimators=3, random_state=0, **kw)
     data = json.loads(clf.fit(X.astype(float), y).to_json())
     h = data["hypotheses"][0]
     if weak_learner == "cart":
