@@ -80,9 +80,9 @@ def test_optirules_booster_members(cancer):
     from optirules.learners._boosting import BoostingClassifier
 
     X, y, Xt, _ = cancer
-    clf = BoostingClassifier(weak_learner="stump", n_rounds=15).fit(X, y)
+    clf = BoostingClassifier(weak_learner="stump", n_estimators=15).fit(X, y)
     H, alpha, classes = member_predictions(clf, Xt)
-    assert H.shape[1] == clf.n_rounds_
+    assert H.shape[1] == clf.n_estimators_
     F = clf.decision_function(Xt)
     np.testing.assert_allclose(H @ alpha, F / np.abs(clf.alphas_).sum(), atol=1e-12)
     assert ensemble_hypothesis_space_size(clf) == 2 * 100 * X.shape[1]
