@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from optirules.experiments._decision_list import (
-    CV_MAX_DEPTHS,
+    CV_MAX_DEGREES,
     CV_MIN_COVERAGES,
     format_table,
     run,
@@ -39,9 +39,9 @@ def search_timings(repeats: int = 3) -> list[str]:
     fits = []
     for _ in range(repeats):
         t0 = time.perf_counter()
-        clf = DecisionListClassifier(max_depth=3, min_coverage=1).fit(X, y)
+        clf = DecisionListClassifier(max_degree=3, min_coverage=1).fit(X, y)
         fits.append(time.perf_counter() - t0)
-    lines.append(f"- mushroom, max_depth=3, min_coverage=1: whole fit (encoding + "
+    lines.append(f"- mushroom, max_degree=3, min_coverage=1: whole fit (encoding + "
                  f"{len(clf.rules_)} rule searches, {clf.n_candidates_:,} conjunctions "
                  f"evaluated with pruning) best of {repeats}: {min(fits):.2f} s")
     codes, yy = clf.train_codes_, clf.train_y_
@@ -95,7 +95,7 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--datasets", nargs="*", default=None)
     ap.add_argument("--folds", type=int, default=None)
-    ap.add_argument("--max-depth", type=int, default=None,
+    ap.add_argument("--max-degree", type=int, default=None,
                     help="depth of the fixed-depth BruteDL rows (default 3)")
     ap.add_argument("--cv-folds", type=int, default=None,
                     help="inner folds of DecisionListCV (default 3)")
@@ -105,7 +105,7 @@ def main() -> None:
     started = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
     t0 = time.perf_counter()
     df = run(quick=args.quick, datasets=args.datasets, n_folds=args.folds,
-             max_depth=args.max_depth, cv_folds=args.cv_folds, n_jobs=args.n_jobs,
+             max_degree=args.max_degree, cv_folds=args.cv_folds, n_jobs=args.n_jobs,
              progress=True)
     seconds = time.perf_counter() - t0
     table = format_table(df)
@@ -117,9 +117,9 @@ def main() -> None:
         return
     RESULTS.mkdir(exist_ok=True)
     df.to_csv(RESULTS / "decision_list.csv", index=False)
-    depth = int(df.max_depth.iloc[0])
+    depth = int(df.max_degree.iloc[0])
     cv_depths, cv_covs, cv_k = (1, 2, 3), CV_MIN_COVERAGES, args.cv_folds or 3
-    cv_splice = CV_MAX_DEPTHS["splice"]
+    cv_splice = CV_MAX_DEGREES["splice"]
     text = [
         "# The Minimum OSR paper: BruteDL + Minimum OSR vs default rule vs DecisionListCV vs CART",
         "",
@@ -130,12 +130,12 @@ def main() -> None:
         f"n_jobs={args.n_jobs or 1}); {_stack()}.",
         "",
         f"Fixed-depth decision lists (the first three rows of each data set, one fitted list "
-        f"per split): max_depth={depth}, min_coverage=2, confidence=0.95, numeric columns "
+        f"per split): max_degree={depth}, min_coverage=2, confidence=0.95, numeric columns "
         "(credit-g) in 5 quantile bins, missing values as the category `?`. "
         "'(all rows)': Minimum OSR grown on all training rows, the paper's reading; "
         "'(uncovered rows)': grown on the training rows no rule covers (our variant, the "
         "default of DecisionListClassifier since this comparison). DecisionListCV: "
-        f"max_depth in {cv_depths} ({cv_splice} on splice, for time: a depth-3 fit there "
+        f"max_degree in {cv_depths} ({cv_splice} on splice, for time: a depth-3 fit there "
         "takes 15-50 s against 1-2 s at depth 2) and min_coverage in "
         f"{cv_covs} chosen by stratified "
         f"{cv_k}-fold CV inside each training split (shuffle, random_state=0), refitted on "

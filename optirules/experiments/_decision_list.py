@@ -13,8 +13,8 @@ with the Minimum OSR fallback") plus credit-g:
 * **BruteDL + default rule** - the *same fitted list* with ``fallback="default"`` (the
   three fixed-depth BruteDL rows differ only on the test points no rule covers);
 * **DecisionListCV** - :class:`~optirules.learners._decision_list_cv.DecisionListCV`:
-  ``max_depth`` in ``cv_max_depths`` (1, 2, 3; on splice 1, 2 - see
-  :data:`CV_MAX_DEPTHS`) and ``min_coverage`` in ``cv_min_coverages`` (2, 5, 10, 20, 40,
+  ``max_degree`` in ``cv_max_degrees`` (1, 2, 3; on splice 1, 2 - see
+  :data:`CV_MAX_DEGREES`) and ``min_coverage`` in ``cv_min_coverages`` (2, 5, 10, 20, 40,
   80) chosen by stratified ``cv_folds``-fold cross-validation inside each training split
   (shuffled with ``random_state``), refitted on the split, Minimum OSR on the uncovered
   rows;
@@ -24,7 +24,7 @@ with the Minimum OSR fallback") plus credit-g:
 Protocol.  MONK's 1-3 use their own train/test files.  tic-tac-toe, house votes, mushroom,
 splice and credit-g use stratified 10-fold cross-validation (``shuffle=True``,
 ``random_state``); the figures are means over the folds (accuracy also with its standard
-deviation).  The fixed-depth decision lists use ``max_depth=3`` and ``min_coverage=2``
+deviation).  The fixed-depth decision lists use ``max_degree=3`` and ``min_coverage=2``
 (the depth the paper's experiments fix beforehand; DecisionListCV chooses it); numeric columns
 of credit-g go through 5 quantile bins; missing values are the category ``"?"``; MONK's
 integer codes are categories.  "list length" is the number of rules (CART: leaves);
@@ -35,7 +35,7 @@ use the default rule (the paper's two cases).
 The paper's text as extracted holds no result table, so there are no paper figures to
 print beside ours (the ``seed_accuracy`` column stays empty).
 
-``quick=True`` (the test suite) uses ``max_depth=2``, 2 folds, a DecisionListCV grid of
+``quick=True`` (the test suite) uses ``max_degree=2``, 2 folds, a DecisionListCV grid of
 depths (1, 2) with 2 inner folds, and stratified subsamples of at most 400 rows for the
 cross-validated sets; it takes a few seconds.
 """
@@ -49,7 +49,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["run", "format_table", "DATASETS", "METHODS", "OSR", "OSR_UNCOVERED", "DEFAULT",
-           "CV", "CART", "SEED_ACCURACY", "CV_MAX_DEPTHS", "CV_MIN_COVERAGES"]
+           "CV", "CART", "SEED_ACCURACY", "CV_MAX_DEGREES", "CV_MIN_COVERAGES"]
 
 #: table label -> (dataset name for ``load_dataset``, protocol)
 DATASETS: dict[str, tuple[str, str]] = {
@@ -76,7 +76,7 @@ _QUICK_ROWS = 400
 #: for time: a depth-3 list on its 60 attributes takes 15-50 s to fit against 1-2 s at
 #: depth 2, i.e. about 30 minutes more per run on a shared 2-core machine, and the
 #: fixed-depth rows of the table show depth 3 with min_coverage=2 overfitting there.
-CV_MAX_DEPTHS: dict[str, tuple[int, ...]] = {"splice": (1, 2)}
+CV_MAX_DEGREES: dict[str, tuple[int, ...]] = {"splice": (1, 2)}
 #: DecisionListCV's min_coverage grid
 CV_MIN_COVERAGES = (2, 5, 10, 20, 40, 80)
 
@@ -135,7 +135,7 @@ def _one_split(Xtr, ytr, Xte, yte, cat_cols, params, cv_params,
     dl.set_params(fallback="default")
     acc_def = float(np.mean(dl.predict(Xte) == yte))
     n_rules = len(dl.rules_)
-    choice = f"{params['max_depth']} / {params['min_coverage']}"
+    choice = f"{params['max_degree']} / {params['min_coverage']}"
     rows.append({"method": OSR, "accuracy": acc_osr, "list_length": n_rules,
                  "fallback_share": fallback, "osr_default_share": osr_default,
                  "fit_seconds": fit_s, "predict_seconds": osr_s})
@@ -160,7 +160,7 @@ def _one_split(Xtr, ytr, Xte, yte, cat_cols, params, cv_params,
                  "fallback_share": float(ex_cv["fallback"].mean()),
                  "osr_default_share": float((ex_cv["method"] == "default").mean()),
                  "fit_seconds": cv_s, "predict_seconds": np.nan,
-                 "choice": f"{best['max_depth']} / {best['min_coverage']}"})
+                 "choice": f"{best['max_degree']} / {best['min_coverage']}"})
     t0 = time.perf_counter()
     tree = _cart(Xtr, cat_cols, random_state).fit(Xtr, ytr)
     fit_t = time.perf_counter() - t0
@@ -186,8 +186,8 @@ def _subsample(X: pd.DataFrame, y: np.ndarray, n: int, random_state: int):
 
 
 def run(quick: bool = False, random_state: int = 0, *, datasets: list[str] | None = None,
-        n_folds: int | None = None, max_depth: int | None = None, min_coverage: int = 2,
-        cv_max_depths: tuple[int, ...] | None = None,
+        n_folds: int | None = None, max_degree: int | None = None, min_coverage: int = 2,
+        cv_max_degrees: tuple[int, ...] | None = None,
         cv_min_coverages: tuple[int, ...] = CV_MIN_COVERAGES, cv_folds: int | None = None,
         n_jobs: int | None = None, progress: bool = False) -> pd.DataFrame:
     """Run the Minimum OSR paper comparison and return one row per (dataset, method).
@@ -195,20 +195,20 @@ def run(quick: bool = False, random_state: int = 0, *, datasets: list[str] | Non
     Parameters
     ----------
     quick : bool
-        Test-suite size: ``max_depth=2``, 2 folds, at most 400 rows per cross-validated set.
+        Test-suite size: ``max_degree=2``, 2 folds, at most 400 rows per cross-validated set.
     random_state : int
         Seed of the fold assignment, of the quick subsamples and of CART.
     datasets : list of str, optional
         Labels from :data:`DATASETS` (default: all).
     n_folds : int, optional
         Folds of the stratified cross-validation (default 10, quick 2).
-    max_depth : int, optional
+    max_degree : int, optional
         Rule depth of the fixed-depth BruteDL rows (default 3, quick 2).
     min_coverage : int
         ``min_coverage`` of the fixed-depth BruteDL rows.
-    cv_max_depths : tuple of int, optional
+    cv_max_degrees : tuple of int, optional
         Depth grid of DecisionListCV for every data set (default: (1, 2, 3), or the entry
-        of :data:`CV_MAX_DEPTHS`; quick (1, 2)).
+        of :data:`CV_MAX_DEGREES`; quick (1, 2)).
     cv_min_coverages : tuple of int
         ``min_coverage`` grid of DecisionListCV.
     cv_folds : int, optional
@@ -224,7 +224,7 @@ def run(quick: bool = False, random_state: int = 0, *, datasets: list[str] | Non
         Columns ``dataset``, ``protocol``, ``method``, ``accuracy``, ``accuracy_sd``,
         ``list_length``, ``fallback_share``, ``osr_default_share``, ``fit_seconds``
         (DecisionListCV: its whole fit, cross-validation and refit), ``predict_seconds``,
-        ``n_train``, ``n_test``, ``n_splits``, ``max_depth``, ``choices`` ("depth /
+        ``n_train``, ``n_test``, ``n_splits``, ``max_degree``, ``choices`` ("depth /
         min_coverage" of each split, with counts, for DecisionListCV the chosen pairs),
         ``seed_accuracy``.
     """
@@ -237,10 +237,10 @@ def run(quick: bool = False, random_state: int = 0, *, datasets: list[str] | Non
     if unknown:
         raise InputError(f"unknown dataset label(s) {unknown}; choose from {list(DATASETS)}.")
     folds = n_folds if n_folds is not None else (2 if quick else 10)
-    depth = max_depth if max_depth is not None else (2 if quick else 3)
+    depth = max_degree if max_degree is not None else (2 if quick else 3)
     if not isinstance(folds, int) or folds < 2:
         raise InputError(f"n_folds must be an integer >= 2, got {folds!r}.")
-    params = {"max_depth": depth, "min_coverage": min_coverage}
+    params = {"max_degree": depth, "min_coverage": min_coverage}
     cv_params = {"min_coverages": tuple(cv_min_coverages),
                  "cv": cv_folds if cv_folds is not None else (2 if quick else 3),
                  "n_jobs": n_jobs}
@@ -248,10 +248,10 @@ def run(quick: bool = False, random_state: int = 0, *, datasets: list[str] | Non
     for label in names:
         name, protocol = DATASETS[label]
         t0 = time.perf_counter()
-        if cv_max_depths is not None:
-            cv_params["max_depths"] = tuple(cv_max_depths)
+        if cv_max_degrees is not None:
+            cv_params["max_degrees"] = tuple(cv_max_degrees)
         else:
-            cv_params["max_depths"] = (1, 2) if quick else CV_MAX_DEPTHS.get(label, (1, 2, 3))
+            cv_params["max_degrees"] = (1, 2) if quick else CV_MAX_DEGREES.get(label, (1, 2, 3))
         rows: list[dict[str, Any]] = []
         if protocol == "split":
             Xtr, ytr, coded = _load(name, "train")
@@ -287,9 +287,9 @@ def run(quick: bool = False, random_state: int = 0, *, datasets: list[str] | Non
                 "fit_seconds": sub.fit_seconds.mean(),
                 "predict_seconds": sub.predict_seconds.mean(),
                 "n_train": int(sub.n_train.iloc[0]), "n_test": int(sub.n_test.sum()),
-                "n_splits": len(sub), "max_depth": depth,
+                "n_splits": len(sub), "max_degree": depth,
                 "choices": _choices(sub.choice),
-                "cv_max_depths": " ".join(map(str, cv_params["max_depths"]))
+                "cv_max_degrees": " ".join(map(str, cv_params["max_degrees"]))
                 if method == CV else "",
                 "seed_accuracy": SEED_ACCURACY.get((label, method), np.nan),
             })

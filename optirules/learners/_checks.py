@@ -1,7 +1,9 @@
-"""Checks of the labels, sample weights and row counts the binary learners share."""
+"""Checks of the labels, sample weights and row counts the binary learners share, and the
+progress log of their ``verbose`` parameter."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import numpy as np
@@ -11,7 +13,7 @@ from sklearn.utils.validation import _check_sample_weight, _num_samples, column_
 from ..errors import InputError
 
 __all__ = ["check_binary_targets", "normalized_weights", "n_rows", "fit_binarizer", "check_fitted",
-           "check_2d"]
+           "check_2d", "progress_logger"]
 
 
 def n_rows(X: Any) -> int:
@@ -104,3 +106,25 @@ def check_2d(X: Any) -> None:
             f"Expected 2D array, got {ndim}D array instead. Reshape your data either using "
             "X.reshape(-1, 1) if your data has a single feature or X.reshape(1, -1) if it "
             "contains a single sample.")
+
+
+def progress_logger(name: str, verbose: Any) -> logging.Logger | None:
+    """The :mod:`logging` logger ``optirules.<name>`` of a learner whose ``verbose`` is set,
+    else None.
+
+    Progress goes through :mod:`logging` at level INFO.  If the application configured no
+    handler (no handler on the logger, the ``optirules`` logger or the root logger), one
+    stderr handler at level INFO is added to the ``optirules`` logger, so ``verbose=True``
+    prints without any set-up; an application's own logging configuration is left alone.
+    """
+    if not verbose:
+        return None
+    logger = logging.getLogger(f"optirules.{name}")
+    if not logger.hasHandlers():
+        package = logging.getLogger("optirules")
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("[%(name)s] %(message)s"))
+        package.addHandler(handler)
+        if package.level == logging.NOTSET or package.level > logging.INFO:
+            package.setLevel(logging.INFO)
+    return logger

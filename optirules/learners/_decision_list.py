@@ -1,6 +1,6 @@
 """BruteDL decision lists with the Minimum OSR fallback (the Minimum OSR paper).
 
-The learner searches every conjunction of at most ``max_depth`` tests ``attribute = value``
+The learner searches every conjunction of at most ``max_degree`` tests ``attribute = value``
 exhaustively (BruteDL, after Segal and Etzioni 1994), builds an ordered decision list by
 Laplace accuracy, and classifies the test points that no rule covers either by the default
 rule or by *Minimum OSR*, a greedy one-path decision tree grown along the test point's own
@@ -28,7 +28,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 
 from ..errors import InputError
-from ._checks import check_fitted
+from ._checks import check_fitted, progress_logger
 from ._decision_list_encoding import encode_columns, fit_features, read_columns
 from ._decision_list_json import TRAINING_ROWS, decision_list_from_text, decision_list_to_doc
 from ._decision_list_osr import OSRResult, minimum_osr
@@ -59,7 +59,7 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
     """BruteDL decision list with the Minimum OSR fallback (the Minimum OSR paper).
 
     **How the list is built.**  Every training row starts uncovered.  Repeatedly, among all
-    conjunctions of ``1..max_depth`` tests ``attribute = value`` on distinct attributes that
+    conjunctions of ``1..max_degree`` tests ``attribute = value`` on distinct attributes that
     cover at least ``min_coverage`` uncovered rows, the one of best Laplace accuracy
     :math:`(\\max_c n_c + 1)/(n + k)` on the uncovered rows is found by exhaustive search
     (ties: larger coverage, then fewer tests, then the first in attribute/value order); it
@@ -94,8 +94,9 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    max_depth : int, default=2
-        Largest number of tests in one rule.  BruteDL fixes the depth beforehand (the
+    max_degree : int, default=2
+        Largest number of tests (literals ``attribute = value``) in one rule.  BruteDL fixes
+        this depth beforehand (the
         paper's extracted text does not give its value); a deeper search costs about ten
         times more per level on data with many attributes and can overfit (splice, 10-fold
         CV: 88.4 % at depth 3 with ``min_coverage=2``, CART 94.6 %).
@@ -131,6 +132,11 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         points), mushroom (+0.06) and splice (+0.03), worse on monks-3 (91.2 % vs 92.1 %)
         and equal on the other three (mean +0.59 points).  Only prediction uses it, so it
         can be changed after ``fit``.
+    verbose : bool, default=False
+        Log each rule as it is found (its tests, coverage, Laplace accuracy, candidates
+        and seconds) and why the search stopped, through :mod:`logging` (logger
+        ``optirules.learners.decision_list``, level INFO; printed to stderr when the
+        application configured no logging).
 
     Attributes
     ----------
@@ -177,7 +183,7 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
 
     def __init__(
         self,
-        max_depth: int = 2,
+        max_degree: int = 2,
         min_coverage: int = 2,
         fallback: str = "min_osr",
         confidence: float = 0.95,
@@ -185,8 +191,9 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         categorical_features: Any = None,
         max_rules: int | None = None,
         osr_rows: str = "uncovered",
+        verbose: bool = False,
     ):
-        self.max_depth = max_depth
+        self.max_degree = max_degree
         self.min_coverage = min_coverage
         self.fallback = fallback
         self.confidence = confidence
@@ -194,6 +201,7 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         self.categorical_features = categorical_features
         self.max_rules = max_rules
         self.osr_rows = osr_rows
+        self.verbose = verbose
 
     # ------------------------------------------------------------------ tags
     def __sklearn_tags__(self):
@@ -206,8 +214,8 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         def is_int(v: Any) -> bool:
             return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
 
-        if not is_int(self.max_depth) or self.max_depth < 1:
-            raise InputError(f"max_depth must be an integer >= 1, got {self.max_depth!r}; "
+        if not is_int(self.max_degree) or self.max_degree < 1:
+            raise InputError(f"max_degree must be an integer >= 1, got {self.max_degree!r}; "
                              "use 1-3 (the search is exhaustive).")
         if not is_int(self.min_coverage) or self.min_coverage < 1:
             raise InputError(f"min_coverage must be an integer >= 1, got {self.min_coverage!r}.")
@@ -288,8 +296,25 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         onehot = np.zeros((n_av, n), dtype=bool)
         for j in range(p):
             onehot[offsets[j] + codes[:, j], np.arange(n)] = True
+        log = progress_logger("learners.decision_list", self.verbose)
+        progress = None
+        if log is not None:
+            log.info("BruteDL search: %d rows, %d attribute-value tests, max_degree=%d, "
+                     "min_coverage=%d", n, n_av, self.max_degree, self.min_coverage)
+
+            def progress(step: dict) -> None:
+                tests = " AND ".join(str(self._condition(int(av_attr[a]), int(av_value[a])))
+                                     for a in step["conj"])
+                log.info("rule found: %s (covers %d, Laplace %.4f, %d candidates, %.2f s)",
+                         tests, step["coverage"], step["laplace"], step["candidates"],
+                         step["seconds"])
+
         steps, remaining, stop = grow_decision_list(
-            onehot, y, k, av_attr, self.max_depth, self.min_coverage, self.max_rules)
+            onehot, y, k, av_attr, self.max_degree, self.min_coverage, self.max_rules,
+            progress=progress)
+        if log is not None:
+            log.info("stopped (%s) after %d rules; %d training rows left to the fallback",
+                     stop, len(steps), remaining.size)
         rules: list[DecisionRule] = []
         history: list[dict] = []
         for step in steps:
@@ -497,7 +522,7 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         classes, features, rule tests and counts, the stored training rows - so a damaged
         or foreign file raises :class:`~optirules.errors.InputError` instead of a model
         that fails later.  Files of format version 1 (the whole training matrix as lists)
-        are read too.
+        and 2 (``max_depth`` for ``max_degree``) are read too.
         """
         text = source
         if isinstance(source, os.PathLike) or (isinstance(source, str)

@@ -1,14 +1,14 @@
 """The depth and the coverage of a BruteDL decision list chosen by cross-validation.
 
 BruteDL (the decision-list learner of the Minimum OSR paper, with the Minimum OSR fallback) searches
-every conjunction of at most ``max_depth`` tests, so the depth is the learner's capacity,
+every conjunction of at most ``max_degree`` tests, so the depth is the learner's capacity,
 and ``min_coverage`` its brake: a list of deeper rules, or of rules allowed to cover few
 rows, fits its training rows better and generalizes worse when the data do not support
-it.  On splice (10-fold CV, 2,871 training rows per fold) a fixed ``max_depth=3,
+it.  On splice (10-fold CV, 2,871 training rows per fold) a fixed ``max_degree=3,
 min_coverage=2`` reaches 88.4 % test accuracy against CART's 94.6 %
 (``benchmarks/results/decision_list.md``), and a depth-3 fit takes 15-50 s against 1-2 s
 at depth 2.  The paper fixes the depth beforehand; :class:`DecisionListCV` chooses
-``max_depth`` and ``min_coverage`` by stratified k-fold cross-validation instead and
+``max_degree`` and ``min_coverage`` by stratified k-fold cross-validation instead and
 refits the chosen pair on all rows.
 """
 
@@ -24,14 +24,14 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 
 from ..errors import InputError
-from ._checks import check_fitted
+from ._checks import check_fitted, progress_logger
 from ._cv import cv_scorer, cv_splits
 from ._decision_list import DecisionListClassifier
 
-__all__ = ["DecisionListCV", "DEFAULT_MAX_DEPTHS", "DEFAULT_MIN_COVERAGES"]
+__all__ = ["DecisionListCV", "DEFAULT_MAX_DEGREES", "DEFAULT_MIN_COVERAGES"]
 
 #: the default depth grid (depth 4 and more is rarely affordable: the search is exhaustive)
-DEFAULT_MAX_DEPTHS = (1, 2, 3)
+DEFAULT_MAX_DEGREES = (1, 2, 3)
 #: the default coverage grid (2 is DecisionListClassifier's default; the large values matter
 #: on data sets of thousands of rows, e.g. splice)
 DEFAULT_MIN_COVERAGES = (2, 5, 10, 20, 40, 80)
@@ -58,7 +58,7 @@ def _fit_and_score(estimator: DecisionListClassifier, X: Any, y: np.ndarray,
                    train: np.ndarray, test: np.ndarray, scorer: Any) -> dict[str, float]:
     from sklearn.utils import _safe_indexing
 
-    est = clone(estimator)
+    est = clone(estimator).set_params(verbose=False)   # the folds' fits stay quiet
     Xtr, Xte = _safe_indexing(X, train), _safe_indexing(X, test)
     t0 = time.perf_counter()
     est.fit(Xtr, y[train])
@@ -71,10 +71,10 @@ def _fit_and_score(estimator: DecisionListClassifier, X: Any, y: np.ndarray,
 
 
 class DecisionListCV(ClassifierMixin, BaseEstimator):
-    """A :class:`DecisionListClassifier` whose ``max_depth`` and ``min_coverage`` are
+    """A :class:`DecisionListClassifier` whose ``max_degree`` and ``min_coverage`` are
     chosen by cross-validation.
 
-    Every pair of the grid ``max_depths`` x ``min_coverages`` is fitted on the training
+    Every pair of the grid ``max_degrees`` x ``min_coverages`` is fitted on the training
     part of every fold and scored on its held-out part; the pair of best mean score is
     refitted on all rows (``best_estimator_``), and ``predict``, ``predict_proba``,
     :meth:`explain`, :meth:`to_text`, :meth:`to_json`, ``rules_`` and ``str`` are those of
@@ -86,7 +86,7 @@ class DecisionListCV(ClassifierMixin, BaseEstimator):
     ----------
     estimator : DecisionListClassifier or None, default None
         The list whose depth and coverage are tuned; ``None``: ``DecisionListClassifier()``.
-    max_depths : sequence of int, default (1, 2, 3)
+    max_degrees : sequence of int, default (1, 2, 3)
         The depths tried.  The cost of a fit grows about tenfold per level on data with
         many attributes (splice: about 1 s at depth 2, 20 s at depth 3 on 2,900 rows).
     min_coverages : sequence of int, default (2, 5, 10, 20, 40, 80)
@@ -105,20 +105,25 @@ class DecisionListCV(ClassifierMixin, BaseEstimator):
     random_state : int or None, default None
         Shuffles the folds when ``cv`` is an int; ``None`` keeps the row order (still
         deterministic).  BruteDL itself is deterministic.
+    verbose : bool, default False
+        Log the grid, each pair's mean cross-validated score and the chosen pair through
+        :mod:`logging` (logger ``optirules.learners.decision_list_cv``, level INFO; printed
+        to stderr when the application configured no logging).  The fits inside the
+        cross-validation stay quiet; the refit logs as ``estimator`` does.
 
     Attributes
     ----------
     best_estimator_ : DecisionListClassifier
         The list refitted on all rows with the chosen pair.
     best_params_ : dict
-        ``{"max_depth": ..., "min_coverage": ...}`` of the chosen pair.
+        ``{"max_degree": ..., "min_coverage": ...}`` of the chosen pair.
     best_score_ : float
         Its mean cross-validated score.
     best_index_ : int
         Its position in ``cv_results_``.
     cv_results_ : dict of ndarray
-        One entry per grid pair, depth-major (``max_depths[0]`` with every coverage, then
-        ``max_depths[1]`` ...): ``param_max_depth``, ``param_min_coverage``, ``params``
+        One entry per grid pair, depth-major (``max_degrees[0]`` with every coverage, then
+        ``max_degrees[1]`` ...): ``param_max_degree``, ``param_min_coverage``, ``params``
         (list of dicts), ``split<k>_test_score``, ``mean_test_score``,
         ``std_test_score``, ``rank_test_score`` (1 = best; ties share the lower rank),
         ``mean_n_rules``, ``mean_fit_time``.
@@ -138,17 +143,18 @@ class DecisionListCV(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, estimator: Any = None, *,
-                 max_depths: Sequence[int] = DEFAULT_MAX_DEPTHS,
+                 max_degrees: Sequence[int] = DEFAULT_MAX_DEGREES,
                  min_coverages: Sequence[int] = DEFAULT_MIN_COVERAGES,
                  cv: Any = 5, scoring: Any = None, n_jobs: int | None = None,
-                 random_state: int | None = None) -> None:
+                 random_state: int | None = None, verbose: bool = False) -> None:
         self.estimator = estimator
-        self.max_depths = max_depths
+        self.max_degrees = max_degrees
         self.min_coverages = min_coverages
         self.cv = cv
         self.scoring = scoring
         self.n_jobs = n_jobs
         self.random_state = random_state
+        self.verbose = verbose
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -186,9 +192,9 @@ class DecisionListCV(ClassifierMixin, BaseEstimator):
 
         t_start = time.perf_counter()
         base = self._base_estimator()
-        depths = _int_grid(self.max_depths, "max_depths")
+        depths = _int_grid(self.max_degrees, "max_degrees")
         coverages = _int_grid(self.min_coverages, "min_coverages")
-        clone(base).set_params(max_depth=depths[0], min_coverage=coverages[0])._check_params()
+        clone(base).set_params(max_degree=depths[0], min_coverage=coverages[0])._check_params()
         if y is None:
             raise InputError("DecisionListCV requires y to be passed, but the target y is "
                              "None; pass the class labels of the training rows.")
@@ -211,7 +217,11 @@ class DecisionListCV(ClassifierMixin, BaseEstimator):
         scorer = cv_scorer(self.scoring)
         splits = cv_splits(self.cv, y, self.random_state)
         grid = [(d, c) for d in depths for c in coverages]
-        candidates = [clone(base).set_params(max_depth=d, min_coverage=c) for d, c in grid]
+        candidates = [clone(base).set_params(max_degree=d, min_coverage=c) for d, c in grid]
+        log = progress_logger("learners.decision_list_cv", self.verbose)
+        if log is not None:
+            log.info("%d pairs (max_degree, min_coverage) x %d folds = %d fits", len(grid),
+                     len(splits), len(grid) * len(splits))
         jobs = [(g, s) for g in range(len(grid)) for s in range(len(splits))]
         out = Parallel(n_jobs=self.n_jobs)(
             delayed(_fit_and_score)(candidates[g], X, y, *splits[s], scorer) for g, s in jobs)
@@ -225,9 +235,9 @@ class DecisionListCV(ClassifierMixin, BaseEstimator):
         self.cv_time_ = time.perf_counter() - t_start
         mean = scores.mean(axis=1)
         results: dict[str, Any] = {
-            "param_max_depth": np.array([d for d, _ in grid]),
+            "param_max_degree": np.array([d for d, _ in grid]),
             "param_min_coverage": np.array([c for _, c in grid]),
-            "params": [{"max_depth": d, "min_coverage": c} for d, c in grid],
+            "params": [{"max_degree": d, "min_coverage": c} for d, c in grid],
         }
         for s in range(len(splits)):
             results[f"split{s}_test_score"] = scores[:, s].copy()
@@ -246,6 +256,13 @@ class DecisionListCV(ClassifierMixin, BaseEstimator):
         self.best_index_ = int(best)
         self.best_params_ = dict(results["params"][best])
         self.best_score_ = float(mean[best])
+        if log is not None:
+            for i, (d, c) in enumerate(grid):
+                log.info("max_degree=%d, min_coverage=%d: mean score %.4f (sd %.4f), %.1f "
+                         "rules", d, c, mean[i], results["std_test_score"][i],
+                         results["mean_n_rules"][i])
+            log.info("chosen: max_degree=%d, min_coverage=%d (%.1f s of cross-validation); "
+                     "refitting on all rows", *grid[best], self.cv_time_)
         t0 = time.perf_counter()
         self.best_estimator_ = clone(candidates[best]).fit(X, y)
         self.refit_time_ = time.perf_counter() - t0
@@ -294,6 +311,6 @@ class DecisionListCV(ClassifierMixin, BaseEstimator):
         if not hasattr(self, "best_estimator_"):
             return repr(self)
         p = self.best_params_
-        return (f"{self.best_estimator_}\nmax_depth = {p['max_depth']}, min_coverage = "
+        return (f"{self.best_estimator_}\nmax_degree = {p['max_degree']}, min_coverage = "
                 f"{p['min_coverage']} chosen by {self.n_splits_}-fold cross-validation "
                 f"(mean score {self.best_score_:.4f})")

@@ -17,8 +17,8 @@ from ._decision_list_rules import DecisionRule
 __all__ = ["TRAINING_ROWS", "decision_list_to_doc", "decision_list_from_text"]
 
 _JSON_FORMAT = "optirules.DecisionListClassifier"
-_JSON_VERSION = 2
-_JSON_READS = (1, 2)
+_JSON_VERSION = 3
+_JSON_READS = (1, 2, 3)
 TRAINING_ROWS = ("auto", "all", "uncovered", "none")
 
 
@@ -97,6 +97,9 @@ def _from_doc(cls: Any, doc: dict) -> Any:
                           "with to_json().")
 
     params = doc["params"]
+    if doc["version"] < 3 and isinstance(params, dict) and "max_depth" in params:
+        # versions 1 and 2 named the number of tests per rule max_depth
+        params = {("max_degree" if k == "max_depth" else k): v for k, v in params.items()}
     if not isinstance(params, dict) or not set(params) <= set(cls().get_params()):
         raise bad(f"unknown parameters {sorted(set(params) - set(cls().get_params()))}"
                   if isinstance(params, dict) else "'params' is not an object")

@@ -9,6 +9,7 @@ conjunction's class counts are popcounts of word-wise ANDs.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -122,7 +123,7 @@ def _walk_levels(
     av_bits: np.ndarray,
     counter: _Counter,
     av_attr: np.ndarray,
-    max_depth: int,
+    max_degree: int,
     min_coverage: int,
     visit,
     extendable,
@@ -143,16 +144,16 @@ def _walk_levels(
     ok1 = _row_sum(counts1) >= min_coverage
     visit(1, counts1, ok1, lambda idx: np.asarray(idx)[:, None])
     valid = np.flatnonzero(ok1)
-    if max_depth <= 1 or valid.size == 0:
+    if max_degree <= 1 or valid.size == 0:
         return n_candidates
     keep = extendable(counts1[valid], np.ones(valid.size, dtype=bool))
     f_conj, f_cov = valid[keep][:, None], av_bits[valid[keep]]
     valid_attr = av_attr[valid]
     buf = np.empty(max(buffer_words, n_w * n_av), dtype=np.uint64)
-    for depth in range(2, max_depth + 1):
+    for depth in range(2, max_degree + 1):
         if f_conj.shape[0] == 0:
             break
-        extend = depth < max_depth
+        extend = depth < max_degree
         last_attr = av_attr[f_conj[:, -1]]
         order = np.argsort(last_attr, kind="stable")
         bounds = np.flatnonzero(np.diff(last_attr[order])) + 1
@@ -200,7 +201,7 @@ def best_conjunction(
     av_bits: np.ndarray,
     class_bits: np.ndarray,
     av_attr: np.ndarray,
-    max_depth: int,
+    max_degree: int,
     min_coverage: int = 1,
     *,
     buffer_words: int = 1 << 18,
@@ -217,7 +218,7 @@ def best_conjunction(
         Packed set of the rows of each class.
     av_attr : ndarray of int, shape (n_av,)
         The attribute of each attribute-value test.
-    max_depth : int
+    max_degree : int
         Largest number of tests in a conjunction (tests on distinct attributes).
     min_coverage : int
         Smallest number of rows a conjunction must cover.
@@ -264,7 +265,7 @@ def best_conjunction(
         bound = (top + 1.0) / (top + k)
         return ok & (top < _row_sum(counts)) & (bound >= best.laplace)
 
-    n_candidates = _walk_levels(av_bits, counter, av_attr, max_depth, min_coverage, visit,
+    n_candidates = _walk_levels(av_bits, counter, av_attr, max_degree, min_coverage, visit,
                                 extendable, buffer_words)
     return best.conj, best.counts, best.laplace, n_candidates
 
@@ -274,11 +275,12 @@ def grow_decision_list(
     y: np.ndarray,
     n_classes: int,
     av_attr: np.ndarray,
-    max_depth: int,
+    max_degree: int,
     min_coverage: int = 1,
     max_rules: int | None = None,
     *,
     buffer_words: int = 1 << 18,
+    progress: Callable[[dict], None] | None = None,
 ) -> tuple[list[dict], np.ndarray, str]:
     """BruteDL: grow the ordered list of best-Laplace conjunctions on the uncovered rows.
 
@@ -293,10 +295,12 @@ def grow_decision_list(
         ``k``.
     av_attr : ndarray of int, shape (n_av,)
         Attribute of each test (non-decreasing).
-    max_depth, min_coverage, max_rules :
+    max_degree, min_coverage, max_rules :
         As in :class:`DecisionListClassifier`.
     buffer_words : int
         Work buffer size of :func:`best_conjunction`.
+    progress : callable, optional
+        Called with each step's dict as soon as its rule is found.
 
     Returns
     -------
@@ -327,7 +331,7 @@ def grow_decision_list(
         av_bits = pack_rows(onehot[:, remaining])
         class_bits = pack_rows(yr[None, :] == np.arange(k)[:, None])
         conj, counts, lap, n_eval = best_conjunction(
-            av_bits, class_bits, av_attr, max_depth, min_coverage, buffer_words=buffer_words)
+            av_bits, class_bits, av_attr, max_degree, min_coverage, buffer_words=buffer_words)
         if conj is None:
             stop = "min_coverage"
             break
@@ -338,5 +342,7 @@ def grow_decision_list(
         steps.append({"conj": conj, "counts": counts, "laplace": float(lap),
                       "coverage": int(covered.sum()), "candidates": int(n_eval),
                       "seconds": time.perf_counter() - t0})
+        if progress is not None:
+            progress(steps[-1])
         remaining = remaining[~covered]
     return steps, remaining, stop

@@ -82,12 +82,12 @@ def _encode(codes: np.ndarray, n_values: list[int]):
     return onehot, av_attr, offsets
 
 
-def _brute_force_best(codes, y, k, n_values, max_depth, min_coverage):
+def _brute_force_best(codes, y, k, n_values, max_degree, min_coverage):
     """Loop over every conjunction; order: LA desc, coverage desc, depth asc, lex asc."""
     offsets = np.concatenate([[0], np.cumsum(n_values)[:-1]])
     best_key, best = None, None
     p = codes.shape[1]
-    for d in range(1, max_depth + 1):
+    for d in range(1, max_degree + 1):
         for attrs in itertools.combinations(range(p), d):
             for vals in itertools.product(*[range(n_values[a]) for a in attrs]):
                 mask = np.ones(len(y), dtype=bool)
@@ -109,7 +109,7 @@ data_strategy = st.tuples(
     st.integers(2, 40),      # rows
     st.integers(1, 4),       # attributes
     st.integers(2, 3),       # classes
-    st.integers(1, 3),       # max_depth
+    st.integers(1, 3),       # max_degree
     st.integers(1, 3),       # min_coverage
     st.integers(0, 10_000),  # seed
 )
@@ -181,7 +181,7 @@ def _color_size_data():
 
 def test_list_built_as_documented_and_printed():
     X, y = _color_size_data()
-    clf = DecisionListClassifier(max_depth=2, min_coverage=1).fit(X, y)
+    clf = DecisionListClassifier(max_degree=2, min_coverage=1).fit(X, y)
     # color=blue and size=small both cover 8 rows of class 0 (LA 9/10): the first in
     # attribute/value order wins; then size=big (4 rows of class 1, LA 5/6) ties with
     # size=small and color=red AND size=big, and wins as the shortest, first test; the 4
@@ -195,7 +195,7 @@ def test_list_built_as_documented_and_printed():
                                      "ELSE DEFAULT 0    (uncovered points: Minimum OSR, "
                                      "default rule in its two cases)"]
     np.testing.assert_array_equal(clf.predict(X), y)
-    single = DecisionListClassifier(max_depth=2, min_coverage=1, max_rules=1).fit(
+    single = DecisionListClassifier(max_degree=2, min_coverage=1, max_rules=1).fit(
         X[X.color == "red"], y[X.color == "red"])
     assert str(single.rules_[0]) in ("IF size = big THEN 1", "IF size = small THEN 0")
 
@@ -208,7 +208,7 @@ def test_predictions_follow_the_printed_rules():
     y = ((X.a == "p") & (X.b == "u") | (X.c == "z")).to_numpy().astype(int)
     flip = rng.random(n) < 0.1
     y[flip] = 1 - y[flip]
-    clf = DecisionListClassifier(max_depth=2, fallback="default").fit(X, y)
+    clf = DecisionListClassifier(max_degree=2, fallback="default").fit(X, y)
     expected = []
     for _, row in X.iterrows():
         pred = clf.default_class_
@@ -320,7 +320,7 @@ def test_osr_default_rule_only_in_the_two_named_cases():
 def test_explain_reports_rule_osr_and_default():
     X, y = _color_size_data()
     X["shape"] = ["round", "flat"] * 8
-    clf = DecisionListClassifier(max_depth=1, min_coverage=5).fit(X, y)
+    clf = DecisionListClassifier(max_degree=1, min_coverage=5).fit(X, y)
     test = pd.DataFrame({"color": ["blue", "green", None, "red"],
                          "size": ["big", "huge", None, "small"],
                          "shape": ["round", "oval", None, "flat"]})
@@ -338,7 +338,7 @@ def test_explain_reports_rule_osr_and_default():
 
 def test_osr_rows_all_versus_uncovered():
     X, y = _color_size_data()
-    clf = DecisionListClassifier(max_depth=2, min_coverage=1, osr_rows="all").fit(X, y)
+    clf = DecisionListClassifier(max_degree=2, min_coverage=1, osr_rows="all").fit(X, y)
     np.testing.assert_array_equal(np.sort(clf.uncovered_rows_),
                                   np.flatnonzero((X.color == "red") & (X["size"] == "small")))
     point = pd.DataFrame({"color": ["red"], "size": ["small"]})
@@ -362,7 +362,7 @@ def test_numeric_quantile_bins():
     x = np.arange(1, 101, dtype=float)
     X = np.column_stack([x, x[::-1]])
     y = (x > 50).astype(int)
-    clf = DecisionListClassifier(n_bins=4, max_depth=1).fit(X, y)
+    clf = DecisionListClassifier(n_bins=4, max_degree=1).fit(X, y)
     feat = clf.features_[0]
     assert feat.kind == "numeric"
     assert feat.cuts == [25.0, 50.0, 75.0]  # inverted-cdf quantiles: observed values
@@ -379,7 +379,7 @@ def test_numeric_quantile_bins():
 def test_missing_values_are_a_category_and_categorical_features_option():
     X = pd.DataFrame({"a": ["x", None, "y", "x", np.nan, "y"] * 3, "b": [1, 2, 3, 1, 2, 3] * 3})
     y = np.array([0, 1, 1, 0, 1, 1] * 3)
-    clf = DecisionListClassifier(categorical_features=["b"], max_depth=1).fit(X, y)
+    clf = DecisionListClassifier(categorical_features=["b"], max_degree=1).fit(X, y)
     assert clf.features_[0].categories == ["?", "x", "y"]
     assert clf.features_[1].kind == "categorical" and clf.features_[1].categories == ["1", "2", "3"]
     assert clf.score(X, y) == 1.0
@@ -398,7 +398,7 @@ def test_json_round_trip_identical_predictions(tmp_path):
     y = np.where((X.c1 == "a") & (X.num > 0) | (X.c3 == "s"), "yes", "no")
     flip = rng.random(n) < 0.15
     y[flip] = np.where(y[flip] == "yes", "no", "yes")
-    clf = DecisionListClassifier(max_depth=2, min_coverage=8).fit(X[:300], y[:300])
+    clf = DecisionListClassifier(max_degree=2, min_coverage=8).fit(X[:300], y[:300])
     test = X[300:].copy()
     test.loc[test.index[:5], "c2"] = "unseen"
     back = DecisionListClassifier.from_json(clf.to_json())
@@ -417,7 +417,7 @@ def test_json_round_trip_identical_predictions(tmp_path):
 
 
 # --------------------------------------------------------------------------- errors
-@pytest.mark.parametrize("params", [{"max_depth": 0}, {"max_depth": 1.5}, {"min_coverage": 0},
+@pytest.mark.parametrize("params", [{"max_degree": 0}, {"max_degree": 1.5}, {"min_coverage": 0},
                                     {"fallback": "vote"}, {"confidence": 1.0},
                                     {"n_bins": 1}, {"max_rules": 0},
                                     {"categorical_features": "some"}])
@@ -464,7 +464,7 @@ def _uncovered_negatives_data():
 
 def test_osr_on_uncovered_rows_gets_the_uncovered_negatives_right():
     X, y = _uncovered_negatives_data()
-    clf = DecisionListClassifier(max_depth=1, min_coverage=1, osr_rows="all").fit(X, y)
+    clf = DecisionListClassifier(max_degree=1, min_coverage=1, osr_rows="all").fit(X, y)
     # by hand: A=1, B=0, B=1 all cover 30 positives (LA 31/32, the best); A=1 comes first.
     # On the 36 rows left, B=1 (30 positives, 31/32) beats A=0 (30/2, 31/34).  The 6 rows
     # left are all negative, so no rule beats the default rule (7/8) and the search stops.
@@ -507,7 +507,7 @@ def _stored_rows(text: str) -> int:
 def test_json_stores_only_the_rows_prediction_needs():
     X, y = _uncovered_negatives_data()
     test = pd.DataFrame({"A": ["0", "2", "0", "1"], "B": ["0", "0", "2", "2"]})
-    clf = DecisionListClassifier(max_depth=1, min_coverage=1).fit(X, y)
+    clf = DecisionListClassifier(max_degree=1, min_coverage=1).fit(X, y)
     assert clf.training_rows_ == "all"
     # osr_rows="uncovered" (the default): the 6 uncovered rows, not the 66 training rows
     text = clf.to_json()
@@ -549,7 +549,7 @@ def test_json_is_packed_and_smaller_than_the_training_matrix():
     X = pd.DataFrame({f"c{j}": rng.choice(list("abcd"), n) for j in range(8)})
     y = np.where((X.c0 == "a") | (X.c1 == "b"), 1, 0)
     y[rng.random(n) < 0.1] ^= 1
-    clf = DecisionListClassifier(max_depth=2, min_coverage=5, osr_rows="all").fit(X, y)
+    clf = DecisionListClassifier(max_degree=2, min_coverage=5, osr_rows="all").fit(X, y)
     import json
 
     doc = json.loads(clf.to_json())
@@ -568,14 +568,33 @@ def test_json_version_1_files_are_read():
     import json
 
     X, y = _uncovered_negatives_data()
-    clf = DecisionListClassifier(max_depth=1, min_coverage=1, osr_rows="all").fit(X, y)
+    clf = DecisionListClassifier(max_degree=1, min_coverage=1, osr_rows="all").fit(X, y)
     doc = json.loads(clf.to_json())
     doc["version"] = 1
+    doc["params"]["max_depth"] = doc["params"].pop("max_degree")   # the old name
+    del doc["params"]["verbose"]
     doc["training"] = {"codes": clf.train_codes_.T.tolist(), "y": clf.train_y_.tolist(),
                        "uncovered_rows": clf.uncovered_rows_.tolist()}
     back = DecisionListClassifier.from_json(json.dumps(doc))
+    assert back.max_degree == 1
     test = pd.DataFrame({"A": ["0", "2"], "B": ["0", "0"]})
     pd.testing.assert_frame_equal(back.explain(test), clf.explain(test))
+
+
+def test_json_version_2_files_name_max_depth():
+    import json
+
+    X, y = _uncovered_negatives_data()
+    clf = DecisionListClassifier(max_degree=2, min_coverage=1).fit(X, y)
+    doc = json.loads(clf.to_json())
+    assert doc["version"] == 3 and doc["params"]["max_degree"] == 2
+    doc["version"] = 2
+    doc["params"]["max_depth"] = doc["params"].pop("max_degree")
+    back = DecisionListClassifier.from_json(json.dumps(doc))
+    assert back.max_degree == 2 and "max_depth" not in back.get_params()
+    doc["version"] = 3                       # the current format knows no max_depth
+    with pytest.raises(InputError, match="unknown parameters"):
+        DecisionListClassifier.from_json(json.dumps(doc))
 
 
 @pytest.mark.parametrize("damage", [
@@ -584,7 +603,7 @@ def test_json_version_1_files_are_read():
     lambda d: d["rules"][0].__setitem__("prediction", 2),
     lambda d: d["rules"][0].__setitem__("class_counts", [1]),
     lambda d: d["params"].__setitem__("evil", 1),
-    lambda d: d["params"].__setitem__("max_depth", 0),
+    lambda d: d["params"].__setitem__("max_degree", 0),
     lambda d: d.__setitem__("default_counts", [-1, 2]),
     lambda d: d.__setitem__("classes_dtype", "V8"),
     lambda d: d.__setitem__("n_features_in", 3),
@@ -600,7 +619,7 @@ def test_json_damage_is_refused_on_load(damage):
     import json
 
     X, y = _uncovered_negatives_data()
-    clf = DecisionListClassifier(max_depth=1, min_coverage=1, osr_rows="all").fit(X, y)
+    clf = DecisionListClassifier(max_degree=1, min_coverage=1, osr_rows="all").fit(X, y)
     doc = json.loads(clf.to_json())
     damage(doc)
     with pytest.raises(InputError):
@@ -612,10 +631,28 @@ def test_json_out_of_range_training_codes_are_refused():
     import json
 
     X, y = _uncovered_negatives_data()
-    clf = DecisionListClassifier(max_depth=1, min_coverage=1, osr_rows="all").fit(X, y)
+    clf = DecisionListClassifier(max_degree=1, min_coverage=1, osr_rows="all").fit(X, y)
     doc = json.loads(clf.to_json())
     raw = bytearray(base64.b64decode(doc["training"]["codes"]["data"]))
     raw[0] = 200  # attribute A has 3 values
     doc["training"]["codes"]["data"] = base64.b64encode(bytes(raw)).decode()
     with pytest.raises(InputError, match="out of"):
         DecisionListClassifier.from_json(json.dumps(doc))
+
+
+def test_verbose_logs_each_rule_and_the_stop(caplog):
+    import logging
+
+    X, y = _uncovered_negatives_data()
+    with caplog.at_level(logging.INFO, logger="optirules"):
+        clf = DecisionListClassifier(max_degree=2, min_coverage=1, verbose=True).fit(X, y)
+    found = [r.getMessage() for r in caplog.records if r.getMessage().startswith("rule found")]
+    assert len(found) == len(clf.rules_)
+    for msg, rule in zip(found, clf.rules_):
+        assert str(rule)[3:str(rule).index(" THEN")] in msg       # the rule's tests
+        assert f"covers {rule.coverage}" in msg
+    assert any(f"stopped ({clf.stop_reason_})" in r.getMessage() for r in caplog.records)
+    assert {r.name for r in caplog.records} == {"optirules.learners.decision_list"}
+    caplog.clear()
+    DecisionListClassifier(max_degree=2, min_coverage=1).fit(X, y)
+    assert not caplog.records

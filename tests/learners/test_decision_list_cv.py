@@ -1,4 +1,4 @@
-"""DecisionListCV: max_depth and min_coverage of a BruteDL list chosen by cross-validation."""
+"""DecisionListCV: max_degree and min_coverage of a BruteDL list chosen by cross-validation."""
 
 from __future__ import annotations
 
@@ -29,11 +29,11 @@ def _parity_pair_data(n: int = 400, seed: int = 0, noise: float = 0.0):
 
 def test_chooses_the_planted_depth():
     X, y = _parity_pair_data()
-    cv = DecisionListCV(max_depths=(1, 2, 3), min_coverages=(2,), cv=4, random_state=0)
+    cv = DecisionListCV(max_degrees=(1, 2, 3), min_coverages=(2,), cv=4, random_state=0)
     cv.fit(X, y)
-    assert cv.best_params_ == {"max_depth": 2, "min_coverage": 2}
+    assert cv.best_params_ == {"max_degree": 2, "min_coverage": 2}
     res = cv.cv_results_
-    scores = dict(zip(res["param_max_depth"].tolist(), res["mean_test_score"].tolist()))
+    scores = dict(zip(res["param_max_degree"].tolist(), res["mean_test_score"].tolist()))
     assert scores[2] == 1.0 and scores[1] < 0.75
     # depth 3 scores as well as depth 2 here; the tie goes to the smaller depth
     assert scores[3] == 1.0
@@ -41,17 +41,17 @@ def test_chooses_the_planted_depth():
     # the first rule is a pure pair on (a1, a2); later ones may be single tests, pure on
     # the rows left (a pure pair covers more rows than a pure triple, so depth 3 = depth 2)
     assert sorted(c.name for c in cv.rules_[0].conditions) == ["a1", "a2"]
-    assert cv.to_text() == DecisionListClassifier(max_depth=3).fit(X, y).to_text()
+    assert cv.to_text() == DecisionListClassifier(max_degree=3).fit(X, y).to_text()
 
 
 def test_cv_results_shape_and_ranks():
     X, y = _parity_pair_data(noise=0.1)
-    cv = DecisionListCV(max_depths=(1, 2), min_coverages=(2, 5, 10), cv=3, random_state=1)
+    cv = DecisionListCV(max_degrees=(1, 2), min_coverages=(2, 5, 10), cv=3, random_state=1)
     cv.fit(X, y)
     res = cv.cv_results_
-    assert res["param_max_depth"].tolist() == [1, 1, 1, 2, 2, 2]
+    assert res["param_max_degree"].tolist() == [1, 1, 1, 2, 2, 2]
     assert res["param_min_coverage"].tolist() == [2, 5, 10, 2, 5, 10]
-    assert res["params"][4] == {"max_depth": 2, "min_coverage": 5}
+    assert res["params"][4] == {"max_degree": 2, "min_coverage": 5}
     for key in ("split0_test_score", "split1_test_score", "split2_test_score",
                 "mean_test_score", "std_test_score", "rank_test_score", "mean_n_rules",
                 "mean_fit_time"):
@@ -73,7 +73,7 @@ def test_cv_results_shape_and_ranks():
 def test_refit_equals_a_plain_fit_with_the_best_params():
     X, y = _parity_pair_data(noise=0.15, seed=3)
     base = DecisionListClassifier(fallback="min_osr", osr_rows="all", confidence=0.9)
-    cv = DecisionListCV(base, max_depths=(1, 2), min_coverages=(2, 8), cv=3,
+    cv = DecisionListCV(base, max_degrees=(1, 2), min_coverages=(2, 8), cv=3,
                         random_state=0).fit(X, y)
     plain = DecisionListClassifier(fallback="min_osr", osr_rows="all", confidence=0.9,
                                    **cv.best_params_).fit(X, y)
@@ -88,12 +88,12 @@ def test_refit_equals_a_plain_fit_with_the_best_params():
     # the JSON written through the CV is the refitted list's, loadable by the classifier
     back = DecisionListClassifier.from_json(cv.to_json())
     np.testing.assert_array_equal(back.predict(test), plain.predict(test))
-    assert json.loads(cv.to_json())["params"]["max_depth"] == cv.best_params_["max_depth"]
+    assert json.loads(cv.to_json())["params"]["max_degree"] == cv.best_params_["max_degree"]
 
 
 def test_deterministic_and_cv_forms():
     X, y = _parity_pair_data(noise=0.2, seed=5)
-    kw = {"max_depths": (1, 2), "min_coverages": (2, 10)}
+    kw = {"max_degrees": (1, 2), "min_coverages": (2, 10)}
     a = DecisionListCV(cv=3, random_state=7, **kw).fit(X, y)
     b = DecisionListCV(cv=3, random_state=7, **kw).fit(X, y)
     np.testing.assert_array_equal(a.cv_results_["mean_test_score"],
@@ -111,8 +111,8 @@ def test_deterministic_and_cv_forms():
 
 
 @pytest.mark.parametrize("params", [
-    {"max_depths": ()}, {"max_depths": (0, 1)}, {"max_depths": (2, 2)},
-    {"max_depths": (1.5,)}, {"min_coverages": (0,)}, {"min_coverages": "2"},
+    {"max_degrees": ()}, {"max_degrees": (0, 1)}, {"max_degrees": (2, 2)},
+    {"max_degrees": (1.5,)}, {"min_coverages": (0,)}, {"min_coverages": "2"},
     {"cv": 1}, {"cv": "five"}, {"cv": True}, {"estimator": "tree"},
     {"scoring": "no_such_metric"},
     {"estimator": DecisionListClassifier(fallback="vote")},
@@ -136,12 +136,35 @@ def test_bad_data_raise_input_error():
     y_few = y_rare.copy()
     y_few[1:3] = 1
     with pytest.warns(UserWarning, match="3 folds"):
-        assert DecisionListCV(max_depths=(1,), min_coverages=(1,)).fit(X, y_few).n_splits_ == 3
+        assert DecisionListCV(max_degrees=(1,), min_coverages=(1,)).fit(X, y_few).n_splits_ == 3
     with pytest.raises(NotFittedError, match="not fitted"):
         DecisionListCV().predict(X)
 
 
-@parametrize_with_checks([DecisionListCV(max_depths=(1, 2), min_coverages=(2, 5), cv=2)])
+@parametrize_with_checks([DecisionListCV(max_degrees=(1, 2), min_coverages=(2, 5), cv=2)])
 def test_sklearn_compatible(estimator, check):
     # no expected failures: every check of scikit-learn's suite passes
     check(estimator)
+
+
+def test_verbose_logs_the_grid_scores_and_choice_but_not_the_folds(caplog):
+    import logging
+
+    X, y = _parity_pair_data(n=120)
+    est = DecisionListClassifier(verbose=True)
+    with caplog.at_level(logging.INFO, logger="optirules"):
+        cv = DecisionListCV(est, max_degrees=(1, 2), min_coverages=(2,), cv=3,
+                            random_state=0, verbose=True).fit(X, y)
+    by_name: dict[str, list[str]] = {}
+    for r in caplog.records:
+        by_name.setdefault(r.name, []).append(r.getMessage())
+    cv_lines = by_name["optirules.learners.decision_list_cv"]
+    assert cv_lines[0] == "2 pairs (max_degree, min_coverage) x 3 folds = 6 fits"
+    for i, d in enumerate((1, 2)):
+        assert f"max_degree={d}, min_coverage=2: mean score " \
+               f"{cv.cv_results_['mean_test_score'][i]:.4f}" in cv_lines[1 + i]
+    assert cv_lines[-1].startswith("chosen: max_degree=2, min_coverage=2")
+    # only the refit (one BruteDL search) logs rules, not the six folds' fits
+    dl_lines = by_name["optirules.learners.decision_list"]
+    assert sum(m.startswith("BruteDL search") for m in dl_lines) == 1
+    assert sum(m.startswith("rule found") for m in dl_lines) == len(cv.rules_)
