@@ -66,12 +66,13 @@ def _decision_list_cv(**params):
     wrapper, every other one to the list (its depth and coverage are the CV's grids)."""
     from ..learners import DecisionListClassifier, DecisionListCV
 
-    fixed = sorted({"max_depth", "min_coverage"} & set(params))
+    fixed = sorted({"max_degree", "min_coverage"} & set(params))
     if fixed:
         raise InputError(f"decision_list_cv chooses {fixed[0]} by cross-validation; give the "
-                         "grid as max_depths=[...] / min_coverages=[...] instead.")
+                         "grid as max_degrees=[...] / min_coverages=[...] instead.")
     outer = {k: params.pop(k) for k in list(params)
-             if k in ("max_depths", "min_coverages", "cv", "scoring", "n_jobs", "random_state")}
+             if k in ("max_degrees", "min_coverages", "cv", "scoring", "n_jobs", "random_state",
+                      "verbose")}
     return DecisionListCV(DecisionListClassifier(**params), **outer)
 
 
