@@ -131,7 +131,7 @@ def test_fit_decision_list_cv_saves_the_refitted_list(tmp_path, capsys):
     data, frame = _write_monks(tmp_path)
     model = tmp_path / "dlcv.json"
     assert main(["fit", str(data), "--target", "target", "--learner", "decision_list_cv",
-                 "--param", "max_depths=[1, 2]", "--param", "cv=3",
+                 "--param", "max_degrees=[1, 2]", "--param", "cv=3",
                  "--output", str(model)]) == 0
     out = capsys.readouterr().out
     assert "chosen by 3-fold cross-validation" in out
@@ -141,7 +141,7 @@ def test_fit_decision_list_cv_saves_the_refitted_list(tmp_path, capsys):
 
     doc = json.loads(model.read_text())
     # MONK-1 is (a1 = a2) or (a5 = 1): only depth 2 expresses it, and CV finds that
-    assert doc["params"]["max_depth"] == 2
+    assert doc["params"]["max_degree"] == 2
     preds = tmp_path / "p.csv"
     assert main(["predict", str(model), str(data), "--target", "target",
                  "--output", str(preds)]) == 0
