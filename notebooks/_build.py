@@ -1910,7 +1910,7 @@ NB07 = [
     code(r"""
     X_train, y_train = load_dataset("monks3_train")
     X_test, y_test = load_dataset("monks3_test")
-    dl = DecisionListClassifier(max_depth=2, categorical_features="all", osr_rows="all")
+    dl = DecisionListClassifier(max_degree=2, categorical_features="all", osr_rows="all")
     dl.fit(X_train, y_train)
     print(dl.to_text(stats=True))
     print(f"\n{len(dl.rules_)} rules; search stopped: {dl.stop_reason_};"
@@ -2076,7 +2076,7 @@ NB07 = [
     code(r"""
     X_ttt, y_ttt = load_dataset("tic_tac_toe")
     Xa, Xb, ya, yb = train_test_split(X_ttt, y_ttt, test_size=0.3, random_state=0, stratify=y_ttt)
-    ttt = DecisionListClassifier(max_depth=3, osr_rows="all").fit(Xa, ya)
+    ttt = DecisionListClassifier(max_degree=3, osr_rows="all").fit(Xa, ya)
     print(f"tic-tac-toe: {len(ttt.rules_)} rules, e.g. {ttt.rules_[0]}")
     agree_ttt = check_osr(ttt, Xb, Xa, ya)
 
@@ -2145,7 +2145,7 @@ NB07 = [
     md(r"""
     ## Choosing the depth by cross-validation
 
-    The paper fixes the rule depth.  `DecisionListCV` chooses `max_depth` and
+    The paper fixes the rule depth.  `DecisionListCV` chooses `max_degree` (tests per rule) and
     `min_coverage` by stratified k-fold cross-validation and refits the best pair on all
     rows (ties go to the smaller depth, then the larger coverage).
     """),
@@ -2153,10 +2153,10 @@ NB07 = [
     from optirules.learners import DecisionListCV
 
     search = DecisionListCV(DecisionListClassifier(categorical_features="all"),
-                            max_depths=(1, 2, 3), min_coverages=(2, 5, 10), cv=5,
+                            max_degrees=(1, 2, 3), min_coverages=(2, 5, 10), cv=5,
                             random_state=0).fit(X_train, y_train)
     grid = pd.DataFrame({key: search.cv_results_[key] for key in
-                         ("param_max_depth", "param_min_coverage", "mean_test_score",
+                         ("param_max_degree", "param_min_coverage", "mean_test_score",
                           "rank_test_score", "mean_n_rules")})
     print(grid.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     print(f"chosen: {search.best_params_}; test accuracy {search.score(X_test, y_test):.3f}"
