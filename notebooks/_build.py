@@ -1329,18 +1329,18 @@ NB05 = [
     md(r"""
     ## Two boosters, 50 rounds each
 
-    `BoostingClassifier(weak_learner="stump")` and `weak_learner="parity", degree=2`.  The
+    `BoostingClassifier(weak_learner="stump")` and `weak_learner="parity", max_degree=2`.  The
     parity booster's first hypothesis is the pair found above, with the same edge.
     """),
     code(r"""
     T = 50
-    stumps = BoostingClassifier(weak_learner="stump", n_rounds=T).fit(X_train, y_train)
-    parities = BoostingClassifier(weak_learner="parity", degree=2, n_rounds=T).fit(X_train, y_train)
+    stumps = BoostingClassifier(weak_learner="stump", n_estimators=T).fit(X_train, y_train)
+    parities = BoostingClassifier(weak_learner="parity", max_degree=2, n_estimators=T).fit(X_train, y_train)
     for name, clf in (("stumps", stumps), ("2-parities", parities)):
-        print(f"{name}: {clf.n_rounds_} rounds ({clf.stop_reason_}),"
+        print(f"{name}: {clf.n_estimators_} rounds ({clf.stop_reason_}),"
               f" train accuracy {clf.score(X_train, y_train):.3f},"
               f" test accuracy {clf.score(X_test, y_test):.3f}")
-        print("\n".join(clf.describe().splitlines()[:5]), "\n   ...")
+        print("\n".join(clf.to_text().splitlines()[:6]), "\n   ...")
     print(f"first parity edge {parities.edges_[0]:.6f} = brute-force best {best_brute_force:.6f}")
     """),
     md(r"""
@@ -1391,7 +1391,7 @@ NB05 = [
     claim by least squares: $F$ of the stump booster is affine in $x$ to machine precision.
 
     And since a stump on binary data is a 1-parity, the stump booster and the
-    `degree=1` parity booster are the same algorithm: identical votes.
+    `max_degree=1` parity booster are the same algorithm: identical votes.
     """),
     code(r"""
     design = np.column_stack([np.ones(len(X_test)), X_test])
@@ -1401,7 +1401,7 @@ NB05 = [
     print(f"stump vote = {coef[0]:+.3f} + sum_j w_j x_j, largest residual {affine_residual:.1e}")
     print("w_0, w_1 =", coef[1:3].round(3), "  largest |w_j|, j >= 2:", np.abs(coef[3:]).max().round(3))
 
-    one_parities = BoostingClassifier(weak_learner="parity", degree=1, n_rounds=T).fit(X_train, y_train)
+    one_parities = BoostingClassifier(weak_learner="parity", max_degree=1, n_estimators=T).fit(X_train, y_train)
     same_vote = np.abs(one_parities.decision_function(X_test) - F_stumps).max()
     print(f"stumps vs 1-parities: largest difference of the votes {same_vote:.1e}")
     """),
@@ -1409,7 +1409,7 @@ NB05 = [
     ## The degree has to match: a 3-way XOR
 
     With $y = x_0 \oplus x_1 \oplus x_2$ every pair is as useless as every single feature
-    was above, and only `degree=3` finds the signal (the search of all $\binom{16}{3} = 560$
+    was above, and only `max_degree=3` finds the signal (the search of all $\binom{16}{3} = 560$
     triples is again one batch of matrix products).
     """),
     code(r"""
@@ -1417,7 +1417,7 @@ NB05 = [
     y3 = np.where(rng.random(len(X)) < 0.03, 1 - clean3, clean3)
     ladder = {}
     for d in (1, 2, 3):
-        clf = BoostingClassifier(weak_learner="parity", degree=d, n_rounds=T)
+        clf = BoostingClassifier(weak_learner="parity", max_degree=d, n_estimators=T)
         clf.fit(X_train, y3[:n_train])
         ladder[d] = clf.score(X_test, y3[n_train:])
         print(f"degree {d}: test accuracy {ladder[d]:.3f}; first hypothesis {clf.hypotheses_[0]}")
@@ -1588,6 +1588,7 @@ NB06 = [
 
     100 rounds each, as in §7; SmoothBoost with $\gamma \in \{0.1, 0.2, 0.4\}$ and no stopping
     rule, as the paper runs it, and once more with Servedio's stopping rule $\kappa = 0.1$
+    (`target_error=0.1`)
     (stop when the mean weight $\sum_i D_1(i) M_t(i)$ falls below $\kappa$).  Gavinsky's
     $\epsilon = 0.1$.
     """),
@@ -1599,17 +1600,17 @@ NB06 = [
         "SB(0.1)": dict(booster="smoothboost", gamma=0.1),
         "SB(0.2)": dict(booster="smoothboost", gamma=0.2),
         "SB(0.4)": dict(booster="smoothboost", gamma=0.4),
-        "SB(0.2, kappa=0.1)": dict(booster="smoothboost", gamma=0.2, kappa=0.1),
+        "SB(0.2, kappa=0.1)": dict(booster="smoothboost", gamma=0.2, target_error=0.1),
     }
 
 
     def fit(params, X, y):
-        return BoostingClassifier(weak_learner="literal", n_rounds=100, **params).fit(X, y)
+        return BoostingClassifier(weak_learner="literal", n_estimators=100, **params).fit(X, y)
 
 
     fitted = {name: fit(params, X_train, y_train) for name, params in BOOSTERS.items()}
     one_sample = pd.DataFrame(
-        [{"booster": name, "rounds": clf.n_rounds_, "stop": clf.stop_reason_,
+        [{"booster": name, "rounds": clf.n_estimators_, "stop": clf.stop_reason_,
           "smoothness": clf.smoothness_, "train error": 1 - clf.score(X_train, y_train),
           "test error": 1 - clf.score(X_test, y_test)} for name, clf in fitted.items()])
     print(one_sample.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
@@ -1638,7 +1639,7 @@ NB06 = [
         out, F, N = [], np.zeros(len(y)), np.zeros(len(y))
         gamma = params.get("gamma", 0.1)
         theta = gamma / (2 + gamma)
-        for t in range(clf.n_rounds_):
+        for t in range(clf.n_estimators_):
             booster = params["booster"]
             if booster == "adaboost":
                 w = np.exp(-F)
@@ -1666,7 +1667,7 @@ NB06 = [
 
     fig, ax = plt.subplots(figsize=(8, 4))
     for name, clf in fitted.items():
-        ax.plot(np.arange(1, clf.n_rounds_ + 1), clf.max_weight_ratios_, label=name,
+        ax.plot(np.arange(1, clf.n_estimators_ + 1), clf.max_weight_ratios_, label=name,
                 ls=":" if "kappa" in name else "-")
     ax.axhline(1 / 0.1, color="grey", lw=0.8, ls="--")
     ax.text(2, 1 / 0.1 * 1.08, "1 / kappa", color="grey")
@@ -1698,11 +1699,11 @@ NB06 = [
     w_mada = weights_by_definition("Mada", mada, X_train, y_train)
     ada_rule = np.exp(-F_mada)
     idle_equal = np.allclose(w_mada[cap_idle], ada_rule[cap_idle])
-    print(f"MadaBoost: the cap bites in {capped.sum()} of {mada.n_rounds_} rounds, the last being"
+    print(f"MadaBoost: the cap bites in {capped.sum()} of {mada.n_estimators_} rounds, the last being"
           f" round {np.flatnonzero(capped).max() + 1}; in the other rounds its weights equal"
           f" AdaBoost's rule: {idle_equal}")
     kappa_run = fitted["SB(0.2, kappa=0.1)"]
-    print(f"SB(0.2, kappa=0.1): stopped after {kappa_run.n_rounds_} rounds ({kappa_run.stop_reason_}),"
+    print(f"SB(0.2, kappa=0.1): stopped after {kappa_run.n_estimators_} rounds ({kappa_run.stop_reason_}),"
           f" smoothness {kappa_run.smoothness_:.2f} <= 1/kappa = 10;"
           f" smallest mean weight used {mean_weight['SB(0.2, kappa=0.1)'].min():.3f}")
     """),
@@ -1826,7 +1827,7 @@ NB06 = [
     # max_weight_ratios_ are the definitions' D_t(i)/D_1(i)
     assert max(recomputed_gap.values()) < 1e-9
     # SmoothBoost with kappa: smoothness <= 1 / kappa; it stopped on its rule
-    assert kappa_run.smoothness_ <= 1 / 0.1 + 1e-9 and kappa_run.stop_reason_ == "kappa reached"
+    assert kappa_run.smoothness_ <= 1 / 0.1 + 1e-9 and kappa_run.stop_reason_ == "target_error reached"
     # capped weights: smoothness <= 1 / (mean weight) in every round
     for name in smooth + ["Mada"]:
         assert np.all(fitted[name].max_weight_ratios_ <= 1 / mean_weight[name] + 1e-9)
