@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from ..models import (
     clause_coverage,
     column_generation,
     resolve_max_degree,
+    split_solver,
 )
 from ._checks import (
     check_2d,
@@ -75,7 +76,7 @@ class _RuleInputMixin:
     lambda1: float
     max_degree: int | str
     pricing: str
-    solver: str
+    solver: str | Mapping[str, str]
 
     def _check_search_params(self, counts: Sequence[str], seconds: Sequence[str]) -> None:
         """The column-generation parameters both rule learners take: penalties, degree,
@@ -98,15 +99,19 @@ class _RuleInputMixin:
             if value is not None and not _is_number(value, 0.0, strict=True):
                 raise InputError(f"{name} must be None or a positive number of seconds, got "
                                  f"{value!r}.")
-        if not isinstance(self.solver, str):
-            raise InputError(f"solver must be a solver name such as 'highs', got "
-                             f"{self.solver!r}.")
+        if not isinstance(self.solver, (str, Mapping)):
+            raise InputError(f"solver must be a solver name such as 'highs' or a mapping "
+                             f"{{'lp': ..., 'milp': ...}}, got {self.solver!r}.")
         from ..solvers import require_support
 
-        # the pricing MILP and the master IP need a Pyomo MILP solver: refuse another now,
-        # not after column generation
+        # the master LP needs duals, the pricing MILP and the master IP a Pyomo MILP solver:
+        # refuse a solver that cannot take its part now, not after column generation
         require_support(self.solver, type(self).__name__)
         self._check_binarizer_param()
+
+    def _milp_solver(self) -> str:
+        """The solver named for the MILP part (``solver``, or ``solver["milp"]``)."""
+        return split_solver(self.solver)[1]
 
     def __sklearn_tags__(self):
         """Binary labels only; raw (NaN, string, categorical) input when a binarizer is used."""
@@ -258,10 +263,16 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         Seconds for one exact pricing call.  When it stops the pricing early the proof is
         incomplete, but its bound still gives a certified (weaker) ``lp_bound_``;
         ``pricing_complete_`` says so.
-    solver : str, default "highs"
-        Solver of the master IP (and of the pricing MILP); any name
-        :func:`optirules.solvers.solve` knows.  The restricted master LP of the loop
-        always runs in HiGHS directly (warm-started column adds).
+    solver : str or dict, default "highs"
+        One name for every part, or ``{"lp": ..., "milp": ...}`` (a part left out is
+        ``"highs"``).  The LP part is the restricted master LP, which must return duals:
+        HiGHS holds it in a warm ``highspy`` model (columns appended, the fastest path),
+        Gurobi and CPLEX in Pyomo's persistent interfaces, any other LP solver with duals
+        (CBC's CLP, SCIP through cvxpy, Clarabel ...) rebuilds it each iteration.  The
+        MILP part is the pricing MILP and the master IP (HiGHS solves the IP in the LP's
+        own model; other solvers get the Pyomo model).  Checked before any work
+        (:func:`optirules.solvers.require_support`); ``optirules solvers`` lists who can
+        take which part.
     mip_gap : float, default 1e-6
         Relative gap at which the master IP may stop.
     binarizer : None, "auto" or FeatureBinarizer, default None
@@ -350,7 +361,8 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
                  lambda1: float = 0.001, max_degree: int | str = "auto", pricing: str = "auto",
                  exact_method: str = "auto", beam_width: int = 10, n_columns: int = 10,
                  max_iterations: int = 100, time_limit: float | None = None,
-                 pricing_time_limit: float | None = 30.0, solver: str = "highs",
+                 pricing_time_limit: float | None = 30.0,
+                 solver: str | Mapping[str, str] = "highs",
                  mip_gap: float = 1e-6, binarizer: Any = None, random_state: Any = None,
                  verbose: bool = False) -> None:
         self.complexity = complexity

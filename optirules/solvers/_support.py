@@ -9,13 +9,21 @@ layer knows the formulations by name only and imports no model).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import InputError, SolverNotAvailableError
 from ._registry import available_solvers, get_backend
 
-__all__ = ["Formulation", "FORMULATIONS", "LEARNER_FORMULATIONS", "SolverSupport",
+__all__ = ["Formulation", "FORMULATIONS", "LEARNER_FORMULATIONS", "PARTS", "SolverSupport",
            "solver_support", "require_support"]
+
+
+#: the parts of a learner's work a ``solver=`` mapping can name, and how they are called
+PARTS = {"lp": "LP with duals", "milp": "MILP", "qp": "QP", "cone": "conic program"}
+
+_KIND = {"pyomo": "a Pyomo model", "cvxpy": "a cvxpy problem", "highspy": "a highspy model"}
 
 
 @dataclass(frozen=True)
@@ -28,44 +36,60 @@ class Formulation:
         Short name shown by ``optirules solvers``.
     model : str
         The model class (or function) in :mod:`optirules.models` that builds it.
-    interface : {"pyomo", "cvxpy"}
-        The problem type handed to the solver.
+    interface : str
+        The problem type handed to the solver: ``"pyomo"`` or ``"cvxpy"``, or several
+        joined by ``/`` when any one of them will do (the restricted master LP runs in
+        highspy directly, as a Pyomo model or as a cvxpy problem).
     needs : frozenset of str
         Capabilities (see :data:`~optirules.solvers._registry.CAPABILITIES`) the solver
         must have on that interface.
+    part : str
+        Which part of a learner's work it is (a key of :data:`PARTS`): the key a
+        ``solver={"lp": ..., "milp": ...}`` mapping names it by.
     """
 
     name: str
     model: str
     interface: str
     needs: frozenset[str]
+    part: str = "milp"
+
+    @property
+    def interfaces(self) -> tuple[str, ...]:
+        return tuple(self.interface.split("/"))
+
+    def served_by(self, info) -> bool:
+        """Whether solver ``info`` (a :class:`SolverInfo`) has every need on one route."""
+        return any(all(info.can(c, i) for c in self.needs) for i in self.interfaces)
 
 
 #: every formulation and what it needs from a solver
 FORMULATIONS: tuple[Formulation, ...] = (
-    # column generation reads the cover and complexity duals of the relaxed master
-    Formulation("rule master LP", "RuleMasterModel(relax=True)", "pyomo",
-                frozenset({"lp", "duals"})),
+    # column generation reads the cover and complexity duals of the relaxed master: in
+    # highspy (HighsRuleMaster), a persistent Pyomo interface or a rebuilt Pyomo/cvxpy LP
+    Formulation("rule master LP", "RuleMasterModel(relax=True)", "highspy/pyomo/cvxpy",
+                frozenset({"lp", "duals"}), "lp"),
     Formulation("rule master IP", "RuleMasterModel", "pyomo", frozenset({"milp"})),
     Formulation("rule pricing MILP", "RulePricingModel", "pyomo", frozenset({"milp"})),
     Formulation("DRO combination IP", "SparseCombinationModel", "pyomo", frozenset({"milp"})),
     # chi-square ball: ||N p - 1||_2 <= sqrt(rho N), a second-order cone
     Formulation("worst-case pmf (chi2)", "WorstCasePmfModel(divergence='chi2')", "cvxpy",
-                frozenset({"socp"})),
+                frozenset({"socp"}), "cone"),
     # KL ball: sum rel_entr(N p, 1) / N <= rho, exponential cones
     Formulation("worst-case pmf (KL)", "WorstCasePmfModel(divergence='kl')", "cvxpy",
-                frozenset({"exp_cone"})),
+                frozenset({"exp_cone"}), "cone"),
     # min w' Sigma w, written quad_form(w, psd_wrap(Sigma)) with linear constraints
-    Formulation("QMM pruning QP", "QMMModel", "cvxpy", frozenset({"qp"})),
+    Formulation("QMM pruning QP", "QMMModel", "cvxpy", frozenset({"qp"}), "qp"),
 )
 
-#: the formulations each learner passes its ``solver=`` to.  Column generation's master LP
-#: runs in a warm highspy model whatever ``solver`` is; the DRO ensemble's worst-case pmf
-#: uses the exact Lagrangian solver unless asked for the cvxpy model.
+#: the formulations each learner passes its ``solver=`` to (one name serves them all; a
+#: mapping names a solver per part).  The DRO ensemble's worst-case pmf uses the exact
+#: Lagrangian solver unless asked for the cvxpy model.
 LEARNER_FORMULATIONS: dict[str, tuple[str, ...]] = {
-    "BooleanRuleSetClassifier": ("rule pricing MILP", "rule master IP"),
-    "BooleanRuleSetCV": ("rule pricing MILP", "rule master IP"),
-    "DRORuleEnsembleClassifier": ("rule pricing MILP", "rule master IP", "DRO combination IP"),
+    "BooleanRuleSetClassifier": ("rule master LP", "rule pricing MILP", "rule master IP"),
+    "BooleanRuleSetCV": ("rule master LP", "rule pricing MILP", "rule master IP"),
+    "DRORuleEnsembleClassifier": ("rule master LP", "rule pricing MILP", "rule master IP",
+                                  "DRO combination IP"),
     "QMMPruner": ("QMM pruning QP",),
 }
 
@@ -82,39 +106,87 @@ class SolverSupport:
 def solver_support() -> dict[str, SolverSupport]:
     """Per installed solver, the formulations (:data:`FORMULATIONS`) whose interface and
     capabilities it has, and the learners (:data:`LEARNER_FORMULATIONS`) all of whose
-    formulations it serves.  Sorted by solver name."""
+    formulations it serves (with one name).  Sorted by solver name."""
     out: dict[str, SolverSupport] = {}
     for info in available_solvers():
-        served = tuple(f.name for f in FORMULATIONS
-                       if all(info.can(c, f.interface) for c in f.needs))
+        served = tuple(f.name for f in FORMULATIONS if f.served_by(info))
         learners = tuple(name for name, forms in LEARNER_FORMULATIONS.items()
                          if all(f in served for f in forms))
         out[info.name] = SolverSupport(info.name, served, learners)
     return out
 
 
-def require_support(solver: str, formulations) -> str:
+def _who_serves(wanted: list[Formulation]) -> str:
+    """Per part, the installed solvers that serve all of ``wanted``'s formulations of it."""
+    support = solver_support()
+    parts = list(dict.fromkeys(f.part for f in wanted))
+    pieces = []
+    for part in parts:
+        forms = [f.name for f in wanted if f.part == part]
+        able = [n for n, sup in support.items() if all(f in sup.formulations for f in forms)]
+        pieces.append(f"{PARTS[part]} ({', '.join(forms)}): {', '.join(able) or 'none'}")
+    text = "Installed solvers per part: " + "; ".join(pieces) + "."
+    if len(parts) > 1:
+        text += (" Pass one name that serves every part, or a mapping from "
+                 f"{', '.join(map(repr, parts))} to a name each.")
+    return text
+
+
+def _check_one(solver: str, forms: list[Formulation], wanted: list[Formulation]) -> str:
+    if not isinstance(solver, str):
+        raise SolverNotAvailableError(
+            f"solver must be a name such as 'highs', got {solver!r}. {_who_serves(wanted)}")
+    table = {s.name: s for s in available_solvers()}
+    info = table.get(solver.strip().lower())
+    if info is None:
+        try:
+            get_backend(solver, "pyomo")
+        except SolverNotAvailableError as exc:
+            raise SolverNotAvailableError(f"{exc} {_who_serves(wanted)}") from None
+    for f in forms:
+        if f.served_by(info):
+            continue
+        routes = [i for i in f.interfaces if i in info.interfaces]
+        if not routes:
+            what = (f"cannot take {' or '.join(_KIND[i] for i in f.interfaces)} (it takes "
+                    f"{' and '.join(info.interfaces)} problems)")
+        else:
+            missing = {i: sorted(c for c in f.needs if not info.can(c, i)) for i in routes}
+            what = "lacks " + "; ".join(f"{', '.join(m)} on the {i} route"
+                                        for i, m in missing.items())
+        raise SolverNotAvailableError(
+            f"solver {info.name!r} cannot serve the {f.name} ({f.model}), the "
+            f"{PARTS[f.part]} part: it {what}. {_who_serves(wanted)}"
+        )
+    return info.name
+
+
+def require_support(solver: Any, formulations: str | Sequence[str]) -> Any:
     """Check, before any work starts, that ``solver`` can serve every named formulation.
 
     Parameters
     ----------
-    solver : str
-        A solver name (any case).
+    solver : str or mapping
+        A solver name (any case) for every part, or a mapping from parts (keys of
+        :data:`PARTS` that the formulations have, e.g. ``{"lp": "highs", "milp": "scip"}``)
+        to names; a part left out of the mapping is ``"highs"``.
     formulations : str or sequence of str
         Names from :data:`FORMULATIONS`, or a learner name from
         :data:`LEARNER_FORMULATIONS` (standing for its formulations).
 
     Returns
     -------
-    str
-        The registered (lowercase) solver name.
+    str or dict
+        The registered (lowercase) solver name, or for a mapping a dict part -> name.
 
     Raises
     ------
     SolverNotAvailableError
-        When the solver is unknown or not installed, or lacks a problem type or capability
-        one formulation needs; the message names the formulation, what is missing, and the
-        installed solvers that can serve them all.
+        When a solver is unknown or not installed, or lacks a problem type or capability
+        one formulation needs; the message names the formulation and its part, what is
+        missing, and per part the installed solvers that can serve it.
+    InputError
+        For an unknown formulation, or a mapping key that is no part of them.
     """
     if isinstance(formulations, str):
         formulations = LEARNER_FORMULATIONS.get(formulations, (formulations,))
@@ -123,23 +195,14 @@ def require_support(solver: str, formulations) -> str:
     if unknown:
         raise InputError(f"unknown formulation {unknown[0]!r}; known: {', '.join(by_name)}.")
     wanted = [by_name[f] for f in formulations]
-    support = solver_support()
-    able = [n for n, s in support.items() if all(f.name in s.formulations for f in wanted)]
-    interface = wanted[0].interface if wanted else "pyomo"
-    try:
-        info = get_backend(solver, interface)
-    except SolverNotAvailableError as exc:
-        raise SolverNotAvailableError(
-            f"{exc} Solvers that can serve {', '.join(formulations)}: {', '.join(able)}."
-        ) from None
-    for f in wanted:
-        missing = sorted(c for c in f.needs if not info.can(c, f.interface))
-        if f.interface not in info.interfaces or missing:
-            what = (f"takes no {f.interface} problems" if f.interface not in info.interfaces
-                    else f"lacks {', '.join(missing)} on the {f.interface} route")
-            raise SolverNotAvailableError(
-                f"solver {info.name!r} cannot serve the {f.name} ({f.model}): it {what}. "
-                f"Installed solvers that can serve {', '.join(formulations)}: "
-                f"{', '.join(able) or 'none'}."
-            )
-    return info.name
+    if isinstance(solver, Mapping):
+        parts = list(dict.fromkeys(f.part for f in wanted))
+        extra = [k for k in solver if k not in parts]
+        if extra:
+            raise InputError(
+                f"the solver mapping names {extra[0]!r}, which is no part of "
+                f"{', '.join(formulations)}; its parts are {', '.join(map(repr, parts))} "
+                f"({', '.join(PARTS[p] for p in parts)}).")
+        return {p: _check_one(solver.get(p, "highs"), [f for f in wanted if f.part == p],
+                              wanted) for p in parts}
+    return _check_one(solver, wanted, wanted)

@@ -30,7 +30,8 @@ def test_support_follows_the_capabilities():
     for solver, sup in SUPPORT.items():
         info = INFO[solver]
         for f in FORMULATIONS:
-            has = f.interface in info.interfaces and all(info.can(c, f.interface) for c in f.needs)
+            has = any(i in info.interfaces and all(info.can(c, i) for c in f.needs)
+                      for i in f.interface.split("/"))
             assert (f.name in sup.formulations) == has, (solver, f.name)
         for learner, forms in LEARNER_FORMULATIONS.items():
             assert (learner in sup.learners) == all(f in sup.formulations for f in forms)
@@ -46,20 +47,26 @@ def test_known_support_of_the_base_install():
     assert "rule master IP" not in clarabel.formulations  # cvxpy only, and no integers
     assert set(highs.learners) == set(LEARNER_FORMULATIONS)
     assert clarabel.learners == ("QMMPruner",)
-    if "scip" in SUPPORT:  # no duals through Pyomo: cannot drive column generation's LP
-        assert "rule master LP" not in SUPPORT["scip"].formulations
+    if "scip" in SUPPORT:  # no duals through Pyomo, but through cvxpy: the rebuild path
+        assert "rule master LP" in SUPPORT["scip"].formulations
         assert "rule master IP" in SUPPORT["scip"].formulations
+    assert "rule master LP" in clarabel.formulations  # an LP with duals through cvxpy
     if "cbc" in SUPPORT and "pyomo" not in INFO["cbc"].interfaces:
         assert SUPPORT["cbc"].formulations == ()
 
 
 def test_require_support_refuses_before_any_work():
     """The issue's case: solver='scipy' for a rule set takes no Pyomo model, so the master IP
-    would fail after the whole column generation; the check says so up front."""
+    would fail after the whole column generation; the check says so up front, and says
+    which installed solvers can take which part."""
     with pytest.raises(SolverNotAvailableError, match="cannot take a Pyomo model") as err:
         require_support("scipy", "BooleanRuleSetClassifier")
-    assert "Solvers that can serve rule pricing MILP, rule master IP: " in str(err.value)
-    assert "highs" in str(err.value).split("can serve")[-1]
+    text = str(err.value)
+    assert "the MILP part" in text and "Installed solvers per part: LP with duals" in text
+    lp_part = text.split("LP with duals (rule master LP): ")[1].split(";")[0].split(", ")
+    milp_part = text.split("MILP (rule pricing MILP, rule master IP): ")[1].split(".")[0]
+    assert "scipy" in lp_part and "highs" in lp_part and "highs" in milp_part.split(", ")
+    assert "scipy" not in milp_part.split(", ")
     with pytest.raises(SolverNotAvailableError, match="cannot serve the worst-case pmf"):
         require_support("highs", "worst-case pmf (KL)")
     with pytest.raises(SolverNotAvailableError, match="Did you mean 'highs'"):
@@ -68,9 +75,33 @@ def test_require_support_refuses_before_any_work():
         require_support("highs", "rule master QP")
     assert require_support("HiGHS", "DRORuleEnsembleClassifier") == "highs"
     assert require_support("clarabel", ["worst-case pmf (KL)", "QMM pruning QP"]) == "clarabel"
+
+
+def test_the_lp_part_needs_duals_on_one_route():
+    """A solver whose LP route gives no duals cannot hold column generation's master LP."""
+    from optirules.solvers._registry import SolverInfo
+
+    lp = next(f for f in FORMULATIONS if f.name == "rule master LP")
+    no_duals = SolverInfo("x", ("pyomo",), frozenset({"lp"}), "0", (("pyomo", frozenset({"lp"})),))
+    duals_elsewhere = SolverInfo("x", ("cvxpy", "pyomo"), frozenset({"lp", "duals"}), "0",
+                                 (("cvxpy", frozenset({"lp", "duals"})),
+                                  ("pyomo", frozenset({"lp"}))))
+    assert not lp.served_by(no_duals) and lp.served_by(duals_elsewhere)
+
+
+def test_require_support_takes_a_mapping_per_part():
+    parts = require_support({"lp": "highs", "milp": "HiGHS"}, "BooleanRuleSetClassifier")
+    assert parts == {"lp": "highs", "milp": "highs"}
+    assert require_support({"milp": "highs"}, "DRORuleEnsembleClassifier") == {
+        "lp": "highs", "milp": "highs"}
+    with pytest.raises(InputError, match="no part of"):
+        require_support({"qp": "highs"}, "BooleanRuleSetClassifier")
+    with pytest.raises(SolverNotAvailableError, match="the MILP part") as err:
+        require_support({"lp": "highs", "milp": "clarabel"}, "BooleanRuleSetClassifier")
+    assert "mapping from 'lp', 'milp'" in str(err.value)
     if "scip" in SUPPORT:
-        with pytest.raises(SolverNotAvailableError, match="lacks duals on the pyomo route"):
-            require_support("scip", "rule master LP")
+        assert require_support({"lp": "scip", "milp": "scip"}, "BooleanRuleSetCV") == {
+            "lp": "scip", "milp": "scip"}
 
 
 def test_cli_shows_formulations_per_solver(capsys):
@@ -102,12 +133,16 @@ def _solve_formulation(name: str, solver: str):
     """The formulation's optimum with ``solver``, and whatever else should match."""
     from optirules import models
 
-    if name.startswith("rule master"):
+    if name == "rule master LP":  # on the solver's route that returns duals
         A, y, clauses = _rule_data()
-        relax = name.endswith("LP")
-        m = models.RuleMasterModel(A, y, clauses, complexity_budget=7.0, relax=relax)
+        m = models.RebuildRuleMaster(A, y, clauses, complexity=7.0, solver=solver)
+        m.solve()
+        return m.objective_, np.asarray(m.cover_duals_)
+    if name == "rule master IP":
+        A, y, clauses = _rule_data()
+        m = models.RuleMasterModel(A, y, clauses, complexity_budget=7.0)
         m.solve(solver)
-        return m.objective_, (np.asarray(m.cover_duals_) if relax else None)
+        return m.objective_, None
     if name == "rule pricing MILP":
         A, y, _ = _rule_data()
         rng = np.random.default_rng(6)
