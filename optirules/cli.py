@@ -18,6 +18,7 @@ def _cmd_solvers(args: argparse.Namespace) -> int:
         CAPABILITIES,
         FORMULATIONS,
         LEARNER_FORMULATIONS,
+        PARTS,
         available_solvers,
         solver_support,
     )
@@ -43,6 +44,12 @@ def _cmd_solvers(args: argparse.Namespace) -> int:
         marks = " ".join(f"{'yes' if learner in support[n].learners else '-':<{max(len(n), 3)}}"
                          for n in names)
         print(f"{learner:<{width}}{marks}".rstrip())
+    print(f"{'part (solver={part: name, ...})':<{width}}{cols}")
+    for part, what in PARTS.items():
+        forms = [f.name for f in FORMULATIONS if f.part == part]
+        marks = " ".join(f"{'yes' if any(f in support[n].formulations for f in forms) else '-':<{max(len(n), 3)}}"
+                         for n in names)
+        print(f"{f'{part}: {what}':<{width}}{marks}".rstrip())
     return 0
 
 
