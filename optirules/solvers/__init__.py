@@ -20,6 +20,7 @@ _EXPORTS = {
     "SolverSupport": "._support",
     "FORMULATIONS": "._support",
     "LEARNER_FORMULATIONS": "._support",
+    "PARTS": "._support",
     "write_model": "._files",
     "read_model": "._files",
     "new_highs": "._highspy_backend",
