@@ -94,6 +94,7 @@ from sklearn.utils.validation import validate_data
 from ..errors import InputError, OptirulesError, SolverError
 from ..models import Clause, clause_coverage, column_generation, resolve_max_degree
 from ._checks import check_binary_targets, check_fitted, n_rows
+from ._explain import binary_explain, text_or_repr
 from ._json import (
     check_rule_columns,
     dump_json,
@@ -103,6 +104,7 @@ from ._json import (
     load_json_header,
     restore_params,
 )
+from ._multiclass import OneVsRestMixin, one_vs_rest
 from ._rule_set import (
     _is_int,
     _is_number,
@@ -119,6 +121,8 @@ SELECTIONS = ("robust_loss", "validation", "last")
 #: member budgets tried when ``member_complexity=None``, as fractions of ``complexity``
 MEMBER_FRACTIONS = (1.0 / 3.0, 0.5, 1.0)
 DIVERGENCES = ("chi2", "kl")
+#: what each member's column generation starts from (``member_warm_start``)
+WARM_STARTS = ("pool", "members", "none")
 
 
 def margin_loss(F: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -145,7 +149,9 @@ def _robust(z: np.ndarray, rho: float, divergence: str) -> tuple[float, np.ndarr
     return float(p @ z), p
 
 
-class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator):
+@one_vs_rest
+class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
+                                BaseEstimator):
     r"""A sparse convex combination of DNF rule sets trained by DRO (the DRO paper §3).
 
     See the module docstring for the algorithm (eqs 2, 4, 5, 9, 10-14) and for the
@@ -196,6 +202,15 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         the best ensemble so far is returned and ``status_`` says so (module docstring).
     combination_time_limit : float or None, default 30
         Seconds for each combination IP (within ``time_limit``).
+    member_warm_start : {"pool", "members", "none"}, default "pool"
+        The clauses each member's column generation starts from (margin loss only; the
+        binary loss always starts empty, so a repeat proves a cycle).  ``"pool"``: the
+        whole pool generated for the previous member, which holds every earlier pool (the
+        pmf :math:`P^n` changes the master's weights, not its columns, so the columns
+        priced before are valid starting columns); ``"members"``: the clauses of the
+        members so far; ``"none"``: the empty pool.  The starting pool changes the path of
+        column generation, not what it solves: each member is the master IP (eqs 6-8)
+        over its final pool.
     binarizer : None, "auto" or FeatureBinarizer, default None
     random_state : int or None, default None
         Seeds the validation split and HiGHS.  The fit is deterministic given it.
@@ -204,7 +219,13 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
 
     Attributes
     ----------
-    classes_ : ndarray of shape (2,)
+    classes_ : ndarray of shape (n_classes,)
+        With more than two classes the estimator fits one ensemble per class against the
+        rest (``estimators_``, :mod:`optirules.learners._multiclass`), each with the
+        attributes below.
+    estimators_ : list of DRORuleEnsembleClassifier
+        Only with more than two classes: the ensemble of ``classes_[k]`` (coded 1) against
+        the rest (0).
     members_ : list of RuleSet
         :math:`h_1, \dots, h_n` in the order generated (a member may repeat).
     weights_ : ndarray of shape (n_members,)
@@ -227,7 +248,15 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         Index into ``candidates_`` of the returned ensemble.
     member_results_ : list of dict
         Per member: ``gap``, ``gap_certified``, ``lp_bound``, ``ip_objective``,
-        ``status``, ``fit_time``.
+        ``status``, ``fit_time``, ``cg_iterations``, ``pool_size``.
+    history_ : list of dict
+        One record per member grown, in order, over every loop of the fit (each
+        :math:`\mathfrak{C}'` tried, the validation runs and the refit): ``member_complexity``,
+        ``iteration``, ``rows`` (rows the loop ran on), the seconds of each step --
+        ``member_time`` (the member's column generation, ``member_cg_time``, plus its master
+        IP, ``member_ip_time``), ``pmf_time`` (eq 9) and ``combination_time`` (the
+        combination IPs of that iteration) -- and ``cg_iterations``, ``initial_pool``,
+        ``pool_size``, ``robust_loss``.
     cycle_detected_, cycle_start_, cycle_length_
         Binary loss only: whether (and where, 1-based) the iterates started to repeat.
     member_complexity_ : float
@@ -256,7 +285,8 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
                  pricing: str = "auto", beam_width: int = 10, n_columns: int = 10,
                  max_iterations: int = 100, time_limit: float | None = None,
                  combination_time_limit: float | None = 30.0, solver: str = "highs",
-                 binarizer: Any = None, random_state: Any = None, verbose: bool = False) -> None:
+                 member_warm_start: str = "pool", binarizer: Any = None,
+                 random_state: Any = None, verbose: bool = False) -> None:
         self.complexity = complexity
         self.member_complexity = member_complexity
         self.rho = rho
@@ -277,6 +307,7 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         self.time_limit = time_limit
         self.combination_time_limit = combination_time_limit
         self.solver = solver
+        self.member_warm_start = member_warm_start
         self.binarizer = binarizer
         self.random_state = random_state
         self.verbose = verbose
@@ -300,6 +331,9 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         if self.divergence not in DIVERGENCES:
             raise InputError(f"divergence must be one of {DIVERGENCES}, got "
                              f"{self.divergence!r}.")
+        if self.member_warm_start not in WARM_STARTS:
+            raise InputError(f"member_warm_start must be one of {WARM_STARTS}, got "
+                             f"{self.member_warm_start!r}.")
         if self.loss not in LOSSES:
             raise InputError(f"loss must be one of {LOSSES}, got {self.loss!r}.")
         if self.selection not in SELECTIONS:
@@ -357,7 +391,7 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         X : array-like or DataFrame of shape (n_samples, n_features)
             0/1 features when ``binarizer=None``.
         y : array-like of shape (n_samples,)
-            Two class labels.
+            Class labels: two, or more (one ensemble per class against the rest).
 
         Returns
         -------
@@ -370,11 +404,14 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         """
         t0 = time.perf_counter()
         self._check_params()
+        if self._fit_one_vs_rest(X, y):  # K > 2 classes: K binary ensembles
+            return self
         n = n_rows(X)
         if n == 0:
             raise InputError("X has no rows; pass at least one example of each class.")
         classes, ypos = check_binary_targets(y, n, "a rule ensemble")
         self._deadline = None if self.time_limit is None else t0 + float(self.time_limit)
+        self._history: list[dict[str, Any]] = []
         A = self._literal_matrix(X, reset=True)
         self.classes_ = classes
         self.max_degree_ = resolve_max_degree(self.max_degree, A.shape)
@@ -476,6 +513,7 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         else:
             self.status_ = "completed"
         self._store(run, chosen)
+        self.history_ = self._history
         self.fit_time_ = time.perf_counter() - t0
         return self
 
@@ -493,7 +531,9 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
             max_iterations=int(self.max_iterations), time_limit=tl,
             solver=self.solver, random_seed=seed, initial_clauses=start, master_ip="auto",
         )
-        info = {"gap": res.gap, "absolute_gap": res.absolute_gap,
+        self._last_pool = list(res.pool)
+        info = {"cg_iterations": len(res.history), "lp_objective": res.lp_objective,
+                "converged": res.converged, "gap": res.gap, "absolute_gap": res.absolute_gap,
                 "gap_certified": res.certified, "lp_bound": res.lp_bound,
                 "ip_objective": res.ip_objective, "status": f"{res.stop_reason}; IP "
                 f"{res.ip_status}", "fit_time": res.fit_time,
@@ -518,6 +558,7 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
         pmfs = [P.copy()]
         robust: list[float] = []
         candidates: list[dict[str, Any]] = []
+        pool: list[Clause] = []
         cycle: tuple[int, int] | None = None
         timed_out = False
         bar = None
@@ -530,12 +571,24 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
                 if it > 1 and self._expired():
                     timed_out = True
                     break
-                # warm start: the clauses of the members so far (not their whole pools,
-                # which would only grow the master IP).  Not for the binary loss, where
-                # h_{n+1} must depend on P^n alone for a repeat to prove a cycle.
-                start = sorted({c for m in members for c in m}) if self.loss == "margin" \
-                    else []
+                # warm start: the pool of the previous member's column generation (it
+                # holds the pools before it), since P^n changes the weights of the master,
+                # not its columns.  Not for the binary loss, where h_{n+1} must depend on
+                # P^n alone for a repeat to prove a cycle.
+                if self.loss != "margin" or self.member_warm_start == "none":
+                    start: list[Clause] = []
+                elif self.member_warm_start == "members":
+                    start = sorted({c for m in members for c in m})
+                else:
+                    start = pool
+                tm = time.perf_counter()
                 clauses, info = self._member(A, y, P, seed, start, budget)
+                step = {"member_complexity": float(budget), "iteration": it, "rows": N,
+                        "member_time": time.perf_counter() - tm,
+                        "member_cg_time": info["cg_time"], "member_ip_time": info["ip_time"],
+                        "cg_iterations": info["cg_iterations"],
+                        "initial_pool": len(start), "pool_size": info["pool_size"]}
+                pool = self._last_pool
                 h = clause_coverage(A, clauses).any(axis=1) if clauses else np.zeros(N, bool)
                 key = frozenset(clauses)
                 if self.loss == "binary":
@@ -551,19 +604,26 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
                 members.append(clauses)
                 preds.append(h)
                 infos.append(info)
+                tp = time.perf_counter()
                 r, P = _robust(z, rho, div)
+                step["pmf_time"] = time.perf_counter() - tp
                 robust.append(r)
                 pmfs.append(P.copy())
+                tc = time.perf_counter()
                 if self.loss == "margin":
                     for kind, p in (("worst_case", P), ("empirical", P0)):
                         candidates.append(self._combine(preds, members, y, p, it, kind))
+                    step["combination_time"] = time.perf_counter() - tc
                 else:
+                    step["combination_time"] = 0.0
                     w = np.zeros(len(members))
                     w[-1] = 1.0
                     candidates.append({"iteration": it, "pmf": "binary", "weights": w,
                                        "cost": _cost(clauses), "robust_loss": r / 1.0,
                                        "train_accuracy": float(np.mean(h == y)),
                                        "objective": r, "status": "single member"})
+                step["robust_loss"] = r
+                self._history.append(step)
                 if bar is not None:
                     bar.update(1)
                     bar.set_postfix(robust_loss=f"{r:.4f}")
@@ -777,9 +837,40 @@ class DRORuleEnsembleClassifier(_RuleInputMixin, ClassifierMixin, BaseEstimator)
             est.cycle_length_ = None if cyc is None else cyc[1]
         return est
 
+    def _decision_support(self, X: Any) -> tuple[list[list[str]], list[list[str]]]:
+        """Per row, the members (weight > 0) voting ``classes_[0]`` and ``classes_[1]``: the
+        rules of the member that fired, or that none did."""
+        self.decision_function(X)  # checks X as prediction does
+        n = n_rows(X)
+        neg: list[list[str]] = [[] for _ in range(n)]
+        pos: list[list[str]] = [[] for _ in range(n)]
+        order = sorted(np.flatnonzero(self.weights_), key=lambda k: (-self.weights_[k], k))
+        for k in order:
+            member = self.members_[k]
+            fired = member.fired(X)
+            head = f"member {k + 1} (v = {self.weights_[k]:.4f})"
+            for i in range(n):
+                idx = np.flatnonzero(fired[i])
+                if idx.size:
+                    pos[i].append(f"{head}: " + " OR ".join(
+                        f"rule {m + 1}: {member.rules[m]}" for m in idx))
+                else:
+                    neg[i].append(f"{head}: no rule holds")
+        return neg, pos
+
+    def explain(self, X: Any):
+        """A DataFrame, one row per row of ``X``: ``prediction``, ``score`` (the weighted vote
+        for it, :meth:`predict_proba`), ``rules`` (the members that voted for it, largest
+        weight first, with the rules that fired), ``fired`` and ``text``
+        (:mod:`optirules.learners._explain`)."""
+        return binary_explain(self, X)
+
     def __str__(self) -> str:
-        if not hasattr(self, "weights_"):
-            return repr(self)
+        return text_or_repr(self, "weights_")
+
+    def to_text(self) -> str:
+        """The ensemble: the members with positive weight, one a line."""
+        check_fitted(self, "weights_")
         pos = json_scalar(self.classes_[1])
         lines = [f"predict {pos!r} if the weighted vote F(x) >= 1/2 "
                  f"(cost {self.complexity_} of budget {self.complexity}):"]

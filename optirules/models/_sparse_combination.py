@@ -14,10 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, SolverError
 from ._base import OptModel
 
 __all__ = ["SparseCombinationModel"]
+
+#: how :meth:`SparseCombinationModel.solve` reaches the solver
+ROUTES = ("auto", "highspy", "pyomo")
 
 
 def _as_binary_matrix(h: Any) -> np.ndarray:
@@ -233,18 +236,117 @@ class SparseCombinationModel(OptModel):
         m.budget = pyo.Constraint(expr=sum(cost[q] * m.w[q] for q in members) <= self.budget)
         return m
 
+    # ------------------------------------------------------------------ direct HiGHS
+    def highs_model(self) -> Any:
+        """The same IP (eqs 11-14) built directly as a ``highspy.Highs`` model.
+
+        Columns ``v(member_k)``, ``w(member_k)``, ``xi(i_j)`` and rows ``margin(i_j)``,
+        ``simplex``, ``link(member_k)``, ``budget`` in that order, named as in the Pyomo
+        model's ``.lp`` file.  The constraint matrix is assembled as one sparse array, so
+        building takes milliseconds where the Pyomo model's construction and translation
+        take most of a small solve.  A new object on every call.
+        """
+        import highspy
+        from scipy import sparse
+
+        from ..solvers import new_highs
+
+        n, k = self.H.shape
+        half, delta = 0.5, self.delta
+        label1 = self.y == 1
+        inf = highspy.kHighsInf
+        # rows: margin (n), simplex (1), link (k), budget (1); columns: v (k), w (k), xi (n)
+        ri, ci = np.nonzero(self.H)
+        rows = [ri, np.arange(n), np.full(k, n), n + 1 + np.arange(k), n + 1 + np.arange(k),
+                np.full(k, n + 1 + k)]
+        cols = [ci, 2 * k + np.arange(n), np.arange(k), np.arange(k), k + np.arange(k),
+                k + np.arange(k)]
+        vals = [np.ones(ri.size), np.where(label1, 1.0, -1.0), np.ones(k), np.ones(k),
+                -np.ones(k), self.costs]
+        n_row, n_col = n + k + 2, 2 * k + n
+        mat = sparse.csc_matrix((np.concatenate(vals), (np.concatenate(rows),
+                                                        np.concatenate(cols))),
+                                shape=(n_row, n_col))
+        mat.sort_indices()
+        row_lower = np.concatenate([np.where(label1, half + delta, -inf), [1.0],
+                                    np.full(k, -inf), [-inf]])
+        row_upper = np.concatenate([np.where(label1, inf, half - delta), [1.0],
+                                    np.zeros(k), [self.budget]])
+        lp = highspy.HighsLp()
+        lp.num_col_, lp.num_row_ = n_col, n_row
+        lp.col_cost_ = np.concatenate([np.zeros(2 * k), self.sample_weight])
+        lp.col_lower_ = np.zeros(n_col)
+        lp.col_upper_ = np.concatenate([np.ones(2 * k), np.full(n, inf)])
+        lp.row_lower_, lp.row_upper_ = row_lower, row_upper
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+        lp.a_matrix_.start_ = mat.indptr.astype(np.int32)
+        lp.a_matrix_.index_ = mat.indices.astype(np.int32)
+        lp.a_matrix_.value_ = mat.data.astype(float)
+        lp.integrality_ = ([highspy.HighsVarType.kContinuous] * k
+                           + [highspy.HighsVarType.kInteger] * k
+                           + [highspy.HighsVarType.kContinuous] * n)
+        lp.col_names_ = ([f"v(member_{q})" for q in range(k)]
+                         + [f"w(member_{q})" for q in range(k)]
+                         + [f"xi(i_{i})" for i in range(n)])
+        lp.row_names_ = ([f"margin(i_{i})" for i in range(n)] + ["simplex"]
+                         + [f"link(member_{q})" for q in range(k)] + ["budget"])
+        h = new_highs()
+        if h.passModel(lp) != highspy.HighsStatus.kOk:
+            raise SolverError("HiGHS refused the sparse combination IP built for it.")
+        return h
+
+    def solve(self, solver: str | None = None, *, time_limit: float | None = None,
+              mip_gap: float | None = None, verbose: bool = False, route: str = "auto",
+              **options: Any):
+        """Solve the IP and read the solution back (see ``OptModel.solve``).
+
+        Parameters
+        ----------
+        route : {"auto", "highspy", "pyomo"}, default "auto"
+            ``"highspy"``: the model of :meth:`highs_model` solved by HiGHS (only with
+            ``solver="highs"``); ``"pyomo"``: the declarative Pyomo model :attr:`model`
+            through the solvers layer (any MILP solver); ``"auto"``: ``"highspy"`` for
+            HiGHS, ``"pyomo"`` otherwise.  Both routes reach the same optimum (tested).
+        """
+        from ..solvers import solve
+
+        name = str(solver or self.default_solver).lower()
+        if route not in ROUTES:
+            raise InputError(f"route must be one of {ROUTES}, got {route!r}.")
+        if route == "highspy" and name != "highs":
+            raise InputError(f"route='highspy' solves with HiGHS only, not {solver!r}; use "
+                             "route='pyomo' for another solver.")
+        if route == "pyomo" or (route == "auto" and name != "highs"):
+            return super().solve(solver, time_limit=time_limit, mip_gap=mip_gap,
+                                 verbose=verbose, **options)
+        h = self.highs_model()
+        result = solve(h, "highs", time_limit=time_limit, mip_gap=mip_gap, verbose=verbose,
+                       **options)
+        self.result_ = result
+        if not result.has_solution:
+            result.raise_for_status()
+        x = np.asarray(h.getSolution().col_value, dtype=float)
+        n, k = self.H.shape
+        self._store_solution(x[:k], x[k:2 * k], x[2 * k:], result)
+        return result
+
     def _read_solution(self, result) -> None:
         import pyomo.environ as pyo
 
         m = self.model
         members = list(m.K)
-        v = np.array([pyo.value(m.v[q]) for q in members], dtype=float)
+        self._store_solution(np.array([pyo.value(m.v[q]) for q in members], dtype=float),
+                             np.array([pyo.value(m.w[q]) for q in members], dtype=float),
+                             np.array([pyo.value(m.xi[r]) for r in m.I], dtype=float), result)
+
+    def _store_solution(self, v: np.ndarray, w: np.ndarray, xi: np.ndarray, result) -> None:
+        v = np.array(v, dtype=float)
         v[v < self.tol] = 0.0
         v = v / v.sum()
         self.v_ = v
-        self.w_ = np.array([round(pyo.value(m.w[q])) for q in members], dtype=int)
+        self.w_ = np.round(w).astype(int)
         self.chosen_ = np.flatnonzero(v > 0.0)
-        self.xi_ = np.array([pyo.value(m.xi[r]) for r in m.I], dtype=float)
+        self.xi_ = np.asarray(xi, dtype=float)
         self.objective_ = float(result.objective)
         self.status_ = result.status
 

@@ -240,6 +240,50 @@ def test_member_gaps_absolute_beside_relative_and_unknown_without_proof():
         assert math.isnan(m["gap"]) and math.isnan(m["absolute_gap"])
 
 
+def test_history_times_every_step_of_every_member():
+    X, y = noisy_data(10, n=80)
+    est = DRORuleEnsembleClassifier(complexity=12, n_iterations=3, max_degree=2,
+                                    random_state=0).fit(X, y)
+    h = est.history_
+    # one record per member over the three member budgets C' in {4, 6, 12}
+    assert [(r["member_complexity"], r["iteration"]) for r in h] == [
+        (b, it) for b in (4.0, 6.0, 12.0) for it in (1, 2, 3)]
+    for r in h:
+        for k in ("member_time", "member_cg_time", "member_ip_time", "pmf_time",
+                  "combination_time"):
+            assert 0.0 <= r[k] < est.fit_time_
+        assert r["member_cg_time"] + r["member_ip_time"] <= r["member_time"] + 1e-9
+        assert r["rows"] == len(y)
+    assert sum(r["member_time"] + r["pmf_time"] + r["combination_time"]
+               for r in h) <= est.fit_time_
+    returned = [r for r in h if r["member_complexity"] == est.member_complexity_]
+    np.testing.assert_allclose([r["robust_loss"] for r in returned], est.robust_loss_history_)
+
+
+@pytest.mark.parametrize("start", ["members", "none"])
+def test_member_warm_start_changes_the_path_not_the_lp_optimum(start):
+    # exact pricing proves each member's master LP optimal over all clauses, whatever the
+    # starting pool: the first two members see the same pmfs (h_1 starts from an empty pool
+    # in every mode), so their LP optima agree; with "pool" member n starts from member
+    # n-1's whole pool
+    X, y = noisy_data(11, n=90)
+    kw = dict(complexity=12, member_complexity=6, n_iterations=3, max_degree=2,
+              pricing="exact", random_state=0)
+    pool = DRORuleEnsembleClassifier(**kw).fit(X, y)
+    other = DRORuleEnsembleClassifier(member_warm_start=start, **kw).fit(X, y)
+    assert pool.history_[0]["initial_pool"] == other.history_[0]["initial_pool"] == 0
+    for a, b in zip(pool.member_results_[:2], other.member_results_[:2]):
+        assert a["converged"] and b["converged"]
+        assert a["lp_objective"] == pytest.approx(b["lp_objective"], abs=1e-9)
+    for prev, cur in zip(pool.history_, pool.history_[1:]):
+        assert cur["initial_pool"] == prev["pool_size"]
+    if start == "none":
+        assert all(r["initial_pool"] == 0 for r in other.history_)
+    else:
+        distinct = {c for m in other.member_clauses_[:2] for c in m}
+        assert other.history_[2]["initial_pool"] == len(distinct)
+
+
 def test_json_round_trip_gives_identical_votes(tmp_path):
     import pandas as pd
 
@@ -265,7 +309,7 @@ def test_clear_errors():
         DRORuleEnsembleClassifier(complexity=6, member_complexity=9).fit(X, y)
     for bad in (dict(rho=-1), dict(loss="hinge"), dict(divergence="tv"),
                 dict(selection="best"), dict(n_iterations=0), dict(complexity=1),
-                dict(refit="yes"), dict(time_limit=-1)):
+                dict(refit="yes"), dict(time_limit=-1), dict(member_warm_start="all")):
         with pytest.raises(InputError):
             DRORuleEnsembleClassifier(**bad).fit(X, y)
     with pytest.raises(InputError, match="only one class"):

@@ -74,9 +74,10 @@ def test_milp_equals_brute_force(seed, n, k, weighted, delta):
     model = SparseCombinationModel(H, y, costs, budget, delta=delta,
                                    sample_weight=p if weighted else None)
     weights = model.sample_weight
-    model.solve()
+    model.solve()  # HiGHS through the direct highspy model
     expected = _brute_force(H, y, costs, budget, model.delta, weights)
     assert model.objective_ == pytest.approx(expected, abs=1e-7)
+    assert model.result_.info["interface"] == "highspy"
     # v on the simplex, support inside the chosen set, budget respected
     assert np.all(model.v_ >= 0) and model.v_.sum() == pytest.approx(1.0, abs=1e-12)
     assert set(np.flatnonzero(model.v_)) == set(model.chosen_)
@@ -220,3 +221,57 @@ def test_predict_before_solve_raises():
     model = SparseCombinationModel([[0, 1], [1, 0]], [0, 1], [2.0, 3.0], budget=5.0)
     with pytest.raises(NotFittedError):
         model.predict()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_direct_highspy_route_reaches_the_pyomo_optimum(seed):
+    rng = np.random.default_rng(100 + seed)
+    n, k = int(rng.integers(40, 160)), int(rng.integers(3, 12))
+    H, y, costs, budget, p = _random_instance(seed, n, k)
+    direct = SparseCombinationModel(H, y, costs, budget, sample_weight=p)
+    declarative = SparseCombinationModel(H, y, costs, budget, sample_weight=p)
+    rd = direct.solve(route="highspy")
+    rp = declarative.solve(route="pyomo")
+    assert rd.info["interface"] == "highspy" and rp.info.get("interface") != "highspy"
+    assert direct.objective_ == pytest.approx(declarative.objective_, abs=1e-8)
+    # each solution is the margin loss of its own v, within the budget
+    for m in (direct, declarative):
+        assert _margin_loss(H, y, p, m.delta, m.v_) == pytest.approx(m.objective_, abs=1e-7)
+        assert costs[m.w_ == 1].sum() <= budget + 1e-9
+
+
+def test_direct_model_has_the_pyomo_names_and_structure(tmp_path):
+    import highspy
+
+    H = np.array([[1, 0, 1], [0, 1, 1], [1, 1, 0], [0, 0, 1]])
+    y = np.array([1, 0, 1, 0])
+    model = SparseCombinationModel(H, y, [2.0, 3.0, 4.0], budget=5.0)
+    h = model.highs_model()
+    lp = h.getLp()
+    assert lp.num_col_ == 3 + 3 + 4 and lp.num_row_ == 4 + 1 + 3 + 1
+    assert list(lp.col_names_[:4]) == ["v(member_0)", "v(member_1)", "v(member_2)",
+                                       "w(member_0)"]
+    assert lp.row_names_[1] == "margin(i_1)" and lp.row_names_[-1] == "budget"
+    assert [int(t) for t in lp.integrality_][:6] == [0, 0, 0, 1, 1, 1]
+    # margin rows: eq 12 on a negative row, eq 13 on a positive row
+    assert lp.row_upper_[1] == pytest.approx(0.5 - model.delta)
+    assert lp.row_lower_[0] == pytest.approx(0.5 + model.delta)
+    assert lp.row_upper_[-1] == 5.0
+    # the Pyomo model's file, read back by HiGHS, has the same size and optimum
+    path = tmp_path / "pyomo.lp"
+    model.write(path)
+    g = highspy.Highs()
+    g.setOptionValue("output_flag", False)
+    g.readModel(str(path))
+    assert (g.getNumCol(), g.getNumRow()) == (h.getNumCol(), h.getNumRow())
+    g.run()
+    model.solve()
+    assert g.getInfo().objective_function_value == pytest.approx(model.objective_, abs=1e-9)
+
+
+def test_route_errors():
+    model = SparseCombinationModel([[0, 1], [1, 0]], [0, 1], [2.0, 3.0], budget=5.0)
+    with pytest.raises(InputError, match="route must be one of"):
+        model.solve(route="cplex")
+    with pytest.raises(InputError, match="HiGHS only"):
+        model.solve("scip", route="highspy")
