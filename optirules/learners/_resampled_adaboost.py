@@ -15,7 +15,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 
 from ..errors import InputError
-from ._checks import check_fitted
+from ._checks import check_fitted, progress_logger
 
 __all__ = ["ResampledAdaBoostClassifier"]
 
@@ -50,13 +50,17 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
     max_depth : int or None, default=None
         Depth of the trees (1 = stumps, None = fully grown).
     random_state : int, RandomState or None, default=None
+    verbose : bool, default=False
+        Log every round (kept or discarded tree, its weighted error and vote) through
+        :mod:`logging` (logger ``optirules.learners.resampled_adaboost``, level INFO).
     """
 
     def __init__(self, n_estimators: int = 200, max_depth: int | None = None,
-                 random_state: Any = None):
+                 random_state: Any = None, verbose: bool = False):
         self.n_estimators = n_estimators
         self.max_depth = max_depth
         self.random_state = random_state
+        self.verbose = verbose
 
     def fit(self, X: Any, y: Any) -> ResampledAdaBoostClassifier:
         """Boost ``n_estimators`` trees on ``(X, y)``."""
@@ -75,6 +79,7 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
         D = np.full(n, 1.0 / n)
         trees, alphas, errors = [], [], []
         discarded = 0
+        log = progress_logger("learners.resampled_adaboost", self.verbose)
         while len(trees) < self.n_estimators and discarded < 10 * self.n_estimators:
             idx = rng.choice(n, size=n, replace=True, p=D)
             tree = DecisionTreeClassifier(max_depth=self.max_depth,
@@ -83,6 +88,8 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
             wrong = tree.predict(X) != y
             eps = float(D[wrong].sum())
             if eps >= 0.5:
+                if log is not None:
+                    log.info("tree discarded: weighted error %.4f >= 1/2; weights reset", eps)
                 discarded += 1
                 D = np.full(n, 1.0 / n)
                 continue
@@ -93,6 +100,8 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
             trees.append(tree)
             alphas.append(alpha)
             errors.append(eps)
+            if log is not None:
+                log.info("round %d: weighted error %.4f, vote %.4f", len(trees), eps, alpha)
         self.estimators_ = trees
         self.estimator_weights_ = np.asarray(alphas)
         self.estimator_errors_ = np.asarray(errors)
