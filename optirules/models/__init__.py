@@ -36,6 +36,7 @@ _EXPORTS = {
     "PRICING": "._column_generation",
     "EXACT_METHODS": "._column_generation",
     "enumerate_pricing": "._enumeration",
+    "EnumerationPricer": "._enumeration",
     "margins": "._margins",
 }
 __all__ = sorted(_EXPORTS)
