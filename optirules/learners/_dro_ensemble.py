@@ -121,6 +121,8 @@ SELECTIONS = ("robust_loss", "validation", "last")
 #: member budgets tried when ``member_complexity=None``, as fractions of ``complexity``
 MEMBER_FRACTIONS = (1.0 / 3.0, 0.5, 1.0)
 DIVERGENCES = ("chi2", "kl")
+#: what each member's column generation starts from (``member_warm_start``)
+WARM_STARTS = ("pool", "members", "none")
 
 
 def margin_loss(F: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -200,6 +202,15 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         the best ensemble so far is returned and ``status_`` says so (module docstring).
     combination_time_limit : float or None, default 30
         Seconds for each combination IP (within ``time_limit``).
+    member_warm_start : {"pool", "members", "none"}, default "pool"
+        The clauses each member's column generation starts from (margin loss only; the
+        binary loss always starts empty, so a repeat proves a cycle).  ``"pool"``: the
+        whole pool generated for the previous member, which holds every earlier pool (the
+        pmf :math:`P^n` changes the master's weights, not its columns, so the columns
+        priced before are valid starting columns); ``"members"``: the clauses of the
+        members so far; ``"none"``: the empty pool.  The starting pool changes the path of
+        column generation, not what it solves: each member is the master IP (eqs 6-8)
+        over its final pool.
     binarizer : None, "auto" or FeatureBinarizer, default None
     random_state : int or None, default None
         Seeds the validation split and HiGHS.  The fit is deterministic given it.
@@ -237,7 +248,15 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         Index into ``candidates_`` of the returned ensemble.
     member_results_ : list of dict
         Per member: ``gap``, ``gap_certified``, ``lp_bound``, ``ip_objective``,
-        ``status``, ``fit_time``.
+        ``status``, ``fit_time``, ``cg_iterations``, ``pool_size``.
+    history_ : list of dict
+        One record per member grown, in order, over every loop of the fit (each
+        :math:`\mathfrak{C}'` tried, the validation runs and the refit): ``member_complexity``,
+        ``iteration``, ``rows`` (rows the loop ran on), the seconds of each step --
+        ``member_time`` (the member's column generation, ``member_cg_time``, plus its master
+        IP, ``member_ip_time``), ``pmf_time`` (eq 9) and ``combination_time`` (the
+        combination IPs of that iteration) -- and ``cg_iterations``, ``initial_pool``,
+        ``pool_size``, ``robust_loss``.
     cycle_detected_, cycle_start_, cycle_length_
         Binary loss only: whether (and where, 1-based) the iterates started to repeat.
     member_complexity_ : float
@@ -266,7 +285,8 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                  pricing: str = "auto", beam_width: int = 10, n_columns: int = 10,
                  max_iterations: int = 100, time_limit: float | None = None,
                  combination_time_limit: float | None = 30.0, solver: str = "highs",
-                 binarizer: Any = None, random_state: Any = None, verbose: bool = False) -> None:
+                 member_warm_start: str = "pool", binarizer: Any = None,
+                 random_state: Any = None, verbose: bool = False) -> None:
         self.complexity = complexity
         self.member_complexity = member_complexity
         self.rho = rho
@@ -287,6 +307,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         self.time_limit = time_limit
         self.combination_time_limit = combination_time_limit
         self.solver = solver
+        self.member_warm_start = member_warm_start
         self.binarizer = binarizer
         self.random_state = random_state
         self.verbose = verbose
@@ -310,6 +331,9 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         if self.divergence not in DIVERGENCES:
             raise InputError(f"divergence must be one of {DIVERGENCES}, got "
                              f"{self.divergence!r}.")
+        if self.member_warm_start not in WARM_STARTS:
+            raise InputError(f"member_warm_start must be one of {WARM_STARTS}, got "
+                             f"{self.member_warm_start!r}.")
         if self.loss not in LOSSES:
             raise InputError(f"loss must be one of {LOSSES}, got {self.loss!r}.")
         if self.selection not in SELECTIONS:
@@ -387,6 +411,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             raise InputError("X has no rows; pass at least one example of each class.")
         classes, ypos = check_binary_targets(y, n, "a rule ensemble")
         self._deadline = None if self.time_limit is None else t0 + float(self.time_limit)
+        self._history: list[dict[str, Any]] = []
         A = self._literal_matrix(X, reset=True)
         self.classes_ = classes
         self.max_degree_ = resolve_max_degree(self.max_degree, A.shape)
@@ -488,6 +513,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         else:
             self.status_ = "completed"
         self._store(run, chosen)
+        self.history_ = self._history
         self.fit_time_ = time.perf_counter() - t0
         return self
 
@@ -505,7 +531,9 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             max_iterations=int(self.max_iterations), time_limit=tl,
             solver=self.solver, random_seed=seed, initial_clauses=start, master_ip="auto",
         )
-        info = {"gap": res.gap, "absolute_gap": res.absolute_gap,
+        self._last_pool = list(res.pool)
+        info = {"cg_iterations": len(res.history), "lp_objective": res.lp_objective,
+                "converged": res.converged, "gap": res.gap, "absolute_gap": res.absolute_gap,
                 "gap_certified": res.certified, "lp_bound": res.lp_bound,
                 "ip_objective": res.ip_objective, "status": f"{res.stop_reason}; IP "
                 f"{res.ip_status}", "fit_time": res.fit_time,
@@ -530,6 +558,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         pmfs = [P.copy()]
         robust: list[float] = []
         candidates: list[dict[str, Any]] = []
+        pool: list[Clause] = []
         cycle: tuple[int, int] | None = None
         timed_out = False
         bar = None
@@ -542,12 +571,24 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                 if it > 1 and self._expired():
                     timed_out = True
                     break
-                # warm start: the clauses of the members so far (not their whole pools,
-                # which would only grow the master IP).  Not for the binary loss, where
-                # h_{n+1} must depend on P^n alone for a repeat to prove a cycle.
-                start = sorted({c for m in members for c in m}) if self.loss == "margin" \
-                    else []
+                # warm start: the pool of the previous member's column generation (it
+                # holds the pools before it), since P^n changes the weights of the master,
+                # not its columns.  Not for the binary loss, where h_{n+1} must depend on
+                # P^n alone for a repeat to prove a cycle.
+                if self.loss != "margin" or self.member_warm_start == "none":
+                    start: list[Clause] = []
+                elif self.member_warm_start == "members":
+                    start = sorted({c for m in members for c in m})
+                else:
+                    start = pool
+                tm = time.perf_counter()
                 clauses, info = self._member(A, y, P, seed, start, budget)
+                step = {"member_complexity": float(budget), "iteration": it, "rows": N,
+                        "member_time": time.perf_counter() - tm,
+                        "member_cg_time": info["cg_time"], "member_ip_time": info["ip_time"],
+                        "cg_iterations": info["cg_iterations"],
+                        "initial_pool": len(start), "pool_size": info["pool_size"]}
+                pool = self._last_pool
                 h = clause_coverage(A, clauses).any(axis=1) if clauses else np.zeros(N, bool)
                 key = frozenset(clauses)
                 if self.loss == "binary":
@@ -563,19 +604,26 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                 members.append(clauses)
                 preds.append(h)
                 infos.append(info)
+                tp = time.perf_counter()
                 r, P = _robust(z, rho, div)
+                step["pmf_time"] = time.perf_counter() - tp
                 robust.append(r)
                 pmfs.append(P.copy())
+                tc = time.perf_counter()
                 if self.loss == "margin":
                     for kind, p in (("worst_case", P), ("empirical", P0)):
                         candidates.append(self._combine(preds, members, y, p, it, kind))
+                    step["combination_time"] = time.perf_counter() - tc
                 else:
+                    step["combination_time"] = 0.0
                     w = np.zeros(len(members))
                     w[-1] = 1.0
                     candidates.append({"iteration": it, "pmf": "binary", "weights": w,
                                        "cost": _cost(clauses), "robust_loss": r / 1.0,
                                        "train_accuracy": float(np.mean(h == y)),
                                        "objective": r, "status": "single member"})
+                step["robust_loss"] = r
+                self._history.append(step)
                 if bar is not None:
                     bar.update(1)
                     bar.set_postfix(robust_loss=f"{r:.4f}")
