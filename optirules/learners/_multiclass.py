@@ -74,9 +74,9 @@ class OneVsRestMixin:
             return False
         from sklearn.utils.validation import validate_data
 
-        y = np.asarray(y)
-        if y.ndim == 2:
-            y = y.ravel()
+        from sklearn.utils.validation import column_or_1d
+
+        y = column_or_1d(y, warn=True)
         try:
             validate_data(self, X, reset=True, skip_check_array=True)
         except ValueError as exc:
