@@ -82,6 +82,7 @@ iterate of least robust loss :math:`R(h)`.
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import time
@@ -113,6 +114,8 @@ from ._rule_set import (
 from ._rules import RuleSet
 
 __all__ = ["DRORuleEnsembleClassifier", "margin_loss"]
+
+_LOG = logging.getLogger("optirules.learners.dro_ensemble")
 
 LOSSES = ("margin", "binary")
 #: the vote threshold 1/2, less a round-off allowance (sums of weights such as 0.35 + 0.15)
@@ -215,7 +218,13 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
     random_state : int or None, default None
         Seeds the validation split and HiGHS.  The fit is deterministic given it.
     verbose : bool, default False
-        Show a progress bar over the iterations.
+        Show a progress bar (tqdm) over the members of each :math:`\mathfrak{C}'`, its
+        postfix updated at every column-generation iteration inside the member (LP
+        objective, pool size) and after each member (robust loss), so the first update
+        comes after one restricted-master solve and one pricing round.  Independently of
+        ``verbose``, the fit logs through :mod:`logging` under the logger
+        ``"optirules.learners.dro_ensemble"``: one INFO record at the start, per member and
+        at the end, one DEBUG record per column-generation iteration.
 
     Attributes
     ----------
@@ -418,6 +427,10 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         seed = self._seed()
         budgets = self._budgets()
         n_iter = int(self.n_iterations)
+        _LOG.info("fit on %d rows, %d literals (max_degree %d): member budgets C' %s, %d "
+                  "members each, loss %s, selection %s", A.shape[0], A.shape[1],
+                  self.max_degree_, [f"{b:g}" for b in budgets], n_iter, self.loss,
+                  self.selection)
         selection = self.selection if self.loss == "margin" else "robust_loss"
         split = None
         if selection == "validation":
@@ -515,10 +528,17 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         self._store(run, chosen)
         self.history_ = self._history
         self.fit_time_ = time.perf_counter() - t0
+        _LOG.info("fit done in %.2f s: %s; C'=%g, candidate %d of %d (iteration %d, %s pmf), "
+                  "cost %d, %d members grown", self.fit_time_, self.status_,
+                  self.member_complexity_, self.selected_ + 1, len(self.candidates_),
+                  self.candidates_[self.selected_]["iteration"],
+                  self.candidates_[self.selected_]["pmf"], self.complexity_,
+                  len(self._history))
         return self
 
     def _member(self, A: np.ndarray, y: np.ndarray, P: np.ndarray, seed: int,
-                start: list[Clause], budget: float) -> tuple[list[Clause], dict[str, Any]]:
+                start: list[Clause], budget: float, progress: Any = None,
+                ) -> tuple[list[Clause], dict[str, Any]]:
         tl = None
         rem = self._remaining()
         if rem is not None:  # a fair share of what is left for the members still planned
@@ -530,6 +550,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             beam_width=int(self.beam_width), n_columns=int(self.n_columns),
             max_iterations=int(self.max_iterations), time_limit=tl,
             solver=self.solver, random_seed=seed, initial_clauses=start, master_ip="auto",
+            progress=progress,
         )
         self._last_pool = list(res.pool)
         info = {"cg_iterations": len(res.history), "lp_objective": res.lp_objective,
@@ -565,7 +586,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         if self.verbose:
             from tqdm.auto import tqdm
 
-            bar = tqdm(total=n_iter, desc="DRO rule ensemble", unit="member")
+            bar = tqdm(total=n_iter, desc=f"DRO rule ensemble, C'={budget:g}", unit="member")
         try:
             for it in range(1, n_iter + 1):
                 if it > 1 and self._expired():
@@ -582,7 +603,8 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                 else:
                     start = pool
                 tm = time.perf_counter()
-                clauses, info = self._member(A, y, P, seed, start, budget)
+                clauses, info = self._member(A, y, P, seed, start, budget,
+                                             self._cg_progress(bar, budget, it))
                 step = {"member_complexity": float(budget), "iteration": it, "rows": N,
                         "member_time": time.perf_counter() - tm,
                         "member_cg_time": info["cg_time"], "member_ip_time": info["ip_time"],
@@ -624,6 +646,12 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                                        "objective": r, "status": "single member"})
                 step["robust_loss"] = r
                 self._history.append(step)
+                _LOG.info("C'=%g member %d/%d on %d rows: cost %d, %d CG iterations, pool %d "
+                          "(started from %d), robust loss %.6f; %.2f s (CG %.2f, IP %.2f), "
+                          "pmf %.3f s, combination %.2f s", budget, it, n_iter, N,
+                          _cost(clauses), step["cg_iterations"], step["pool_size"],
+                          step["initial_pool"], r, step["member_time"], step["member_cg_time"],
+                          step["member_ip_time"], step["pmf_time"], step["combination_time"])
                 if bar is not None:
                     bar.update(1)
                     bar.set_postfix(robust_loss=f"{r:.4f}")
@@ -634,6 +662,26 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         return {"members": members, "preds": preds, "infos": infos, "pmfs": np.array(pmfs),
                 "robust": np.array(robust), "candidates": candidates, "cycle": cycle,
                 "divergences": divs, "timed_out": timed_out or self._expired()}
+
+    @staticmethod
+    def _cg_progress(bar: Any, budget: float, it: int) -> Any:
+        """The ``progress`` callback of column generation: a DEBUG record and the bar's
+        postfix at every iteration."""
+        debug = _LOG.isEnabledFor(logging.DEBUG)
+        if bar is None and not debug:
+            return None
+
+        def progress(record: dict[str, Any]) -> None:
+            if debug:
+                _LOG.debug("C'=%g member %d: CG iteration %d, LP %.6g, %d columns added, "
+                           "pool %d, %.2f s", budget, it, record["iteration"],
+                           record["lp_objective"], record["columns_added"],
+                           record["pool_size"], record["time"])
+            if bar is not None:
+                bar.set_postfix(member=it, cg_iter=record["iteration"],
+                                lp=f"{record['lp_objective']:.5f}", pool=record["pool_size"])
+
+        return progress
 
     def _combine(self, preds: list[np.ndarray], members: list[list[Clause]], y: np.ndarray,
                  p: np.ndarray, it: int, kind: str) -> dict[str, Any]:

@@ -284,6 +284,32 @@ def test_member_warm_start_changes_the_path_not_the_lp_optimum(start):
         assert other.history_[2]["initial_pool"] == len(distinct)
 
 
+def test_verbose_bar_updates_inside_each_member_and_fit_logs(capsys, caplog):
+    import logging
+
+    X, y = noisy_data(12, n=80)
+    kw = dict(complexity=12, member_complexity=6, n_iterations=2, max_degree=2)
+    with caplog.at_level(logging.DEBUG, logger="optirules"):
+        est = DRORuleEnsembleClassifier(verbose=True, **kw).fit(X, y)
+    err = capsys.readouterr().err
+    # the bar shows column generation's iterations before the first member is done
+    first = [line for line in err.replace("\r", "\n").splitlines() if " 0/2 " in line]
+    assert any("cg_iter=1" in line and "pool=" in line for line in first)
+    assert "robust_loss=" in err and " 2/2 " in err
+    recs = [r for r in caplog.records if r.name == "optirules.learners.dro_ensemble"]
+    info = [r.getMessage() for r in recs if r.levelno == logging.INFO]
+    assert info[0].startswith("fit on 80 rows") and info[-1].startswith("fit done in")
+    assert sum(m.startswith("C'=6 member") for m in info) == 2
+    n_cg = sum(r["cg_iterations"] for r in est.history_)
+    assert sum(r.levelno == logging.DEBUG for r in recs) == n_cg
+    # verbose=False prints nothing; the INFO records are still there
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="optirules"):
+        DRORuleEnsembleClassifier(**kw).fit(X, y)
+    assert capsys.readouterr().err == ""
+    assert len([r for r in caplog.records if r.name.startswith("optirules")]) == 4
+
+
 def test_json_round_trip_gives_identical_votes(tmp_path):
     import pandas as pd
 
