@@ -207,8 +207,8 @@ def _cmd_fit(args: argparse.Namespace) -> int:
         raise InputError(f"the target column {args.target!r} has missing values; drop those rows.")
     X = frame.drop(columns=[args.target])
     classes = np.unique(y_raw.astype(str))
-    if len(classes) != 2:
-        raise InputError(f"the target {args.target!r} must have exactly two classes, found "
+    if len(classes) < 2:
+        raise InputError(f"the target {args.target!r} must have at least two classes, found "
                          f"{len(classes)}: {', '.join(classes[:5])}.")
     y = y_raw.to_numpy()
     est = make_learner(args.learner, _parse_params(args.param), seed=args.random_state,
@@ -276,8 +276,14 @@ def _cmd_predict(args: argparse.Namespace) -> int:
         if missing:
             raise InputError(f"{args.data} lacks the model's feature columns: {', '.join(missing[:8])}.")
         frame = frame[list(names)]
-    pred = model.predict(frame)
-    out = pd.DataFrame({"prediction": pred})
+    if args.explain:  # the rule(s) that decided each row, from the model's explain(X)
+        why = model.explain(frame)
+        pred = why["prediction"].to_numpy()
+        out = pd.DataFrame({"prediction": pred, "score": why["score"].round(6),
+                            "explanation": why["text"]})
+    else:
+        pred = model.predict(frame)
+        out = pd.DataFrame({"prediction": pred})
     if args.output:
         out.to_csv(args.output, index=False)
         print(f"{len(pred)} predictions written to {args.output}")
@@ -442,6 +448,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("data", help="CSV file with the model's feature columns")
     p.add_argument("--target", default=None, help="label column to drop and score against")
     p.add_argument("--output", default=None, help="write predictions here instead of stdout")
+    p.add_argument("--explain", action="store_true",
+                   help="add the columns score (the model's score of the prediction) and "
+                   "explanation (which rule, member or hypotheses decided each row)")
     p.set_defaults(func=_cmd_predict)
 
     p = sub.add_parser(
