@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from optirules.cli import build_parser, main
@@ -156,10 +157,10 @@ def test_fit_boosting_then_predict(tmp_path, capsys):
     data, frame = _write_monks(tmp_path)
     model = tmp_path / "boost.json"
     assert main(["fit", str(data), "--target", "target", "--learner", "boosting",
-                 "--param", "n_rounds=20", "--param", "weak_learner=literal",
+                 "--param", "n_estimators=20", "--param", "weak_learner=literal",
                  "--output", str(model)]) == 0
     out = capsys.readouterr().out
-    assert "adaboost: sign of the sum of" in out
+    assert "adaboost: predict 1 if F(x) = sum of vote * h(x) > 0, else 0" in out
     preds = tmp_path / "p.csv"
     assert main(["predict", str(model), str(data), "--target", "target",
                  "--output", str(preds)]) == 0
@@ -170,6 +171,40 @@ def test_fit_boosting_then_predict(tmp_path, capsys):
     got = pd.read_csv(preds)["prediction"].to_numpy()
     loaded = BoostingClassifier.from_json(model.read_text())
     assert (got == loaded.predict(frame.drop(columns=["target"]))).all()
+
+
+def test_fit_three_classes_then_predict_explain(tmp_path, capsys):
+    """A 3-class CSV: the rule set is one-vs-rest inside the estimator; predict --explain
+    adds each row's score and the rule that fired, as explain(X) gives them."""
+    import pandas as pd
+    from sklearn.datasets import load_iris
+
+    from optirules.learners import BooleanRuleSetClassifier
+
+    iris = load_iris(as_frame=True)
+    frame = iris.data.copy()
+    frame["species"] = iris.target_names[iris.target]
+    data = tmp_path / "iris.csv"
+    frame.to_csv(data, index=False)
+    model = tmp_path / "rs.json"
+    assert main(["fit", str(data), "--target", "species", "--learner", "rule_set",
+                 "--param", "max_degree=1", "--output", str(model)]) == 0
+    assert "one-vs-rest over 3 classes" in capsys.readouterr().out
+    preds = tmp_path / "p.csv"
+    assert main(["predict", str(model), str(data), "--target", "species", "--explain",
+                 "--output", str(preds)]) == 0
+    got = pd.read_csv(preds)
+    assert list(got.columns) == ["prediction", "score", "explanation"]
+    loaded = BooleanRuleSetClassifier.from_json(model.read_text())
+    X = frame.drop(columns=["species"])
+    why = loaded.explain(X)
+    assert (got["prediction"] == loaded.predict(X)).all()
+    np.testing.assert_allclose(got["score"], why["score"], atol=1e-6)
+    assert (got["explanation"] == why["text"]).all()
+    # each row names the rule of its predicted class that fired (or that none did)
+    for pred, text in zip(got["prediction"], got["explanation"]):
+        assert text.startswith(repr(pred) + ": ")
+        assert "rule " in text or "default" in text
 
 
 def test_fit_rule_set_cv_saves_the_refitted_rule_set(tmp_path, capsys):
