@@ -20,7 +20,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import validate_data
 
 from ..data import Literal
-from ..errors import InputError, NotFittedError, OptirulesError
+from ..errors import InputError, OptirulesError
 from ..models import (
     EXACT_METHODS,
     PRICING,
@@ -679,17 +679,31 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
                              "re-export the model with to_json().") from None
         check_rule_columns(self, [self.rules_], "BooleanRuleSetClassifier")
 
-    def export_model(self, path: str | os.PathLike, *, iterations: bool = False,
+    def export_model(self, path: str | os.PathLike, *, X: Any = None, y: Any = None,
+                     sample_weight: Any = None, iterations: bool = False,
                      relax: bool = False) -> list[Path]:
-        """Write the final master over the generated clauses as ``.lp`` or ``.mps``.
+        """Write the master over the generated clauses as ``.lp`` or ``.mps``.
+
+        Each ``w`` column is named after its clause within LP-format limits
+        (:func:`~optirules.models._rule_master.lp_name`: ``w(x1_le_0p19_and_c0_eq_a)``),
+        and a comment line per column gives the clause as the rules print it.
 
         Parameters
         ----------
         path : str or path
             File name ending in ``.lp`` or ``.mps``.
+        X, y : array-like, optional
+            The training data again.  Needed by a model restored with :meth:`from_json`
+            (which keeps the rules, not the data): its master is then written over the
+            rules' clauses, its literals being the rules' conditions.  A model fitted in
+            this session uses its own training data and the whole generated pool when
+            they are not given; given, they replace the training data.
+        sample_weight : array-like, optional
+            Row weights with ``X`` (normalized to sum 1; uniform by default).
         iterations : bool, default False
             Also write each iteration's restricted master LP, as ``<stem>_iter<t><suffix>``
-            next to ``path`` (the LP over the columns present at iteration ``t``).
+            next to ``path`` (the LP over the columns present at iteration ``t``; needs
+            this session's fit).
         relax : bool, default False
             Write the LP relaxation instead of the IP.
 
@@ -701,27 +715,72 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         from ..models import RuleMasterModel
 
         self._check_fitted()
-        if not hasattr(self, "_train"):
-            raise NotFittedError("export_model needs the training data of this fit; a model "
-                                 "restored from JSON cannot rebuild its master. Refit it.")
         path = Path(path)
         if path.suffix not in (".lp", ".mps"):
             raise InputError(f"cannot write {str(path)!r}: use a .lp or .mps suffix.")
-        A, y, P = self._train
+        if (X is None) != (y is None):
+            raise InputError("export_model takes X and y together (the training data).")
+        restored = not hasattr(self, "_train")
+        if X is None and restored:
+            raise InputError("export_model needs the training data to build the master: this "
+                             "model was restored from JSON, which keeps the rules only. Pass "
+                             "export_model(path, X=X_train, y=y_train).")
+        if iterations and restored:
+            raise InputError("iterations=True needs the fit of this session (its history); "
+                             "a model restored from JSON has none.")
+        if X is None:
+            A, yk, P = self._train
+            pool = self.pool_
+            names = [" AND ".join(str(self.literals_[j]) for j in c) for c in pool]
+        else:
+            A, yk, P, pool, names = self._export_data(X, y, sample_weight, restored)
         kw = dict(sample_weight=P, lambda0=float(self.lambda0), lambda1=float(self.lambda1),
                   complexity_budget=None if self.complexity is None else float(self.complexity))
         written = []
-        RuleMasterModel(A, y.astype(int), self.pool_, relax=relax, **kw).write(path)
+        RuleMasterModel(A, yk.astype(int), pool, relax=relax, clause_names=names,
+                        **kw).write(path)
         written.append(path)
         if iterations:
             for rec in self.history_:
                 t = rec["iteration"]
                 n_cols = rec["pool_size"] - rec["columns_added"]
                 p = path.with_name(f"{path.stem}_iter{t}{path.suffix}")
-                RuleMasterModel(A, y.astype(int), self.pool_[:n_cols], relax=True,
-                                **kw).write(p)
+                RuleMasterModel(A, yk.astype(int), pool[:n_cols], relax=True,
+                                clause_names=names[:n_cols], **kw).write(p)
                 written.append(p)
         return written
+
+    def _export_data(self, X: Any, y: Any, sample_weight: Any, restored: bool):
+        """Literal matrix, labels, pmf, clauses and clause names for :meth:`export_model`."""
+        n = n_rows(X)
+        y = np.asarray(y).reshape(-1)
+        if y.shape[0] != n:
+            raise InputError(f"X has {n} rows but y has {y.shape[0]} labels.")
+        known = np.isin(y, self.classes_)
+        if not known.all():
+            raise InputError(f"y holds the label {y[~known][0]!r}, which is not among the "
+                             f"classes the model was fitted on {list(self.classes_)}.")
+        yk = y == self.classes_[1]
+        P = normalized_weights(sample_weight, n)
+        if not restored:
+            A = self._literal_matrix(X, reset=False)
+            pool = self.pool_
+            names = [" AND ".join(str(self.literals_[j]) for j in c) for c in pool]
+            return A, yk, P, pool, names
+        # from JSON: the literals are the rules' conditions, the pool the rules' clauses
+        self._rules_fired_from_json(X)  # checks the columns
+        conds: list[Any] = []
+        for rule in self.rules_.rules:
+            for c in rule.conditions:
+                if c not in conds:
+                    conds.append(c)
+        if not conds:
+            raise InputError("the rule set is empty, so its master has no column to write.")
+        A = np.column_stack([np.asarray(c.evaluate(X), dtype=bool) for c in conds])
+        pool = [tuple(sorted(conds.index(c) for c in rule.conditions))
+                for rule in self.rules_.rules]
+        names = [str(rule) for rule in self.rules_.rules]
+        return A, yk, P, pool, names
 
 
 # keep Rule importable from here for users who read the rules of a fitted model

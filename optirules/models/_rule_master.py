@@ -23,6 +23,7 @@ BRCG implementations drops the budget row and adds
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -50,7 +51,31 @@ from ._clauses import (
 )
 
 __all__ = ["RuleMasterModel", "HighsRuleMaster", "PersistentRuleMaster", "RebuildRuleMaster",
-           "RestrictedMaster", "MasterIP", "PERSISTENT_LP_SOLVERS"]
+           "RestrictedMaster", "MasterIP", "PERSISTENT_LP_SOLVERS", "lp_name"]
+
+
+#: operators of a condition's text and how :func:`lp_name` spells them
+_LP_OPERATORS = (("<=", "_le_"), (">=", "_ge_"), ("!=", "_ne_"), ("==", "_eq_"),
+                 ("<", "_lt_"), (">", "_gt_"), ("=", "_eq_"), (" AND ", "_and_"),
+                 ("&", "_and_"), ("-", "m"), (".", "p"))
+
+
+def lp_name(text: str, max_length: int = 200) -> str:
+    """``text`` as a column name every LP-format reader takes unchanged.
+
+    Operators become words (``<=`` -> ``_le_``, ``AND`` -> ``_and_``), ``.`` becomes ``p``
+    and ``-`` ``m`` (so ``x1 <= -0.19`` is ``x1_le_m0p19``), any other character outside
+    ``[A-Za-z0-9_]`` ``_``; the result is cut to ``max_length`` characters (LP files allow
+    255) and starts with a letter.
+    """
+    out = str(text)
+    for op, word in _LP_OPERATORS:
+        out = out.replace(op, word)
+    out = re.sub(r"[^A-Za-z0-9_]", "_", out.replace(" ", ""))
+    out = re.sub(r"_+", "_", out).strip("_") or "clause"
+    if not out[0].isalpha():
+        out = "c" + out
+    return out[:max_length]
 
 
 class _MasterData:
@@ -184,6 +209,11 @@ class RuleMasterModel(_PoolView, OptModel):
         Penalty-form cost per clause and per literal.
     relax : bool, default False
         Solve the LP relaxation (``w >= 0``) and read the duals.
+    clause_names : sequence of str, optional
+        Names of the initial clauses (e.g. ``"x1 <= 0.19 AND c0 == a"``): the ``w``
+        columns are indexed by :func:`lp_name` of each (``w(x1_le_0p19_and_c0_eq_a)`` in
+        an .lp file) instead of ``clause_k``, and :meth:`write` puts one comment line per
+        column with the name as given.
 
     Attributes
     ----------
@@ -217,10 +247,15 @@ class RuleMasterModel(_PoolView, OptModel):
 
     def __init__(self, A: Any, y: Any, clauses: Iterable[Iterable[Any]] = (), *,
                  sample_weight: Any = None, complexity_budget: float | None = None,
-                 lambda0: float = 0.0, lambda1: float = 0.0, relax: bool = False) -> None:
+                 lambda0: float = 0.0, lambda1: float = 0.0, relax: bool = False,
+                 clause_names: Iterable[str] | None = None) -> None:
         self._data = _MasterData(A, y, sample_weight, complexity_budget, lambda0, lambda1)
         self.relax = bool(relax)
         self._data.add(clauses)
+        self._names = None if clause_names is None else [str(n) for n in clause_names]
+        if self._names is not None and len(self._names) != len(self._data.clauses):
+            raise InputError(f"clause_names has {len(self._names)} names for "
+                             f"{len(self._data.clauses)} distinct clauses; give one per clause.")
 
     def add_clauses(self, clauses: Iterable[Iterable[Any]]) -> list[str]:
         """Add clauses to the pool (clauses already there are skipped).
@@ -243,7 +278,7 @@ class RuleMasterModel(_PoolView, OptModel):
 
         d = self._data
         rows = [row_label(i) for i in d.pos]
-        labels = [clause_label(k) for k in range(len(d.clauses))]
+        labels = self._labels()
         covering = {row_label(i): [labels[k] for k in np.flatnonzero(d.coverage[i])]
                     for i in d.pos}
 
@@ -281,6 +316,35 @@ class RuleMasterModel(_PoolView, OptModel):
         if self.relax:
             m.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT)
         return m
+
+    def _labels(self) -> list[str]:
+        """Index labels of the ``w`` columns: ``clause_k``, or the sanitized clause names."""
+        k_all = range(len(self._data.clauses))
+        if self._names is None:
+            return [clause_label(k) for k in k_all]
+        out: list[str] = []
+        seen: set[str] = set()
+        for k in k_all:
+            label = lp_name(self._names[k]) if k < len(self._names) else clause_label(k)
+            if label in seen:
+                label = f"{label}_{k}"
+            seen.add(label)
+            out.append(label)
+        return out
+
+    def write(self, path: Any) -> None:
+        """Write the model to ``path`` (.lp or .mps by suffix) with readable names; with
+        ``clause_names``, one comment line per ``w`` column gives its clause as named."""
+        super().write(path)
+        if self._names is None:
+            return
+        from pathlib import Path
+
+        mark = "\\" if str(path).endswith(".lp") else "*"
+        lines = [f"{mark} w({label}): {name}" for label, name in
+                 zip(self._labels(), self._names)]
+        target = Path(path)
+        target.write_text("\n".join(lines) + "\n" + target.read_text())
 
     def _read_solution(self, result: Any) -> None:
         import pyomo.environ as pyo

@@ -245,7 +245,7 @@ def test_rules_evaluate_like_predict_and_json_round_trips(tmp_path):
     back2 = BooleanRuleSetClassifier.from_json(tmp_path / "m.json")
     np.testing.assert_array_equal(back2.predict(X), est.predict(X))
     assert str(back.rules_) == str(est.rules_) and back.gap_ == est.gap_
-    with pytest.raises(NotFittedError, match="training data"):
+    with pytest.raises(InputError, match="needs the training data"):
         back.export_model(tmp_path / "x.lp")
     with pytest.raises(InputError, match="to_json"):
         BooleanRuleSetClassifier.from_json('{"format": "other"}')
@@ -285,6 +285,52 @@ def test_export_writes_the_final_master_and_each_iteration(tmp_path):
     assert "cover" in lp.read_text()
     with pytest.raises(InputError, match="suffix"):
         est.export_model(tmp_path / "m.txt")
+
+
+def test_export_from_json_with_the_training_data_names_each_column_after_its_rule(tmp_path):
+    """A model reloaded from JSON writes its master over its rules when given X and y again:
+    one w column per rule named after it (LP-safe) with a comment giving the rule as printed;
+    HiGHS reads the file back and its IP optimum is the master objective of the rules (the
+    rule set is optimal over its own clauses: keeping all of them or a subset)."""
+    from optirules.solvers import read_model
+
+    X, y = mixed_frame()
+    est = BooleanRuleSetClassifier(binarizer="auto", random_state=0).fit(X, y)
+    assert est.rules_.n_rules >= 1
+    back = BooleanRuleSetClassifier.from_json(est.to_json())
+    with pytest.raises(InputError, match=r"export_model\(path, X=X_train, y=y_train\)"):
+        back.export_model(tmp_path / "r.lp")
+    with pytest.raises(InputError, match="X and y together"):
+        back.export_model(tmp_path / "r.lp", X=X)
+    with pytest.raises(InputError, match="not among the classes"):
+        back.export_model(tmp_path / "r.lp", X=X, y=np.where(y == "sick", "ill", "well"))
+    path = back.export_model(tmp_path / "r.lp", X=X, y=y)[0]
+    text = path.read_text()
+    for rule in est.rules_.rules:
+        from optirules.models._rule_master import lp_name
+
+        label = lp_name(str(rule))
+        assert f"\\ w({label}): {rule}" in text  # the comment line, exact rule text
+        assert f"w({label})" in text.split("*\\", 1)[-1]  # and the column itself
+        assert all(ch.isalnum() or ch == "_" for ch in label) and len(label) <= 200
+    result = read_model(path, mip_gap=1e-10)
+    cov = est.decision_rules(X)
+    yk = y == est.classes_[1]
+    P = np.full(len(y), 1.0 / len(y))
+    degree = [len(rule) for rule in est.rules_.rules]
+
+    def objective(keep):  # weighted Hamming loss plus the penalties of the kept rules
+        hit = cov[:, list(keep)].any(axis=1)
+        return (P[yk & ~hit].sum() + P[~yk & hit].sum()
+                + sum(est.lambda0 + est.lambda1 * degree[k] for k in keep))
+
+    best = min(objective(keep) for r in range(len(degree) + 1)
+               for keep in itertools.combinations(range(len(degree)), r))
+    assert result.objective == pytest.approx(best, abs=1e-9)
+    assert best == pytest.approx(est.ip_objective_, abs=1e-9)
+    # a model of this session writes its whole pool, named after each clause
+    fresh = est.export_model(tmp_path / "pool.lp")[0].read_text()
+    assert fresh.count("\\ w(") == len(est.pool_)
 
 
 # ------------------------------------------------------------------ behaviour and errors
