@@ -40,6 +40,8 @@ from ._decision_list_stats import (
     laplace_accuracy,
     significance_statistic,
 )
+from ._explain import explain_frame
+from ._json import json_scalar
 
 __all__ = [
     "DecisionListClassifier",
@@ -393,14 +395,23 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        DataFrame with one row per input row and columns
+        DataFrame with one row per input row and the columns every learner's ``explain``
+        starts with (:mod:`optirules.learners._explain`)
 
         - ``prediction``: the predicted class;
+        - ``score``: :meth:`predict_proba` of it (Laplace-smoothed class share behind the
+          decision);
+        - ``rules``: ``[text]``, the one rule that decided;
+        - ``fired``: ``{prediction: [text]}`` when a rule or an OSR path decided, ``{}``
+          for the default rule;
+        - ``text``: the rule that decided, e.g. ``IF odor = n THEN 0`` (an OSR rule is
+          written the same way; the default rule as ``DEFAULT <class>``);
+
+        then its own
+
         - ``method``: ``"rule"``, ``"min_osr"`` or ``"default"``;
         - ``rule``: index into ``rules_`` of the rule that fired, -1 if none;
         - ``fallback``: True when no rule covered the row;
-        - ``text``: the rule that decided, e.g. ``IF odor = n THEN 0`` (an OSR rule is
-          written the same way; the default rule as ``DEFAULT <class>``);
         - ``osr_path``: tuple of ``(feature name, value)`` pairs of the OSR rule (empty
           otherwise);
         - ``osr_stop``: why the OSR path stopped (see :class:`OSRResult`), ``""`` otherwise.
@@ -422,8 +433,16 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
                 text = f"IF {body} THEN {preds[i]}"
                 rows.append((preds[i], "min_osr", -1, True, text,
                              tuple((c.name, c.label) for c in conds), res.stop))
-        return pd.DataFrame(rows, columns=["prediction", "method", "rule", "fallback", "text",
-                                           "osr_path", "osr_stop"])
+        frame = pd.DataFrame(rows, columns=["prediction", "method", "rule", "fallback", "text",
+                                            "osr_path", "osr_stop"])
+        proba = (counts + 1.0) / (counts.sum(axis=1, keepdims=True) + self.classes_.size)
+        return explain_frame(
+            preds, proba[np.arange(len(preds)), np.argmax(counts, axis=1)],
+            [[t] for t in frame["text"]],
+            [{} if m == "default" else {json_scalar(p): [t]}
+             for p, m, t in zip(preds, frame["method"], frame["text"])],
+            list(frame["text"]),
+            extra={c: frame[c] for c in ("method", "rule", "fallback", "osr_path", "osr_stop")})
 
     def _condition(self, j: int, v: int) -> AttributeTest:
         feat = self.features_[j]
