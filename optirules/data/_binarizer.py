@@ -396,7 +396,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
     ----------
     literals_ : list of Literal
         One per output column, grouped by input column in input order.
-    categorical_ : numpy.ndarray of bool, shape (n_features_in_,)
+    categorical_ : numpy.ndarray of bool, shape ``(n_features_in_,)``
         Which input columns were treated as categorical.
     thresholds_ : dict
         Numeric column name -> ascending array of thresholds.
@@ -669,12 +669,12 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array-like of shape (n_samples, n_features_in_)
+        X : DataFrame or array-like of shape ``(n_samples, n_features_in_)``
             Same columns, in the same order, as in :meth:`fit`.
 
         Returns
         -------
-        numpy.ndarray of uint8, shape (n_samples, len(literals_))
+        numpy.ndarray of uint8, shape ``(n_samples, len(literals_))``
         """
         self._check_fitted()
         frame = self._frame(X)
