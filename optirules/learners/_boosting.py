@@ -220,12 +220,12 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
         Only with more than two classes: the booster of ``classes_[k]`` (coded 1) against
         the rest (0).
     hypotheses_ : list of WeakHypothesis
-    alphas_ : ndarray of shape (n_estimators_,)
-    edges_ : ndarray of shape (n_estimators_,)
+    alphas_ : ndarray of shape ``(n_estimators_,)``
+    edges_ : ndarray of shape ``(n_estimators_,)``
         ``gamma_t`` under ``D_t``.
-    weighted_errors_ : ndarray of shape (n_estimators_,)
+    weighted_errors_ : ndarray of shape ``(n_estimators_,)``
         ``eps_t`` under ``D_t``.
-    max_weight_ratios_ : ndarray of shape (n_estimators_,)
+    max_weight_ratios_ : ndarray of shape ``(n_estimators_,)``
         ``max_i D_t(i) / D_1(i)`` of the distribution ``D_t`` given to the weak learner in
         round ``t = 1..n_estimators_`` (``D_1`` is the initial distribution, ``D_t`` is
         normalized; the distribution after the last round is not included).
