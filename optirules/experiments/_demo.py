@@ -113,6 +113,7 @@ def run_demo(dataset: str = "monks1", *, max_degree: int = 2, complexity: float 
 
 
 def format_demo(r: DemoResult) -> str:
+    """The demo's report as text: the rules, complexity, accuracies, solve status and gap."""
     lines = [
         f"optirules demo: {r.dataset} ({r.n_train} train / {r.n_test} test rows, "
         f"{r.n_literals} literals, {r.n_clauses} candidate clauses)",
