@@ -60,6 +60,11 @@ __all__ = [
 
 # --------------------------------------------------------------------------- validation
 def as_pm1_matrix(H: Any) -> np.ndarray:
+    """Check a matrix of member predictions and return it as floats in {-1, +1}.
+
+    Raises :class:`~optirules.errors.InputError` when it is not a non-empty 2-D
+    (n_samples, n_members) matrix of +-1 values.
+    """
     try:
         arr = np.asarray(H, dtype=float)
     except (TypeError, ValueError) as exc:
