@@ -346,7 +346,8 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         Row weights (a pmf in the DRO paper).
     complexity, lambda0, lambda1
         Budget :math:`C` (``None``: no budget row) and penalty costs.
-    max_degree, pricing, exact_method, beam_width, n_columns, max_iterations, time_limit,
+    max_degree, pricing, exact_method, beam_width, n_columns, max_iterations, time_limit
+        As for :class:`BooleanRuleSetClassifier`.
     pricing_time_limit, mip_gap, random_seed
         As for :class:`BooleanRuleSetClassifier`.
     solver : str or mapping, default "highs"
