@@ -86,13 +86,14 @@ import logging
 import math
 import os
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import validate_data
 
-from ..errors import InputError, OptirulesError, SolverError
+from ..errors import InputError, NotFittedError, OptirulesError, SolverError
 from ..models import Clause, clause_coverage, column_generation, resolve_max_degree
 from ._checks import check_binary_targets, check_fitted, n_rows
 from ._explain import binary_explain, text_or_repr
@@ -548,7 +549,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             A, y, P, complexity=budget, lambda0=float(self.lambda0),
             lambda1=float(self.lambda1), max_degree=self.max_degree_, pricing=self.pricing,
             beam_width=int(self.beam_width), n_columns=int(self.n_columns),
-            max_iterations=int(self.max_iterations), time_limit=tl,
+            max_iter=int(self.max_iterations), time_limit=tl,
             solver=self.solver, random_seed=seed, initial_clauses=start, master_ip="auto",
             progress=progress,
         )
@@ -580,6 +581,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         robust: list[float] = []
         candidates: list[dict[str, Any]] = []
         pool: list[Clause] = []
+        pools: list[list[Clause]] = []
         cycle: tuple[int, int] | None = None
         timed_out = False
         bar = None
@@ -611,6 +613,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                         "cg_iterations": info["cg_iterations"],
                         "initial_pool": len(start), "pool_size": info["pool_size"]}
                 pool = self._last_pool
+                pools.append(pool)
                 h = clause_coverage(A, clauses).any(axis=1) if clauses else np.zeros(N, bool)
                 key = frozenset(clauses)
                 if self.loss == "binary":
@@ -659,7 +662,8 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             if bar is not None:
                 bar.close()
         divs = np.array([phi_divergence(p, div) for p in pmfs])
-        return {"members": members, "preds": preds, "infos": infos, "pmfs": np.array(pmfs),
+        return {"A": A, "y": y, "pools": pools,
+                "members": members, "preds": preds, "infos": infos, "pmfs": np.array(pmfs),
                 "robust": np.array(robust), "candidates": candidates, "cycle": cycle,
                 "divergences": divs, "timed_out": timed_out or self._expired()}
 
@@ -755,6 +759,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
 
     def _store(self, run: dict[str, Any], chosen: int) -> None:
         pos, neg = json_scalar(self.classes_[1]), json_scalar(self.classes_[0])
+        self._train = (run["A"], run["y"], run["pools"])
         self.member_clauses_ = [[tuple(int(j) for j in c) for c in m] for m in run["members"]]
         self.members_ = [RuleSet.from_clauses(m, self.literals_, pos, neg)
                          for m in self.member_clauses_]
@@ -884,6 +889,99 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             est.cycle_start_ = None if cyc is None else cyc[0]
             est.cycle_length_ = None if cyc is None else cyc[1]
         return est
+
+    # ------------------------------------------------------------------ export
+    def export_model(self, path: str | os.PathLike, *,
+                     which: str | tuple[str, int] = "combination") -> list[Path]:
+        r"""Write an optimization model of this fit as ``.lp`` or ``.mps`` (by the suffix).
+
+        Parameters
+        ----------
+        path : str or path
+            File name ending in ``.lp`` or ``.mps``.
+        which : "combination", "members" or ("member", k), default "combination"
+            ``"combination"``: the sparse combination IP (the DRO paper, eqs 11-14;
+            :class:`~optirules.models.SparseCombinationModel`) of the returned ensemble --
+            the distinct non-empty members up to its iteration, the pmf it was solved with
+            (:math:`P^n` or :math:`P^0`), the overall budget :math:`\mathfrak{C}` and the
+            margin; one row per training row (the fit solves the same IP with identical
+            rows merged, so the optimum is the candidate's ``objective``).
+            ``("member", k)``: the master IP (eqs 6-8; :class:`~optirules.models.RuleMasterModel`)
+            of ``members_[k]`` (0-based) over the clause pool its column generation ended
+            with, under the pmf :math:`P^{k}` it was fitted on (``pmf_history_[k]``) and the
+            member budget :math:`\mathfrak{C}'`; its optimum is the member's
+            ``ip_objective`` (``member_results_``).  ``"members"``: every member's master,
+            written as ``<stem>_member<k><suffix>`` next to ``path``.
+
+        Returns
+        -------
+        list of Path
+            The files written.
+
+        Raises
+        ------
+        InputError
+            A bad suffix or ``which``; ``"combination"`` for the binary loss (no combination
+            IP) or when every member is empty.
+        NotFittedError
+            Not fitted, restored from JSON (the training rows are not kept), or fitted
+            one-vs-rest (export each of ``estimators_``).
+        """
+        from ..models import RuleMasterModel, SparseCombinationModel
+
+        if self._is_one_vs_rest():
+            raise NotFittedError("this ensemble is one-vs-rest over several classes: call "
+                                 "export_model on each of its estimators_.")
+        check_fitted(self, "weights_")
+        if not hasattr(self, "_train"):
+            raise NotFittedError("export_model needs the training rows of this fit; a model "
+                                 "restored from JSON cannot rebuild its IPs. Refit it.")
+        path = Path(path)
+        if path.suffix not in (".lp", ".mps"):
+            raise InputError(f"cannot write {str(path)!r}: use a .lp or .mps suffix.")
+        A, y, pools = self._train
+        n_members = len(self.member_clauses_)
+        if which == "members":
+            out = []
+            for k in range(n_members):
+                p = path.with_name(f"{path.stem}_member{k}{path.suffix}")
+                out += self.export_model(p, which=("member", k))
+            return out
+        if isinstance(which, tuple) and len(which) == 2 and which[0] == "member":
+            k = which[1]
+            if not _is_int(k, 0) or int(k) >= n_members:
+                raise InputError(f"which=('member', k) needs 0 <= k < {n_members}, got {k!r}.")
+            k = int(k)
+            model = RuleMasterModel(A, y.astype(int), pools[k],
+                                    sample_weight=self.pmf_history_[k],
+                                    complexity=float(self.member_complexity_),
+                                    lambda0=float(self.lambda0), lambda1=float(self.lambda1))
+            model.write(path)
+            return [path]
+        if which != "combination":
+            raise InputError(f"which must be 'combination', 'members' or ('member', k), got "
+                             f"{which!r}.")
+        if self.loss == "binary":
+            raise InputError("the binary loss returns a single member, not a combination: "
+                             "export which=('member', k) instead.")
+        c = self.candidates_[self.selected_]
+        n = int(c["iteration"])
+        first: dict[frozenset, int] = {}
+        for k, m in enumerate(self.member_clauses_[:n]):
+            if m and frozenset(m) not in first:
+                first[frozenset(m)] = k
+        cols = sorted(first.values())
+        if not cols:
+            raise InputError("every member of this ensemble is empty: there is no "
+                             "combination IP to export.")
+        H = np.column_stack([clause_coverage(A, self.member_clauses_[k]).any(axis=1)
+                             for k in cols]).astype(np.int8)
+        p = (self.pmf_history_[n] if c["pmf"] == "worst_case"
+             else np.full(len(y), 1.0 / len(y)))
+        SparseCombinationModel(H, y.astype(int), self.member_costs_[cols],
+                               float(self.complexity), delta=self.delta,
+                               sample_weight=p).write(path)
+        return [path]
 
     def _decision_support(self, X: Any) -> tuple[list[list[str]], list[list[str]]]:
         """Per row, the members (weight > 0) voting ``classes_[0]`` and ``classes_[1]``: the

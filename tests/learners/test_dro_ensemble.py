@@ -121,7 +121,7 @@ def test_merged_rows_give_the_same_combination_ip():
     assert c["objective"] == pytest.approx(full.objective_, abs=1e-9)
 
 
-def test_binary_loss_cycles_and_the_repeat_is_reported():
+def test_binary_loss_cycles_and_the_repeat_is_reported(tmp_path):
     X, y = noisy_data(3, n=80, noise=0.25)
     est = DRORuleEnsembleClassifier(complexity=4, member_complexity=4, rho=1.0, loss="binary",
                                     n_iterations=8, max_degree=2).fit(X, y)
@@ -139,6 +139,9 @@ def test_binary_loss_cycles_and_the_repeat_is_reported():
         z = (m.evaluate(X) != yb).astype(float)
         np.testing.assert_allclose(est.pmf_history_[n], worst_case_pmf(z, 1.0), atol=1e-10)
     assert np.count_nonzero(est.weights_) == 1
+    with pytest.raises(InputError, match="binary loss"):
+        est.export_model(tmp_path / "c.lp")
+    assert est.export_model(tmp_path / "m.lp", which=("member", 0))[0].exists()
 
 
 def test_validation_selection_is_deterministic():
@@ -308,6 +311,40 @@ def test_verbose_bar_updates_inside_each_member_and_fit_logs(capsys, caplog):
         DRORuleEnsembleClassifier(**kw).fit(X, y)
     assert capsys.readouterr().err == ""
     assert len([r for r in caplog.records if r.name.startswith("optirules")]) == 4
+
+
+@pytest.mark.parametrize("suffix", [".lp", ".mps"])
+def test_export_model_files_read_back_to_the_fit_s_optima(fitted, tmp_path, suffix):
+    from optirules.errors import NotFittedError
+    from optirules.solvers import read_model
+
+    est, X, y = fitted
+    # the combination IP (eqs 11-14) of the returned ensemble: one row per training row
+    [path] = est.export_model(tmp_path / f"comb{suffix}")
+    c = est.candidates_[est.selected_]
+    distinct = {frozenset(m) for m in est.member_clauses_[:c["iteration"]] if m}
+    res = read_model(path)
+    assert len(res.values) == 2 * len(distinct) + len(y)  # v, w per member, xi per row
+    if c["status"] == "optimal":
+        assert res.objective == pytest.approx(c["objective"], abs=1e-7)
+    # every member's master IP (eqs 6-8) over its final pool
+    files = est.export_model(tmp_path / f"m{suffix}", which="members")
+    assert [f.name for f in files] == [f"m_member{k}{suffix}" for k in range(len(est.members_))]
+    n_pos = int(np.sum(y == est.classes_[1]))
+    for k, f in enumerate(files):
+        res = read_model(f)
+        info = est.member_results_[k]
+        assert len(res.values) == info["pool_size"] + n_pos  # w per clause, xi per positive
+        assert res.objective == pytest.approx(info["ip_objective"], rel=1e-6, abs=1e-9)
+    assert est.export_model(tmp_path / f"one{suffix}", which=("member", 1))[0].exists()
+    with pytest.raises(InputError, match="suffix"):
+        est.export_model(tmp_path / "m.txt")
+    for bad in (("member", len(est.members_)), ("member", -1), "member", 3):
+        with pytest.raises(InputError, match="which"):
+            est.export_model(tmp_path / f"x{suffix}", which=bad)
+    back = DRORuleEnsembleClassifier.from_json(est.to_json())
+    with pytest.raises(NotFittedError, match="Refit"):
+        back.export_model(tmp_path / f"b{suffix}")
 
 
 def test_json_round_trip_gives_identical_votes(tmp_path):
