@@ -33,7 +33,7 @@ def column_generation(n_rows: int, n_lits: int, n_iter: int, per_iter: int, seed
     pool = list(dict.fromkeys(pool))[: n_iter * per_iter]
     batches = [pool[k * per_iter:(k + 1) * per_iter] for k in range(n_iter)]
 
-    fast = HighsRuleMaster(A, y, batches[0], complexity_budget=30)
+    fast = HighsRuleMaster(A, y, batches[0], complexity=30)
     fast.solve()
     t_fast = []
     for batch in batches[1:]:
@@ -42,7 +42,7 @@ def column_generation(n_rows: int, n_lits: int, n_iter: int, per_iter: int, seed
         fast.solve()
         t_fast.append(time.perf_counter() - t0)
 
-    model = RuleMasterModel(A, y, batches[0], complexity_budget=30, relax=True)
+    model = RuleMasterModel(A, y, batches[0], complexity=30, relax=True)
     model.solve("highs")
     t_pyomo = []
     for batch in batches[1:]:

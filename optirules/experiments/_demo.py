@@ -77,10 +77,10 @@ def run_demo(dataset: str = "monks1", *, max_degree: int = 2, complexity: float 
     # a tie-breaking penalty far below one row's weight (1/N) prefers the simpler of two
     # rule sets with the same Hamming loss; the complexity budget C still binds
     tie = 0.01 / (len(y_tr) * max(complexity, 1.0))
-    master = RuleMasterModel(A_tr, y_tr, clauses, complexity_budget=complexity,
+    master = RuleMasterModel(A_tr, y_tr, clauses, complexity=complexity,
                              lambda0=tie, lambda1=tie)
     result = master.solve(solver, time_limit=time_limit)
-    relaxed = RuleMasterModel(A_tr, y_tr, clauses, complexity_budget=complexity,
+    relaxed = RuleMasterModel(A_tr, y_tr, clauses, complexity=complexity,
                               lambda0=tie, lambda1=tie, relax=True)
     lp = relaxed.solve(solver)
     path = Path(output)

@@ -254,7 +254,7 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         Beam width of :func:`~optirules.models._pricing.beam_search_pricing`.
     n_columns : int, default 10
         Most clauses added per iteration.
-    max_iterations : int, default 100
+    max_iter : int, default 100
         Most column-generation iterations.
     time_limit : float or None, default None
         Wall-clock seconds for the whole fit (column generation and IP; the IP always
@@ -333,7 +333,7 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
     pricing_complete_ : bool
         Whether column generation ended with a complete proof (``converged``).
     status_ : str
-        Why column generation stopped (``"converged (...)"``, ``"max_iterations"``,
+        Why column generation stopped (``"converged (...)"``, ``"max_iter"``,
         ``"time_limit"``, ...) and the IP status, e.g.
         ``"converged (exact pricing proved no improving clause); IP optimal"``.
     ip_status_ : str
@@ -348,7 +348,9 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
     fit_info_ : dict
         Timings (``cg_time``, ``ip_time``), the number of IP columns after reduced-cost
         fixing, the greedy incumbent and :math:`\kappa`.
-    n_iterations_ : int
+    n_iter_ : int
+        Column-generation iterations run (with more than two classes: an array, one
+        count per class).
     fit_time_ : float
 
     Notes
@@ -360,7 +362,7 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
     def __init__(self, complexity: float | None = None, *, lambda0: float = 0.001,
                  lambda1: float = 0.001, max_degree: int | str = "auto", pricing: str = "auto",
                  exact_method: str = "auto", beam_width: int = 10, n_columns: int = 10,
-                 max_iterations: int = 100, time_limit: float | None = None,
+                 max_iter: int = 100, time_limit: float | None = None,
                  pricing_time_limit: float | None = 30.0,
                  solver: str | Mapping[str, str] = "highs",
                  mip_gap: float = 1e-6, binarizer: Any = None, random_state: Any = None,
@@ -373,7 +375,7 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         self.exact_method = exact_method
         self.beam_width = beam_width
         self.n_columns = n_columns
-        self.max_iterations = max_iterations
+        self.max_iter = max_iter
         self.time_limit = time_limit
         self.pricing_time_limit = pricing_time_limit
         self.solver = solver
@@ -387,7 +389,7 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         if self.complexity is not None and not _is_number(self.complexity, 2.0):
             raise InputError(f"complexity must be None or a number >= 2 (one rule of one "
                              f"literal costs 2), got {self.complexity!r}.")
-        self._check_search_params(("beam_width", "n_columns", "max_iterations"),
+        self._check_search_params(("beam_width", "n_columns", "max_iter"),
                                   ("time_limit", "pricing_time_limit"))
         if self.exact_method not in EXACT_METHODS:
             raise InputError(f"exact_method must be one of {EXACT_METHODS}, got "
@@ -428,6 +430,7 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         """
         self._check_params()
         if self._fit_one_vs_rest(X, y, sample_weight):  # K > 2 classes: K binary copies
+            self.n_iter_ = np.array([e.n_iter_ for e in self.estimators_])
             return self
         n = n_rows(X)
         if n == 0:
@@ -455,7 +458,7 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         if self.verbose:
             from tqdm.auto import tqdm
 
-            bar = tqdm(total=self.max_iterations, desc="column generation", unit="it")
+            bar = tqdm(total=self.max_iter, desc="column generation", unit="it")
 
             def progress(rec: dict[str, Any]) -> None:
                 bar.update(1)
@@ -467,7 +470,7 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
                 lambda0=float(self.lambda0), lambda1=float(self.lambda1),
                 max_degree=self.max_degree_, pricing=self.pricing,
                 exact_method=self.exact_method, beam_width=int(self.beam_width),
-                n_columns=int(self.n_columns), max_iterations=int(self.max_iterations),
+                n_columns=int(self.n_columns), max_iter=int(self.max_iter),
                 time_limit=self.time_limit, pricing_time_limit=self.pricing_time_limit,
                 solver=self.solver, mip_gap=float(self.mip_gap), random_seed=self._seed(),
                 progress=progress,
@@ -508,7 +511,7 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         self.gap_certified_ = res.certified
         self.pricing_complete_ = res.converged
         self.status_ = f"{res.stop_reason}; IP {res.ip_status}"
-        self.n_iterations_ = len(res.history)
+        self.n_iter_ = len(res.history)
         self.fit_time_ = res.fit_time
         self.fit_info_ = {k: v for k, v in res.info.items() if k != "duals"}
         self.duals_ = res.info["duals"]
@@ -628,7 +631,7 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
                 "ip_objective": self.ip_objective_, "gap": self.gap_,
                 "absolute_gap": self.absolute_gap_, "gap_certified": self.gap_certified_, "pricing_complete": self.pricing_complete_,
                 "status": self.status_, "ip_status": self.ip_status_,
-                "n_iterations": self.n_iterations_, "fit_time": self.fit_time_}.items()},
+                "n_iter": self.n_iter_, "fit_time": self.fit_time_}.items()},
             "scores": {"rule_precision": self.rule_precision_.tolist(),
                        "default_precision": self.default_precision_},
         }
@@ -651,7 +654,7 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         est.pricing_complete_ = bool(fit.get("pricing_complete", False))
         est.status_ = str(fit.get("status", ""))
         est.ip_status_ = str(fit.get("ip_status", ""))
-        est.n_iterations_ = int(fit.get("n_iterations", 0))
+        est.n_iter_ = int(fit.get("n_iter", 0))
         est.fit_time_ = num(fit.get("fit_time"))
         est.history_ = []
         scores = data.get("scores")
@@ -735,7 +738,7 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         else:
             A, yk, P, pool, names = self._export_data(X, y, sample_weight, restored)
         kw = dict(sample_weight=P, lambda0=float(self.lambda0), lambda1=float(self.lambda1),
-                  complexity_budget=None if self.complexity is None else float(self.complexity))
+                  complexity=None if self.complexity is None else float(self.complexity))
         written = []
         RuleMasterModel(A, yk.astype(int), pool, relax=relax, clause_names=names,
                         **kw).write(path)

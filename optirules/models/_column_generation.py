@@ -53,7 +53,7 @@ import numpy as np
 
 from ..errors import InputError, OptirulesError, SolverError
 from ._clauses import Clause, clause_coverage, complexity_costs, row_prices
-from ._enumeration import RC_TOL, enumerate_pricing
+from ._enumeration import RC_TOL, EnumerationPricer
 
 __all__ = [
     "ColumnGenerationResult",
@@ -158,7 +158,7 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
         if lp_solver != "highs":
             raise InputError(f"master='direct' is the highspy path and needs the LP solver "
                              f"'highs', got {lp_solver!r}; use 'persistent' or 'rebuild'.")
-        return HighsRuleMaster(A, y, clauses, sample_weight=P, complexity_budget=complexity,
+        return HighsRuleMaster(A, y, clauses, sample_weight=P, complexity=complexity,
                                lambda0=lambda0, lambda1=lambda1, options=_LP_OPTIONS)
     kw = dict(sample_weight=P, complexity=complexity, lambda0=lambda0, lambda1=lambda1,
               solver=lp_solver)
@@ -327,13 +327,13 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
                       complexity: float | None = None, lambda0: float = 0.0,
                       lambda1: float = 0.0, max_degree: int = 3, pricing: str = "auto",
                       exact_method: str = "auto", beam_width: int = 10, n_columns: int = 10,
-                      max_iterations: int = 100, time_limit: float | None = None,
+                      max_iter: int = 100, time_limit: float | None = None,
                       pricing_time_limit: float | None = 30.0,
                       solver: str | Mapping[str, str] = "highs", master: str = "auto",
                       mip_gap: float | None = 1e-6, random_seed: int | None = None,
                       initial_clauses: Sequence[Clause] = (), master_ip: str = "milp",
                       progress: Callable[[dict[str, Any]], None] | None = None,
-                      ) -> ColumnGenerationResult:
+                      backend: Any = "local") -> ColumnGenerationResult:
     r"""Column generation for the weighted rule master, then the master IP over the pool.
 
     Parameters
@@ -346,7 +346,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         Row weights (a pmf in the DRO paper).
     complexity, lambda0, lambda1
         Budget :math:`C` (``None``: no budget row) and penalty costs.
-    max_degree, pricing, exact_method, beam_width, n_columns, max_iterations, time_limit
+    max_degree, pricing, exact_method, beam_width, n_columns, max_iter, time_limit
         As for :class:`BooleanRuleSetClassifier`.
     pricing_time_limit, mip_gap, random_seed
         As for :class:`BooleanRuleSetClassifier`.
@@ -364,6 +364,9 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         (``complexity < 8``), the MILP otherwise.
     progress : callable, optional
         Called with each history record.
+    backend : {"local", "dask"} or dask.distributed.Client, default "local"
+        Where exact enumeration pricing maps its row blocks
+        (:class:`~optirules.models.EnumerationPricer`); the same columns either way.
 
     Returns
     -------
@@ -386,12 +389,14 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     best_bound = -math.inf
     last_lower = math.nan
     converged = False
-    stop = "max_iterations"
+    stop = "max_iter"
     n_exact_incomplete = 0
     z = math.nan
 
     def remaining() -> float | None:
         return None if deadline is None else max(0.0, deadline - time.perf_counter())
+
+    pricer: EnumerationPricer | None = None
 
     def exact(duals: dict[str, Any], need_proof: bool):
         v = row_prices(y, P, duals["mu"])
@@ -406,10 +411,13 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         dl = None if pricing_time_limit is None else time.perf_counter() + pricing_time_limit
         if deadline is not None:
             dl = deadline if dl is None else min(dl, deadline)
-        return enumerate_pricing(A, v, comp, max_degree, k=n_columns, pool=pool, deadline=dl,
-                                 need_proof=need_proof)
+        nonlocal pricer
+        if pricer is None:  # prepared once per run (row blocks, float copy, pair indices)
+            pricer = EnumerationPricer(A, backend=backend)
+        return pricer.price(v, comp, max_degree, k=n_columns, pool=pool, deadline=dl,
+                            need_proof=need_proof)
 
-    for it in range(1, max_iterations + 1):
+    for it in range(1, max_iter + 1):
         z = master.solve()
         duals = master.duals_for_pricing_
         kappa = _kappa(complexity, lambda0, lambda1, z)
@@ -458,7 +466,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
             break
     if not converged:
         z = master.solve()  # columns added by the last iteration
-        if pricing != "beam" and stop == "max_iterations":
+        if pricing != "beam" and stop == "max_iter":
             # no proof yet: price once more at the final duals, for a certified bound
             _, lower, _ = exact(master.duals_for_pricing_, need_proof=True)
             last_lower = lower
@@ -510,7 +518,10 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         # LP bounds nothing over all clauses, so the gap is unknown, not 0
         lp_bound = math.nan
         gap = abs_gap = math.nan
+    if pricer is not None:
+        pricer.close()
     info = {"n_exact_incomplete": n_exact_incomplete,
+            "pricing_stats": None if pricer is None else dict(pricer.stats),
             "kappa": _kappa(complexity, lambda0, lambda1, z),
             "ip_columns": len(keep_cols), "greedy_objective": ub,
             "cg_time": t_ip - t_start, "ip_time": time.perf_counter() - t_ip,

@@ -81,7 +81,7 @@ def lp_name(text: str, max_length: int = 200) -> str:
 class _MasterData:
     """Validated data and the clause pool shared by the Pyomo master and the highspy path."""
 
-    def __init__(self, A: Any, y: Any, sample_weight: Any, complexity_budget: Any,
+    def __init__(self, A: Any, y: Any, sample_weight: Any, complexity: Any,
                  lambda0: Any, lambda1: Any) -> None:
         self.A = check_literal_matrix(A)
         n_rows = self.A.shape[0]
@@ -93,9 +93,9 @@ class _MasterData:
             )
         self.P = check_sample_weight(sample_weight, n_rows)
         self.pos = np.flatnonzero(self.y)
-        if complexity_budget is not None:
-            complexity_budget = check_nonnegative(complexity_budget, "complexity_budget")
-        self.budget = complexity_budget
+        if complexity is not None:
+            complexity = check_nonnegative(complexity, "complexity")
+        self.budget = complexity
         self.lambda0 = check_nonnegative(lambda0, "lambda0")
         self.lambda1 = check_nonnegative(lambda1, "lambda1")
         self.clauses: list[Clause] = []
@@ -167,7 +167,7 @@ class RuleMasterModel(_PoolView, OptModel):
         & \sum_{k \in K} c_k w_k \le C && \texttt{complexity}\ (\lambda) \\
         & \xi \ge 0,\quad w_k \in \{0, 1\}\ (\text{or } w_k \ge 0 \text{ when relaxed})
 
-    Budget form (the DRO paper): ``complexity_budget=C`` and :math:`\lambda_0=\lambda_1=0`.
+    Budget form (the DRO paper): ``complexity=C`` and :math:`\lambda_0=\lambda_1=0`.
     Penalty form (BRCG implementations): no budget row, costs
     :math:`\lambda_0 + \lambda_1 |k|` per clause.  Both may be combined.  Following
     the DRO paper eq 6 the :math:`\xi_i` are *not* multiplied by :math:`P_i` in the
@@ -195,16 +195,17 @@ class RuleMasterModel(_PoolView, OptModel):
 
     Parameters
     ----------
-    A : array of shape (N, L)
-        Binary literal matrix (columns are literals: features and their negations).
-    y : array of shape (N,)
-        Labels in {0, 1}; at least one must be 1.
+    literals : array of shape (N, L)
+        The paper's :math:`A`: binary literal matrix (columns are literals: features and
+        their negations).
+    labels : array of shape (N,)
+        The paper's :math:`y`: labels in {0, 1}; at least one must be 1.
     clauses : iterable of tuples of int, default ()
         Initial clause pool (each a tuple of literal indices; duplicates are dropped).
     sample_weight : array of shape (N,), optional
         Weights ``P`` (a pmf in the DRO paper; default uniform ``1/N``).
-    complexity_budget : float, optional
-        ``C`` in eq 8; ``None`` drops the budget row (penalty form).
+    complexity : float, optional
+        The budget :math:`C` of eq 8; ``None`` drops the budget row (penalty form).
     lambda0, lambda1 : float, default 0
         Penalty-form cost per clause and per literal.
     relax : bool, default False
@@ -245,11 +246,12 @@ class RuleMasterModel(_PoolView, OptModel):
     :class:`HighsRuleMaster`, which adds columns to a warm HiGHS LP.
     """
 
-    def __init__(self, A: Any, y: Any, clauses: Iterable[Iterable[Any]] = (), *,
-                 sample_weight: Any = None, complexity_budget: float | None = None,
+    def __init__(self, literals: Any, labels: Any, clauses: Iterable[Iterable[Any]] = (), *,
+                 sample_weight: Any = None, complexity: float | None = None,
                  lambda0: float = 0.0, lambda1: float = 0.0, relax: bool = False,
                  clause_names: Iterable[str] | None = None) -> None:
-        self._data = _MasterData(A, y, sample_weight, complexity_budget, lambda0, lambda1)
+        self._data = _MasterData(literals, labels, sample_weight, complexity, lambda0,
+                                 lambda1)
         self.relax = bool(relax)
         self._data.add(clauses)
         self._names = None if clause_names is None else [str(n) for n in clause_names]
@@ -481,7 +483,7 @@ class _MasterIPMixin:
         cols = self._ip_columns(clauses)
         d = self._data
         model = RuleMasterModel(d.A, d.y.astype(int), cols, sample_weight=d.P,
-                                complexity_budget=d.budget, lambda0=d.lambda0,
+                                complexity=d.budget, lambda0=d.lambda0,
                                 lambda1=d.lambda1)
         options: dict[str, Any] = {}
         if solver == "highs" and random_seed is not None:
@@ -525,7 +527,7 @@ class HighsRuleMaster(_MasterIPMixin, _PoolView):
 
     Parameters
     ----------
-    A, y, clauses, sample_weight, complexity_budget, lambda0, lambda1
+    literals, labels, clauses, sample_weight, complexity, lambda0, lambda1
         As for :class:`RuleMasterModel`.
     options : dict, optional
         Extra HiGHS options (``{"primal_feasibility_tolerance": 1e-9}`` ...).
@@ -545,13 +547,14 @@ class HighsRuleMaster(_MasterIPMixin, _PoolView):
         Seconds spent in the last ``run``.
     """
 
-    def __init__(self, A: Any, y: Any, clauses: Iterable[Iterable[Any]] = (), *,
-                 sample_weight: Any = None, complexity_budget: float | None = None,
+    def __init__(self, literals: Any, labels: Any, clauses: Iterable[Iterable[Any]] = (), *,
+                 sample_weight: Any = None, complexity: float | None = None,
                  lambda0: float = 0.0, lambda1: float = 0.0,
                  options: dict[str, Any] | None = None) -> None:
         import highspy
 
-        self._data = d = _MasterData(A, y, sample_weight, complexity_budget, lambda0, lambda1)
+        self._data = d = _MasterData(literals, labels, sample_weight, complexity, lambda0,
+                                     lambda1)
         self._inf = highspy.kHighsInf
         from ..solvers import new_highs
 
@@ -727,7 +730,7 @@ class HighsRuleMaster(_MasterIPMixin, _PoolView):
         """The declarative :class:`RuleMasterModel` over the same data and clause pool."""
         d = self._data
         return RuleMasterModel(d.A, d.y.astype(int), d.clauses, sample_weight=d.P,
-                               complexity_budget=d.budget, lambda0=d.lambda0,
+                               complexity=d.budget, lambda0=d.lambda0,
                                lambda1=d.lambda1, relax=relax)
 
     def write(self, path: Any) -> None:
@@ -980,7 +983,7 @@ class RebuildRuleMaster(_MasterIPMixin, _PoolView):
         d = self._data
         if self.route == "pyomo":
             lp = RuleMasterModel(d.A, d.y.astype(int), d.clauses, sample_weight=d.P,
-                                 complexity_budget=d.budget, lambda0=d.lambda0,
+                                 complexity=d.budget, lambda0=d.lambda0,
                                  lambda1=d.lambda1, relax=True)
             lp.solve(self.solver)
             out = self._store_duals(lp.objective_, lp.cover_duals_, lp.complexity_dual_)

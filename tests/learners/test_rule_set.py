@@ -51,7 +51,7 @@ FORMS = {"budget": dict(complexity=9.0, lambda0=0.0, lambda1=0.0),
 
 
 def master_kwargs(est):
-    return dict(complexity_budget=est.complexity, lambda0=est.lambda0, lambda1=est.lambda1)
+    return dict(complexity=est.complexity, lambda0=est.lambda0, lambda1=est.lambda1)
 
 
 # ------------------------------------------------------------ column generation is exact
@@ -116,7 +116,7 @@ def test_enumerated_master_equals_the_ip(budget):
     pool = sorted({tuple(sorted(rng.choice(10, rng.integers(1, 3), replace=False).tolist()))
                    for _ in range(20)})
     chosen, obj = enumerate_master(A, y, P, pool, budget, 0.002, 0.001)
-    ip = RuleMasterModel(A, y.astype(int), pool, sample_weight=P, complexity_budget=budget,
+    ip = RuleMasterModel(A, y.astype(int), pool, sample_weight=P, complexity=budget,
                          lambda0=0.002, lambda1=0.001)
     result = ip.solve(mip_gap=1e-10)
     assert obj == pytest.approx(result.objective, abs=1e-12)
@@ -128,7 +128,7 @@ def test_certified_bound_brackets_the_optimum_over_all_clauses():
     est = BooleanRuleSetClassifier(complexity=8.0, lambda0=0.0, lambda1=0.0,
                                    max_degree=2).fit(X, y)
     A = literal_matrix(X)
-    every = RuleMasterModel(A, y, clauses_up_to(A.shape[1], 2), complexity_budget=8.0)
+    every = RuleMasterModel(A, y, clauses_up_to(A.shape[1], 2), complexity=8.0)
     every.solve(mip_gap=1e-10)
     assert est.lp_bound_ <= every.objective_ + 1e-12 <= est.ip_objective_ + 2e-12
     assert est.gap_ == pytest.approx((est.ip_objective_ - est.lp_bound_) / est.ip_objective_)
@@ -140,14 +140,14 @@ def test_certified_bound_brackets_the_optimum_over_all_clauses():
 
 def test_bound_after_an_early_stop_is_still_valid():
     X, y = binary_data(5, n=40, d=5, noise=0.2)
-    est = BooleanRuleSetClassifier(max_degree=2, max_iterations=1, n_columns=2,
+    est = BooleanRuleSetClassifier(max_degree=2, max_iter=1, n_columns=2,
                                    lambda0=0.002, lambda1=0.002).fit(X, y)
     A = literal_matrix(X)
     full = RuleMasterModel(A, y, clauses_up_to(A.shape[1], 2), lambda0=0.002, lambda1=0.002,
                            relax=True)
     full.solve()
     assert not est.pricing_complete_ and est.gap_certified_
-    assert est.status_.startswith("max_iterations")
+    assert est.status_.startswith("max_iter")
     assert est.lp_bound_ <= full.objective_ + 1e-12
     assert est.lp_objective_ >= full.objective_ - 1e-12
 
@@ -273,7 +273,7 @@ def test_export_writes_the_final_master_and_each_iteration(tmp_path):
     X, y = binary_data(9, n=40, d=4)
     est = BooleanRuleSetClassifier(max_degree=2, lambda0=0.002, lambda1=0.002).fit(X, y)
     files = est.export_model(tmp_path / "master.mps", iterations=True)
-    assert len(files) == 1 + est.n_iterations_ and all(f.exists() for f in files)
+    assert len(files) == 1 + est.n_iter_ and all(f.exists() for f in files)
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
     h.readModel(str(files[0]))
@@ -389,7 +389,7 @@ def test_pipeline_gridsearch_and_progress_bar(capsys):
 
 # ------------------------------------------------------------------ scikit-learn contract
 @parametrize_with_checks(
-    [BooleanRuleSetClassifier(binarizer="auto", max_degree=1, max_iterations=20)],
+    [BooleanRuleSetClassifier(binarizer="auto", max_degree=1, max_iter=20)],
     # the checks feed continuous random data, so the instance binarizes it; with
     # binarizer=None such data is (rightly) refused as non-binary.  No check is expected
     # to fail.

@@ -164,7 +164,7 @@ def test_clear_errors():
 
 @parametrize_with_checks(
     [BooleanRuleSetCV(BooleanRuleSetClassifier(binarizer="auto", max_degree=1,
-                                               max_iterations=20),
+                                               max_iter=20),
                       penalties=(0.001, 0.02), cv=2)],
     # no check is expected to fail: the sample-weight equivalence check passes its folds
     # as a list of (train, test) pairs, which cv takes

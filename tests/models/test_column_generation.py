@@ -41,8 +41,7 @@ PERSISTENT = ["highs"] + [n for n in ("gurobi", "cplex") if _licensed(n)]
 
 
 def _masters(A, y, P, kw):
-    kw_old = {("complexity_budget" if k == "complexity" else k): v for k, v in kw.items()}
-    out = {"direct": HighsRuleMaster(A, y, [], sample_weight=P, **kw_old)}
+    out = {"direct": HighsRuleMaster(A, y, [], sample_weight=P, **kw)}
     for s in PERSISTENT:
         out[f"persistent-{s}"] = PersistentRuleMaster(A, y, [], sample_weight=P, solver=s, **kw)
     for s in REBUILD:
@@ -156,13 +155,12 @@ def test_direct_ip_equals_the_declarative_ip_and_brute_force(seed, form):
     A, y, P, pool = make_instance(seed, n_rows=30, n_clauses=10)
     kw = {"budget": {"complexity": 7.0}, "penalty": {"lambda0": 0.01, "lambda1": 0.005},
           "both": {"complexity": 9.0, "lambda0": 0.002}}[form]
-    kw_old = {("complexity_budget" if k == "complexity" else k): v for k, v in kw.items()}
     best, _ = brute_force(A, y, P, pool, budget=kw.get("complexity"),
                           lambda0=kw.get("lambda0", 0.0), lambda1=kw.get("lambda1", 0.0))
-    master = HighsRuleMaster(A, y, pool, sample_weight=P, **kw_old)
+    master = HighsRuleMaster(A, y, pool, sample_weight=P, **kw)
     z = master.solve()
     ip = master.solve_ip(solver="highs", incumbent=pool[:1], random_seed=0)
-    ref = RuleMasterModel(A, y, pool, sample_weight=P, **kw_old)
+    ref = RuleMasterModel(A, y, pool, sample_weight=P, **kw)
     ref.solve("highs")
     assert ip.route == "highspy" and ip.status == "optimal"
     assert ip.objective == pytest.approx(best, abs=1e-9)
@@ -190,7 +188,7 @@ def test_direct_ip_equals_the_declarative_ip_on_generated_pools(seed):
     res = column_generation(A, y, P, max_degree=2, complexity=12.0, lambda0=0.001,
                             lambda1=0.001, random_seed=0)
     assert res.info["ip_route"] == "highspy"
-    ref = RuleMasterModel(A, y.astype(int), res.pool, sample_weight=P, complexity_budget=12.0,
+    ref = RuleMasterModel(A, y.astype(int), res.pool, sample_weight=P, complexity=12.0,
                           lambda0=0.001, lambda1=0.001)
     ref.solve("highs", mip_gap=1e-9)
     assert res.ip_objective == pytest.approx(ref.objective_, rel=1e-6, abs=1e-12)

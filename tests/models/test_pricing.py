@@ -139,7 +139,7 @@ def test_beam_reports_exact_reduced_costs(seed, max_degree, beam_width, k, kind)
 def test_column_generation_reaches_the_lp_over_all_clauses(form):
     """Master LP + exact pricing until no r(k) < 0 gives the LP over every clause."""
     A, y, P, _ = make_instance(77, n_rows=18, n_features=3)
-    kw = {"complexity_budget": 4.0} if form == "budget" else {"lambda0": 0.01, "lambda1": 0.01}
+    kw = {"complexity": 4.0} if form == "budget" else {"lambda0": 0.01, "lambda1": 0.01}
     master = HighsRuleMaster(A, y, [], sample_weight=P, **kw)
     master.solve()
     for _ in range(40):

@@ -62,7 +62,7 @@ def brute_force(A, y, P, pool, budget=None, lambda0=0.0, lambda1=0.0):
 def test_budget_ip_equals_brute_force_and_lp_is_a_bound(seed, budget):
     A, y, P, pool = make_instance(seed)
     expected, _ = brute_force(A, y, P, pool, budget=budget)
-    ip = RuleMasterModel(A, y, pool, sample_weight=P, complexity_budget=budget)
+    ip = RuleMasterModel(A, y, pool, sample_weight=P, complexity=budget)
     ip.solve(mip_gap=1e-9)
     assert ip.form == "budget"
     assert ip.objective_ == pytest.approx(expected, abs=TOL)
@@ -70,7 +70,7 @@ def test_budget_ip_equals_brute_force_and_lp_is_a_bound(seed, budget):
     assert sum(1 + len(k) for k in ip.selected_) <= budget + 1e-9
     assert weighted_hamming_loss(A.astype(bool), y == 1, ip.selected_, P) == pytest.approx(
         ip.objective_, abs=TOL)
-    lp = RuleMasterModel(A, y, pool, sample_weight=P, complexity_budget=budget, relax=True)
+    lp = RuleMasterModel(A, y, pool, sample_weight=P, complexity=budget, relax=True)
     lp.solve()
     assert lp.objective_ <= ip.objective_ + TOL
 
@@ -97,7 +97,7 @@ def test_penalty_ip_equals_brute_force_and_lp_is_a_bound(seed, lambdas):
 def test_budget_and_penalty_combined_equals_brute_force():
     A, y, P, pool = make_instance(7)
     expected, _ = brute_force(A, y, P, pool, budget=7.0, lambda0=0.01, lambda1=0.01)
-    ip = RuleMasterModel(A, y, pool, sample_weight=P, complexity_budget=7.0, lambda0=0.01,
+    ip = RuleMasterModel(A, y, pool, sample_weight=P, complexity=7.0, lambda0=0.01,
                          lambda1=0.01)
     ip.solve(mip_gap=1e-9)
     assert ip.form == "budget+penalty"
@@ -107,7 +107,7 @@ def test_budget_and_penalty_combined_equals_brute_force():
 def test_uniform_weights_count_errors_like_dash_et_al():
     # with P_i = 1/N, N * objective = missed positives + (negatives covered, per clause)
     A, y, P, pool = make_instance(3, uniform=True)
-    ip = RuleMasterModel(A, y, pool, complexity_budget=8.0)  # default weights: 1/N
+    ip = RuleMasterModel(A, y, pool, complexity=8.0)  # default weights: 1/N
     ip.solve(mip_gap=1e-9)
     Ab = A.astype(bool)
     missed = int((~ruleset_covers(Ab, ip.selected_) & (y == 1)).sum())
@@ -117,7 +117,7 @@ def test_uniform_weights_count_errors_like_dash_et_al():
 
 def test_empty_pool_misses_every_positive():
     A, y, P, _ = make_instance(1)
-    lp = RuleMasterModel(A, y, [], sample_weight=P, complexity_budget=5.0, relax=True)
+    lp = RuleMasterModel(A, y, [], sample_weight=P, complexity=5.0, relax=True)
     lp.solve()
     assert lp.objective_ == pytest.approx(P[y == 1].sum(), abs=1e-12)
     # every cover row is tight with xi_i = P_i, so mu_i = 1 (the cost of xi_i)
@@ -184,9 +184,9 @@ def dual_ranges(A, y, P, pool, objective, budget, lambda0=0.0, lambda1=0.0):
 @pytest.mark.parametrize("form", ["budget", "penalty"])
 def test_highspy_fast_path_matches_pyomo_relaxation(seed, form):
     A, y, P, pool = make_instance(seed + 10, n_rows=30, n_clauses=12)
-    kw = ({"complexity_budget": 5.0} if form == "budget"
+    kw = ({"complexity": 5.0} if form == "budget"
           else {"lambda0": 0.004, "lambda1": 0.002})
-    budget = kw.get("complexity_budget")
+    budget = kw.get("complexity")
     fast = HighsRuleMaster(A, y, pool[:3], sample_weight=P, **kw)
     fast.solve()
     for batch in (pool[3:4], pool[4:9], pool[9:] + pool[:2]):  # the last batch repeats two
@@ -221,11 +221,11 @@ def test_highspy_duals_equal_pyomo_when_the_dual_is_unique():
     y = np.array([1, 1, 1, 1, 0, 0, 0])
     P = np.array([0.3, 0.2, 0.1, 0.1, 0.1, 0.05, 0.15])
     pool = [(0,), (1,), (2,), (3,)]
-    fast = HighsRuleMaster(A, y, pool[:1], sample_weight=P, complexity_budget=3.0)
+    fast = HighsRuleMaster(A, y, pool[:1], sample_weight=P, complexity=3.0)
     fast.solve()
     fast.add_clauses(pool[1:])
     fast.solve()
-    ref = RuleMasterModel(A, y, pool, sample_weight=P, complexity_budget=3.0, relax=True)
+    ref = RuleMasterModel(A, y, pool, sample_weight=P, complexity=3.0, relax=True)
     ref.solve()
     assert fast.objective_ == pytest.approx(ref.objective_, abs=1e-12)
     ranges = dual_ranges(A, y, P, pool, ref.objective_, 3.0)
@@ -242,7 +242,7 @@ def test_highspy_duals_equal_pyomo_when_the_dual_is_unique():
 @pytest.mark.parametrize("form", ["budget", "penalty"])
 def test_highspy_reduced_costs_equal_the_shared_formula(seed, form):
     A, y, P, pool = make_instance(seed + 20, n_rows=30, n_clauses=12)
-    kw = ({"complexity_budget": 6.0} if form == "budget"
+    kw = ({"complexity": 6.0} if form == "budget"
           else {"lambda0": 0.003, "lambda1": 0.003})
     fast = HighsRuleMaster(A, y, pool[:4], sample_weight=P, **kw)
     fast.solve()
@@ -258,7 +258,7 @@ def test_highspy_reduced_costs_equal_the_shared_formula(seed, form):
 
 def test_pyomo_relaxation_exposes_duals_for_pricing():
     A, y, P, pool = make_instance(5)
-    lp = RuleMasterModel(A, y, pool, sample_weight=P, complexity_budget=4.0, relax=True)
+    lp = RuleMasterModel(A, y, pool, sample_weight=P, complexity=4.0, relax=True)
     lp.solve()
     d = lp.duals_for_pricing_
     assert set(d) == {"mu", "lam", "lambda0", "lambda1"}
@@ -275,7 +275,7 @@ def test_model_is_declarative_with_readable_names():
     import pyomo.environ as pyo
 
     A, y, P, pool = make_instance(2)
-    m = RuleMasterModel(A, y, pool[:3], sample_weight=P, complexity_budget=4.0)
+    m = RuleMasterModel(A, y, pool[:3], sample_weight=P, complexity=4.0)
     model = m.model
     first_pos = int(np.flatnonzero(y == 1)[0])
     assert model.cover[f"i_{first_pos}"].name == f"cover[i_{first_pos}]"
@@ -291,7 +291,7 @@ def test_model_is_declarative_with_readable_names():
 
 def test_add_clauses_extends_the_pool_and_rebuilds():
     A, y, P, pool = make_instance(4)
-    m = RuleMasterModel(A, y, pool[:2], sample_weight=P, complexity_budget=6.0)
+    m = RuleMasterModel(A, y, pool[:2], sample_weight=P, complexity=6.0)
     m.solve(mip_gap=1e-9)
     first = m.objective_
     labels = m.add_clauses([pool[1], pool[2], (pool[3][0], pool[3][0]) + pool[3][1:]])
@@ -306,7 +306,7 @@ def test_add_clauses_extends_the_pool_and_rebuilds():
 
 def test_to_model_round_trip_from_the_fast_path():
     A, y, P, pool = make_instance(6)
-    fast = HighsRuleMaster(A, y, pool, sample_weight=P, complexity_budget=5.0)
+    fast = HighsRuleMaster(A, y, pool, sample_weight=P, complexity=5.0)
     lp_value = fast.solve()
     ip = fast.to_model()
     ip.solve(mip_gap=1e-9)
@@ -328,19 +328,19 @@ def test_to_model_round_trip_from_the_fast_path():
         ({"sample_weight": [0.5]}, "one weight per row"),
         ({"clauses": [(0, 5)]}, "refers to literal 5"),
         ({"clauses": [("a",)]}, "integers"),
-        ({"complexity_budget": -1.0}, "complexity_budget"),
+        ({"complexity": -1.0}, "complexity"),
         ({"lambda0": -0.1}, "lambda0"),
         ({"lambda1": float("nan")}, "lambda1"),
     ],
 )
 def test_bad_input_raises_input_error(kwargs, match):
     args = {"A": [[0, 1], [1, 0]], "y": [0, 1], "clauses": [(0,)], "sample_weight": None,
-            "complexity_budget": 3.0, "lambda0": 0.0, "lambda1": 0.0}
+            "complexity": 3.0, "lambda0": 0.0, "lambda1": 0.0}
     args.update(kwargs)
     for cls in (RuleMasterModel, HighsRuleMaster):
         with pytest.raises(InputError, match=match):
             cls(args["A"], args["y"], args["clauses"], sample_weight=args["sample_weight"],
-                complexity_budget=args["complexity_budget"], lambda0=args["lambda0"],
+                complexity=args["complexity"], lambda0=args["lambda0"],
                 lambda1=args["lambda1"])
 
 
@@ -349,7 +349,7 @@ def test_fast_path_writes_a_file_highs_reads_back(tmp_path, suffix):
     import highspy
 
     A, y, P, pool = make_instance(8)
-    fast = HighsRuleMaster(A, y, pool, sample_weight=P, complexity_budget=5.0)
+    fast = HighsRuleMaster(A, y, pool, sample_weight=P, complexity=5.0)
     fast.solve()
     path = tmp_path / f"master{suffix}"
     fast.write(path)
@@ -371,7 +371,7 @@ def test_declarative_model_file_reads_back_with_the_same_optimum(tmp_path, suffi
     import highspy
 
     A, y, P, pool = make_instance(9)
-    m = RuleMasterModel(A, y, pool, sample_weight=P, complexity_budget=6.0, lambda0=0.001,
+    m = RuleMasterModel(A, y, pool, sample_weight=P, complexity=6.0, lambda0=0.001,
                         relax=relax)
     m.solve(mip_gap=1e-9)
     path = tmp_path / f"master{suffix}"

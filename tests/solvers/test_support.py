@@ -140,7 +140,7 @@ def _solve_formulation(name: str, solver: str):
         return m.objective_, np.asarray(m.cover_duals_)
     if name == "rule master IP":
         A, y, clauses = _rule_data()
-        m = models.RuleMasterModel(A, y, clauses, complexity_budget=7.0)
+        m = models.RuleMasterModel(A, y, clauses, complexity=7.0)
         m.solve(solver)
         return m.objective_, None
     if name == "rule pricing MILP":
