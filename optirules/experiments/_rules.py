@@ -566,7 +566,7 @@ def run_rules_demo(dataset: str = "tic_tac_toe", *, complexity: float | None = N
         rules=est.rules_.to_string(multiline=True), complexity=est.rules_.complexity,
         train_accuracy=float(est.score(X_tr, y_tr)), test_accuracy=float(est.score(X_te, y_te)),
         lp_bound=est.lp_bound_, ip_objective=est.ip_objective_, gap=est.gap_,
-        gap_certified=est.gap_certified_, status=est.status_, n_iterations=est.n_iterations_,
+        gap_certified=est.gap_certified_, status=est.status_, n_iterations=est.n_iter_,
         fit_time=est.fit_time_, model_path=str(path.resolve()),
         json_path=str(json_path.resolve()),
         extras={"pool_size": len(est.pool_), "max_degree": est.max_degree_})
