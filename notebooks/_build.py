@@ -105,7 +105,7 @@ NB01 = [
     """),
     code("""
     C = 6
-    ip = RuleMasterModel(A, y, pool, complexity_budget=C)
+    ip = RuleMasterModel(A, y, pool, complexity=C)
     m = ip.model
     for comp in (m.rows, m.clauses, m.xi, m.w, m.hamming_loss, m.cover, m.complexity):
         print(f"{comp.name:13s} {type(comp).__name__:18s} {len(comp):4d}  {comp.doc or ''}")
@@ -161,7 +161,7 @@ NB01 = [
     budget is worth.
     """),
     code("""
-    lp = RuleMasterModel(A, y, pool, complexity_budget=C, relax=True)
+    lp = RuleMasterModel(A, y, pool, complexity=C, relax=True)
     lp.solve()
     mu, lam = lp.cover_duals_, lp.complexity_dual_
     values, counts = np.unique(mu.round(9) + 0.0, return_counts=True)  # + 0.0: no "-0.0"
@@ -239,7 +239,7 @@ NB01 = [
     code("""
     print("solvers for Pyomo models here:", [s.name for s in available_solvers("pyomo")])
 
-    fast = HighsRuleMaster(A, y, pool, complexity_budget=C)
+    fast = HighsRuleMaster(A, y, pool, complexity=C)
     fast.solve()
     r_fast = reduced_costs(A, y, pool, fast.cover_duals_, lam=fast.complexity_dual_)
     fast_dual = P[y == 1] @ fast.cover_duals_ - C * fast.complexity_dual_
@@ -262,11 +262,11 @@ NB01 = [
     budgets = list(range(2, 12))
     ip_value, lp_value, lp_lambda, chosen = [], [], [], {}
     for b in budgets:
-        model = RuleMasterModel(A, y, pool, complexity_budget=b)
+        model = RuleMasterModel(A, y, pool, complexity=b)
         model.solve()
         ip_value.append(model.objective_)
         chosen[b] = model.selected_
-        relaxed = HighsRuleMaster(A, y, pool, complexity_budget=b)
+        relaxed = HighsRuleMaster(A, y, pool, complexity=b)
         lp_value.append(relaxed.solve())
         lp_lambda.append(relaxed.complexity_dual_)
 
@@ -391,7 +391,7 @@ NB02 = [
     `reduced_costs`.
     """),
     code("""
-    start = HighsRuleMaster(A, y, [], complexity_budget=C)   # direct highspy LP, kept warm
+    start = HighsRuleMaster(A, y, [], complexity=C)   # direct highspy LP, kept warm
     start.solve()
     mu0, lam0 = start.cover_duals_, start.complexity_dual_
     print(f"LP value {start.objective_:.4f} (= weight of the positives),"
@@ -454,7 +454,7 @@ NB02 = [
     run both every round to compare them.)
     """),
     code("""
-    master = HighsRuleMaster(A, y, [], complexity_budget=C)
+    master = HighsRuleMaster(A, y, [], complexity=C)
     history = []
     for iteration in range(30):
         lp_value = master.solve()
@@ -517,7 +517,7 @@ NB02 = [
     for k in final.selected_:
         print("   IF", show(k))
 
-    full = RuleMasterModel(A, y, everything, complexity_budget=C)
+    full = RuleMasterModel(A, y, everything, complexity=C)
     full.solve()
     print(f"IP over all {len(everything)} clauses: {full.objective_:.5f}")
     """),
