@@ -97,7 +97,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     feature_of = [lit.feature for lit in binarizer.literals_]
     clauses = [c for c in all_clauses(A, y, args.max_degree)
                if len({feature_of[j] for j in c}) == len(c)]
-    model = RuleMasterModel(A, y, clauses, complexity_budget=args.complexity, relax=args.relax)
+    model = RuleMasterModel(A, y, clauses, complexity=args.complexity, relax=args.relax)
     model.write(args.output)
     kind = "LP relaxation" if args.relax else "IP"
     print(f"wrote the rule master {kind} ({len(clauses)} clauses, {int(y.sum())} cover rows) "
