@@ -632,6 +632,18 @@ NB02 = [
                              ("lambda0", "mean_score", "std_score", "mean_complexity")})
     display(penalty_path.round(4), cv_table.round(4))
     """),
+    md("""
+    The learner keeps its loop in `history_`; `optirules.plotting.plot_column_generation`
+    draws the restricted LP objective and the certified lower bound per iteration for the
+    refitted cross-validated rule set, with the value of its master IP.
+    """),
+    code("""
+    from optirules.plotting import plot_column_generation
+
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    plot_column_generation(cv.best_estimator_, ax=ax)
+    plt.show()
+    """),
     code("""
     complexity = penalty_path["rules + literals"].to_numpy()
     overfit = (penalty_path["train accuracy"] - penalty_path["test accuracy"]).to_numpy()
