@@ -896,6 +896,19 @@ NB03 = [
     plt.show()
     """),
     md("""
+    The same pmf row by row with `optirules.plotting.plot_worst_case_pmf`: the rows in order
+    of increasing loss, $N Q_i$ of the largest $\\chi^2$ radius against the uniform
+    $N P_i = 1$.
+    """),
+    code("""
+    from optirules.plotting import plot_worst_case_pmf
+
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    plot_worst_case_pmf(pmfs["chi2", radii[-1]], losses=z, ax=ax)
+    ax.set_title(f"modified chi2, rho = {radii[-1]}")
+    plt.show()
+    """),
+    md("""
     ## What this notebook teaches, checked
     """),
     code("""
