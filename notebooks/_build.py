@@ -1193,6 +1193,20 @@ NB04 = [
     plt.show()
     """),
     md(r"""
+    The fitted ensemble with `optirules.plotting`: left, the weights $v$ the combination IP
+    gave the members (bars) and the robust loss of each iteration (line); right, the last
+    worst-case pmf $P^n$ against the uniform $P^0$, rows in order of increasing weight.
+    """),
+    code(r"""
+    from optirules.plotting import plot_dro_ensemble, plot_worst_case_pmf
+
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4))
+    plot_dro_ensemble(dro, ax=axes[0])
+    plot_worst_case_pmf(dro, ax=axes[1])
+    fig.tight_layout()
+    plt.show()
+    """),
+    md(r"""
     ## The default member budget, and the held-out alternative
 
     With $\mathfrak C' = \mathfrak C/3$ a member cannot hold a concept that needs the whole
