@@ -1419,6 +1419,20 @@ NB05 = [
     plt.show()
     """),
     md(r"""
+    The same boosters with `optirules.plotting.plot_boosting`: per round, the weighted error
+    of the weak hypothesis, and on the test rows the vote's error and its least normalized
+    margin $\min_i y_i F_t(x_i) / \sum_{s \le t} |\alpha_s|$.
+    """),
+    code(r"""
+    from optirules.plotting import plot_boosting
+
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4), sharey=True)
+    plot_boosting(stumps, X_test, y_test, ax=axes[0]).set_title("stumps, test rows")
+    plot_boosting(parities, X_test, y_test, ax=axes[1]).set_title("2-parities, test rows")
+    fig.tight_layout()
+    plt.show()
+    """),
+    md(r"""
     ## Why more rounds cannot save the stumps
 
     A stump on a 0/1 feature is $\pm(2x_j - 1)$ or a constant, so the vote
