@@ -1731,6 +1731,20 @@ NB06 = [
     plt.show()
     """),
     md(r"""
+    Error and margin per round with `optirules.plotting.plot_boosting`, for AdaBoost and
+    SmoothBoost: the weak literal's weighted error under each booster's distribution, and on
+    the test rows the vote's error and least normalized margin.
+    """),
+    code(r"""
+    from optirules.plotting import plot_boosting
+
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4), sharey=True)
+    for ax, name in zip(axes, ("Ada", "SB(0.1)")):
+        plot_boosting(fitted[name], X_test, y_test, ax=ax).set_title(f"{name}, test rows")
+    fig.tight_layout()
+    plt.show()
+    """),
+    md(r"""
     Two things the definitions predict, checked at the end:
 
     * **SmoothBoost with $\kappa$** only runs while the mean weight is at least $\kappa$, and
