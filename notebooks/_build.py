@@ -1985,6 +1985,17 @@ NB07 = [
           f" {dl.n_candidates_} conjunctions evaluated in {dl.fit_time_:.2f} s")
     """),
     md(r"""
+    `optirules.plotting.plot_rule_coverage` shows which training rows each rule decides (the
+    first rule that fires): blue where the row's class is the rule's, red where it is not;
+    the rows are sorted by label.
+    """),
+    code(r"""
+    from optirules.plotting import plot_rule_coverage
+
+    plot_rule_coverage(dl, X_train, y_train)
+    plt.show()
+    """),
+    md(r"""
     ## The printed list *is* the model
 
     We parse the text above and evaluate it with plain pandas on the data frame: with
