@@ -2471,6 +2471,18 @@ NB08 = [
     plt.show()
     """),
     md(r"""
+    The ensemble before pruning, round by round (`optirules.plotting.plot_boosting`): each
+    tree's weighted error, and on the training rows the vote's error and its least
+    normalized margin; QMM protects the lower $\upsilon$ share of those margins.
+    """),
+    code(r"""
+    from optirules.plotting import plot_boosting
+
+    ax = plot_boosting(ensemble, X_train, y_train)
+    ax.set_title(f"AdaBoost, {T} depth-2 trees, training rows")
+    plt.show()
+    """),
+    md(r"""
     ## How much to protect, and two other pruners
 
     A smaller $\upsilon$ protects fewer margins and lets the QP prune more.  Beside it,
