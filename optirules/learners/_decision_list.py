@@ -121,19 +121,11 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         Largest number of rules in the list.
     osr_rows : {"uncovered", "all"}, default="uncovered"
         Training rows Minimum OSR grows its path on.  ``"all"`` is the paper's reading: its
-        information measure is computed "over the training data set", and its default
-        rule is needed only when "no training example has a value in common" with the
-        point.  ``"uncovered"`` (the default, a departure from the paper) uses the training
-        rows no rule covers - the rows behind the default rule, i.e. the part of the data
-        the list leaves unexplained, which is where an uncovered test point comes from
-        (all training rows if every row is covered).  The default is earned by
-        measurement: over the eight data sets of ``benchmarks/results/decision_list.md``
-        (depth-3 lists, 10-fold CV or the MONK's own splits) ``"uncovered"`` is better on
-        tic-tac-toe (100.0 % vs 94.7 %: every uncovered test point is negative, and the
-        positives the list already explains lure the all-rows path), monks-2 (+0.2
-        points), mushroom (+0.06) and splice (+0.03), worse on monks-3 (91.2 % vs 92.1 %)
-        and equal on the other three (mean +0.59 points).  Only prediction uses it, so it
-        can be changed after ``fit``.
+        information measure is computed "over the training data set".  ``"uncovered"``
+        (the default, a departure from the paper earned by measurement, see the page
+        *Decision lists with Minimum OSR* of the documentation) uses the training rows no
+        rule covers (all training rows if every row is covered).  Only prediction uses it,
+        so it can be changed after ``fit``.
     verbose : bool, default=False
         Log each rule as it is found (its tests, coverage, Laplace accuracy, candidates
         and seconds) and why the search stopped, through :mod:`logging` (logger
