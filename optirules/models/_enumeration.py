@@ -1,33 +1,210 @@
-r"""Exact pricing of rule-set clauses (at most 3 literals) by bound-pruned enumeration."""
+r"""Exact pricing of rule-set clauses (at most 3 literals) by bound-pruned enumeration.
+
+:class:`EnumerationPricer` is prepared once per column-generation run (the literal matrix
+split into row blocks, cached as float64 where it fits in memory, the pair indices) and
+prices every iteration's row prices with it; :func:`enumerate_pricing` is the one-call form.
+Every reduced cost is a sum over rows, so the work is a map over row blocks and a reduce
+(sum) of the blocks' partial sums, done in block order; the ``"dask"`` backend maps the
+blocks on a ``dask.distributed`` client (blocks stored there as packed bits) and reduces in
+the same order, so it returns the same numbers as the local backend.
+"""
 
 from __future__ import annotations
 
 import math
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from ..errors import InputError
 from ._clauses import Clause
 
-__all__ = ["enumerate_pricing", "RC_TOL"]
+__all__ = ["enumerate_pricing", "EnumerationPricer", "RC_TOL", "BACKENDS"]
 
 #: a column enters the master only if its reduced cost is below -RC_TOL
 RC_TOL = 1e-9
+#: where the row blocks are priced
+BACKENDS = ("local", "dask")
+#: bytes of one float64 row block (its rows are ``_BLOCK_BYTES / (8 L)``)
+_BLOCK_BYTES = 1 << 26
+#: the float64 copy of the literal matrix is cached up to this size
+_FLOAT_CACHE_BYTES = 1 << 29
+#: first literals of the degree-3 pass scored per map-reduce round (the threshold is
+#: lowered between rounds; the same on every backend, so results do not depend on it)
+_FIRST_BATCH = 4
 
 
-def enumerate_pricing(A: np.ndarray, v: np.ndarray, comp: Sequence[float], max_degree: int, *,
-                      k: int = 10, pool: set[Clause] | frozenset = frozenset(),
-                      deadline: float | None = None, need_proof: bool = True,
-                      tol: float = RC_TOL) -> tuple[list[tuple[Clause, float]], float, bool]:
-    r"""Exact pricing for clauses of at most 3 literals by (pruned) enumeration.
+# ======================================================================= per-block work
+def _block_matrix(block: Any) -> np.ndarray:
+    """A row block as an ``(n_b, L)`` array: as stored, or unpacked from packed bits."""
+    if isinstance(block, tuple):  # (L x W uint64 words, n_b): packed columns
+        bits, n_b = block
+        as_bytes = np.ascontiguousarray(bits, dtype="<u8").view(np.uint8).reshape(
+            bits.shape[0], -1)
+        cols = np.unpackbits(as_bytes, axis=1, count=n_b, bitorder="little")
+        return np.ascontiguousarray(cols.T)
+    return block
+
+
+class _Prepared:
+    """A block's working arrays for one pricing call (rows with ``v != 0``, float64)."""
+
+    def __init__(self, Af: np.ndarray, v: np.ndarray) -> None:
+        self.Af, self.v = Af, v
+
+
+def _working(block: Any, vb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The block's rows with ``v != 0``, as float64, and their prices."""
+    if isinstance(block, _Prepared):
+        return block.Af, block.v
+    Ab = _block_matrix(block)
+    nz = vb != 0.0
+    if not nz.all():
+        Ab, vb = Ab[nz], vb[nz]
+    return np.ascontiguousarray(Ab, dtype=np.float64), vb
+
+
+def block_moments(block: Any, vb: np.ndarray, max_degree: int
+                  ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None, int]:
+    r"""One block's partial sums: :math:`v^\top A`, :math:`A^\top \mathrm{diag}(v) A` and
+    :math:`A_-^\top \mathrm{diag}(v_-) A_-` over its rows of negative price (the degree-3
+    pair bounds), and its number of rows with ``v != 0``."""
+    Af, v = _working(block, vb)
+    r1 = v @ Af
+    if max_degree < 2:
+        return r1, None, None, v.size
+    G = Af.T @ (Af * v[:, None])
+    if max_degree < 3:
+        return r1, G, None, v.size
+    neg = v < 0
+    An = Af[neg]
+    return r1, G, An.T @ (An * v[neg][:, None]), v.size
+
+
+def block_extensions(block: Any, vb: np.ndarray, jobs: Sequence[tuple[tuple[int, ...], Any]]
+                     ) -> list[np.ndarray]:
+    r"""One block's partial sums for extending clauses: for each job ``(anchor, part)``,
+    over the block's rows covered by every literal of ``anchor``, the matrix
+    :math:`A_S^\top \mathrm{diag}(v) A_S` (``part`` an index array ``S``) or, when ``part``
+    is None, the vector :math:`v^\top A` over all literals."""
+    Af, v = _working(block, vb)
+    out = []
+    for anchor, part in jobs:
+        cov = Af[:, anchor[0]] > 0
+        for a in anchor[1:]:
+            cov &= Af[:, a] > 0
+        if part is None:
+            out.append(v[cov] @ Af[cov])
+        else:
+            As = Af[np.ix_(cov, part)]
+            out.append(As.T @ (As * v[cov][:, None]))
+    return out
+
+
+def _pack_columns(Ab: np.ndarray) -> tuple[np.ndarray, int]:
+    """A boolean row block as its columns' packed bits (``L x ceil(n_b / 64)`` words)."""
+    n_b, n_lit = Ab.shape
+    n_bytes = 8 * max(1, (n_b + 63) // 64)
+    packed = np.packbits(np.ascontiguousarray(Ab.T), axis=1, bitorder="little")
+    if packed.shape[1] < n_bytes:
+        packed = np.concatenate([packed, np.zeros((n_lit, n_bytes - packed.shape[1]),
+                                                  np.uint8)], axis=1)
+    return np.ascontiguousarray(packed).view("<u8"), n_b
+
+
+# ====================================================================== the backends
+class _LocalBlocks:
+    """Row blocks in this process (float64 views of a cached copy when it fits)."""
+
+    def __init__(self, A: np.ndarray, slices: list[slice], float_cache_bytes: int) -> None:
+        cache = A.size * 8 <= float_cache_bytes
+        base = A.astype(np.float64) if cache else A
+        self.blocks = [base[s] for s in slices]
+        self.slices = slices
+        self._call: list[_Prepared] | None = None
+
+    def begin(self, v: np.ndarray) -> None:
+        """Prepare the working arrays of one pricing call (reused by its every map)."""
+        self._call = [_Prepared(*_working(b, v[s])) for b, s in zip(self.blocks, self.slices)]
+
+    def end(self) -> None:
+        self._call = None
+
+    def map(self, func: Any, v: np.ndarray, *args: Any) -> list[Any]:
+        blocks = self.blocks if self._call is None else self._call
+        return [func(b, v[s], *args) for b, s in zip(blocks, self.slices)]
+
+    def close(self) -> None:
+        self.blocks = []
+
+
+class _DaskBlocks:
+    """Row blocks scattered to a ``dask.distributed`` client as packed bits."""
+
+    def __init__(self, A: np.ndarray, slices: list[slice], client: Any) -> None:
+        self.client = client
+        self.slices = slices
+        self.blocks = client.scatter([_pack_columns(A[s]) for s in slices], hash=False)
+
+    def begin(self, v: np.ndarray) -> None:
+        pass
+
+    def end(self) -> None:
+        pass
+
+    def map(self, func: Any, v: np.ndarray, *args: Any) -> list[Any]:
+        futures = [self.client.submit(func, b, v[s], *args, pure=False)
+                   for b, s in zip(self.blocks, self.slices)]
+        return self.client.gather(futures)
+
+    def close(self) -> None:
+        try:
+            self.client.cancel(self.blocks)
+        except Exception:  # pragma: no cover - a closed client
+            pass
+        self.blocks = []
+
+
+def dask_client(backend: Any) -> Any:
+    """The ``dask.distributed`` client a ``backend`` names: a Client itself, or the current
+    one for ``"dask"``.  Raises :class:`~optirules.errors.InputError` when there is none."""
+    if backend != "dask" and hasattr(backend, "submit") and hasattr(backend, "scatter"):
+        return backend
+    try:
+        from distributed import get_client
+    except ImportError:
+        raise InputError("backend='dask' needs the distributed package (pip install "
+                         "'dask[distributed]').") from None
+    try:
+        return get_client()
+    except ValueError:
+        raise InputError("backend='dask' prices on the current dask.distributed Client; "
+                         "start one first, e.g. Client(LocalCluster(n_workers=2)).") from None
+
+
+def check_backend(backend: Any) -> None:
+    """Refuse an unknown ``backend`` (``"local"``, ``"dask"`` or a distributed Client)."""
+    if isinstance(backend, str) and backend in BACKENDS:
+        if backend == "dask":
+            dask_client(backend)
+        return
+    if backend is None or (hasattr(backend, "submit") and hasattr(backend, "scatter")):
+        return
+    raise InputError(f"backend must be one of {BACKENDS} or a dask.distributed Client, got "
+                     f"{backend!r}.")
+
+
+# ===================================================================== the pricer
+class EnumerationPricer:
+    r"""Exact pricing for clauses of at most 3 literals, prepared for one literal matrix.
 
     Every clause's reduced cost is :math:`r(k) = \mathrm{comp}_{|k|} + \sum_{i:\,k \ni i} v_i`
     (``v`` the row prices of :func:`~optirules.models.row_prices`, ``comp`` the
     complexity part :func:`~optirules.models.complexity_costs` by degree).  Degree 1
     is :math:`v^\top A`, degree 2 the upper triangle of :math:`A^\top \mathrm{diag}(v) A`
-    (all pairs in one matrix product).  Degree 3 uses the bound
+    (all pairs in one matrix product per row block).  Degree 3 uses the bound
 
     .. math::
 
@@ -38,7 +215,234 @@ def enumerate_pricing(A: np.ndarray, v: np.ndarray, comp: Sequence[float], max_d
     three of its pairs do; for each first literal ``j`` the surviving partners are scored
     together by one matrix product over the rows ``j`` covers.  The threshold is 0 (the
     proof that no clause has :math:`r < 0`), lowered to the ``k``-th best reduced cost found
-    once ``k`` new negative clauses are known.  Rows with :math:`v_i = 0` are skipped.
+    once ``k`` new negative clauses are known; a first pass extends the most promising pairs
+    by every literal so that it is low from the start, and first literals are taken in the
+    order of their best bound.  Rows with :math:`v_i = 0` are skipped.
+
+    Everything that does not change between the calls of one column-generation run is
+    prepared here once: the row blocks (``block_rows`` rows each; a float64 copy of the
+    matrix when it takes at most 512 MB, else the boolean matrix as given), the pair
+    indices and, for ``backend="dask"``, the blocks scattered to the workers as packed bits
+    (one bit per entry).  ``stats`` counts the work (``triples_scored``: triples whose
+    reduced cost was computed; ``triples_pruned``: those the bound excluded; ``seconds``).
+
+    Parameters
+    ----------
+    A : bool array of shape (N, L)
+        Literal matrix.
+    block_rows : int, optional
+        Rows per block; default :math:`2^{26} / (8 L)` (64 MB of float64 per block).
+    backend : {"local", "dask"} or dask.distributed.Client, default "local"
+        Where the blocks are priced: in this process, or mapped on the current (or the
+        given) ``dask.distributed`` client and reduced here in block order (the same
+        numbers as ``"local"``).
+    """
+
+    def __init__(self, A: np.ndarray, *, block_rows: int | None = None,
+                 backend: Any = "local", float_cache_bytes: int = _FLOAT_CACHE_BYTES) -> None:
+        A = np.ascontiguousarray(A, dtype=bool)
+        if A.ndim != 2:
+            raise InputError(f"the literal matrix must be 2-D, got shape {A.shape}.")
+        self.n_rows, self.n_lit = A.shape
+        if block_rows is None:
+            block_rows = max(1024, _BLOCK_BYTES // (8 * max(self.n_lit, 1)))
+        if isinstance(block_rows, bool) or not isinstance(block_rows, (int, np.integer)) \
+                or block_rows < 1:
+            raise InputError(f"block_rows must be an integer >= 1, got {block_rows!r}.")
+        self.block_rows = int(block_rows)
+        slices = [slice(s, min(s + self.block_rows, self.n_rows))
+                  for s in range(0, max(self.n_rows, 1), self.block_rows)]
+        check_backend(backend)
+        if backend is None or (isinstance(backend, str) and backend == "local"):
+            self.backend = "local"
+            self._blocks: Any = _LocalBlocks(A, slices, float_cache_bytes)
+        else:
+            self.backend = "dask"
+            self._blocks = _DaskBlocks(A, slices, dask_client(backend))
+        self._iu = np.triu_indices(self.n_lit, 1) if self.n_lit >= 2 else None
+        self._upper = np.triu(np.ones((self.n_lit, self.n_lit), bool), 1)
+        self.stats = {"calls": 0, "seconds": 0.0, "rows_priced": 0, "pairs_scored": 0,
+                      "triples_scored": 0, "triples_pruned": 0, "degree3_passes": 0}
+
+    @property
+    def n_blocks(self) -> int:
+        return len(self._blocks.slices)
+
+    def close(self) -> None:
+        """Release the blocks (on a dask backend: the workers' copies)."""
+        self._blocks.close()
+
+    def _reduce(self, parts: list[Any]) -> Any:
+        """Sum the blocks' partial results in block order."""
+        acc = parts[0]
+        for p in parts[1:]:
+            acc = [None if a is None else a + b for a, b in zip(acc, p)]
+        return acc
+
+    # ------------------------------------------------------------------ pricing
+    def price(self, v: np.ndarray, comp: Sequence[float], max_degree: int, *, k: int = 10,
+              pool: set[Clause] | frozenset = frozenset(), deadline: float | None = None,
+              need_proof: bool = True, tol: float = RC_TOL
+              ) -> tuple[list[tuple[Clause, float]], float, bool]:
+        """Price the row prices ``v``; arguments and result as :func:`enumerate_pricing`."""
+        if max_degree > 3:
+            raise InputError("enumerate_pricing handles clauses of at most 3 literals; use the "
+                             "pricing MILP (exact_method='milp') for larger max_degree.")
+        v = np.asarray(v, dtype=np.float64).reshape(-1)
+        if v.shape[0] != self.n_rows:
+            raise InputError(f"v has {v.shape[0]} entries for {self.n_rows} rows.")
+        t0 = time.perf_counter()
+        self._blocks.begin(v)
+        try:
+            return self._price(v, comp, max_degree, k, pool, deadline, need_proof, tol)
+        finally:
+            self._blocks.end()
+            self.stats["calls"] += 1
+            self.stats["seconds"] += time.perf_counter() - t0
+
+    def _price(self, v, comp, max_degree, k, pool, deadline, need_proof, tol):
+        n_lit = self.n_lit
+        found: dict[Clause, float] = {}
+        extra = k + len(pool)
+
+        def consider(clauses: list[Clause], values: np.ndarray) -> None:
+            for c, r in zip(clauses, values.tolist()):
+                if r < -tol and c not in pool:
+                    found[c] = r
+
+        def kth() -> float:
+            if len(found) < k:
+                return 0.0
+            return float(np.partition(np.fromiter(found.values(), float), k - 1)[k - 1])
+
+        if not (v != 0.0).any():  # every clause has r = comp >= 0
+            return [], min(0.0, float(min(comp[1:max_degree + 1]))), True
+        deg = min(max_degree, 3)
+        r1, G, Bn, n_nz = self._reduce(self._blocks.map(block_moments, v, deg))
+        self.stats["rows_priced"] += int(n_nz)
+        # ---- degree 1
+        r1 = comp[1] + r1
+        lower = float(r1.min())
+        order = np.argsort(r1, kind="stable")[:extra]
+        consider([(int(j),) for j in order], r1[order])
+        iu = self._iu
+        r2_full = None
+        if max_degree >= 2 and n_lit >= 2:
+            r2_full = comp[2] + G
+            r2 = r2_full[iu]
+            self.stats["pairs_scored"] += int(r2.size)
+            lower = min(lower, float(r2.min()))
+            take = min(r2.size, extra)
+            idx = np.argpartition(r2, take - 1)[:take] if take < r2.size else np.arange(r2.size)
+            idx = idx[np.argsort(r2[idx], kind="stable")]
+            consider([(int(iu[0][t]), int(iu[1][t])) for t in idx], r2[idx])
+        complete = True
+        if max_degree >= 3 and n_lit >= 3:
+            B = comp[3] + Bn  # beta_{jl}
+            np.fill_diagonal(B, np.inf)
+            n_triples = n_lit * (n_lit - 1) * (n_lit - 2) // 6
+            if not need_proof and found:
+                lower = min(lower, float(B[iu].min()))
+                complete = False
+            else:
+                lower, complete = self._degree3(v, comp, B, r2_full, k, extra, deadline, tol,
+                                                need_proof, consider, kth, found, lower,
+                                                n_triples)
+        ranked = sorted(found.items(), key=lambda kv: (kv[1], len(kv[0]), kv[0]))[:k]
+        return [(c, float(r)) for c, r in ranked], min(0.0, lower), complete
+
+    def _degree3(self, v, comp, B, r2_full, k, extra, deadline, tol, need_proof, consider,
+                 kth, found, lower, n_triples):
+        n_lit = self.n_lit
+        iu = self._iu
+        self.stats["degree3_passes"] += 1
+        scored = 0
+        # bound of every triple whose smallest literal is j (-> order and time-out bound)
+        Bu = np.where(self._upper, B, np.inf)
+        rowmin = Bu.min(axis=1)
+        if deadline is not None and time.perf_counter() > deadline:
+            return min(lower, float(rowmin.min())), False
+        # a first pass: extend the most promising pairs by every literal
+        pairs = _best_pairs(r2_full, B, iu, n=max(4 * k, 40))
+        if pairs:
+            jobs = [((ja, jb), None) for ja, jb in pairs]
+            sums = self._reduce(self._blocks.map(block_extensions, v, jobs))
+            for (ja, jb), s in zip(pairs, sums):
+                vals = comp[3] + s
+                vals[[ja, jb]] = np.inf
+                order = np.argsort(vals, kind="stable")[:k]
+                clauses = [tuple(sorted((ja, jb, int(m)))) for m in order]
+                consider(clauses, vals[order])
+                lower = min(lower, float(vals[order[0]]))
+        if not need_proof and found:  # the first pass found one: no proof asked for
+            return min(lower, float(B[iu].min())), False
+        # first literals in the order of their best bound
+        firsts = [int(j) for j in np.argsort(rowmin[: n_lit - 2], kind="stable")]
+        complete = True
+        lower3 = math.inf
+        pos = 0
+        while pos < len(firsts):
+            if deadline is not None and time.perf_counter() > deadline:
+                lower3 = min(lower3, float(rowmin[firsts[pos:]].min()))
+                complete = False
+                break
+            thr = kth()
+            # keep the bounds that can reach the threshold: ties with the k-th value are
+            # kept, so the result is the k least by (r, degree, clause) whatever the order
+            # (bound exactly 0 at threshold 0 is pruned: r >= 0 then, the proof holds)
+            cut = min(-tol, thr)
+
+            def keep(bound: Any, thr: float = thr) -> Any:
+                return bound <= thr if thr < 0 else bound < 0
+
+            jobs, masks = [], []
+            batch = firsts[pos: pos + _FIRST_BATCH]
+            pos += len(batch)
+            for j in batch:
+                if not keep(rowmin[j]):
+                    continue
+                part = np.flatnonzero(keep(Bu[j]))
+                if part.size < 2:
+                    continue
+                mask = keep(Bu[np.ix_(part, part)])
+                if not mask.any():
+                    continue
+                jobs.append(((j,), part))
+                masks.append(mask)
+            if not jobs:
+                continue
+            sums = self._reduce(self._blocks.map(block_extensions, v, jobs))
+            for ((j,), part), mask, W in zip(jobs, masks, sums):
+                vals = np.where(mask, comp[3] + W, np.inf)
+                scored += int(mask.sum())
+                best = float(vals.min())
+                lower3 = min(lower3, best)
+                if best <= cut:
+                    flat = vals.ravel()
+                    hit = np.flatnonzero(flat <= cut)
+                    if hit.size > extra:  # the extra least, and every tie of the last
+                        last = np.partition(flat[hit], extra - 1)[extra - 1]
+                        hit = hit[flat[hit] <= last]
+                    a, b = np.unravel_index(hit, vals.shape)
+                    consider([(j, int(part[x]), int(part[y])) for x, y in zip(a, b)],
+                             flat[hit])
+        self.stats["triples_scored"] += scored
+        if complete:
+            self.stats["triples_pruned"] += n_triples - scored
+        if found:
+            # every pruned triple has r >= its bound >= a threshold >= the least found value
+            lower3 = min(lower3, min(found.values()))
+        return min(lower, lower3), complete
+
+
+def enumerate_pricing(A: np.ndarray, v: np.ndarray, comp: Sequence[float], max_degree: int, *,
+                      k: int = 10, pool: set[Clause] | frozenset = frozenset(),
+                      deadline: float | None = None, need_proof: bool = True,
+                      tol: float = RC_TOL) -> tuple[list[tuple[Clause, float]], float, bool]:
+    r"""Exact pricing for clauses of at most 3 literals by (pruned) enumeration.
+
+    The one-call form of :class:`EnumerationPricer` (see it for the bound and the method);
+    a column-generation run prepares one pricer and calls :meth:`EnumerationPricer.price`.
 
     Parameters
     ----------
@@ -67,7 +471,8 @@ def enumerate_pricing(A: np.ndarray, v: np.ndarray, comp: Sequence[float], max_d
     Returns
     -------
     columns : list of (clause, reduced cost)
-        Up to ``k`` new clauses with :math:`r < -\mathrm{tol}`, best first.
+        Up to ``k`` new clauses with :math:`r < -\mathrm{tol}`, best first (ties at the
+        ``k``-th value may be cut either way).
     lower_bound : float
         A proven lower bound on :math:`\min(0, \min_k r(k))` over all clauses of degree at
         most ``max_degree``; exact (the minimum) when ``complete``.
@@ -77,101 +482,19 @@ def enumerate_pricing(A: np.ndarray, v: np.ndarray, comp: Sequence[float], max_d
     if max_degree > 3:
         raise InputError("enumerate_pricing handles clauses of at most 3 literals; use the "
                          "pricing MILP (exact_method='milp') for larger max_degree.")
-    n_lit = A.shape[1]
-    rows = np.flatnonzero(v != 0.0)
-    found: dict[Clause, float] = {}
-
-    def consider(clauses: list[Clause], values: np.ndarray) -> None:
-        for c, r in zip(clauses, values.tolist()):
-            if r < -tol and c not in pool:
-                found[c] = r
-
-    def kth() -> float:
-        if len(found) < k:
-            return 0.0
-        return float(np.partition(np.fromiter(found.values(), float), k - 1)[k - 1])
-
-    if rows.size == 0:  # every clause has r = comp >= 0
-        return [], min(0.0, float(min(comp[1:max_degree + 1]))), True
-    Af = A[rows].astype(np.float64)
-    vr = v[rows]
-    # ---- degree 1
-    r1 = comp[1] + vr @ Af
-    lower = float(r1.min())
-    order = np.argsort(r1, kind="stable")[: k + len(pool)]
-    consider([(int(j),) for j in order], r1[order])
-    iu = None
-    if max_degree >= 2 and n_lit >= 2:
-        G = Af.T @ (Af * vr[:, None])
-        iu = np.triu_indices(n_lit, 1)
-        r2 = comp[2] + G[iu]
-        lower = min(lower, float(r2.min()))
-        take = min(r2.size, k + len(pool))
-        idx = np.argpartition(r2, take - 1)[:take] if take < r2.size else np.arange(r2.size)
-        idx = idx[np.argsort(r2[idx], kind="stable")]
-        consider([(int(iu[0][t]), int(iu[1][t])) for t in idx], r2[idx])
-    complete = True
-    if max_degree >= 3 and n_lit >= 3:
-        neg = vr < 0
-        An = Af[neg]
-        B = comp[3] + An.T @ (An * vr[neg][:, None])  # beta_{jl}
-        np.fill_diagonal(B, np.inf)
-        if not need_proof and not found:
-            # a cheap pass first: extend the most promising pairs by every literal
-            pairs = _best_pairs(r2_full=comp[2] + G, B=B, iu=iu, n=max(4 * k, 40))
-            for ja, jb in pairs:
-                cov = (Af[:, ja] > 0) & (Af[:, jb] > 0)
-                vals = comp[3] + vr[cov] @ Af[cov]
-                vals[[ja, jb]] = np.inf
-                order = np.argsort(vals, kind="stable")[: k]
-                consider([tuple(sorted((int(ja), int(jb), int(m)))) for m in order],
-                         vals[order])
-        if not need_proof and found:
-            lower = min(lower, float(B[iu].min()))
-            complete = False
-        else:
-            lower3 = math.inf
-            for j in range(n_lit - 2):
-                thr = kth()
-                if deadline is not None and time.perf_counter() > deadline:
-                    rest = B[j:, :][np.triu(np.ones((n_lit - j, n_lit), bool), j + 1)]
-                    lower3 = min(lower3, float(rest.min()) if rest.size else math.inf)
-                    complete = False
-                    break
-                part = np.flatnonzero(B[j, j + 1:] < thr) + j + 1
-                if part.size < 2:
-                    continue
-                cov = Af[:, j] > 0
-                As = Af[np.ix_(cov, part)]
-                W = comp[3] + As.T @ (As * vr[cov][:, None])
-                mask = B[np.ix_(part, part)] < thr
-                mask &= np.triu(np.ones((part.size, part.size), bool), 1)
-                vals = np.where(mask, W, np.inf)
-                best = float(vals.min())
-                if best < lower3:
-                    lower3 = best
-                if best < -tol:
-                    hit = np.flatnonzero(vals.ravel() < min(-tol, thr))
-                    if hit.size > k + len(pool):
-                        hit = hit[np.argpartition(vals.ravel()[hit], k + len(pool) - 1)
-                                  [: k + len(pool)]]
-                    a, b = np.unravel_index(hit, vals.shape)
-                    consider([(j, int(part[x]), int(part[y])) for x, y in zip(a, b)],
-                             vals.ravel()[hit])
-            lower = min(lower, lower3)
-    ranked = sorted(found.items(), key=lambda kv: (kv[1], len(kv[0]), kv[0]))[:k]
-    return [(c, float(r)) for c, r in ranked], min(0.0, lower), complete
+    return EnumerationPricer(A).price(v, comp, max_degree, k=k, pool=pool, deadline=deadline,
+                                      need_proof=need_proof, tol=tol)
 
 
-def _best_pairs(r2_full: np.ndarray, B: np.ndarray, iu: tuple[np.ndarray, np.ndarray],
+def _best_pairs(r2_full: np.ndarray | None, B: np.ndarray, iu: tuple[np.ndarray, np.ndarray],
                 n: int) -> list[tuple[int, int]]:
     """The ``n`` pairs of least reduced cost and the ``n`` of least bound (seeds of the
-    degree-3 heuristic)."""
-    r2 = r2_full[iu]
+    degree-3 pass), only pairs whose bound is negative."""
     b = B[iu]
+    scores = [b] if r2_full is None else [r2_full[iu], b]
     out: list[tuple[int, int]] = []
     seen: set[tuple[int, int]] = set()
-    for score in (r2, b):
+    for score in scores:
         take = min(n, score.size)
         idx = np.argpartition(score, take - 1)[:take]
         for t in idx[np.argsort(score[idx], kind="stable")]:

@@ -1,0 +1,99 @@
+"""EnumerationPricer: a pricer prepared once and reused over many row prices (and split
+into row blocks) gives the brute-force optimum and the plain one-call results."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from optirules.errors import InputError
+from optirules.models import EnumerationPricer, enumerate_pricing
+
+
+def brute_force(A, v, comp, degree):
+    clauses = [c for d in range(1, degree + 1)
+               for c in itertools.combinations(range(A.shape[1]), d)]
+    r = np.array([comp[len(c)] + v[np.logical_and.reduce(A[:, list(c)], axis=1)].sum()
+                  for c in clauses])
+    return clauses, r
+
+
+def instance(seed, n=None, L=None):
+    rng = np.random.default_rng(seed)
+    n = n or int(rng.integers(20, 80))
+    L = L or int(rng.integers(4, 11))
+    A = rng.random((n, L)) < rng.uniform(0.3, 0.8)
+    return rng, A
+
+
+def prices(rng, n):
+    return rng.normal(0, 1, n) * (rng.random(n) < 0.8) / n
+
+
+@pytest.mark.parametrize("block_rows", [None, 7])
+@pytest.mark.parametrize("seed", range(6))
+def test_prepared_pricer_reused_equals_brute_force_and_the_plain_call(seed, block_rows):
+    rng, A = instance(seed)
+    pricer = EnumerationPricer(A, block_rows=block_rows)
+    comp = [0.0, 0.002, 0.003, 0.004]
+    for _step in range(4):  # one pricer, many duals (as in a column-generation run)
+        v = prices(rng, A.shape[0])
+        clauses, r = brute_force(A, v, comp, 3)
+        pool = {clauses[i] for i in rng.choice(len(clauses), 3, replace=False)}
+        k = int(rng.integers(1, 8))
+        cols, lower, complete = pricer.price(v, comp, 3, k=k, pool=pool)
+        assert complete
+        assert lower == pytest.approx(min(0.0, r.min()), abs=1e-12)
+        want = sorted(x for c, x in zip(clauses, r) if x < -1e-9 and c not in pool)[:k]
+        np.testing.assert_allclose([x for _, x in cols], want, atol=1e-12)
+        for c, x in cols:
+            assert c not in pool and x == pytest.approx(r[clauses.index(c)], abs=1e-12)
+        plain = enumerate_pricing(A, v, comp, 3, k=k, pool=pool)
+        assert [c for c, _ in plain[0]] == [c for c, _ in cols]
+        np.testing.assert_allclose([x for _, x in plain[0]], [x for _, x in cols], atol=1e-12)
+        assert plain[1] == pytest.approx(lower, abs=1e-12)
+
+
+def test_blocks_split_the_rows_and_the_work_is_counted():
+    rng, A = instance(11, n=200, L=9)
+    pricer = EnumerationPricer(A, block_rows=64)
+    assert pricer.n_blocks == 4
+    v = np.abs(prices(rng, 200))  # no negative price: no clause can be negative
+    cols, lower, complete = pricer.price(v, [0.0, 0.001, 0.002, 0.003], 3)
+    assert cols == [] and lower == 0.0 and complete
+    s = pricer.stats
+    assert s["calls"] == 1 and s["rows_priced"] == int((v != 0).sum())
+    assert s["triples_scored"] + s["triples_pruned"] == math.comb(9, 3)
+    assert s["triples_scored"] == 0  # every pair bound is comp_3 > 0: all pruned
+
+
+def test_proof_mode_and_heuristic_mode_agree_on_the_best_clause():
+    rng, A = instance(5, n=120, L=10)
+    v = prices(rng, 120)
+    comp = [0.0, 0.01, 0.011, 0.012]
+    clauses, r = brute_force(A, v, comp, 3)
+    pricer = EnumerationPricer(A)
+    full = pricer.price(v, comp, 3, k=3)
+    quick = pricer.price(v, comp, 3, k=3, need_proof=False)
+    assert full[0][0][1] == pytest.approx(r.min(), abs=1e-12)
+    assert quick[0] and quick[1] <= r.min() + 1e-12  # a valid bound, not necessarily tight
+
+
+def test_deadline_gives_a_bound_and_bad_input_is_refused():
+    rng, A = instance(2, n=60, L=8)
+    v = prices(rng, 60)
+    comp = [0.0, 0.001, 0.002, 0.003]
+    _, r = brute_force(A, v, comp, 3)
+    _, lower, complete = EnumerationPricer(A).price(v, comp, 3, deadline=0.0)
+    assert not complete and lower <= min(0.0, r.min()) + 1e-12
+    with pytest.raises(InputError):
+        EnumerationPricer(A).price(v[:-1], comp, 3)
+    with pytest.raises(InputError):
+        EnumerationPricer(A).price(v, comp, 4)
+    with pytest.raises(InputError):
+        EnumerationPricer(A, block_rows=0)
+    with pytest.raises(InputError):
+        EnumerationPricer(A, backend="spark")
