@@ -210,7 +210,7 @@ def _prune_all(H_tr: np.ndarray, y_tr: np.ndarray, H_te: np.ndarray, y_te: np.nd
     pruners = {
         "QMM": QMMPruner(upsilon=UPSILON[kind], solver=solver, member_weights=alpha),
         "kappa": KappaPruner(fraction=0.2, member_weights=alpha),
-        "DREP": DREPPruner(rho=0.5, member_weights=alpha),
+        "DREP": DREPPruner(candidate_fraction=0.5, member_weights=alpha),
     }
     if ablations:
         for name, kw in ABLATIONS.items():

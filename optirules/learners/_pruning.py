@@ -44,7 +44,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from ..errors import InputError, NotFittedError
-from ._checks import check_binary_targets, n_rows
+from ._checks import check_binary_targets, n_rows, progress_logger
 
 __all__ = ["QMMPruner", "KappaPruner", "DREPPruner", "member_predictions",
            "ensemble_hypothesis_space_size"]
@@ -336,9 +336,11 @@ def _as_member_matrix(X: Any) -> np.ndarray:
 class _BasePruner(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     """Shared plumbing: member matrix, label coding, weighted vote."""
 
-    def __init__(self, estimator: Any = None, *, member_weights: Any = None):
+    def __init__(self, estimator: Any = None, *, member_weights: Any = None,
+                 verbose: bool = False):
         self.estimator = estimator
         self.member_weights = member_weights
+        self.verbose = verbose
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -443,7 +445,12 @@ class _BasePruner(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         self
         """
         self._check_params()
+        log = progress_logger("learners.pruning", self.verbose)
+        self._log = log
         H, ypm, alpha = self._fit_members(X, y)
+        if log:
+            log.info("%s: %d members evaluated on %d rows", type(self).__name__, H.shape[1],
+                     H.shape[0])
         w = np.asarray(self._prune(H, ypm, alpha), dtype=float)
         w = np.where(w > 0, w, 0.0)
         w = w / w.sum()
@@ -453,6 +460,11 @@ class _BasePruner(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         self.pruning_rate_ = 1.0 - self.n_kept_ / self.n_members_
         F = H[:, self.kept_] @ w[self.kept_]
         self.train_error_ = float(np.mean(np.where(F > 0, 1, -1) != ypm))
+        if log:
+            log.info("%s: kept %d of %d members (pruning rate %.1f%%), training error %.4f",
+                     type(self).__name__, self.n_kept_, self.n_members_,
+                     100 * self.pruning_rate_, self.train_error_)
+        del self._log
         return self
 
     @abstractmethod
@@ -540,8 +552,9 @@ class QMMPruner(_BasePruner):
         as the paper describes).  Ignored for a numeric ``upsilon``.
     n_thresholds : int, default=100
         :math:`K` of that estimate.
-    delta : float, default=0.05
-        Confidence parameter of the EMargin bound.
+    confidence : float, default=0.95
+        Confidence level of the EMargin bound (the paper's :math:`\delta` is
+        ``1 - confidence``).
     dependent : {"keep", "drop", "lstsq"}, default="keep"
         How linearly dependent, non-identical members are handled (see
         :class:`~optirules.models.QMMModel`): ``"keep"`` (default, departs from the paper:
@@ -553,10 +566,23 @@ class QMMPruner(_BasePruner):
         paper's rule: no QP, reference weights) or ``"solve"`` (solve the QP anyway).
     margin_reference : {"basis", "original"}, default="basis"
         Whose lower margins the QP protects (see :class:`~optirules.models.QMMModel`).
+    formulation : {"covariance", "least_squares"}, default="covariance"
+        The paper's covariance QP, or the same QP as least squares without the covariance
+        (see :class:`~optirules.models.QMMModel`; same optimum).
+    margin_constraints : {"generated", "all"}, default="generated"
+        Margin rows added as they are violated, or all at once (same optimum).
     solver : str, default="clarabel"
-        Any QP-capable backend of :func:`optirules.solvers.solve`.
+        Any QP-capable backend of :func:`optirules.solvers.solve` (HiGHS is refused above
+        100 members).
     solver_options : dict, optional
         Extra options for the solver.
+    time_limit : float, optional
+        Seconds for the QP solve (all rounds); a solve stopped by it returns its weights if
+        they meet the margin rows (``status_`` says ``time_limit``), else the reference
+        weights (the fallback, ``fallback_used_``).
+    verbose : bool, default=False
+        Log progress (``logging``, logger ``optirules.learners.pruning``) and show the
+        solver's output.
     member_weights : array-like of shape (n_members,), optional
         Override the ensemble's weights :math:`\boldsymbol\alpha`.
 
@@ -590,14 +616,20 @@ class QMMPruner(_BasePruner):
 
     def __init__(self, estimator: Any = None, *, upsilon: float | str = 0.5,
                  hypothesis_space_size: Any = "auto", n_thresholds: int = 100,
-                 delta: float = 0.05, dependent: str = "keep", margin_reference: str = "basis",
-                 singular_covariance: str = "fallback", solver: str = "clarabel", solver_options: dict | None = None,
-                 member_weights: Any = None):
-        super().__init__(estimator, member_weights=member_weights)
+                 confidence: float = 0.95, dependent: str = "keep",
+                 margin_reference: str = "basis", singular_covariance: str = "fallback",
+                 formulation: str = "covariance", margin_constraints: str = "generated",
+                 solver: str = "clarabel", solver_options: dict | None = None,
+                 time_limit: float | None = None, member_weights: Any = None,
+                 verbose: bool = False):
+        super().__init__(estimator, member_weights=member_weights, verbose=verbose)
         self.upsilon = upsilon
         self.hypothesis_space_size = hypothesis_space_size
         self.n_thresholds = n_thresholds
-        self.delta = delta
+        self.confidence = confidence
+        self.formulation = formulation
+        self.margin_constraints = margin_constraints
+        self.time_limit = time_limit
         self.dependent = dependent
         self.margin_reference = margin_reference
         self.singular_covariance = singular_covariance
@@ -625,6 +657,21 @@ class QMMPruner(_BasePruner):
         if self.margin_reference not in ("basis", "original"):
             raise InputError(f"margin_reference must be 'basis' or 'original', got "
                              f"{self.margin_reference!r}.")
+        if self.formulation not in ("covariance", "least_squares"):
+            raise InputError(f"formulation must be 'covariance' or 'least_squares', got "
+                             f"{self.formulation!r}.")
+        if self.margin_constraints not in ("generated", "all"):
+            raise InputError(f"margin_constraints must be 'generated' or 'all', got "
+                             f"{self.margin_constraints!r}.")
+        c = self.confidence
+        if isinstance(c, bool) or not isinstance(c, numbers.Real) or not 0.0 < float(c) < 1.0:
+            raise InputError(f"confidence must be a number in (0, 1) (0.95 is the paper's "
+                             f"delta = 0.05), got {c!r}.")
+        tl = self.time_limit
+        if tl is not None and (isinstance(tl, bool) or not isinstance(tl, numbers.Real)
+                               or not (math.isfinite(float(tl)) and float(tl) > 0)):
+            raise InputError(f"time_limit must be None or a positive number of seconds, got "
+                             f"{tl!r}.")
         nt = self.n_thresholds
         if isinstance(nt, bool) or not isinstance(nt, numbers.Integral) or nt < 1:
             raise InputError(f"n_thresholds must be a positive int, got {self.n_thresholds!r}.")
@@ -652,10 +699,23 @@ class QMMPruner(_BasePruner):
         hs = self._space_size() if emargin else None
         self.hypothesis_space_size_ = hs
         model = QMMModel(H, y, alpha, upsilon="emargin" if emargin else float(self.upsilon),
-                         hypothesis_space_size=hs, delta=self.delta, dependent=self.dependent,
-                         margin_reference=self.margin_reference,
-                         singular_covariance=self.singular_covariance)
-        model.solve(self.solver, **(self.solver_options or {}))
+                         hypothesis_space_size=hs, confidence=self.confidence,
+                         dependent=self.dependent, margin_reference=self.margin_reference,
+                         singular_covariance=self.singular_covariance,
+                         formulation=self.formulation,
+                         margin_constraints=self.margin_constraints)
+        log = getattr(self, "_log", None)
+        if log:
+            log.info("QMMPruner: QP over %d weights (rank %d), %d protected rows, upsilon "
+                     "%.3f, solver %s", model.basis_.size, model.rank_,
+                     model.lower_rows_.size, model.upsilon_, self.solver)
+        model.solve(self.solver, time_limit=self.time_limit, verbose=bool(self.verbose),
+                    **(self.solver_options or {}))
+        if log:
+            log.info("QMMPruner: status %s, %d margin rows in %s round(s)%s",
+                     None if model.status_ is None else model.status_.value,
+                     getattr(model, "n_margin_rows_", 0), getattr(model, "generation_rounds_", 0),
+                     f"; fallback: {model.fallback_reason_}" if model.fallback_used_ else "")
         self.model_ = model
         self.status_ = model.status_
         self.fallback_used_ = bool(model.fallback_used_)
@@ -693,6 +753,8 @@ class KappaPruner(_BasePruner):
     fraction : float in (0, 1], default=0.2
         Fraction of members to keep (the QMM paper: prune 80%).
     member_weights : array-like, optional
+    verbose : bool, default=False
+        Log progress (``logging``, logger ``optirules.learners.pruning``).
 
     Attributes
     ----------
@@ -703,8 +765,8 @@ class KappaPruner(_BasePruner):
     """
 
     def __init__(self, estimator: Any = None, *, fraction: float = 0.2,
-                 member_weights: Any = None):
-        super().__init__(estimator, member_weights=member_weights)
+                 member_weights: Any = None, verbose: bool = False):
+        super().__init__(estimator, member_weights=member_weights, verbose=verbose)
         self.fraction = fraction
 
     def _check_params(self) -> None:
@@ -769,7 +831,8 @@ class DREPPruner(_BasePruner):
     1. :math:`H^* \leftarrow \{h^\circ\}`, the member of least training error (ties: lowest
        index); the others are the remaining set :math:`R`.
     2. Repeat: sort :math:`R` by increasing :math:`\operatorname{diff}(h, H^*)` (ties by
-       index); :math:`\Gamma \leftarrow` the first :math:`\lceil \rho |R| \rceil`;
+       index); :math:`\Gamma \leftarrow` the first :math:`\lceil \rho |R| \rceil`
+       (:math:`\rho` = ``candidate_fraction``);
        add to :math:`H^*` the :math:`h \in \Gamma` whose addition gives the least
        training error (ties: the more diverse one, i.e. earlier in :math:`\Gamma`);
     3. until the training error cannot be reduced.
@@ -796,8 +859,9 @@ class DREPPruner(_BasePruner):
     Parameters
     ----------
     estimator : fitted ensemble or None, default=None
-    rho : float in (0, 1], default=0.5
-        Fraction of the most diverse remaining members among which each step chooses.
+    candidate_fraction : float in (0, 1], default=0.5
+        :math:`\rho` of Li et al.: fraction of the most diverse remaining members among
+        which each step chooses.
         (Li et al. select it from {0.2, 0.25, ..., 0.5} by validation; the QMM paper does not
         say which value it used.)
     patience : int, default=5
@@ -806,6 +870,8 @@ class DREPPruner(_BasePruner):
         How the sub-ensemble votes, during the search and in ``predict``.
     member_weights : array-like, optional
         Override the ensemble's weights (used with ``voting="weighted"``).
+    verbose : bool, default=False
+        Log every step (``logging``, logger ``optirules.learners.pruning``).
 
     Attributes
     ----------
@@ -818,15 +884,16 @@ class DREPPruner(_BasePruner):
         ``chosen``, ``error``.
     """
 
-    def __init__(self, estimator: Any = None, *, rho: float = 0.5, patience: int = 5,
-                 voting: str = "uniform", member_weights: Any = None):
-        super().__init__(estimator, member_weights=member_weights)
-        self.rho = rho
+    def __init__(self, estimator: Any = None, *, candidate_fraction: float = 0.5,
+                 patience: int = 5, voting: str = "uniform", member_weights: Any = None,
+                 verbose: bool = False):
+        super().__init__(estimator, member_weights=member_weights, verbose=verbose)
+        self.candidate_fraction = candidate_fraction
         self.patience = patience
         self.voting = voting
 
     def _check_params(self) -> None:
-        _check_fraction("rho", self.rho)
+        _check_fraction("candidate_fraction", self.candidate_fraction)
         if (isinstance(self.patience, bool) or not isinstance(self.patience, numbers.Integral)
                 or self.patience < 1):
             raise InputError(f"patience must be a positive int, got {self.patience!r}.")
@@ -849,7 +916,8 @@ class DREPPruner(_BasePruner):
         errors = [float(_vote_error(S, y))]
         history: list[dict[str, Any]] = []
         best_err, best_len, fails = errors[0], 1, 0
-        rho = float(self.rho)
+        rho = float(self.candidate_fraction)
+        log = getattr(self, "_log", None)
         while remaining and fails < int(self.patience):
             R = np.asarray(remaining)
             agree = Hf[:, R].T @ S  # n * wsum * diff(h, H*); exact for plain voting
@@ -868,6 +936,9 @@ class DREPPruner(_BasePruner):
             errors.append(err)
             history.append({"candidates": gamma.copy(), "diff": diff[srt[:k]].copy(),
                             "chosen": chosen, "error": err})
+            if log:
+                log.info("DREPPruner: step %d: %d candidates, added member %d, training "
+                         "error %.4f", len(order) - 1, k, chosen, err)
             if err < best_err - 1e-12:
                 best_err, best_len, fails = err, len(order), 0
             else:

@@ -25,6 +25,7 @@ the definitions below are those of Wang et al. (their Theorem 3), with the paper
 
     u[\hat\theta(q)] = \frac1n\Bigl(\frac{8 \ln|\mathscr H|}{\hat\theta^2(q)}
         \ln\frac{2n^2}{\ln|\mathscr H|} + \ln|\mathscr H| + \ln\frac1\delta\Bigr),
+    \qquad \delta = 1 - \text{confidence},
 
     \hat\theta(q) = \sup\Bigl\{\theta \in \bigl(\sqrt{8/|\mathscr H|}, 1\bigr] :
         \hat P_S[y f(\mathbf x) \le \theta] \le q\Bigr\},
@@ -289,8 +290,9 @@ class EMarginResult:
         i.e. be vacuous, on small samples or large hypothesis spaces).
     log_hypothesis_space_size : float
         :math:`\\ln|\\mathscr H|` used.
-    delta : float
-        Confidence parameter used.
+    confidence : float
+        Confidence level used (the bound holds with probability at least ``confidence``,
+        i.e. :math:`1 - \\delta`).
     n_samples : int
         Number of margins.
     """
@@ -300,7 +302,7 @@ class EMarginResult:
     upsilon: float
     bound: float
     log_hypothesis_space_size: float
-    delta: float
+    confidence: float
     n_samples: int
 
 
@@ -365,7 +367,8 @@ def _log_size(hypothesis_space_size: Any) -> float:
     return math.log(size)
 
 
-def emargin(margin_values: Any, hypothesis_space_size: Any, delta: float = 0.05) -> EMarginResult:
+def emargin(margin_values: Any, hypothesis_space_size: Any,
+            confidence: float = 0.95) -> EMarginResult:
     r"""The Equilibrium margin (EMargin) of a margin distribution.
 
     Evaluates, for every :math:`q \in \{0, 1/n, \dots, 1\}` for which
@@ -388,9 +391,11 @@ def emargin(margin_values: Any, hypothesis_space_size: Any, delta: float = 0.05)
         :math:`|\mathscr H| > 8`, the size of the base-classifier space.  For trees on fixed
         thresholds use :func:`tree_hypothesis_space_size`; otherwise give a documented
         estimate (the result depends on it only through :math:`\ln|\mathscr H|`).
-    delta : float, default 0.05
-        Confidence parameter :math:`\delta \in (0, 1)` of the bound (the paper does not fix
-        it).
+    confidence : float, default 0.95
+        Confidence level of the bound, in (0, 1): the paper's :math:`\delta` (not fixed
+        there) is ``1 - confidence``, entering :math:`u` as
+        :math:`\ln\frac1\delta = -\ln(1 - \text{confidence})`; ``0.95`` is
+        :math:`\delta = 0.05`.
 
     Returns
     -------
@@ -409,12 +414,17 @@ def emargin(margin_values: Any, hypothesis_space_size: Any, delta: float = 0.05)
             "margins must lie in [-1, 1] (weights normalised to the simplex), found "
             f"{m[np.argmax(np.abs(m))]!r}: normalise the member weights first."
         )
+    if isinstance(confidence, bool):
+        raise InputError(f"confidence must be a number in (0, 1), got {confidence!r}.")
     try:
-        delta = float(delta)
+        confidence = float(confidence)
     except (TypeError, ValueError):
-        raise InputError(f"delta must be a number in (0, 1), got {delta!r}.") from None
-    if not 0 < delta < 1:
-        raise InputError(f"delta must lie in (0, 1) (a failure probability), got {delta!r}.")
+        raise InputError(f"confidence must be a number in (0, 1), got {confidence!r}.") \
+            from None
+    if not 0 < confidence < 1:
+        raise InputError(f"confidence must lie in (0, 1) (e.g. 0.95, i.e. the paper's "
+                         f"delta = 0.05), got {confidence!r}.")
+    log_inv_delta = -math.log1p(-confidence)  # ln(1/delta) with delta = 1 - confidence
     log_h = _log_size(hypothesis_space_size)
     n = m.size
     if log_h >= 2.0 * n * n:
@@ -430,7 +440,7 @@ def emargin(margin_values: Any, hypothesis_space_size: Any, delta: float = 0.05)
     q = j / n
     with np.errstate(divide="ignore"):
         u = (8.0 * log_h / theta**2 * math.log(2.0 * n * n / log_h) + log_h
-             + math.log(1.0 / delta)) / n
+             + log_inv_delta) / n
     s = np.full(n + 1, np.inf)
     s[valid] = _kl_inverse_log_tail(q[valid], u[valid])
     cand = np.flatnonzero(valid)
@@ -444,6 +454,6 @@ def emargin(margin_values: Any, hypothesis_space_size: Any, delta: float = 0.05)
         upsilon=upsilon,
         bound=log_h / n + p_star,
         log_hypothesis_space_size=log_h,
-        delta=delta,
+        confidence=confidence,
         n_samples=n,
     )

@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError, SolverStatusError
+from ..errors import InputError, SolverError, SolverStatusError
 from ._base import OptModel
 from ._margins import EMarginResult, check_ensemble, emargin
 
@@ -49,6 +49,12 @@ _DEPENDENT = ("keep", "drop", "lstsq")
 _DEPENDENT_ALIASES = {"proportional": "drop"}
 _REFERENCES = ("basis", "original")
 _SINGULAR = ("fallback", "solve")
+_FORMULATIONS = ("covariance", "least_squares")
+_MARGIN_CONSTRAINTS = ("all", "generated")
+#: HiGHS's active-set QP solver is refused above this many weight variables (measured on
+#: random +-1 ensembles, n = 1,000 rows, upsilon = 0.5: 100 members 0.1 s; 200 members 1.5 s
+#: with margin rows violated by 2.6e-5; 500 members no answer within 30 s)
+HIGHS_MAX_MEMBERS = 100
 
 #: Tighter-than-default tolerances per backend, applied unless the caller passes the option:
 #: with Clarabel's defaults (1e-8) weights that are zero at the optimum come back as large
@@ -165,6 +171,22 @@ def _covariance_rank(E_basis: np.ndarray, rank_tol: float | None) -> tuple[int, 
     rel = rank_tol if rank_tol is not None else max(n, r) * np.finfo(float).eps
     rank = int(np.count_nonzero(sv > rel * sv[0]))
     return rank, rank < r
+
+
+def _distinct_margin_rows(Lam: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""Distinct rows of the +-1 matrix ``Lam``, each with the largest ``phi`` of its copies.
+
+    Identical rows of :math:`\boldsymbol\Lambda'` give the same left-hand side, so only the
+    largest right-hand side binds: the feasible set, hence the optimum, is unchanged.
+    """
+    if Lam.shape[1] == 0 or Lam.shape[0] == 0:
+        return Lam, phi
+    packed = np.packbits(Lam > 0, axis=1)
+    _, first, inverse = np.unique(packed, axis=0, return_index=True, return_inverse=True)
+    inverse = np.asarray(inverse).reshape(-1)
+    b = np.full(first.size, -np.inf)
+    np.maximum.at(b, inverse, phi)
+    return Lam[first], b
 
 
 def _simplex_lstsq(A: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -286,12 +308,14 @@ class QMMModel(OptModel):
 
     Parameters
     ----------
-    H : array-like of shape (n_samples, n_members)
-        Member predictions :math:`h_{it} \in \{-1, +1\}` on the training rows.
-    y : array-like of shape (n_samples,)
-        Labels in {-1, +1}.
-    alpha : array-like of shape (n_members,), optional
-        Original non-negative member weights, normalised to the simplex (default uniform).
+    predictions : array-like of shape (n_samples, n_members)
+        :math:`\mathbf H`: member predictions :math:`h_{it} \in \{-1, +1\}` on the
+        training rows.
+    labels : array-like of shape (n_samples,)
+        :math:`\mathbf y`: labels in {-1, +1}.
+    member_weights : array-like of shape (n_members,), optional
+        :math:`\boldsymbol\alpha`: original non-negative member weights, normalised to the
+        simplex (default uniform).
     upsilon : float in (0, 1] or "emargin", default 0.5
         Fraction of smallest margins to protect.  The paper uses 0.5 for AdaBoost and 0.25
         for random forests.  ``"emargin"`` sets
@@ -302,8 +326,9 @@ class QMMModel(OptModel):
         :math:`|\mathscr H|` for ``upsilon="emargin"``, e.g.
         ``tree_hypothesis_space_size(n_features, 100, depth)`` (the QMM paper: trees on 100
         fixed thresholds per feature) or a documented estimate.
-    delta : float, default 0.05
-        Confidence parameter of the EMargin bound.
+    confidence : float, default 0.95
+        Confidence level of the EMargin bound: the paper's :math:`\delta` is
+        ``1 - confidence`` (0.95 is its :math:`\delta = 0.05`).
     dependent : {"keep", "drop", "lstsq"}, default "keep"
         How linearly dependent, non-identical members are handled (above).
     margin_reference : {"basis", "original"}, default "basis"
@@ -311,6 +336,22 @@ class QMMModel(OptModel):
     singular_covariance : {"fallback", "solve"}, default "fallback"
         Whether a singular covariance of the QR basis means "no QP, reference weights" (the
         paper's rule) or the QP is solved anyway (above).
+    formulation : {"covariance", "least_squares"}, default "covariance"
+        ``"covariance"`` is the paper's eq. 19, :math:`\mathbf w^\top\hat{\boldsymbol\Sigma}'
+        \mathbf w` with the dense :math:`r \times r` covariance.  ``"least_squares"``
+        minimises :math:`\|\mathbf u\|_2^2` with :math:`\mathbf u = \mathbf R\mathbf w`,
+        :math:`\mathbf R` (``min(n, r)`` x ``r``, ``factor_``) the triangular factor of the
+        centred :math:`\mathbf E'/\sqrt{n-1}`, so :math:`\|\mathbf R\mathbf w\|^2 =
+        \mathbf w^\top\hat{\boldsymbol\Sigma}'\mathbf w`: the same QP, optimum and
+        weights, without forming :math:`\hat{\boldsymbol\Sigma}'` (``covariance_`` is then
+        ``None``).  The default is the one measured faster (``benchmarks/results/qmm.md``).
+    margin_constraints : {"generated", "all"}, default "generated"
+        ``"all"`` hands every distinct protected row to the solver at once.
+        ``"generated"`` solves over a working set of margin rows and adds the violated ones
+        until none is (see :meth:`solve`): the same optimum, a smaller QP per round.  At
+        T = 500, n = 1,000 about 50 of the 500 margin rows are active at the optimum; the
+        default is the measured faster one (``benchmarks/results/qmm.md``).  Identical
+        protected rows are one constraint in both (the largest :math:`\varphi_i` binds).
     rank_tol : float, optional
         Relative tolerance on :math:`|R_{kk}|/|R_{00}|` for the rank of the QR step
         (default ``max(n, T) * machine epsilon``).
@@ -355,6 +396,8 @@ class QMMModel(OptModel):
         Its smallest eigenvalue.
     baseline_objective_ : float
         Sample variance (divisor :math:`n-1`) of the reference margins.
+    factor_ : ndarray or None
+        :math:`\mathbf R` of ``formulation="least_squares"``.
 
     After :meth:`solve`: ``weights_`` (length ``n_members``, on the simplex, zero for
     pruned members), ``kept_`` (members with positive weight), ``pruning_rate_``
@@ -362,7 +405,8 @@ class QMMModel(OptModel):
     \mathbf w` of the returned weights, computed as the sample variance, divisor
     :math:`n-1`, of their margins), ``margins_`` (their margins),
     ``constraint_violation_`` (:math:`\max(\boldsymbol\varphi - \boldsymbol\Lambda\mathbf w)^+`),
-    ``status_`` (the solver's :class:`~optirules.solvers.Status`), ``fallback_used_``,
+    ``status_`` (the solver's :class:`~optirules.solvers.Status`), ``n_margin_rows_`` and
+    ``generation_rounds_`` (margin rows in the last QP solved, rounds), ``fallback_used_``,
     ``fallback_reason_`` (``""`` when not used) and ``result_``.
 
     Notes
@@ -377,30 +421,40 @@ class QMMModel(OptModel):
 
     def __init__(
         self,
-        H: Any,
-        y: Any,
-        alpha: Any = None,
+        predictions: Any,
+        labels: Any,
+        member_weights: Any = None,
         *,
         upsilon: float | str = 0.5,
         hypothesis_space_size: Any = None,
-        delta: float = 0.05,
+        confidence: float = 0.95,
         dependent: str = "keep",
         margin_reference: str = "basis",
         singular_covariance: str = "fallback",
+        formulation: str = "covariance",
+        margin_constraints: str = "generated",
         rank_tol: float | None = None,
         psd_tol: float = 1e-8,
         weight_tol: float = 1e-7,
     ) -> None:
-        self.H, self.y, self.alpha = check_ensemble(H, y, alpha)
+        self.predictions, self.labels, self.member_weights = check_ensemble(
+            predictions, labels, member_weights)
         self.upsilon = _check_upsilon(upsilon)
         self.hypothesis_space_size = hypothesis_space_size
-        self.delta = delta
+        if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not (
+                0.0 < float(confidence) < 1.0):
+            raise InputError(f"confidence must be a number in (0, 1) (e.g. 0.95, the paper's "
+                             f"delta = 0.05), got {confidence!r}.")
+        self.confidence = float(confidence)
         if isinstance(dependent, str) and dependent.lower() in _DEPENDENT_ALIASES:
             dependent = _DEPENDENT_ALIASES[dependent.lower()]
         self.dependent = _check_choice("dependent", dependent, _DEPENDENT)
         self.margin_reference = _check_choice("margin_reference", margin_reference, _REFERENCES)
         self.singular_covariance = _check_choice("singular_covariance", singular_covariance,
                                                  _SINGULAR)
+        self.formulation = _check_choice("formulation", formulation, _FORMULATIONS)
+        self.margin_constraints = _check_choice("margin_constraints", margin_constraints,
+                                                _MARGIN_CONSTRAINTS)
         self.rank_tol = _check_positive("rank_tol", rank_tol, allow_none=True)
         self.psd_tol = _check_positive("psd_tol", psd_tol)
         self.weight_tol = _check_positive("weight_tol", weight_tol)
@@ -416,7 +470,7 @@ class QMMModel(OptModel):
 
     # ----------------------------------------------------------------------- preprocessing
     def _prepare(self) -> None:
-        H, y, alpha = self.H, self.y, self.alpha
+        H, y, alpha = self.predictions, self.labels, self.member_weights
         n, T = H.shape
         E = H * y[:, None]
         self.n_samples_, self.n_members_ = n, T
@@ -483,7 +537,7 @@ class QMMModel(OptModel):
 
         # upsilon, Lambda, phi
         if self.upsilon == "emargin":
-            self.emargin_ = emargin(ref_margins, self.hypothesis_space_size, self.delta)
+            self.emargin_ = emargin(ref_margins, self.hypothesis_space_size, self.confidence)
             self.upsilon_ = self.emargin_.upsilon
         else:
             self.upsilon_ = float(self.upsilon)
@@ -492,13 +546,22 @@ class QMMModel(OptModel):
         self.lower_rows_ = np.sort(order[:k])
         self.phi_ = ref_margins[self.lower_rows_]
         self._Lambda = E_b[self.lower_rows_]
+        # identical rows of Lambda' are one constraint, with the largest of their phi
+        self._margin_A, self._margin_b = _distinct_margin_rows(self._Lambda, self.phi_)
 
-        # covariance and its PSD check
-        S = self._covariance(E_b)
-        self.covariance_ = S
-        eig = np.linalg.eigvalsh(S)
-        self.min_eigenvalue_ = float(eig[0])
-        self.is_psd_ = bool(eig[0] >= -self.psd_tol * max(1.0, float(abs(eig[-1]))))
+        # the objective's data: Sigma' and its PSD check, or the factor R with R'R = Sigma'
+        if self.formulation == "covariance":
+            S = self._covariance(E_b)
+            self.covariance_ = S
+            self.factor_ = None
+            eig = np.linalg.eigvalsh(S)
+            self.min_eigenvalue_ = float(eig[0])
+            self.is_psd_ = bool(eig[0] >= -self.psd_tol * max(1.0, float(abs(eig[-1]))))
+        else:  # R'R is positive semidefinite by construction
+            self.covariance_ = None
+            self.factor_ = self._factor(E_b)
+            self.min_eigenvalue_ = math.nan
+            self.is_psd_ = True
 
     @staticmethod
     def _covariance(E_basis: np.ndarray) -> np.ndarray:
@@ -509,16 +572,42 @@ class QMMModel(OptModel):
         S = np.atleast_2d(np.cov(E_basis, rowvar=False, ddof=1))
         return 0.5 * (S + S.T)
 
+    @staticmethod
+    def _factor(E_basis: np.ndarray) -> np.ndarray:
+        r"""Triangular :math:`\mathbf R` (``min(n, r)`` x ``r``) with :math:`\mathbf R^\top\mathbf R = \hat{\boldsymbol\Sigma}'`.
+
+        The R of a QR decomposition of the centred member matrix divided by
+        :math:`\sqrt{n-1}`; the covariance itself is never formed.
+        """
+        n, r = E_basis.shape
+        if n < 2:
+            return np.zeros((1, r))
+        C = (E_basis - E_basis.mean(axis=0, keepdims=True)) / math.sqrt(n - 1)
+        return np.triu(np.linalg.qr(C, mode="r"))
+
     # ----------------------------------------------------------------------- model
-    def _build(self):
+    def _problem(self, rows: np.ndarray | None = None):
+        """The QP as a cvxpy problem over the distinct margin rows ``rows`` (all by default)."""
         import cvxpy as cp
 
         r = self.basis_.size
         w = cp.Variable(r, nonneg=True, name="w")
-        self._w_var = w
-        objective = cp.Minimize(cp.quad_form(w, cp.psd_wrap(self.covariance_)))
-        constraints = [self._Lambda @ w >= self.phi_, cp.sum(w) == 1]
-        return cp.Problem(objective, constraints)
+        A, b = self._margin_A, self._margin_b
+        if rows is not None:
+            A, b = A[rows], b[rows]
+        constraints = [A @ w >= b] if b.size else []
+        if self.formulation == "covariance":
+            objective = cp.Minimize(cp.quad_form(w, cp.psd_wrap(self.covariance_)))
+        else:  # ||R w||^2 with the auxiliary u = R w: no dense quadratic term is formed
+            u = cp.Variable(self.factor_.shape[0], name="u")
+            objective = cp.Minimize(cp.sum_squares(u))
+            constraints.append(u == self.factor_ @ w)
+        constraints.append(cp.sum(w) == 1)
+        return w, cp.Problem(objective, constraints)
+
+    def _build(self):
+        self._w_var, problem = self._problem()
+        return problem
 
     def solve(self, solver: str | None = None, *, time_limit: float | None = None,
               mip_gap: float | None = None, verbose: bool = False, **options):
@@ -531,9 +620,12 @@ class QMMModel(OptModel):
             (default), ``"osqp"``, ``"highs"``, ``"scs"`` ...  HiGHS's active-set QP
             solver is fast on small instances but, on dense instances with hundreds of
             members, we saw it stop with a solve error (then the fallback applies) or run
-            for minutes: give it a ``time_limit``.
+            for minutes, so it is refused (SolverError, before solving) when the QP has more
+            than ``HIGHS_MAX_MEMBERS`` = 100 weight variables.
         time_limit, verbose, **options
-            Passed to the solver layer.  For Clarabel and OSQP, tighter tolerances than the
+            Passed to the solver layer; with ``margin_constraints="generated"`` the time
+            limit bounds all rounds together, and a round that stops early with violated
+            margin rows, or time running out between rounds, gives the fallback.  For Clarabel and OSQP, tighter tolerances than the
             solvers' defaults are used unless given here (``_SOLVER_DEFAULTS``).
         mip_gap : None
             Accepted for the common signature; the QP is continuous.
@@ -562,7 +654,23 @@ class QMMModel(OptModel):
                 "QP was not solved"
             )
             return self._not_solved(name, "covariance not positive semidefinite", reason)
+        if name == "highs" and self.formulation == "least_squares":
+            raise SolverError(
+                "HiGHS is refused for the QMM QP with formulation='least_squares': its "
+                "active-set QP solver stopped with a solve error on it (240 rows, 30 members) "
+                "where the covariance form solves; use formulation='covariance' with HiGHS, "
+                "or 'clarabel' / 'osqp'.")
+        if name == "highs" and self.basis_.size > HIGHS_MAX_MEMBERS:
+            raise SolverError(
+                f"HiGHS is refused for this QMM QP: it has {self.basis_.size} weight variables, "
+                f"more than {HIGHS_MAX_MEMBERS}. HiGHS's active-set QP solver was measured to "
+                "take 1.5 s with violated margin rows at 200 members and to give no answer "
+                "within 30 s at 500 (n = 1,000 rows); use 'clarabel' (default) or 'osqp'.")
         opts = {**_SOLVER_DEFAULTS.get(name, {}), **options}
+        if self.margin_constraints == "generated":
+            return self._solve_generated(name, time_limit, verbose, opts)
+        self.n_margin_rows_ = int(self._margin_b.size)
+        self.generation_rounds_ = 1
         try:
             result = super().solve(name, time_limit=time_limit, mip_gap=mip_gap,
                                    verbose=verbose, **opts)
@@ -573,6 +681,67 @@ class QMMModel(OptModel):
             label = status.value if status is not None else "unknown"
             self._fallback(result, f"the solver {name!r} returned no solution "
                                    f"(status {label!r}): {exc}")
+        return result
+
+    def _solve_generated(self, name: str, time_limit: float | None, verbose: bool,
+                         opts: dict[str, Any]):
+        """Margin-row generation: solve over a working set of margin rows, add the violated.
+
+        Starts from the ``batch = max(50, ceil(r / 10))`` distinct margin rows of largest
+        :math:`\varphi_i`, and adds, each round, up to ``batch`` of the most violated rows.
+        A solution of the restricted QP that satisfies every margin row is optimal for the
+        whole QP (it has fewer constraints), so the optimum is the same; every round adds a
+        row, so it ends.  ``time_limit`` bounds all rounds together.
+        """
+        import time
+
+        from ..solvers import SolveResult, Status, solve
+
+        start = time.perf_counter()
+        A, b = self._margin_A, self._margin_b
+        batch = max(50, math.ceil(self.basis_.size / 10))
+        rows = np.sort(np.argsort(-b, kind="stable")[:batch])
+        tol = 1e-9 * max(1.0, float(np.abs(b).max(initial=0.0)))
+        rounds = 0
+        while True:
+            rounds += 1
+            remaining = None
+            if time_limit is not None:
+                remaining = float(time_limit) - (time.perf_counter() - start)
+                if remaining <= 0:
+                    result = SolveResult(status=Status.TIME_LIMIT, solver=name,
+                                         raw_status="time limit between generation rounds")
+                    self.result_ = result
+                    self._fallback(result, f"the time limit ({time_limit} s) ran out after "
+                                           f"{rounds - 1} rounds of margin-row generation, "
+                                           "before the weights met every margin row")
+                    return result
+            w_var, problem = self._problem(rows)
+            result = solve(problem, name, time_limit=remaining, verbose=verbose, **opts)
+            self.result_ = result
+            self.n_margin_rows_ = int(rows.size)
+            self.generation_rounds_ = rounds
+            w = w_var.value
+            if not result.has_solution or w is None:
+                self._fallback(result, f"the solver {name!r} returned no solution (status "
+                                       f"{result.status.value!r}) in round {rounds} of "
+                                       "margin-row generation")
+                return result
+            violation = b - A @ np.asarray(w).reshape(-1)
+            violation[rows] = -np.inf
+            out = np.flatnonzero(violation > tol)
+            if out.size == 0:
+                break
+            if result.status is not Status.OPTIMAL:
+                self._fallback(result, f"the solver stopped with status "
+                                       f"{result.status.value!r} in round {rounds} of "
+                                       f"margin-row generation, its weights violating "
+                                       f"{out.size} margin rows")
+                return result
+            add = out[np.argsort(-violation[out], kind="stable")[:batch]]
+            rows = np.union1d(rows, add)
+        self._w_var = w_var
+        self._read_solution(result)
         return result
 
     def _read_solution(self, result) -> None:
@@ -610,7 +779,7 @@ class QMMModel(OptModel):
         self.weights_ = weights
         self.kept_ = np.flatnonzero(weights > 0)
         self.pruning_rate_ = 1.0 - self.kept_.size / self.n_members_
-        self.margins_ = self.H @ weights * self.y
+        self.margins_ = self.predictions @ weights * self.labels
         # w' Sigma w is the sample variance of the margins E w; this form also covers fallback
         # weights on members outside the basis
         self.objective_ = float(np.var(self.margins_, ddof=1)) if self.n_samples_ > 1 else 0.0
@@ -669,4 +838,8 @@ class QMMModel(OptModel):
             "moved_weight": self.moved_weight_,
             "margin_shift": self.margin_shift_,
             "constraint_violation": self.constraint_violation_,
+            "formulation": self.formulation,
+            "margin_constraints": self.margin_constraints,
+            "n_margin_rows": getattr(self, "n_margin_rows_", None),
+            "generation_rounds": getattr(self, "generation_rounds_", None),
         }

@@ -202,8 +202,8 @@ def test_frozen_ensemble_survives_clone(cancer, ada_stumps):
     frozen = clone(KappaPruner(FrozenEstimator(ada_stumps))).fit(X, y)
     np.testing.assert_array_equal(frozen.kept_, direct.kept_)
     np.testing.assert_array_equal(frozen.predict(Xt), direct.predict(Xt))
-    gs = GridSearchCV(DREPPruner(FrozenEstimator(ada_stumps)), {"rho": [0.25, 1.0]},
-                      cv=2).fit(X, y)
+    gs = GridSearchCV(DREPPruner(FrozenEstimator(ada_stumps)),
+                      {"candidate_fraction": [0.25, 1.0]}, cv=2).fit(X, y)
     assert gs.best_estimator_.ensemble_ is ada_stumps
 
 
@@ -253,8 +253,8 @@ def test_bad_input_gives_clear_errors(cancer):
     for bad in (0, 1.2, "x"):
         with pytest.raises(InputError, match="fraction"):
             KappaPruner(fraction=bad).fit(H, y)
-        with pytest.raises(InputError, match="rho"):
-            DREPPruner(rho=bad).fit(H, y)
+        with pytest.raises(InputError, match="candidate_fraction"):
+            DREPPruner(candidate_fraction=bad).fit(H, y)
 
 
 def test_sklearn_parameter_conventions():
@@ -371,8 +371,8 @@ def test_drep_diversity_changes_the_member_added():
     ]).T
     y = np.array([1, -1, 1, -1, 1, -1, 1, -1, 1, -1])
     H = np.where(E == 1, y[:, None], -y[:, None])
-    greedy = DREPPruner(rho=1.0, patience=1).fit(H, y)
-    diverse = DREPPruner(rho=0.3, patience=1).fit(H, y)
+    greedy = DREPPruner(candidate_fraction=1.0, patience=1).fit(H, y)
+    diverse = DREPPruner(candidate_fraction=0.3, patience=1).fit(H, y)
     # ignoring diversity, the second member is the most accurate one (h1)
     assert greedy.history_[0]["chosen"] == 1
     assert greedy.history_[0]["candidates"].tolist() == [2, 3, 1]  # sorted by diff
@@ -390,7 +390,7 @@ def test_drep_equals_the_reference_algorithm(seed, rho, patience):
     n, T = 30, 12
     y = np.where(rng.random(n) < 0.5, 1, -1)
     H = np.where(rng.random((n, T)) < rng.uniform(0.55, 0.8, T), y[:, None], -y[:, None])
-    p = DREPPruner(rho=rho, patience=patience).fit(H, y)
+    p = DREPPruner(candidate_fraction=rho, patience=patience).fit(H, y)
     ref = _drep_reference(H, y, rho, patience)
     assert p.selection_order_[:len(ref)].tolist() == ref
     assert sorted(p.kept_.tolist()) == sorted(ref)
