@@ -537,13 +537,16 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     )
 
 
-#: the work budget (multiply-adds of enumerate_pricing) under which max_degree="auto" is 3
-_AUTO_DEGREE_WORK = 2e9
+#: max_degree="auto" is 3 when the literals give at most this many triples (L <= 288)
+_AUTO_DEGREE_TRIPLES = 4e6
 
 
 def resolve_max_degree(max_degree: int | str, shape: tuple[int, int]) -> int:
-    """``max_degree``, with ``"auto"`` resolved to 3 or 2 by the cost of exact pricing."""
+    """``max_degree``, with ``"auto"`` resolved to 3 or 2 by the number of literals ``L``:
+    3 when :math:`L^3/6 \\le 4 \\cdot 10^6` (``L <= 288``), whatever the number of rows (exact
+    pricing enumerates triples over row blocks with bound pruning; a pricing time-out still
+    leaves a certified bound over degree 3), else 2."""
     if max_degree != "auto":
         return int(max_degree)
-    n_rows, n_lit = shape
-    return 3 if n_lit ** 3 * n_rows / 6.0 <= _AUTO_DEGREE_WORK else 2
+    _, n_lit = shape
+    return 3 if n_lit ** 3 / 6.0 <= _AUTO_DEGREE_TRIPLES else 2
