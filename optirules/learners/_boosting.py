@@ -195,12 +195,9 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
     epsilon : float, default=0.1
         Gavinsky's accuracy parameter ``epsilon`` > 0: the slope of the flat measure
         ``mu = min{1, max{0, 1 - epsilon N}}`` (an example's weight reaches 0 once its
-        accumulated advantage ``N`` reaches ``1/epsilon``).  Long & Servedio (Long and Servedio)
-        do not state the value they used; 0.1 is our choice, not the paper's.  The smooth
-        reproduction runs the grid 0.02, 0.05, 0.1, 0.15, 0.2, 0.3 and reports per value
-        the distance to the paper's Gavinsky columns: 0.15 matches best (mean relative
-        distance of error and smoothness 0.14, against 0.31 for 0.1;
-        ``benchmarks/results/smooth_tables.md``).
+        accumulated advantage ``N`` reaches ``1/epsilon``).  Long and Servedio do not state
+        the value they used; 0.1 is our choice, not the paper's (the documentation's
+        *Smooth boosting* page gives the measured grid of values).
     binarizer : None, "auto" or FeatureBinarizer, default=None
         Transform raw features into 0/1 features first (needed by ``"literal"`` and
         ``"parity"`` on non-binary data). ``"auto"`` uses
@@ -231,10 +228,9 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
         normalized; the distribution after the last round is not included).
     smoothness_ : float
         ``max_t max_i D_t(i) / D_1(i)``: the smallest ``kappa`` such that every ``D_t`` is
-        ``kappa``-smooth w.r.t. ``D_1`` in Long and Servedio's §2 sense.  Long and Servedio's Table 2 says
-        only "average smoothness"; its AdaBoost column is closest to this statistic (mean
-        relative distance 0.10, against 0.38 for the final round and 0.41 for the mean),
-        its MadaBoost column to ``smoothness_mean_`` (0.15, against 0.79 for the max).
+        ``kappa``-smooth w.r.t. ``D_1`` in Long and Servedio's §2 sense.  Their Table 2
+        says only "average smoothness"; the documentation's *Smooth boosting* page
+        compares this statistic, ``smoothness_final_`` and ``smoothness_mean_`` with it.
     smoothness_final_ : float
         ``max_i D_T(i) / D_1(i)`` of the last round's distribution.
     smoothness_mean_ : float
