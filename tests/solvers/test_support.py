@@ -118,6 +118,13 @@ def test_cli_shows_formulations_per_solver(capsys):
         row = next(line for line in out if line.startswith(learner + " "))
         assert row.split()[1:] == ["yes" if learner in SUPPORT[s].learners else "-"
                                    for s in solvers]
+    lp_row = next(line for line in out if line.startswith("lp: LP with duals"))
+    marks = lp_row[len("lp: LP with duals"):].split()
+    assert marks == ["yes" if "rule master LP" in SUPPORT[s].formulations else "-"
+                     for s in solvers]
+    assert marks[solvers.index("highs")] == "yes"
+    if "scip" in solvers:  # duals through cvxpy, none through Pyomo
+        assert marks[solvers.index("scip")] == "yes"
 
 
 # ------------------------------------------------------------------ every claim, solved
