@@ -49,40 +49,16 @@ SOLVER_LEARNERS = ("BooleanRuleSetClassifier", "BooleanRuleSetCV",
 #: (class, name) renames not landed yet; the xfail is strict, so a landed rename fails
 #: here until its entry is removed
 PENDING: set[tuple[str, str]] = {
-    ("BooleanRuleSetClassifier", "max_iterations"),
-    ("DRORuleEnsembleClassifier", "n_iterations"),
-    ("DRORuleEnsembleClassifier", "max_iterations"),
-    ("DRORuleEnsembleClassifier", "delta"),
-    ("DREPPruner", "rho"),
-    ("QMMPruner", "delta"),
-    ("HighsRuleMaster", "A"),
-    ("HighsRuleMaster", "y"),
-    ("HighsRuleMaster", "complexity_budget"),
-    ("QMMModel", "H"),
-    ("QMMModel", "y"),
-    ("QMMModel", "alpha"),
-    ("QMMModel", "delta"),
-    ("RuleMasterModel", "A"),
-    ("RuleMasterModel", "y"),
-    ("RuleMasterModel", "complexity_budget"),
+    ("EnumerationPricer", "A"),
     ("RulePricingModel", "A"),
     ("RulePricingModel", "y"),
     ("RulePricingModel", "mu"),
     ("RulePricingModel", "lam"),
-    ("SparseCombinationModel", "H"),
-    ("SparseCombinationModel", "y"),
-    ("SparseCombinationModel", "budget"),
-    ("SparseCombinationModel", "delta"),
-    ("WorstCasePmfModel", "z"),
 }
 #: learners whose ``verbose`` / ``solver`` / ``time_limit`` is not there yet
 PENDING_PARAMS: set[tuple[str, str]] = {
     ("BooleanRuleSetCV", "verbose"),
     ("BooleanRuleSetCV", "solver"),
-    ("DREPPruner", "verbose"),
-    ("KappaPruner", "verbose"),
-    ("QMMPruner", "verbose"),
-    ("QMMPruner", "time_limit"),
 }
 
 
