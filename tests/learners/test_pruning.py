@@ -463,3 +463,60 @@ def test_qmm_solver_that_cannot_take_the_qp_is_refused_before_any_work():
     for name in ("scipy", "no_such_solver"):
         with pytest.raises(SolverNotAvailableError, match="clarabel"):
             QMMPruner(solver=name).fit(H, y)
+
+
+# --------------------------------------------------------------------------- verbose, time limit
+def test_every_pruner_logs_through_logging_when_verbose(caplog):
+    import logging
+
+    rng = np.random.default_rng(11)
+    y = rng.choice([0, 1], 80)
+    H = np.where(rng.random((80, 12)) < 0.7, 1, -1) * np.where(y == 1, 1, -1)[:, None]
+    for cls in (QMMPruner, KappaPruner, DREPPruner):
+        caplog.clear()
+        with caplog.at_level(logging.INFO, logger="optirules.learners.pruning"):
+            cls(verbose=True).fit(H, y)
+        text = caplog.text
+        assert f"{cls.__name__}: kept" in text and "members evaluated on 80 rows" in text
+        caplog.clear()
+        with caplog.at_level(logging.INFO, logger="optirules.learners.pruning"):
+            cls().fit(H, y)
+        assert caplog.text == ""
+    with caplog.at_level(logging.INFO, logger="optirules.learners.pruning"):
+        DREPPruner(verbose=True, patience=2).fit(H, y)
+    assert "DREPPruner: step 1:" in caplog.text
+
+
+def test_qmm_pruner_time_limit_and_formulation_reach_the_model():
+    rng = np.random.default_rng(12)
+    y = rng.choice([0, 1], 300)
+    H = np.where(rng.random((300, 40)) < 0.7, 1, -1) * np.where(y == 1, 1, -1)[:, None]
+    ls = QMMPruner(formulation="least_squares", margin_constraints="all").fit(H, y)
+    cov = QMMPruner().fit(H, y)
+    assert ls.model_.factor_ is not None and ls.model_.n_margin_rows_ == 150
+    np.testing.assert_allclose(ls.weights_, cov.weights_, atol=1e-6)
+    with pytest.warns(QMMFallbackWarning, match="time limit"):
+        stopped = QMMPruner(time_limit=1e-9).fit(H, y)
+    assert stopped.fallback_used_ and stopped.status_.value == "time_limit"
+    np.testing.assert_allclose(stopped.weights_, stopped.model_.reference_weights_)
+    for bad in (0, -1.0, "10", True, float("inf")):
+        with pytest.raises(InputError, match="time_limit"):
+            QMMPruner(time_limit=bad).fit(H, y)
+    for name, bad in (("confidence", 0.0), ("confidence", 1.0), ("formulation", "dual"),
+                      ("margin_constraints", "some")):
+        with pytest.raises(InputError, match=name):
+            QMMPruner(**{name: bad}).fit(H, y)
+
+
+def test_qmm_pruner_confidence_095_is_the_papers_delta_005():
+    from optirules.models._margins import emargin, tree_hypothesis_space_size
+
+    rng = np.random.default_rng(13)
+    y = rng.choice([0, 1], 300)
+    H = np.where(rng.random((300, 20)) < 0.72, 1, -1) * np.where(y == 1, 1, -1)[:, None]
+    size = tree_hypothesis_space_size(30, 100, depth=1)
+    p = QMMPruner(upsilon="emargin", hypothesis_space_size=size, confidence=0.95).fit(H, y)
+    ref = emargin(p.model_.reference_margins_, size, confidence=0.95)
+    assert p.upsilon_ == ref.upsilon and p.emargin_.confidence == 0.95
+    # u's last term is ln(1/delta) = ln 20 for delta = 0.05
+    assert -math.log1p(-0.95) == pytest.approx(math.log(20), rel=1e-15)
