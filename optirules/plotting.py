@@ -343,6 +343,7 @@ def _staged_scores(model: Any, X: Any) -> tuple[list[np.ndarray], np.ndarray]:
     # F_t is summed here from the members' +-1 votes and estimator_weights_
     classes = np.asarray(model.classes_)
     weights = np.asarray(model.estimator_weights_, dtype=float)[: len(model.estimators_)]
+    X = np.asarray(X)              # AdaBoost hands its members arrays (fitted without names)
     F = 0.0
     staged = []
     for w, est in zip(weights, model.estimators_):
