@@ -368,8 +368,8 @@ def main(argv=None) -> int:
                                   done=done)
     cycling = None
     if not args.no_cycling:
-        cycling = (run_cycling_experiment("digits_1v7", member_complexity=4.0, n_iterations=4)
-                   if args.quick else run_cycling_experiment("heart", n_iterations=12))
+        cycling = (run_cycling_experiment("digits_1v7", member_complexity=4.0, n_estimators=4)
+                   if args.quick else run_cycling_experiment("heart", n_estimators=12))
     meta = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "command": "python benchmarks/rules.py " + " ".join(sys.argv[1:] if argv is None
                                                                  else argv),

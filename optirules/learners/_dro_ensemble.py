@@ -177,8 +177,9 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
     rho : float, default 0.1
         Radius of the divergence ball.
     divergence : {"chi2", "kl"}, default "chi2"
-    n_iterations : int, default 10
-        Members grown (:math:`n = 1, \dots`).
+    n_estimators : int, default 10
+        Members grown for each member budget (the DRO paper's iterations
+        :math:`n = 1, \dots`, one member :math:`h_n` each).
     loss : {"margin", "binary"}, default "margin"
         ``"margin"``: the DRO paper §3 (loss 2 on the running average).  ``"binary"``: the
         single-rule-set variant of §4.1 that cycles.
@@ -194,12 +195,12 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         ``selection="validation"``: rerun the loop on all rows with the chosen
         :math:`\mathfrak{C}'` up to the chosen iteration (True), or return the ensemble
         fitted on the inner split (False).
-    delta : float or None, default None
-        Margin :math:`\Delta` of the combination IP (None: the model's default
+    margin : float or None, default None
+        The paper's margin :math:`\Delta` of the combination IP (None: the model's default
         :math:`\min(\min_k c(h_k) / (2\mathfrak{C}), 1/4)`).
     lambda0, lambda1 : float, default 0
         Penalty costs added to each member's master (0: the pure budget form of the DRO paper).
-    max_degree, pricing, beam_width, n_columns, max_iterations, solver
+    max_degree, pricing, beam_width, n_columns, max_iter, solver
         Column generation of each member, as for BooleanRuleSetClassifier.
     time_limit : float or None, default None
         Seconds for the whole fit (members, pmfs, combination IPs, refit); when it is hit
@@ -244,9 +245,9 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         :math:`c(h_k)`.
     complexity_ : int
         Cost of the returned combination, :math:`\sum_{v_k > 0} c(h_k)`.
-    pmf_history_ : ndarray of shape (n_iterations + 1, n_samples)
+    pmf_history_ : ndarray of shape (n_estimators_ + 1, n_samples)
         :math:`P^0, P^1, \dots` (on the rows the loop ran on).
-    robust_loss_history_ : ndarray of shape (n_iterations,)
+    robust_loss_history_ : ndarray of shape (n_estimators_,)
         :math:`R(F_n)` (margin loss) or :math:`R(h_n)` (binary loss).
     divergence_history_ : ndarray
         :math:`D_\phi(P^n, P^0)` of each pmf (all :math:`\le \rho`).
@@ -273,7 +274,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         The member budget :math:`\mathfrak{C}'` of the returned ensemble.
     member_complexity_results_ : list of dict
         Per :math:`\mathfrak{C}'` tried: ``member_complexity``, ``score`` (best held-out
-        accuracy, or least robust loss), ``iteration``, ``pmf``, ``n_iterations`` (members
+        accuracy, or least robust loss), ``iteration``, ``pmf``, ``n_estimators`` (members
         grown), ``fit_time``.
     selection_ : str
         The selection used (``"robust_loss"`` after a fallback from ``"validation"``, with
@@ -282,18 +283,23 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         Whether the returned ensemble was refitted on all rows.
     status_ : str
         ``"completed"``, or ``"time_limit: ..."`` when ``time_limit`` stopped the fit.
-    n_iterations_ : int
+    n_estimators_ : int
+        Members grown in the loop of the returned ensemble (fewer than ``n_estimators``
+        when ``time_limit`` stopped it).
+    n_iter_ : ndarray of int, shape (n_estimators_,)
+        Column-generation iterations of each member of that loop (each ``<= max_iter``);
+        one-vs-rest: shape (n_classes,), the most any member of each class's ensemble took.
     fit_time_ : float
     """
 
     def __init__(self, complexity: float = 30.0, *, member_complexity: float | None = None,
-                 rho: float = 0.1, divergence: str = "chi2", n_iterations: int = 10,
+                 rho: float = 0.1, divergence: str = "chi2", n_estimators: int = 10,
                  loss: str = "margin", selection: str = "robust_loss",
                  validation_fraction: float = 0.25, refit: bool = True,
-                 delta: float | None = None,
+                 margin: float | None = None,
                  lambda0: float = 0.0, lambda1: float = 0.0, max_degree: int | str = "auto",
                  pricing: str = "auto", beam_width: int = 10, n_columns: int = 10,
-                 max_iterations: int = 100, time_limit: float | None = None,
+                 max_iter: int = 100, time_limit: float | None = None,
                  combination_time_limit: float | None = 30.0, solver: str = "highs",
                  member_warm_start: str = "pool", binarizer: Any = None,
                  random_state: Any = None, verbose: bool = False) -> None:
@@ -301,19 +307,19 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         self.member_complexity = member_complexity
         self.rho = rho
         self.divergence = divergence
-        self.n_iterations = n_iterations
+        self.n_estimators = n_estimators
         self.loss = loss
         self.selection = selection
         self.validation_fraction = validation_fraction
         self.refit = refit
-        self.delta = delta
+        self.margin = margin
         self.lambda0 = lambda0
         self.lambda1 = lambda1
         self.max_degree = max_degree
         self.pricing = pricing
         self.beam_width = beam_width
         self.n_columns = n_columns
-        self.max_iterations = max_iterations
+        self.max_iter = max_iter
         self.time_limit = time_limit
         self.combination_time_limit = combination_time_limit
         self.solver = solver
@@ -354,9 +360,9 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                              f"{self.validation_fraction!r}.")
         if not isinstance(self.refit, (bool, np.bool_)):
             raise InputError(f"refit must be True or False, got {self.refit!r}.")
-        if self.delta is not None and not (_is_number(self.delta) and self.delta < 0.5):
-            raise InputError(f"delta must be None or in [0, 1/2), got {self.delta!r}.")
-        self._check_search_params(("n_iterations", "beam_width", "n_columns", "max_iterations"),
+        if self.margin is not None and not (_is_number(self.margin) and self.margin < 0.5):
+            raise InputError(f"margin must be None or in [0, 1/2), got {self.margin!r}.")
+        self._check_search_params(("n_estimators", "beam_width", "n_columns", "max_iter"),
                                   ("time_limit", "combination_time_limit"))
 
     def _seed(self) -> int:
@@ -415,6 +421,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         t0 = time.perf_counter()
         self._check_params()
         if self._fit_one_vs_rest(X, y):  # K > 2 classes: K binary ensembles
+            self.n_iter_ = np.array([int(e.n_iter_.max()) for e in self.estimators_])
             return self
         n = n_rows(X)
         if n == 0:
@@ -427,7 +434,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         self.max_degree_ = resolve_max_degree(self.max_degree, A.shape)
         seed = self._seed()
         budgets = self._budgets()
-        n_iter = int(self.n_iterations)
+        n_iter = int(self.n_estimators)
         _LOG.info("fit on %d rows, %d literals (max_degree %d): member budgets C' %s, %d "
                   "members each, loss %s, selection %s", A.shape[0], A.shape[1],
                   self.max_degree_, [f"{b:g}" for b in budgets], n_iter, self.loss,
@@ -470,7 +477,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                 c = run["candidates"][top[1]]
                 results.append({"member_complexity": b, "score": c["validation_accuracy"],
                                 "iteration": c["iteration"], "pmf": c["pmf"],
-                                "n_iterations": len(run["members"]),
+                                "n_estimators": len(run["members"]),
                                 "fit_time": time.perf_counter() - tb})
                 if best is None or top[0] < best[0]:
                     best = (top[0], b, top[1])
@@ -503,7 +510,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                 c = r["candidates"][ci]
                 results.append({"member_complexity": b, "score": c["robust_loss"],
                                 "iteration": c["iteration"], "pmf": c["pmf"],
-                                "n_iterations": len(r["members"]),
+                                "n_estimators": len(r["members"]),
                                 "fit_time": time.perf_counter() - tb})
                 key = (round(c["robust_loss"], 12), c["cost"], len(results))
                 if best is None or key < best[0]:
@@ -512,13 +519,13 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                     break
             _, budget, run, chosen = best
             timed_out = run["timed_out"] or any(
-                res["n_iterations"] < n_iter for res in results)
+                res["n_estimators"] < n_iter for res in results)
             refitted = True
         self.member_complexity_ = float(budget)
         self.member_complexity_results_ = results
         self.refitted_ = refitted
         if timed_out:
-            done = sum(res["n_iterations"] for res in results)
+            done = sum(res["n_estimators"] for res in results)
             self.status_ = (f"time_limit: stopped after {time.perf_counter() - t0:.1f} s "
                             f"(time_limit={self.time_limit}); {done} members grown over "
                             f"{len(results)} of {len(budgets)} member budgets; returned the "
@@ -549,7 +556,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             A, y, P, complexity=budget, lambda0=float(self.lambda0),
             lambda1=float(self.lambda1), max_degree=self.max_degree_, pricing=self.pricing,
             beam_width=int(self.beam_width), n_columns=int(self.n_columns),
-            max_iter=int(self.max_iterations), time_limit=tl,
+            max_iter=int(self.max_iter), time_limit=tl,
             solver=self.solver, random_seed=seed, initial_clauses=start, master_ip="auto",
             progress=progress,
         )
@@ -714,7 +721,8 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
             w = np.bincount(inverse.ravel(), weights=p, minlength=len(uniq))
             model = SparseCombinationModel(uniq[:, :-1], uniq[:, -1].astype(int), costs,
-                                           budget, delta=self.delta, sample_weight=w / w.sum())
+                                           budget, margin=self.margin,
+                                           sample_weight=w / w.sum())
             tl = self.combination_time_limit
             rem = self._remaining()
             if rem is not None:  # within the whole fit's deadline, but at least 1 s
@@ -777,7 +785,8 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         self.robust_loss_history_ = run["robust"]
         self.divergence_history_ = run["divergences"]
         self.member_results_ = [dict(i) for i in run["infos"]]
-        self.n_iterations_ = len(run["members"])
+        self.n_estimators_ = len(run["members"])
+        self.n_iter_ = np.array([int(i["cg_iterations"]) for i in run["infos"]], dtype=int)
         if self.loss == "binary":
             cyc = run["cycle"]
             self.cycle_detected_ = cyc is not None
@@ -841,7 +850,8 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             "member_complexity": float(self.member_complexity_),
             "selection": self.selection_, "refitted": bool(self.refitted_),
             "status": self.status_,
-            "n_iterations": int(self.n_iterations_),
+            "n_estimators": int(self.n_estimators_),
+            "n_iter": [int(i) for i in self.n_iter_],
             "max_degree": int(self.max_degree_),
             "cycle": ([self.cycle_start_, self.cycle_length_]
                       if getattr(self, "cycle_detected_", False) else None),
@@ -869,7 +879,8 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             est.selection_ = str(data.get("selection", est.selection))
             est.refitted_ = bool(data.get("refitted", True))
             est.status_ = str(data.get("status", ""))
-            est.n_iterations_ = int(data["n_iterations"])
+            est.n_estimators_ = int(data["n_estimators"])
+            est.n_iter_ = np.asarray(data["n_iter"], dtype=int).reshape(-1)
             est.max_degree_ = int(data["max_degree"])
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             if isinstance(exc, InputError):
@@ -979,7 +990,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         p = (self.pmf_history_[n] if c["pmf"] == "worst_case"
              else np.full(len(y), 1.0 / len(y)))
         SparseCombinationModel(H, y.astype(int), self.member_costs_[cols],
-                               float(self.complexity), delta=self.delta,
+                               float(self.complexity), margin=self.margin,
                                sample_weight=p).write(path)
         return [path]
 

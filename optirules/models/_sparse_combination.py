@@ -27,19 +27,20 @@ def _as_binary_matrix(h: Any) -> np.ndarray:
     try:
         arr = np.asarray(h, dtype=float)
     except (TypeError, ValueError) as exc:
-        raise InputError(f"H must be a numeric 0/1 matrix: {exc}.") from None
+        raise InputError(f"predictions must be a numeric 0/1 matrix: {exc}.") from None
     if arr.ndim != 2:
         raise InputError(
-            f"H must be 2-D (rows x members), got shape {arr.shape}; "
+            f"predictions must be 2-D (rows x members), got shape {arr.shape}; "
             "reshape a single member's predictions to (N, 1)."
         )
     if arr.shape[0] == 0 or arr.shape[1] == 0:
-        raise InputError(f"H has shape {arr.shape}: it needs at least one row and one member.")
+        raise InputError(f"predictions has shape {arr.shape}: it needs at least one row and one "
+                         "member.")
     if not np.all(np.isfinite(arr)):
-        raise InputError("H has NaN or inf entries: member predictions must be 0 or 1.")
+        raise InputError("predictions has NaN or inf entries: member predictions must be 0 or 1.")
     if not np.all((arr == 0) | (arr == 1)):
         raise InputError(
-            "H must hold 0/1 member predictions (h_k(x_i) in {0, 1}); "
+            "predictions must hold 0/1 member predictions (h_k(x_i) in {0, 1}); "
             "threshold or binarize the members' outputs first."
         )
     return arr.astype(np.int8)
@@ -61,7 +62,7 @@ class SparseCombinationModel(OptModel):
             \sum_k w_k\, c(h_k) \le \mathfrak{C} && (14)
 
     (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*, eqs 11-14), where
-    :math:`\mathcal{K}_i = \{k : h_k(x_i) = 1\}` (``H[i, k] == 1``),
+    :math:`\mathcal{K}_i = \{k : h_k(x_i) = 1\}` (``predictions[i, k] == 1``),
     :math:`\mathcal{S}^0, \mathcal{S}^1` are the rows with label 0 and 1, and ``p`` is a
     pmf over the rows (the DRO paper uses the worst-case pmf :math:`P^n` or :math:`P^0`).
     The combination predicts :math:`\hat y = \mathbb{I}(F(x) \ge 1/2)` with
@@ -79,21 +80,21 @@ class SparseCombinationModel(OptModel):
     The cap at 1/4 acts only when :math:`\mathfrak{C} < 2 \min_k c(h_k)`; then at most
     one member fits the budget, :math:`v` is a unit vector, and :math:`\Delta` only
     scales the objective (by :math:`1/2 + \Delta`) without changing the chosen member.
-    Pass ``delta=`` to use another value in :math:`[0, 1/2)`.
+    Pass ``margin=`` to use another value in :math:`[0, 1/2)`.
 
     Parameters
     ----------
-    H : array-like of shape (N, K)
-        0/1 member predictions, ``H[i, k] = h_k(x_i)``.
-    y : array-like of shape (N,)
-        0/1 labels.
+    predictions : array-like of shape (N, K)
+        The paper's :math:`H`: 0/1 member predictions, ``predictions[i, k] = h_k(x_i)``.
+    labels : array-like of shape (N,)
+        The paper's :math:`y`: 0/1 labels.
     costs : array-like of shape (K,)
         Member costs :math:`c(h_k) > 0` (the DRO paper: clauses plus literals).
-    budget : float
+    complexity : float
         Overall complexity budget :math:`\mathfrak{C}`; must be at least the smallest
         cost, or no combination is feasible.
-    delta : float or None, default None
-        Margin :math:`\Delta \in [0, 1/2)`; ``None`` gives the default above.
+    margin : float or None, default None
+        The paper's :math:`\Delta \in [0, 1/2)`; ``None`` gives the default above.
     sample_weight : array-like of shape (N,) or None, default None
         The pmf :math:`p` (non-negative, summing to 1); ``None`` means uniform.
 
@@ -124,57 +125,61 @@ class SparseCombinationModel(OptModel):
     #: weights below this are treated as zero when reading the solution
     tol: float = 1e-9
 
-    def __init__(self, H: Any, y: Any, costs: Any, budget: float, delta: float | None = None,
-                 sample_weight: Any = None) -> None:
-        self.H = _as_binary_matrix(H)
-        n, k = self.H.shape
+    def __init__(self, predictions: Any, labels: Any, costs: Any, complexity: float,
+                 margin: float | None = None, sample_weight: Any = None) -> None:
+        self.predictions = _as_binary_matrix(predictions)
+        n, k = self.predictions.shape
         try:
-            y_arr = np.asarray(y, dtype=float).ravel()
+            y_arr = np.asarray(labels, dtype=float).ravel()
         except (TypeError, ValueError) as exc:
-            raise InputError(f"y must hold 0/1 labels: {exc}.") from None
+            raise InputError(f"labels must hold 0/1 labels: {exc}.") from None
         if y_arr.shape != (n,):
-            raise InputError(f"y has {y_arr.size} labels but H has {n} rows: pass one per row.")
+            raise InputError(f"labels has {y_arr.size} entries but predictions has {n} rows: "
+                             "pass one per row.")
         if not np.all((y_arr == 0) | (y_arr == 1)):
-            raise InputError("y must hold 0/1 labels (1 = positive class); recode it first.")
-        self.y = y_arr.astype(np.int8)
+            raise InputError("labels must hold 0/1 labels (1 = positive class); recode them "
+                             "first.")
+        self.labels = y_arr.astype(np.int8)
 
         try:
             c = np.asarray(costs, dtype=float).ravel()
         except (TypeError, ValueError) as exc:
             raise InputError(f"costs must be positive numbers: {exc}.") from None
         if c.shape != (k,):
-            raise InputError(f"costs has {c.size} entries but H has {k} members: one per member.")
+            raise InputError(f"costs has {c.size} entries but predictions has {k} members: one "
+                             "per member.")
         if not np.all(np.isfinite(c)) or np.any(c <= 0):
             raise InputError("costs must be finite and positive (c(h_k) >= 1 in the DRO paper).")
         self.costs = c
 
         try:
-            budget_f = float(budget)
+            budget_f = float(complexity)
         except (TypeError, ValueError):
-            raise InputError(f"budget must be a number, got {budget!r}.") from None
+            raise InputError(f"complexity must be a number, got {complexity!r}.") from None
         if not math.isfinite(budget_f) or budget_f <= 0:
-            raise InputError(f"budget must be finite and positive, got {budget!r}.")
+            raise InputError(f"complexity must be finite and positive, got {complexity!r}.")
         if budget_f < c.min():
             raise InputError(
-                f"budget {budget_f:g} is below the cheapest member's cost {c.min():g}: no "
+                f"complexity {budget_f:g} is below the cheapest member's cost {c.min():g}: no "
                 "combination fits (sum v = 1 needs one chosen member). Raise the budget."
             )
-        self.budget = budget_f
+        self.complexity = budget_f
 
-        if delta is None:
+        if margin is None:
             delta_f = min(c.min() / (2.0 * budget_f), 0.25)
         else:
             try:
-                delta_f = float(delta)
+                delta_f = float(margin)
             except (TypeError, ValueError):
-                raise InputError(f"delta must be a number in [0, 1/2), got {delta!r}.") from None
+                raise InputError(f"margin must be a number in [0, 1/2), got {margin!r}."
+                                 ) from None
             if not (0.0 <= delta_f < 0.5):
                 raise InputError(
-                    f"delta must lie in [0, 1/2), got {delta!r}: at 1/2 or more, eq 12 "
+                    f"margin must lie in [0, 1/2), got {margin!r}: at 1/2 or more, eq 12 "
                     "charges every vote on a negative row. Use a small margin such as "
-                    "min(costs) / (2 * budget)."
+                    "min(costs) / (2 * complexity)."
                 )
-        self.delta = delta_f
+        self.margin = delta_f
 
         if sample_weight is None:
             p = np.full(n, 1.0 / n)
@@ -185,7 +190,7 @@ class SparseCombinationModel(OptModel):
                 raise InputError(f"sample_weight must be a pmf: {exc}.") from None
             if p.shape != (n,):
                 raise InputError(
-                    f"sample_weight has {p.size} entries but H has {n} rows: one per row."
+                    f"sample_weight has {p.size} entries but predictions has {n} rows: one per row."
                 )
             if not np.all(np.isfinite(p)) or np.any(p < 0):
                 raise InputError("sample_weight must be finite and non-negative.")
@@ -198,12 +203,12 @@ class SparseCombinationModel(OptModel):
 
     @property
     def n_members(self) -> int:
-        return self.H.shape[1]
+        return self.predictions.shape[1]
 
     def _build(self):
         import pyomo.environ as pyo
 
-        n, k = self.H.shape
+        n, k = self.predictions.shape
         rows = [f"i_{i}" for i in range(n)]
         members = [f"member_{j}" for j in range(k)]
         half = 0.5
@@ -219,9 +224,9 @@ class SparseCombinationModel(OptModel):
             expr=sum(weight[r] * m.xi[r] for r in rows if weight[r] != 0.0),
             sense=pyo.minimize,
         )
-        covering = {rows[i]: [members[j] for j in np.flatnonzero(self.H[i])] for i in range(n)}
-        label = dict(zip(rows, self.y.tolist(), strict=True))
-        delta = self.delta
+        covering = {rows[i]: [members[j] for j in np.flatnonzero(self.predictions[i])] for i in range(n)}
+        label = dict(zip(rows, self.labels.tolist(), strict=True))
+        delta = self.margin
 
         def margin_rule(mdl, r):
             votes = sum(mdl.v[q] for q in covering[r])
@@ -233,7 +238,7 @@ class SparseCombinationModel(OptModel):
         m.simplex = pyo.Constraint(expr=sum(m.v[q] for q in members) == 1)
         m.link = pyo.Constraint(m.K, rule=lambda mdl, q: mdl.v[q] <= mdl.w[q])
         cost = dict(zip(members, self.costs.tolist(), strict=True))
-        m.budget = pyo.Constraint(expr=sum(cost[q] * m.w[q] for q in members) <= self.budget)
+        m.budget = pyo.Constraint(expr=sum(cost[q] * m.w[q] for q in members) <= self.complexity)
         return m
 
     # ------------------------------------------------------------------ direct HiGHS
@@ -251,12 +256,12 @@ class SparseCombinationModel(OptModel):
 
         from ..solvers import new_highs
 
-        n, k = self.H.shape
-        half, delta = 0.5, self.delta
-        label1 = self.y == 1
+        n, k = self.predictions.shape
+        half, delta = 0.5, self.margin
+        label1 = self.labels == 1
         inf = highspy.kHighsInf
         # rows: margin (n), simplex (1), link (k), budget (1); columns: v (k), w (k), xi (n)
-        ri, ci = np.nonzero(self.H)
+        ri, ci = np.nonzero(self.predictions)
         rows = [ri, np.arange(n), np.full(k, n), n + 1 + np.arange(k), n + 1 + np.arange(k),
                 np.full(k, n + 1 + k)]
         cols = [ci, 2 * k + np.arange(n), np.arange(k), np.arange(k), k + np.arange(k),
@@ -271,7 +276,7 @@ class SparseCombinationModel(OptModel):
         row_lower = np.concatenate([np.where(label1, half + delta, -inf), [1.0],
                                     np.full(k, -inf), [-inf]])
         row_upper = np.concatenate([np.where(label1, inf, half - delta), [1.0],
-                                    np.zeros(k), [self.budget]])
+                                    np.zeros(k), [self.complexity]])
         lp = highspy.HighsLp()
         lp.num_col_, lp.num_row_ = n_col, n_row
         lp.col_cost_ = np.concatenate([np.zeros(2 * k), self.sample_weight])
@@ -326,7 +331,7 @@ class SparseCombinationModel(OptModel):
         if not result.has_solution:
             result.raise_for_status()
         x = np.asarray(h.getSolution().col_value, dtype=float)
-        n, k = self.H.shape
+        n, k = self.predictions.shape
         self._store_solution(x[:k], x[k:2 * k], x[2 * k:], result)
         return result
 
@@ -351,26 +356,27 @@ class SparseCombinationModel(OptModel):
         self.status_ = result.status
 
     # ------------------------------------------------------------------ predictions
-    def decision_function(self, H: Any = None) -> np.ndarray:
-        r"""The combination :math:`F(x_i) = \sum_k v_k h_k(x_i)` on member predictions ``H``.
+    def decision_function(self, predictions: Any = None) -> np.ndarray:
+        r"""The combination :math:`F(x_i) = \sum_k v_k h_k(x_i)` on member ``predictions``.
 
         Parameters
         ----------
-        H : array-like of shape (M, K) or None
+        predictions : array-like of shape (M, K) or None
             0/1 predictions of the same K members on M rows; ``None`` uses the
             training matrix.
         """
         self._check_solved()
-        h = self.H if H is None else _as_binary_matrix(H)
+        h = self.predictions if predictions is None else _as_binary_matrix(predictions)
         if h.shape[1] != self.n_members:
             raise InputError(
-                f"H has {h.shape[1]} members, the model was built with {self.n_members}."
+                f"predictions has {h.shape[1]} members, the model was built with "
+                f"{self.n_members}."
             )
         return (h * self.v_[None, :]).sum(axis=1)
 
-    def predict(self, H: Any = None) -> np.ndarray:
+    def predict(self, predictions: Any = None) -> np.ndarray:
         r""":math:`\hat y = \mathbb{I}(F(x) \ge 1/2)` (the DRO paper, Section 1), as 0/1 integers.
 
         A tolerance of ``1e-9`` absorbs round-off in ``v_`` at the threshold.
         """
-        return (self.decision_function(H) >= 0.5 - self.tol).astype(int)
+        return (self.decision_function(predictions) >= 0.5 - self.tol).astype(int)

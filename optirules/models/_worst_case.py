@@ -48,7 +48,7 @@ def _check_divergence(divergence: str) -> str:
     return divergence.lower()
 
 
-def _check_z(z: Any, name: str = "z", what: str = "losses") -> np.ndarray:
+def _check_z(z: Any, name: str = "losses", what: str = "losses") -> np.ndarray:
     try:
         arr = np.asarray(z, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -249,9 +249,9 @@ def _kl_exact(z: np.ndarray, rho: float) -> np.ndarray:
     return p
 
 
-def worst_case_pmf(z: Any, rho: float, divergence: str = "chi2", method: str = "exact",
+def worst_case_pmf(losses: Any, rho: float, divergence: str = "chi2", method: str = "exact",
                    **solve_options: Any) -> np.ndarray:
-    r"""The worst-case pmf of the DRO paper, eq 9, for losses ``z`` and radius ``rho``.
+    r"""The worst-case pmf of the DRO paper, eq 9, for ``losses`` :math:`z` and radius ``rho``.
 
     Solves
 
@@ -299,8 +299,8 @@ def worst_case_pmf(z: Any, rho: float, divergence: str = "chi2", method: str = "
 
     Parameters
     ----------
-    z : array-like of shape (N,)
-        Losses; finite.
+    losses : array-like of shape (N,)
+        The paper's :math:`z`: losses; finite.
     rho : float
         Radius of the divergence ball, ``>= 0`` (``inf`` drops the divergence row).
     divergence : {"chi2", "kl"}, default "chi2"
@@ -320,9 +320,9 @@ def worst_case_pmf(z: Any, rho: float, divergence: str = "chi2", method: str = "
     Raises
     ------
     InputError
-        Empty ``z``, non-finite ``z``, ``rho < 0`` or NaN, unknown divergence or method.
+        Empty or non-finite ``losses``, ``rho < 0`` or NaN, unknown divergence or method.
     """
-    z = _check_z(z)
+    z = _check_z(losses)
     rho = _check_rho(rho)
     divergence = _check_divergence(divergence)
     if not isinstance(method, str) or method.lower() not in _METHODS:
@@ -375,8 +375,8 @@ class WorstCasePmfModel(OptModel):
 
     Parameters
     ----------
-    z : array-like of shape (N,)
-        Losses, finite.
+    losses : array-like of shape (N,)
+        The paper's :math:`z`: losses, finite.
     rho : float
         Radius, ``>= 0``.
     divergence : {"chi2", "kl"}, default "chi2"
@@ -393,15 +393,15 @@ class WorstCasePmfModel(OptModel):
 
     default_solver = "clarabel"
 
-    def __init__(self, z: Any, rho: float, divergence: str = "chi2") -> None:
-        self.z = _check_z(z)
+    def __init__(self, losses: Any, rho: float, divergence: str = "chi2") -> None:
+        self.losses = _check_z(losses)
         self.rho = _check_rho(rho)
         self.divergence = _check_divergence(divergence)
 
     def _build(self):
         import cvxpy as cp
 
-        n = self.z.size
+        n = self.losses.size
         p = cp.Variable(n, nonneg=True, name="P")
         constraints = [cp.sum(p) == 1]
         if math.isfinite(self.rho):
@@ -410,7 +410,7 @@ class WorstCasePmfModel(OptModel):
             else:
                 constraints.append(cp.sum(cp.rel_entr(n * p, 1.0)) / n <= self.rho)
         self._p = p
-        return cp.Problem(cp.Maximize(self.z @ p), constraints)
+        return cp.Problem(cp.Maximize(self.losses @ p), constraints)
 
     def solve(self, solver: str | None = None, *, time_limit: float | None = None,
               mip_gap: float | None = None, verbose: bool = False, **options: Any):
@@ -431,5 +431,5 @@ class WorstCasePmfModel(OptModel):
         value = self._p.value
         p = np.clip(np.asarray(value, dtype=float).ravel(), 0.0, None)
         total = p.sum()
-        self.pmf_ = p / total if total > 0 else np.full(self.z.size, 1.0 / self.z.size)
+        self.pmf_ = p / total if total > 0 else np.full(self.losses.size, 1.0 / self.losses.size)
         self.objective_ = float(result.objective)

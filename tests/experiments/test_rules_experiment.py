@@ -86,7 +86,7 @@ def test_reproduce_entry_point_returns_the_summary():
 
 def test_binary_loss_cycles_on_digits():
     result = run_cycling_experiment("digits_1v7", rho=0.5, member_complexity=4.0,
-                                    n_iterations=4)
+                                    n_estimators=4)
     assert result["cycle"] == (1, 2)  # h_3 = h_1: a period-2 cycle
     ids = [r["rule_set"] for r in result["binary"]]
     assert ids == [1, 2, 1, 2]

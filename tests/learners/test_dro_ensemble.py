@@ -42,14 +42,14 @@ def divergence_by_hand(p: np.ndarray, kind: str) -> float:
 def fitted(request):
     X, y = noisy_data(1)
     est = DRORuleEnsembleClassifier(complexity=12, member_complexity=4, rho=0.3,
-                                    divergence=request.param, n_iterations=4, max_degree=2,
+                                    divergence=request.param, n_estimators=4, max_degree=2,
                                     selection="robust_loss", random_state=0).fit(X, y)
     return est, X, y
 
 
 def test_pmfs_are_feasible_for_the_divergence_ball(fitted):
     est, X, y = fitted
-    assert est.pmf_history_.shape == (est.n_iterations_ + 1, len(y))
+    assert est.pmf_history_.shape == (est.n_estimators_ + 1, len(y))
     np.testing.assert_allclose(est.pmf_history_[0], 1 / len(y))
     for p in est.pmf_history_:
         assert p.min() >= 0 and p.sum() == pytest.approx(1.0, abs=1e-12)
@@ -63,7 +63,7 @@ def test_the_loop_recomputed_from_the_members(fitted):
     est, X, y = fitted
     yb = y == est.classes_[1]
     H = np.column_stack([m.evaluate(X) for m in est.members_]).astype(float)
-    for n in range(1, est.n_iterations_ + 1):
+    for n in range(1, est.n_estimators_ + 1):
         F = H[:, :n].mean(axis=1)  # F_n = ((n-1)/n) F_{n-1} + h_n / n
         z = np.abs(F - 0.5) * ((F >= 0.5 - 1e-12) != yb)  # the DRO paper eq 2
         np.testing.assert_allclose(margin_loss(F, yb), z)
@@ -105,7 +105,7 @@ def test_predict_proba_is_the_weighted_vote(fitted):
 
 def test_merged_rows_give_the_same_combination_ip():
     X, y = noisy_data(2)
-    est = DRORuleEnsembleClassifier(complexity=12, member_complexity=4, rho=0.2, n_iterations=3,
+    est = DRORuleEnsembleClassifier(complexity=12, member_complexity=4, rho=0.2, n_estimators=3,
                                     max_degree=2).fit(X, y)
     c = [c for c in est.candidates_ if c["iteration"] == 3 and c["pmf"] == "worst_case"][0]
     first = {}
@@ -124,7 +124,7 @@ def test_merged_rows_give_the_same_combination_ip():
 def test_binary_loss_cycles_and_the_repeat_is_reported(tmp_path):
     X, y = noisy_data(3, n=80, noise=0.25)
     est = DRORuleEnsembleClassifier(complexity=4, member_complexity=4, rho=1.0, loss="binary",
-                                    n_iterations=8, max_degree=2).fit(X, y)
+                                    n_estimators=8, max_degree=2).fit(X, y)
     assert est.cycle_detected_
     keys = [frozenset(m) for m in est.member_clauses_]
     s, L = est.cycle_start_, est.cycle_length_
@@ -146,7 +146,7 @@ def test_binary_loss_cycles_and_the_repeat_is_reported(tmp_path):
 
 def test_validation_selection_is_deterministic():
     X, y = noisy_data(4, n=80)
-    kw = dict(complexity=12, member_complexity=4, n_iterations=3, max_degree=2,
+    kw = dict(complexity=12, member_complexity=4, n_estimators=3, max_degree=2,
               selection="validation", random_state=3)
     a = DRORuleEnsembleClassifier(**kw).fit(X, y)
     b = DRORuleEnsembleClassifier(**kw).fit(X, y)
@@ -168,7 +168,7 @@ def planted_dnf(seed: int, n: int):
 def test_default_reaches_a_concept_that_needs_the_whole_budget():
     X, y = planted_dnf(0, 240)
     Xt, yt = planted_dnf(1, 400)
-    kw = dict(complexity=9, n_iterations=4, max_degree=2, random_state=0)
+    kw = dict(complexity=9, n_estimators=4, max_degree=2, random_state=0)
     # C' = C/3 = 3 holds one clause per member, and a vote of single clauses is not their
     # OR: the old default cannot fit the concept even on the training rows
     third = DRORuleEnsembleClassifier(member_complexity=3, **kw).fit(X, y)
@@ -185,12 +185,12 @@ def test_default_reaches_a_concept_that_needs_the_whole_budget():
 
 def test_refit_is_the_loop_on_all_rows_with_the_chosen_values():
     X, y = noisy_data(8, n=120, noise=0.1)
-    kw = dict(complexity=12, n_iterations=3, max_degree=2, random_state=1,
+    kw = dict(complexity=12, n_estimators=3, max_degree=2, random_state=1,
               selection="validation")
     est = DRORuleEnsembleClassifier(**kw).fit(X, y)
     ch = est.validation_choice_
     # the refit equals a fit with C' and the iteration fixed (the loop is deterministic)
-    ref = DRORuleEnsembleClassifier(**{**kw, "n_iterations": ch["iteration"],
+    ref = DRORuleEnsembleClassifier(**{**kw, "n_estimators": ch["iteration"],
                                        "selection": "robust_loss"},
                                     member_complexity=ch["member_complexity"]).fit(X, y)
     assert est.member_clauses_ == ref.member_clauses_
@@ -214,12 +214,12 @@ def test_time_limit_bounds_the_whole_fit():
     flip = rng.random(3000) < 0.2
     y[flip] = 1 - y[flip]
     t0 = time.perf_counter()
-    est = DRORuleEnsembleClassifier(complexity=30, n_iterations=40, time_limit=2.0,
+    est = DRORuleEnsembleClassifier(complexity=30, n_estimators=40, time_limit=2.0,
                                     random_state=0).fit(X, y)
     wall = time.perf_counter() - t0
     assert wall < 2.0 + 8.0  # generous: a member's IP and one combination IP may overrun 1 s
     assert est.status_.startswith("time_limit")
-    assert sum(r["n_iterations"] for r in est.member_complexity_results_) < 3 * 40
+    assert sum(r["n_estimators"] for r in est.member_complexity_results_) < 3 * 40
     # a usable model: weights on the simplex within budget, predictions of the two classes
     assert est.weights_.sum() == pytest.approx(1.0) and est.complexity_ <= 30
     assert set(np.unique(est.predict(X))) <= {0, 1}
@@ -228,7 +228,7 @@ def test_time_limit_bounds_the_whole_fit():
 
 def test_member_gaps_absolute_beside_relative_and_unknown_without_proof():
     X, y = noisy_data(9, n=80)
-    kw = dict(complexity=12, member_complexity=6, n_iterations=2, max_degree=2,
+    kw = dict(complexity=12, member_complexity=6, n_estimators=2, max_degree=2,
               selection="robust_loss")
     est = DRORuleEnsembleClassifier(pricing="exact", **kw).fit(X, y)
     for m in est.member_results_:
@@ -245,7 +245,7 @@ def test_member_gaps_absolute_beside_relative_and_unknown_without_proof():
 
 def test_history_times_every_step_of_every_member():
     X, y = noisy_data(10, n=80)
-    est = DRORuleEnsembleClassifier(complexity=12, n_iterations=3, max_degree=2,
+    est = DRORuleEnsembleClassifier(complexity=12, n_estimators=3, max_degree=2,
                                     random_state=0).fit(X, y)
     h = est.history_
     # one record per member over the three member budgets C' in {4, 6, 12}
@@ -270,7 +270,7 @@ def test_member_warm_start_changes_the_path_not_the_lp_optimum(start):
     # in every mode), so their LP optima agree; with "pool" member n starts from member
     # n-1's whole pool
     X, y = noisy_data(11, n=90)
-    kw = dict(complexity=12, member_complexity=6, n_iterations=3, max_degree=2,
+    kw = dict(complexity=12, member_complexity=6, n_estimators=3, max_degree=2,
               pricing="exact", random_state=0)
     pool = DRORuleEnsembleClassifier(**kw).fit(X, y)
     other = DRORuleEnsembleClassifier(member_warm_start=start, **kw).fit(X, y)
@@ -291,7 +291,7 @@ def test_verbose_bar_updates_inside_each_member_and_fit_logs(capsys, caplog):
     import logging
 
     X, y = noisy_data(12, n=80)
-    kw = dict(complexity=12, member_complexity=6, n_iterations=2, max_degree=2)
+    kw = dict(complexity=12, member_complexity=6, n_estimators=2, max_degree=2)
     with caplog.at_level(logging.DEBUG, logger="optirules"):
         est = DRORuleEnsembleClassifier(verbose=True, **kw).fit(X, y)
     err = capsys.readouterr().err
@@ -355,7 +355,7 @@ def test_json_round_trip_gives_identical_votes(tmp_path):
                       "c": rng.integers(0, 5, 90).astype(float)})
     X.loc[rng.random(90) < 0.1, "a"] = np.nan
     y = np.where((X["a"] > 0.3) | (X["b"] == "u") & (X["c"] > 1), "yes", "no")
-    est = DRORuleEnsembleClassifier(complexity=12, n_iterations=3, max_degree=2,
+    est = DRORuleEnsembleClassifier(complexity=12, n_estimators=3, max_degree=2,
                                     binarizer="auto").fit(X, y)
     back = DRORuleEnsembleClassifier.from_json(est.to_json(tmp_path / "dro.json"))
     np.testing.assert_array_equal(back.predict(X), est.predict(X))
@@ -364,6 +364,9 @@ def test_json_round_trip_gives_identical_votes(tmp_path):
                                   .weights_, est.weights_)
     assert str(back) == str(est)
     assert back.member_complexity_ == est.member_complexity_ and back.status_ == est.status_
+    np.testing.assert_array_equal(back.n_iter_, est.n_iter_)
+    assert back.n_estimators_ == est.n_estimators_ == 3
+    assert np.all((est.n_iter_ >= 1) & (est.n_iter_ <= est.max_iter))
 
 
 def test_clear_errors():
@@ -371,7 +374,7 @@ def test_clear_errors():
     with pytest.raises(InputError, match="exceeds"):
         DRORuleEnsembleClassifier(complexity=6, member_complexity=9).fit(X, y)
     for bad in (dict(rho=-1), dict(loss="hinge"), dict(divergence="tv"),
-                dict(selection="best"), dict(n_iterations=0), dict(complexity=1),
+                dict(selection="best"), dict(n_estimators=0), dict(complexity=1),
                 dict(refit="yes"), dict(time_limit=-1), dict(member_warm_start="all")):
         with pytest.raises(InputError):
             DRORuleEnsembleClassifier(**bad).fit(X, y)
@@ -386,17 +389,17 @@ def test_pipeline_and_gridsearch():
     X = rng.normal(size=(80, 3))
     y = ((X[:, 0] > 0.2) | (X[:, 1] < -0.5)).astype(int)
     pipe = Pipeline([("bin", FeatureBinarizer(n_thresholds=3)),
-                     ("dro", DRORuleEnsembleClassifier(complexity=12, n_iterations=2,
+                     ("dro", DRORuleEnsembleClassifier(complexity=12, n_estimators=2,
                                                        max_degree=1))]).fit(X, y)
     assert pipe.score(X, y) > 0.8
-    grid = GridSearchCV(DRORuleEnsembleClassifier(binarizer="auto", n_iterations=1, max_degree=1),
+    grid = GridSearchCV(DRORuleEnsembleClassifier(binarizer="auto", n_estimators=1, max_degree=1),
                         {"rho": [0.05, 0.5]}, cv=2).fit(X, y)
     assert grid.best_params_["rho"] in (0.05, 0.5)
 
 
 @parametrize_with_checks(
-    [DRORuleEnsembleClassifier(binarizer="auto", complexity=9, n_iterations=2, max_degree=1,
-                               max_iterations=10)],
+    [DRORuleEnsembleClassifier(binarizer="auto", complexity=9, n_estimators=2, max_degree=1,
+                               max_iter=10)],
     # continuous check data needs the binarizer; no check is expected to fail
     expected_failed_checks=lambda est: {},
 )

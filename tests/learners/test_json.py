@@ -30,7 +30,7 @@ def saved():
     models = [
         BooleanRuleSetClassifier(max_degree=2, random_state=0).fit(X, y),
         BoostingClassifier(weak_learner="literal", n_estimators=5).fit(X, y),
-        DRORuleEnsembleClassifier(n_iterations=2, max_degree=2, random_state=0).fit(X, y),
+        DRORuleEnsembleClassifier(n_estimators=2, max_degree=2, random_state=0).fit(X, y),
     ]
     return X, [(type(m), m.predict(X), json.loads(m.to_json())) for m in models]
 
@@ -114,7 +114,7 @@ def test_rule_conditions_reading_missing_columns_are_refused(field, value, messa
     X, y = _data()
     frame = pd.DataFrame(X, columns=["a", "b", "c", "d"])
     for model in (BooleanRuleSetClassifier(max_degree=2, random_state=0),
-                  DRORuleEnsembleClassifier(n_iterations=2, max_degree=2, random_state=0)):
+                  DRORuleEnsembleClassifier(n_estimators=2, max_degree=2, random_state=0)):
         data = json.loads(model.fit(frame, y).to_json())
         _first_condition(data)[field] = value
         with pytest.raises(InputError, match=message):

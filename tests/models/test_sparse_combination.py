@@ -71,11 +71,11 @@ def _random_instance(seed: int, n: int, k: int):
 )
 def test_milp_equals_brute_force(seed, n, k, weighted, delta):
     H, y, costs, budget, p = _random_instance(seed, n, k)
-    model = SparseCombinationModel(H, y, costs, budget, delta=delta,
+    model = SparseCombinationModel(H, y, costs, budget, margin=delta,
                                    sample_weight=p if weighted else None)
     weights = model.sample_weight
     model.solve()  # HiGHS through the direct highspy model
-    expected = _brute_force(H, y, costs, budget, model.delta, weights)
+    expected = _brute_force(H, y, costs, budget, model.margin, weights)
     assert model.objective_ == pytest.approx(expected, abs=1e-7)
     assert model.result_.info["interface"] == "highspy"
     # v on the simplex, support inside the chosen set, budget respected
@@ -85,7 +85,7 @@ def test_milp_equals_brute_force(seed, n, k, weighted, delta):
     assert costs[model.w_ == 1].sum() <= budget + 1e-9
     assert np.all(model.w_[model.chosen_] == 1)
     # the reported objective is the margin loss of the returned v
-    assert _margin_loss(H, y, weights, model.delta, model.v_) == pytest.approx(
+    assert _margin_loss(H, y, weights, model.margin, model.v_) == pytest.approx(
         model.objective_, abs=1e-7)
 
 
@@ -98,8 +98,8 @@ def test_single_member_budget_picks_least_weighted_error():
     y = (rng.random(n) < 0.5).astype(int)
     costs = np.array([3.0, 4.0, 3.0, 9.0, 5.0, 3.0])
     p = rng.dirichlet(np.ones(n))
-    model = SparseCombinationModel(H, y, costs, budget=5.0, sample_weight=p)
-    assert model.delta == 0.25  # min(3 / (2 * 5), 1/4)
+    model = SparseCombinationModel(H, y, costs, complexity=5.0, sample_weight=p)
+    assert model.margin == 0.25  # min(3 / (2 * 5), 1/4)
     model.solve()
     affordable = np.flatnonzero(costs <= 5.0)
     errors = np.array([p @ (H[:, j] != y) for j in affordable])
@@ -116,8 +116,8 @@ def test_combination_beats_members_and_predicts():
     H = np.vstack([1 - block, np.zeros((4, 3), dtype=int)])
     y = np.r_[np.ones(6, dtype=int), np.zeros(4, dtype=int)]
     costs = np.array([2.0, 2.0, 2.0])
-    model = SparseCombinationModel(H, y, costs, budget=6.0)
-    assert model.delta == pytest.approx(1 / 6)
+    model = SparseCombinationModel(H, y, costs, complexity=6.0)
+    assert model.margin == pytest.approx(1 / 6)
     model.solve()
     assert model.objective_ == pytest.approx(0.0, abs=1e-9)
     np.testing.assert_allclose(model.v_, [1 / 3, 1 / 3, 1 / 3], atol=1e-7)
@@ -125,7 +125,7 @@ def test_combination_beats_members_and_predicts():
     np.testing.assert_array_equal(model.predict(), y)
     np.testing.assert_array_equal(model.predict([[1, 0, 0], [1, 1, 0]]), [0, 1])
     # a budget of two members cannot cover every positive twice: loss > 0
-    small = SparseCombinationModel(H, y, costs, budget=4.0)
+    small = SparseCombinationModel(H, y, costs, complexity=4.0)
     small.solve()
     assert small.objective_ > 0.01
     assert len(small.chosen_) <= 2
@@ -135,21 +135,21 @@ def test_default_delta_and_seed_printed_formula():
     H = np.array([[1, 0], [0, 1], [1, 1]])
     y = np.array([1, 0, 1])
     costs = np.array([3.0, 5.0])
-    assert SparseCombinationModel(H, y, costs, budget=12.0).delta == pytest.approx(3 / 24)
-    assert SparseCombinationModel(H, y, costs, budget=3.0).delta == 0.25  # capped
+    assert SparseCombinationModel(H, y, costs, complexity=12.0).margin == pytest.approx(3 / 24)
+    assert SparseCombinationModel(H, y, costs, complexity=3.0).margin == 0.25  # capped
     # the paper's printed Delta = C / (2 min c) = 2 >= 1/2 is rejected with advice
     with pytest.raises(InputError, match=r"\[0, 1/2\)"):
-        SparseCombinationModel(H, y, costs, budget=12.0, delta=12.0 / 6.0)
+        SparseCombinationModel(H, y, costs, complexity=12.0, margin=12.0 / 6.0)
     with pytest.raises(InputError, match=r"\[0, 1/2\)"):
-        SparseCombinationModel(H, y, costs, budget=12.0, delta=0.5)
+        SparseCombinationModel(H, y, costs, complexity=12.0, margin=0.5)
     with pytest.raises(InputError, match=r"\[0, 1/2\)"):
-        SparseCombinationModel(H, y, costs, budget=12.0, delta=-0.01)
+        SparseCombinationModel(H, y, costs, complexity=12.0, margin=-0.01)
 
 
 def test_readable_names_and_structure():
     H = np.array([[1, 0, 1], [0, 1, 1], [1, 1, 0], [0, 0, 1]])
     y = np.array([1, 0, 1, 0])
-    model = SparseCombinationModel(H, y, [2.0, 3.0, 4.0], budget=5.0)
+    model = SparseCombinationModel(H, y, [2.0, 3.0, 4.0], complexity=5.0)
     m = model.model
     assert model.model is m
     assert m.v["member_2"].name == "v[member_2]"
@@ -158,8 +158,8 @@ def test_readable_names_and_structure():
     assert m.link["member_1"].name == "link[member_1]"
     assert len(m.margin) == 4 and len(m.v) == 3
     # eq 12 on a negative row: v_1 + v_2 - xi <= 1/2 - delta; eq 13 on a positive row
-    assert m.margin["i_1"].upper == pytest.approx(0.5 - model.delta)
-    assert m.margin["i_0"].lower == pytest.approx(0.5 + model.delta)
+    assert m.margin["i_1"].upper == pytest.approx(0.5 - model.margin)
+    assert m.margin["i_0"].lower == pytest.approx(0.5 + model.margin)
     assert m.budget.upper == 5.0
 
 
@@ -193,14 +193,14 @@ def test_time_limit_passes_through():
 @pytest.mark.parametrize(
     "kwargs,match",
     [
-        (dict(budget=1.0), "below the cheapest member"),
-        (dict(budget=float("nan")), "finite and positive"),
-        (dict(H=[[0, 2], [1, 0], [1, 1]]), "0/1 member predictions"),
-        (dict(H=[[0, np.nan], [1, 0], [1, 1]]), "NaN"),
-        (dict(H=[0, 1, 1]), "2-D"),
-        (dict(H=np.zeros((3, 0))), "at least one row and one member"),
-        (dict(y=[0, 1]), "labels but H has 3 rows"),
-        (dict(y=[0, 1, 2]), "0/1 labels"),
+        (dict(complexity=1.0), "below the cheapest member"),
+        (dict(complexity=float("nan")), "finite and positive"),
+        (dict(predictions=[[0, 2], [1, 0], [1, 1]]), "0/1 member predictions"),
+        (dict(predictions=[[0, np.nan], [1, 0], [1, 1]]), "NaN"),
+        (dict(predictions=[0, 1, 1]), "2-D"),
+        (dict(predictions=np.zeros((3, 0))), "at least one row and one member"),
+        (dict(labels=[0, 1]), "2 entries but predictions has 3 rows"),
+        (dict(labels=[0, 1, 2]), "0/1 labels"),
         (dict(costs=[2.0]), "one per member"),
         (dict(costs=[2.0, -1.0]), "finite and positive"),
         (dict(sample_weight=[0.5, 0.5, 0.5]), "pmf"),
@@ -209,7 +209,8 @@ def test_time_limit_passes_through():
     ],
 )
 def test_bad_input_raises(kwargs, match):
-    args = dict(H=[[0, 1], [1, 0], [1, 1]], y=[0, 1, 1], costs=[2.0, 3.0], budget=5.0)
+    args = dict(predictions=[[0, 1], [1, 0], [1, 1]], labels=[0, 1, 1], costs=[2.0, 3.0],
+                complexity=5.0)
     args.update(kwargs)
     with pytest.raises(InputError, match=match):
         SparseCombinationModel(**args)
@@ -218,7 +219,7 @@ def test_bad_input_raises(kwargs, match):
 def test_predict_before_solve_raises():
     from optirules.errors import NotFittedError
 
-    model = SparseCombinationModel([[0, 1], [1, 0]], [0, 1], [2.0, 3.0], budget=5.0)
+    model = SparseCombinationModel([[0, 1], [1, 0]], [0, 1], [2.0, 3.0], complexity=5.0)
     with pytest.raises(NotFittedError):
         model.predict()
 
@@ -236,7 +237,7 @@ def test_direct_highspy_route_reaches_the_pyomo_optimum(seed):
     assert direct.objective_ == pytest.approx(declarative.objective_, abs=1e-8)
     # each solution is the margin loss of its own v, within the budget
     for m in (direct, declarative):
-        assert _margin_loss(H, y, p, m.delta, m.v_) == pytest.approx(m.objective_, abs=1e-7)
+        assert _margin_loss(H, y, p, m.margin, m.v_) == pytest.approx(m.objective_, abs=1e-7)
         assert costs[m.w_ == 1].sum() <= budget + 1e-9
 
 
@@ -245,7 +246,7 @@ def test_direct_model_has_the_pyomo_names_and_structure(tmp_path):
 
     H = np.array([[1, 0, 1], [0, 1, 1], [1, 1, 0], [0, 0, 1]])
     y = np.array([1, 0, 1, 0])
-    model = SparseCombinationModel(H, y, [2.0, 3.0, 4.0], budget=5.0)
+    model = SparseCombinationModel(H, y, [2.0, 3.0, 4.0], complexity=5.0)
     h = model.highs_model()
     lp = h.getLp()
     assert lp.num_col_ == 3 + 3 + 4 and lp.num_row_ == 4 + 1 + 3 + 1
@@ -254,8 +255,8 @@ def test_direct_model_has_the_pyomo_names_and_structure(tmp_path):
     assert lp.row_names_[1] == "margin(i_1)" and lp.row_names_[-1] == "budget"
     assert [int(t) for t in lp.integrality_][:6] == [0, 0, 0, 1, 1, 1]
     # margin rows: eq 12 on a negative row, eq 13 on a positive row
-    assert lp.row_upper_[1] == pytest.approx(0.5 - model.delta)
-    assert lp.row_lower_[0] == pytest.approx(0.5 + model.delta)
+    assert lp.row_upper_[1] == pytest.approx(0.5 - model.margin)
+    assert lp.row_lower_[0] == pytest.approx(0.5 + model.margin)
     assert lp.row_upper_[-1] == 5.0
     # the Pyomo model's file, read back by HiGHS, has the same size and optimum
     path = tmp_path / "pyomo.lp"
@@ -270,7 +271,7 @@ def test_direct_model_has_the_pyomo_names_and_structure(tmp_path):
 
 
 def test_route_errors():
-    model = SparseCombinationModel([[0, 1], [1, 0]], [0, 1], [2.0, 3.0], budget=5.0)
+    model = SparseCombinationModel([[0, 1], [1, 0]], [0, 1], [2.0, 3.0], complexity=5.0)
     with pytest.raises(InputError, match="route must be one of"):
         model.solve(route="cplex")
     with pytest.raises(InputError, match="HiGHS only"):

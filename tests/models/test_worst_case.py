@@ -266,7 +266,8 @@ def test_model_is_a_cvxpy_problem_and_reads_back():
     import cvxpy as cp
 
     z = np.array([0.0, 0.25, 0.5, 1.0])
-    model = WorstCasePmfModel(z, 0.1, "kl")
+    model = WorstCasePmfModel(losses=z, rho=0.1, divergence="kl")
+    np.testing.assert_array_equal(model.losses, z)
     assert isinstance(model.model, cp.Problem)
     assert model.model is model.model  # built once
     assert model.default_solver == "clarabel"
