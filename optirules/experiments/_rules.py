@@ -174,7 +174,7 @@ def make_method(method: str, categorical: Sequence[str], *, complexity: float = 
         from ..learners import DRORuleEnsembleClassifier
 
         return DRORuleEnsembleClassifier(
-            complexity=complexity, n_iterations=4 if quick else 8, binarizer=binarizer,
+            complexity=complexity, n_estimators=4 if quick else 8, binarizer=binarizer,
             selection="robust_loss" if method == "dro" else "validation",
             random_state=random_state, time_limit=600.0)
     if method in ("adaboost", "random_forest"):
@@ -417,7 +417,7 @@ def format_table(df: pd.DataFrame) -> str:
 
 # ============================================================================== cycling
 def run_cycling_experiment(dataset: str = "heart", *, rho: float = 0.5,
-                           member_complexity: float = 6.0, n_iterations: int = 12,
+                           member_complexity: float = 6.0, n_estimators: int = 12,
                            divergence: str = "chi2", random_state: int = 0) -> dict[str, Any]:
     """The DRO paper §4.1: the binary-loss DRO cycles; the margin-loss DRO does not.
 
@@ -443,7 +443,7 @@ def run_cycling_experiment(dataset: str = "heart", *, rho: float = 0.5,
         est = DRORuleEnsembleClassifier(
             complexity=max(member_complexity * 3, member_complexity),
             member_complexity=member_complexity, rho=rho, divergence=divergence,
-            n_iterations=n_iterations, loss=loss, random_state=random_state,
+            n_estimators=n_estimators, loss=loss, random_state=random_state,
             selection="robust_loss",  # every iteration on all rows (no held-out split)
             binarizer=FeatureBinarizer(categorical_features=coded or None))
         est.fit(X, y)
