@@ -20,7 +20,8 @@ def cv_splits(cv: Any, y: np.ndarray, random_state: Any) -> list[tuple[np.ndarra
     """The (train, test) row indices of every fold.
 
     ``cv`` is an int (stratified folds, shuffled with ``random_state`` when it is not None;
-    fewer folds, with a warning, when a class has fewer rows), a splitter, or an iterable
+    fewer folds, with a warning, when a class has fewer rows; two folds when one of more than
+    two classes has a single row, which one fold then trains without), a splitter, or an iterable
     (a list or a generator) of ``(train, test)`` index pairs.  Every fold must hold row
     indices in ``0 .. n - 1`` in both parts and train on both classes.
     """
@@ -30,12 +31,15 @@ def cv_splits(cv: Any, y: np.ndarray, random_state: Any) -> list[tuple[np.ndarra
     if isinstance(cv, numbers.Integral) and not isinstance(cv, bool):
         if cv < 2:
             raise InputError(f"cv must be {_CV_FORMS}, got {cv!r}.")
-        smallest = int(np.unique(y, return_counts=True)[1].min())
-        if smallest < 2:
+        counts = np.unique(y, return_counts=True)[1]
+        smallest = int(counts.min())
+        if smallest < 2 and counts.size == 2:
             raise InputError("a class has a single row, so no cross-validation fold can train "
                              "on it; give each class at least 2 rows.")
         k = int(cv)
-        if smallest < k:
+        if smallest < 2:  # more classes: a one-row class is left out of one fold's training
+            k = 2
+        elif smallest < k:
             warnings.warn(f"the smallest class has {smallest} rows, fewer than cv={k}; using "
                           f"{smallest} folds.", UserWarning, stacklevel=4)
             k = smallest
