@@ -34,6 +34,8 @@ from sklearn.utils import indexable
 from ..errors import InputError
 from ._checks import check_binary_targets, check_fitted, n_rows, normalized_weights
 from ._cv import cv_scorer, cv_splits
+from ._explain import text_or_repr
+from ._multiclass import multiclass_labels
 from ._rule_set import BooleanRuleSetClassifier
 
 __all__ = ["BooleanRuleSetCV", "DEFAULT_PENALTIES"]
@@ -94,8 +96,9 @@ def _fit_and_score(estimator: Any, X: Any, y: np.ndarray, w: np.ndarray | None,
         score = float(scorer(est, Xte, y[test]))
     else:
         score = float(scorer(est, Xte, y[test], sample_weight=w[test]))
-    return {"score": score, "complexity": float(est.rules_.complexity), "fit_time": fit_time,
-            "certified": bool(est.gap_certified_)}
+    parts = est.__dict__.get("estimators_") or [est]  # K > 2 classes: one rule set per class
+    return {"score": score, "complexity": float(sum(e.rules_.complexity for e in parts)),
+            "fit_time": fit_time, "certified": all(bool(e.gap_certified_) for e in parts)}
 
 
 class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
@@ -162,7 +165,8 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
     classes_, n_features_in_, feature_names_in_ :
         As the refitted rule set's.
     rules_ : RuleSet
-        The refitted rule set's rules.
+        The refitted rule set's rules (two classes; with more, ``best_estimator_`` is
+        one-vs-rest and each of its ``estimators_`` has its own).
     cv_time_ : float
         Seconds spent in the cross-validation (the refit excluded).
     fit_time_ : float
@@ -186,7 +190,7 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         base = self._base_estimator()
         inner = base.__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
+        tags.classifier_tags.multi_class = inner.classifier_tags.multi_class
         tags.input_tags.allow_nan = inner.input_tags.allow_nan
         tags.input_tags.string = inner.input_tags.string
         tags.input_tags.categorical = inner.input_tags.categorical
@@ -219,7 +223,8 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
         ----------
         X : array-like or DataFrame of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
-            Two class labels.
+            Class labels: two, or more (the rule set is then one-vs-rest, one rule set per
+            class, and the penalty is chosen for all of them by the multiclass score).
         sample_weight : array-like of shape (n_samples,), optional
             Passed to every fit (the pmf of the rule set) and weights the scores.
 
@@ -237,7 +242,12 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
         n = n_rows(X)
         if n == 0:
             raise InputError("X has no rows; pass at least one example of each class.")
-        check_binary_targets(y, n, "BooleanRuleSetCV")
+        if multiclass_labels(y) is None:  # more classes: the rule set is one-vs-rest itself
+            check_binary_targets(y, n, "BooleanRuleSetCV")
+        else:
+            from sklearn.utils.validation import column_or_1d
+
+            y = column_or_1d(y, warn=True)
         y = np.asarray(y).reshape(-1)
         w = None
         if sample_weight is not None:
@@ -313,7 +323,8 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
         self.n_features_in_ = best.n_features_in_
         if hasattr(best, "feature_names_in_"):
             self.feature_names_in_ = best.feature_names_in_
-        self.rules_ = best.rules_
+        if hasattr(best, "rules_"):  # two classes (with more, each of estimators_ has its own)
+            self.rules_ = best.rules_
         self.fit_time_ = time.perf_counter() - t_start
         return self
 
@@ -344,8 +355,19 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
         self._check_fitted()
         return self.best_estimator_.decision_rules(X)
 
-    def explain(self, X: Any) -> list[str]:
-        """One line per row: the rules that fired, or that none did."""
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """The refitted rule set's scores (:meth:`BooleanRuleSetClassifier.predict_proba`)."""
+        self._check_fitted()
+        return self.best_estimator_.predict_proba(X)
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """The refitted rule set's :meth:`BooleanRuleSetClassifier.decision_function`."""
+        self._check_fitted()
+        return self.best_estimator_.decision_function(X)
+
+    def explain(self, X: Any):
+        """The refitted rule set's explain DataFrame (prediction, score, the rules that
+        fired; :meth:`BooleanRuleSetClassifier.explain`)."""
         self._check_fitted()
         return self.best_estimator_.explain(X)
 
@@ -361,9 +383,12 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
         return self.best_estimator_.export_model(path, **kwargs)
 
     def __str__(self) -> str:
-        if not hasattr(self, "best_estimator_"):
-            return repr(self)
+        return text_or_repr(self, "best_estimator_")
+
+    def to_text(self) -> str:
+        """The refitted rule set's text and the penalty chosen."""
+        self._check_fitted()
         l0, l1 = self.penalty_
-        return (f"{self.best_estimator_}\npenalty lambda0 = {l0:g}, lambda1 = {l1:g} chosen by "
+        return (f"{self.best_estimator_.to_text()}\npenalty lambda0 = {l0:g}, lambda1 = {l1:g} chosen by "
                 f"{self.n_splits_}-fold cross-validation (mean score "
                 f"{self.cv_results_['mean_score'][self.best_index_]:.4f})")
