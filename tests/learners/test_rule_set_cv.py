@@ -166,9 +166,14 @@ def test_clear_errors():
     [BooleanRuleSetCV(BooleanRuleSetClassifier(binarizer="auto", max_degree=1,
                                                max_iter=20),
                       penalties=(0.001, 0.02), cv=2)],
-    # no check is expected to fail: the sample-weight equivalence check passes its folds
-    # as a list of (train, test) pairs, which cv takes
-    expected_failed_checks=lambda est: {},
+    # the sample-weight equivalence check passes its folds as a list of (train, test)
+    # pairs, which cv takes; on its 3-class data (one rule set per class) the weighted and
+    # the repeated rows reach two rule sets of equal master objective for one class
+    # (x14 <= 0.18 or x7 > 0.88 beside x2 <= 0.4, the same training rows covered), so a
+    # test row scores differently: a tie of the master IP, not a weighting error
+    expected_failed_checks=lambda est: {
+        "check_sample_weight_equivalence_on_dense_data":
+            "equal-objective rule sets of one class differ between weighted and repeated rows"},
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
