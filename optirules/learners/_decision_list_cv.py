@@ -296,9 +296,13 @@ class DecisionListCV(ClassifierMixin, BaseEstimator):
         return self.best_estimator_.explain(X)
 
     def to_text(self, stats: bool = False) -> str:
-        """The refitted list as text (see :meth:`DecisionListClassifier.to_text`)."""
+        """The refitted list as text (see :meth:`DecisionListClassifier.to_text`) and the
+        parameters cross-validation chose."""
         self._check_fitted()
-        return self.best_estimator_.to_text(stats=stats)
+        p = self.best_params_
+        return (f"{self.best_estimator_.to_text(stats=stats)}\nmax_degree = {p['max_degree']}, "
+                f"min_coverage = {p['min_coverage']} chosen by {self.n_splits_}-fold "
+                f"cross-validation (mean score {self.best_score_:.4f})")
 
     def to_json(self, path: str | os.PathLike | None = None, *, indent: int | None = None,
                 training_rows: str = "auto") -> str:
@@ -310,7 +314,4 @@ class DecisionListCV(ClassifierMixin, BaseEstimator):
     def __str__(self) -> str:
         if not hasattr(self, "best_estimator_"):
             return repr(self)
-        p = self.best_params_
-        return (f"{self.best_estimator_}\nmax_degree = {p['max_degree']}, min_coverage = "
-                f"{p['min_coverage']} chosen by {self.n_splits_}-fold cross-validation "
-                f"(mean score {self.best_score_:.4f})")
+        return self.to_text()
