@@ -2424,7 +2424,7 @@ NB08 = [
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         hard = QMMPruner(ensemble, upsilon=0.25, solver="highs",
-                         solver_options={"time_limit": 20}).fit(X_train, y_train)
+                         time_limit=20).fit(X_train, y_train)
     fallback_warned = any(issubclass(c.category, UserWarning) and "falling back" in str(c.message)
                           for c in caught)
     print(f"\nupsilon = 0.25 with HiGHS: status {hard.status_.value}, fallback used:"
