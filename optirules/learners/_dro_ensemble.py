@@ -245,9 +245,9 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         :math:`c(h_k)`.
     complexity_ : int
         Cost of the returned combination, :math:`\sum_{v_k > 0} c(h_k)`.
-    pmf_history_ : ndarray of shape (n_estimators_ + 1, n_samples)
+    pmf_history_ : ndarray of shape ``(n_estimators_ + 1, n_samples)``
         :math:`P^0, P^1, \dots` (on the rows the loop ran on).
-    robust_loss_history_ : ndarray of shape (n_estimators_,)
+    robust_loss_history_ : ndarray of shape ``(n_estimators_,)``
         :math:`R(F_n)` (margin loss) or :math:`R(h_n)` (binary loss).
     divergence_history_ : ndarray
         :math:`D_\phi(P^n, P^0)` of each pmf (all :math:`\le \rho`).
@@ -286,7 +286,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
     n_estimators_ : int
         Members grown in the loop of the returned ensemble (fewer than ``n_estimators``
         when ``time_limit`` stopped it).
-    n_iter_ : ndarray of int, shape (n_estimators_,)
+    n_iter_ : ndarray of int, shape ``(n_estimators_,)``
         Column-generation iterations of each member of that loop (each ``<= max_iter``);
         one-vs-rest: shape (n_classes,), the most any member of each class's ensemble took.
     fit_time_ : float
