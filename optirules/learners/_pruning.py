@@ -45,6 +45,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 
 from ..errors import InputError, NotFittedError
 from ._checks import check_binary_targets, n_rows, progress_logger
+from ._explain import binary_explain, label_text, vote_text
 
 __all__ = ["QMMPruner", "KappaPruner", "DREPPruner", "member_predictions",
            "ensemble_hypothesis_space_size"]
@@ -507,6 +508,51 @@ class _BasePruner(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         p = np.clip((1.0 + F) / 2.0, 0.0, 1.0)
         return np.column_stack([1.0 - p, p])
 
+    # ------------------------------------------------------------------ reading
+    def _member_text(self, t: int) -> str:
+        """Member ``t`` in words: a boosting hypothesis as its rule, else its position."""
+        if self._kind_ == "optirules":
+            from ._boosting import hypothesis_text
+
+            e = self.ensemble_
+            names = e.feature_names_
+            return hypothesis_text(e.hypotheses_[t], names,
+                                   e.binarizer is not None and names is not None)
+        names = getattr(self, "feature_names_in_", None) if self._kind_ == "matrix" else None
+        return f"member {names[t]}" if names is not None else f"member {t + 1}"
+
+    def _kept_by_weight(self) -> list[int]:
+        return sorted((int(t) for t in self.kept_), key=lambda t: (-self.weights_[t], t))
+
+    def to_text(self) -> str:
+        """The pruned vote: the kept members with their weights, largest first."""
+        self._check_fitted()
+        pos, neg = label_text(self.classes_[1]), label_text(self.classes_[0])
+        lines = [f"{type(self).__name__}: predict {pos} if the weighted vote of the "
+                 f"{self.n_kept_} kept of {self.n_members_} members > 0, else {neg} "
+                 "(a member votes +1 or -1)"]
+        lines.extend("  " + vote_text(self.weights_[t], self._member_text(t))
+                     for t in self._kept_by_weight())
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.to_text() if hasattr(self, "weights_") else repr(self)
+
+    def _decision_support(self, X: Any) -> tuple[list[list[str]], list[list[str]]]:
+        order = self._kept_by_weight()
+        H = self.member_matrix(X, order)
+        items = [vote_text(self.weights_[t], self._member_text(t)) for t in order]
+        neg = [[items[j] for j in np.flatnonzero(row < 0)] for row in H]
+        pos = [[items[j] for j in np.flatnonzero(row > 0)] for row in H]
+        return neg, pos
+
+    def explain(self, X: Any):
+        """A DataFrame, one row per row of ``X``: ``prediction``, ``score`` (the vote share of
+        it, :meth:`predict_proba`), ``rules`` (the kept members that voted for it, with their
+        weights, largest first), ``fired`` and ``text`` (:mod:`optirules.learners._explain`)."""
+        self._check_fitted()
+        return binary_explain(self, X)
+
 
 # =========================================================================== QMM
 class QMMPruner(_BasePruner):
@@ -677,6 +723,9 @@ class QMMPruner(_BasePruner):
             raise InputError(f"n_thresholds must be a positive int, got {self.n_thresholds!r}.")
         if self.solver_options is not None and not isinstance(self.solver_options, dict):
             raise InputError("solver_options must be a dict of solver options or None.")
+        if self.solver_options and "time_limit" in self.solver_options:
+            raise InputError("Pass the time limit as QMMPruner(time_limit=...), not in "
+                             "solver_options.")
         from ..solvers import require_support
 
         require_support(self.solver, "QMMPruner")  # before the members are evaluated

@@ -502,6 +502,8 @@ def test_qmm_pruner_time_limit_and_formulation_reach_the_model():
     for bad in (0, -1.0, "10", True, float("inf")):
         with pytest.raises(InputError, match="time_limit"):
             QMMPruner(time_limit=bad).fit(H, y)
+    with pytest.raises(InputError, match="time_limit"):
+        QMMPruner(solver_options={"time_limit": 5}).fit(H, y)
     for name, bad in (("confidence", 0.0), ("confidence", 1.0), ("formulation", "dual"),
                       ("margin_constraints", "some")):
         with pytest.raises(InputError, match=name):
