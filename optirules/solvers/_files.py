@@ -228,11 +228,16 @@ def cvxpy_to_highs(problem):
 
 
 def _objective_offset(pp) -> float:
-    """The constant term of a stuffed cvxpy objective (0 when it cannot be found)."""
-    try:
-        q = pp.q
-        last = q[:, -1] if q.ndim == 2 else q
-        dense = np.asarray(last.todense() if hasattr(last, "todense") else last).ravel()
-        return float(dense[-1])
-    except Exception:
-        return 0.0
+    """The constant term of a stuffed cvxpy objective: the last entry of ``pp.q``.
+
+    cvxpy keeps the objective of its stuffed problem as ``q`` (sparse or dense, shape
+    ``(n + 1,)`` or ``(n + 1, p + 1)`` with the parameters' columns first), the constant
+    last; a problem without ``q`` is a cvxpy this code was not written for, and the
+    AttributeError says so rather than a silently dropped offset.
+    """
+    q = pp.q
+    if hasattr(q, "toarray"):
+        q = q.toarray()
+    q = np.asarray(q, dtype=float)
+    last = q[:, -1] if q.ndim == 2 else q
+    return float(last[-1]) if last.size else 0.0

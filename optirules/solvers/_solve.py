@@ -10,6 +10,11 @@ from ._result import SolveResult
 
 __all__ = ["solve", "problem_interface", "declarative_model"]
 
+#: the solver and modelling libraries whose exceptions :func:`solve` reports as a
+#: :class:`~optirules.errors.SolverError`
+SOLVER_PACKAGES = ("pyomo", "cvxpy", "highspy", "gurobipy", "cplex", "docplex", "pyscipopt",
+                   "cylp", "clarabel", "osqp", "scs", "ecos")
+
 #: words by which Gurobi ("size-limited license") and CPLEX ("Community Edition. Problem
 #: size limits exceeded") say their licence refused a model
 _LICENCE_WORDS = ("license", "licence", "community edition", "size limits")
@@ -112,7 +117,9 @@ def solve(
         return solve_highs(problem, **kwargs)
     except OptirulesError:
         raise
-    except Exception as exc:  # never let a raw solver traceback reach the user
+    except Exception as exc:
+        if not raised_by_a_solver(exc):
+            raise  # a programming error in optirules (or in a call it made): let it surface
         text = str(exc)
         if any(w in text.lower() for w in _LICENCE_WORDS):
             raise SolverError(
@@ -124,3 +131,24 @@ def solve(
             f"solver {info.name!r} failed on this {interface} problem: "
             f"{type(exc).__name__}: {exc}. Try another solver or check the model."
         ) from None
+
+
+def raised_by_a_solver(exc: BaseException) -> bool:
+    """Whether ``exc`` comes from a solver or modelling library (:data:`SOLVER_PACKAGES`).
+
+    True when its class belongs to one of them, or when one of their frames lies below the
+    innermost optirules frame of its traceback (the library raised it, a builtin class
+    such as ``ValueError`` included).  False for an exception raised by optirules' own
+    code, or by numpy / the standard library called directly from it: a programming
+    error, which :func:`solve` lets surface instead of calling it a solver failure.
+    """
+    if type(exc).__module__.split(".")[0] in SOLVER_PACKAGES:
+        return True
+    roots = []
+    tb = exc.__traceback__
+    while tb is not None:
+        roots.append(str(tb.tb_frame.f_globals.get("__name__", "")).split(".")[0])
+        tb = tb.tb_next
+    own = [i for i, root in enumerate(roots) if root == "optirules"]
+    below = roots[own[-1] + 1:] if own else roots
+    return any(root in SOLVER_PACKAGES for root in below)
