@@ -607,8 +607,10 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         self._check_fitted()
         head = self.rules_.to_string(multiline=True)
         if self.gap_certified_:
+            deg = getattr(self, "max_degree_", None)
+            over = "" if deg is None else f" over all rules of at most {deg} literals"
             tail = (f"complexity {self.rules_.complexity} (rules + literals); master objective "
-                    f"{self.ip_objective_:.6g}, certified gap {self.gap_:.2%} "
+                    f"{self.ip_objective_:.6g}, certified gap {self.gap_:.2%}{over} "
                     f"(absolute {self.absolute_gap_:.4g})")
         else:
             tail = (f"complexity {self.rules_.complexity} (rules + literals); master objective "
