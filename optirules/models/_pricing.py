@@ -40,6 +40,7 @@ from ._clauses import (
     row_label,
     row_prices,
 )
+from ._enumeration import blas_threads
 
 __all__ = ["RulePricingModel", "beam_search_pricing"]
 
@@ -278,6 +279,11 @@ def beam_search_pricing(A: Any, y: Any, sample_weight: Any, mu: Any, lam: float 
                 value, (int, np.integer)) or value < 1:
             raise InputError(f"{name} must be an integer >= 1, got {value!r}.")
     d = _PricingData(A, y, sample_weight, mu, lam, max_degree, lambda0, lambda1, exclude)
+    with blas_threads(1):  # skinny products: one BLAS thread (see blas_threads)
+        return _beam_search(d, beam_width, k)
+
+
+def _beam_search(d: _PricingData, beam_width: int, k: int) -> list[tuple[Clause, float]]:
     excluded = set(d.exclude)
     Af = d.A.astype(float)
     v = d.v

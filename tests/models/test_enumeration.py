@@ -97,3 +97,33 @@ def test_deadline_gives_a_bound_and_bad_input_is_refused():
         EnumerationPricer(A, block_rows=0)
     with pytest.raises(InputError):
         EnumerationPricer(A, backend="spark")
+
+
+# ------------------------------------------------------------- degree 3 at every N
+def planted_dnf(n, seed=0, noise=0.02):
+    """30 binary features; y = (x0 & x1 & ~x2) | (x3 & ~x4 & x5) | (~x6 & x7 & x8), 2 % of the
+    labels flipped."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, size=(n, 30), dtype=np.uint8)
+    b = X.astype(bool)
+    y = (b[:, 0] & b[:, 1] & ~b[:, 2]) | (b[:, 3] & ~b[:, 4] & b[:, 5]) \
+        | (~b[:, 6] & b[:, 7] & b[:, 8])
+    return X, (y ^ (rng.random(n) < noise)).astype(int)
+
+
+def test_auto_degree_stays_3_at_large_n_and_recovers_the_planted_dnf():
+    from optirules.learners import BooleanRuleSetClassifier
+    from optirules.models import resolve_max_degree
+
+    n = 56_000  # N L^3 / 6 = 2.02e9 with L = 60: the former rule dropped to degree 2 here
+    assert resolve_max_degree("auto", (n, 60)) == 3
+    assert resolve_max_degree("auto", (10**9, 60)) == 3
+    assert resolve_max_degree("auto", (100, 289)) == 2  # many literals: degree 2
+    X, y = planted_dnf(n)
+    est = BooleanRuleSetClassifier(random_state=0).fit(X, y)
+    assert est.max_degree_ == 3
+    # literal j < 30 is x_j == 1, literal 30 + j is x_j == 0
+    assert sorted(est.clauses_) == [(0, 1, 32), (3, 5, 34), (7, 8, 36)]
+    assert est.gap_certified_ and est.pricing_complete_
+    assert "over all rules of at most 3 literals" in est.to_text()
+    assert est.fit_info_["pricing_stats"]["triples_scored"] > 0
