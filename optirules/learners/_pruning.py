@@ -615,8 +615,9 @@ class QMMPruner(_BasePruner):
     formulation : {"covariance", "least_squares"}, default="covariance"
         The paper's covariance QP, or the same QP as least squares without the covariance
         (see :class:`~optirules.models.QMMModel`; same optimum).
-    margin_constraints : {"generated", "all"}, default="generated"
-        Margin rows added as they are violated, or all at once (same optimum).
+    margin_constraints : {"auto", "generated", "all"}, default="auto"
+        Margin rows added as they are violated, or all at once (same optimum); ``"auto"``
+        generates them above 250 members (see :class:`~optirules.models.QMMModel`).
     solver : str, default="clarabel"
         Any QP-capable backend of :func:`optirules.solvers.solve` (HiGHS is refused above
         100 members).
@@ -664,7 +665,7 @@ class QMMPruner(_BasePruner):
                  hypothesis_space_size: Any = "auto", n_thresholds: int = 100,
                  confidence: float = 0.95, dependent: str = "keep",
                  margin_reference: str = "basis", singular_covariance: str = "fallback",
-                 formulation: str = "covariance", margin_constraints: str = "generated",
+                 formulation: str = "covariance", margin_constraints: str = "auto",
                  solver: str = "clarabel", solver_options: dict | None = None,
                  time_limit: float | None = None, member_weights: Any = None,
                  verbose: bool = False):
@@ -706,8 +707,8 @@ class QMMPruner(_BasePruner):
         if self.formulation not in ("covariance", "least_squares"):
             raise InputError(f"formulation must be 'covariance' or 'least_squares', got "
                              f"{self.formulation!r}.")
-        if self.margin_constraints not in ("generated", "all"):
-            raise InputError(f"margin_constraints must be 'generated' or 'all', got "
+        if self.margin_constraints not in ("auto", "generated", "all"):
+            raise InputError(f"margin_constraints must be 'auto', 'generated' or 'all', got "
                              f"{self.margin_constraints!r}.")
         c = self.confidence
         if isinstance(c, bool) or not isinstance(c, numbers.Real) or not 0.0 < float(c) < 1.0:

@@ -50,7 +50,12 @@ _DEPENDENT_ALIASES = {"proportional": "drop"}
 _REFERENCES = ("basis", "original")
 _SINGULAR = ("fallback", "solve")
 _FORMULATIONS = ("covariance", "least_squares")
-_MARGIN_CONSTRAINTS = ("all", "generated")
+_MARGIN_CONSTRAINTS = ("auto", "all", "generated")
+#: margin_constraints="auto" generates margin rows above this many weight variables
+#: (benchmarks/results/qmm.md: at 100 members every solver was faster with all rows, e.g.
+#: Clarabel 0.35 vs 0.67 CPU s at n = 1,000; at 500 members generation was faster, Clarabel
+#: 1.28 vs 2.89 CPU s; the threshold lies between the two measured sizes)
+GENERATE_ABOVE_MEMBERS = 250
 #: HiGHS's active-set QP solver is refused above this many weight variables (measured on
 #: random +-1 ensembles, n = 1,000 rows, upsilon = 0.5: 100 members 0.1 s; 200 members 1.5 s
 #: with margin rows violated by 2.6e-5; 500 members no answer within 30 s)
@@ -347,13 +352,15 @@ class QMMModel(OptModel):
         \mathbf w^\top\hat{\boldsymbol\Sigma}'\mathbf w`: the same QP, optimum and
         weights, without forming :math:`\hat{\boldsymbol\Sigma}'` (``covariance_`` is then
         ``None``).  The default is the one measured faster (``benchmarks/results/qmm.md``).
-    margin_constraints : {"generated", "all"}, default "generated"
+    margin_constraints : {"auto", "generated", "all"}, default "auto"
         ``"all"`` hands every distinct protected row to the solver at once.
         ``"generated"`` solves over a working set of margin rows and adds the violated ones
-        until none is (see :meth:`solve`): the same optimum, a smaller QP per round.  At
-        T = 500, n = 1,000 about 50 of the 500 margin rows are active at the optimum; the
-        default is the measured faster one (``benchmarks/results/qmm.md``).  Identical
-        protected rows are one constraint in both (the largest :math:`\varphi_i` binds).
+        until none is (see :meth:`solve`): the same optimum, a smaller QP per round (at
+        T = 500, n = 1,000 about 50 of the 500 margin rows are active at the optimum).
+        ``"auto"`` generates above ``GENERATE_ABOVE_MEMBERS`` = 250 weight variables, where
+        it measured faster, and takes all rows below (``benchmarks/results/qmm.md``); the
+        choice made is ``margin_constraints_``.  Identical protected rows are one
+        constraint in every case (the largest :math:`\varphi_i` binds).
     rank_tol : float, optional
         Relative tolerance on :math:`|R_{kk}|/|R_{00}|` for the rank of the QR step
         (default ``max(n, T) * machine epsilon``).
@@ -434,7 +441,7 @@ class QMMModel(OptModel):
         margin_reference: str = "basis",
         singular_covariance: str = "fallback",
         formulation: str = "covariance",
-        margin_constraints: str = "generated",
+        margin_constraints: str = "auto",
         rank_tol: float | None = None,
         psd_tol: float = 1e-8,
         weight_tol: float = 1e-7,
@@ -520,6 +527,10 @@ class QMMModel(OptModel):
         a_basis /= a_basis.sum()
         self.moved_weight_ = moved
         self.basis_ = rep[cols]
+        self.margin_constraints_ = self.margin_constraints
+        if self.margin_constraints == "auto":
+            self.margin_constraints_ = ("generated" if self.basis_.size > GENERATE_ABOVE_MEMBERS
+                                        else "all")
         E_b = E[:, self.basis_]
         basis_margins = E_b @ a_basis
         self.margin_shift_ = float(np.max(np.abs(basis_margins - original_margins)))
@@ -625,7 +636,7 @@ class QMMModel(OptModel):
             for minutes, so it is refused (SolverError, before solving) when the QP has more
             than ``HIGHS_MAX_MEMBERS`` = 100 weight variables.
         time_limit, verbose, **options
-            Passed to the solver layer; with ``margin_constraints="generated"`` the time
+            Passed to the solver layer; when margin rows are generated the time
             limit bounds all rounds together, and a round that stops early with violated
             margin rows, or time running out between rounds, gives the fallback.  For Clarabel and OSQP, tighter tolerances than the
             solvers' defaults are used unless given here (``_SOLVER_DEFAULTS``).
@@ -669,7 +680,7 @@ class QMMModel(OptModel):
                 "take 1.5 s with violated margin rows at 200 members and to give no answer "
                 "within 30 s at 500 (n = 1,000 rows); use 'clarabel' (default) or 'osqp'.")
         opts = {**_SOLVER_DEFAULTS.get(name, {}), **options}
-        if self.margin_constraints == "generated":
+        if self.margin_constraints_ == "generated":
             return self._solve_generated(name, time_limit, verbose, opts)
         self.n_margin_rows_ = int(self._margin_b.size)
         self.generation_rounds_ = 1

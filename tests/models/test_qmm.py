@@ -688,3 +688,15 @@ def test_confidence_095_is_the_papers_delta_005():
     assert model.emargin_.emargin == pytest.approx(theta, abs=1e-12)
     assert model.upsilon_ == pytest.approx(ups, abs=1e-12)
     assert model.emargin_.bound == pytest.approx(bound, abs=1e-9)
+
+
+def test_auto_margin_constraints_generate_only_above_the_member_threshold():
+    from optirules.models._qmm import GENERATE_ABOVE_MEMBERS
+
+    small = QMMModel(*_random_ensemble(300, 30, 10))
+    assert small.margin_constraints == "auto" and small.margin_constraints_ == "all"
+    big = QMMModel(*_random_ensemble(700, GENERATE_ABOVE_MEMBERS + 1, 10))
+    assert big.basis_.size == GENERATE_ABOVE_MEMBERS + 1
+    assert big.margin_constraints_ == "generated"
+    with pytest.raises(InputError, match="margin_constraints"):
+        QMMModel(*_random_ensemble(30, 3, 10), margin_constraints="lazy")
