@@ -587,12 +587,26 @@ class HighsRuleMaster(_MasterIPMixin, _PoolView):
         self._pos_row = np.full(d.A.shape[0], -1, dtype=np.int64)
         self._pos_row[d.pos] = np.arange(n_pos)
         self._solved = False
+        self._named = 0
         self.add_clauses(clauses)
 
     @property
     def highs(self) -> Any:
         """The underlying ``highspy.Highs`` object (for inspection; do not modify)."""
+        self._name_columns()
         return self._h
+
+    def _name_columns(self) -> None:
+        """Give the ``w`` columns added since the last call their names ``w(clause_k)``.
+
+        Names are set only when someone looks (:attr:`highs`, :meth:`write`,
+        :meth:`solve_ip`): one ``passColName`` call per column is a measurable share of a
+        column-generation iteration.
+        """
+        base = self._n_pos
+        for c in range(self._named, len(self._data.clauses)):
+            self._h.passColName(base + c, f"w({clause_label(c)})")
+        self._named = len(self._data.clauses)
 
     def add_clauses(self, clauses: Iterable[Iterable[Any]]) -> list[str]:
         """Append clauses (skipping those already present) as columns of the warm LP.
@@ -603,29 +617,24 @@ class HighsRuleMaster(_MasterIPMixin, _PoolView):
         new = d.add(clauses)
         if not new:
             return []
-        cov = d.coverage[:, new]
-        starts, indices, values = [], [], []
-        nnz = 0
-        p = d.P
-        for t in range(len(new)):
-            rows = np.flatnonzero(cov[:, t] & d.y)
-            starts.append(nnz)
-            indices.append(self._pos_row[rows])
-            values.append(p[rows])
-            nnz += len(rows)
-            if d.budget is not None:
-                indices.append(np.array([self._n_pos]))
-                values.append(np.array([d.cost[new[t]]]))
-                nnz += 1
-        idx = np.concatenate(indices).astype(np.int32) if indices else np.zeros(0, np.int32)
-        val = np.concatenate(values).astype(float) if values else np.zeros(0)
+        # one addCols call for the batch, its sparse columns built without a Python loop:
+        # column t holds P_i on the cover rows of the label-1 rows it covers, then c_k on
+        # the budget row
         k = len(new)
-        cost = d.neg_loss[new] + d.penalty[new]
-        self._h.addCols(k, cost.astype(float), np.zeros(k), np.full(k, self._inf), nnz,
-                        np.asarray(starts, dtype=np.int32), idx, val)
-        base = self._n_pos
-        for c in new:
-            self._h.passColName(base + c, f"w({clause_label(c)})")
+        cov = d.coverage[d.pos, new[0]:new[-1] + 1]  # the new columns are the last ones
+        col, row = np.nonzero(cov.T)  # row-major over the transpose: by column, then row
+        counts = np.bincount(col, minlength=k)
+        idx = row.astype(np.int32)
+        val = d.P[d.pos][row].astype(float)
+        if d.budget is not None:
+            ends = np.cumsum(counts)
+            idx = np.insert(idx, ends, self._n_pos).astype(np.int32)
+            val = np.insert(val, ends, d.cost[new])
+            counts = counts + 1
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int32)
+        cost = (d.neg_loss[new] + d.penalty[new]).astype(float)
+        self._h.addCols(k, cost, np.zeros(k), np.full(k, self._inf), int(idx.size), starts,
+                        idx, val)
         return [clause_label(c) for c in new]
 
     def solve(self) -> float:
@@ -709,8 +718,10 @@ class HighsRuleMaster(_MasterIPMixin, _PoolView):
             h.setSolution(sol)
         saved = {k: h.getOptionValue(k)[1] for k in ("time_limit", "mip_rel_gap", "random_seed")}
         options = {} if random_seed is None else {"random_seed": int(random_seed)}
+        self._name_columns()
         try:
             result = solve(h, "highs", time_limit=time_limit, mip_gap=mip_gap, **options)
+            w = np.asarray(h.getSolution().col_value, dtype=float)[n_pos:]
         finally:
             h.changeColsIntegrality(K, idx, np.full(K, highspy.HighsVarType.kContinuous))
             h.changeColsBounds(K, idx, np.zeros(K), np.full(K, self._inf))
@@ -719,7 +730,6 @@ class HighsRuleMaster(_MasterIPMixin, _PoolView):
             h.setOptionValue("output_flag", False)
         if not result.has_solution:
             result.raise_for_status()
-        w = np.array([result.values[f"w({clause_label(k)})"] for k in range(K)])
         status = result.status.value if isinstance(result.status, Status) else \
             str(result.status)
         return MasterIP([d.clauses[k] for k in np.flatnonzero(w > 0.5)],
@@ -740,9 +750,9 @@ class HighsRuleMaster(_MasterIPMixin, _PoolView):
         path = str(path)
         if not path.endswith((".lp", ".mps")):
             raise InputError(f"cannot write {path!r}: use a .lp or .mps suffix.")
+        self._name_columns()
         if self._h.writeModel(path) == highspy.HighsStatus.kError:
             raise SolverError(f"HiGHS could not write {path!r}; check the directory exists.")
-
 
 
 #: LP solvers with a persistent Pyomo interface that returns duals: optirules name ->
