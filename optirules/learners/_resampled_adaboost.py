@@ -16,6 +16,7 @@ from sklearn.utils import check_random_state
 
 from ..errors import InputError
 from ._checks import check_fitted, progress_logger
+from ._explain import binary_explain, label_text, vote_text
 
 __all__ = ["ResampledAdaBoostClassifier"]
 
@@ -122,3 +123,50 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
     def predict(self, X: Any) -> np.ndarray:
         """``classes_[1]`` where the weighted vote is positive, else ``classes_[0]``."""
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """Vote shares ``[(1 - F)/2, (1 + F)/2]`` of the normalized vote ``F`` (not
+        calibrated)."""
+        p = np.clip((1.0 + self.decision_function(X)) / 2.0, 0.0, 1.0)
+        return np.column_stack([1.0 - p, p])
+
+    def _tree_text(self, t: int) -> str:
+        tree = self.estimators_[t]
+        return (f"tree {t + 1} (depth {tree.get_depth()}, {tree.get_n_leaves()} leaves, "
+                f"weighted error {self.estimator_errors_[t]:.4f})")
+
+    def _by_vote(self) -> list[int]:
+        return sorted(range(len(self.estimators_)),
+                      key=lambda t: (-self.estimator_weights_[t], t))
+
+    def to_text(self) -> str:
+        """The vote: one line per tree with its vote, largest first."""
+        check_fitted(self, "estimators_")
+        pos, neg = label_text(self.classes_[1]), label_text(self.classes_[0])
+        lines = [f"AdaBoost by resampling: predict {pos} if the weighted vote of "
+                 f"{len(self.estimators_)} trees > 0, else {neg}"]
+        lines.extend("  " + vote_text(self.estimator_weights_[t], self._tree_text(t))
+                     for t in self._by_vote())
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.to_text() if hasattr(self, "estimators_") else repr(self)
+
+    def _decision_support(self, X: Any) -> tuple[list[list[str]], list[list[str]]]:
+        from sklearn.utils.validation import validate_data
+
+        Xv = validate_data(self, X, reset=False)
+        order = self._by_vote()
+        items = [vote_text(self.estimator_weights_[t], self._tree_text(t)) for t in order]
+        H = np.column_stack([self.estimators_[t].predict(Xv) == self.classes_[1]
+                             for t in order])
+        neg = [[items[j] for j in np.flatnonzero(~row)] for row in H]
+        pos = [[items[j] for j in np.flatnonzero(row)] for row in H]
+        return neg, pos
+
+    def explain(self, X: Any):
+        """A DataFrame, one row per row of ``X``: ``prediction``, ``score`` (vote share),
+        ``rules`` (the trees that voted for it, largest vote first), ``fired`` and ``text``
+        (:mod:`optirules.learners._explain`)."""
+        check_fitted(self, "estimators_")
+        return binary_explain(self, X)
