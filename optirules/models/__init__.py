@@ -37,6 +37,7 @@ _EXPORTS = {
     "EXACT_METHODS": "._column_generation",
     "enumerate_pricing": "._enumeration",
     "EnumerationPricer": "._enumeration",
+    "check_backend": "._enumeration",
     "margins": "._margins",
 }
 __all__ = sorted(_EXPORTS)
