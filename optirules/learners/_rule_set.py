@@ -284,6 +284,10 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         deterministic, so equal ``random_state`` gives equal fits.
     verbose : bool, default False
         Show a progress bar (tqdm) over the iterations.
+    backend : {"local", "dask"} or dask.distributed.Client, default "local"
+        Where exact enumeration pricing runs: in this process, or mapped over row blocks
+        on the current (or given) ``dask.distributed`` client and reduced here in block
+        order (:class:`~optirules.models.EnumerationPricer`); the fitted model is the same.
 
     Attributes
     ----------
@@ -366,7 +370,8 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
                  pricing_time_limit: float | None = 30.0,
                  solver: str | Mapping[str, str] = "highs",
                  mip_gap: float = 1e-6, binarizer: Any = None, random_state: Any = None,
-                 verbose: bool = False) -> None:
+                 verbose: bool = False, backend: Any = "local") -> None:
+        self.backend = backend
         self.complexity = complexity
         self.lambda0 = lambda0
         self.lambda1 = lambda1
@@ -386,6 +391,9 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
 
     # ------------------------------------------------------------------ validation
     def _check_params(self) -> None:
+        from ..models import check_backend
+
+        check_backend(self.backend)
         if self.complexity is not None and not _is_number(self.complexity, 2.0):
             raise InputError(f"complexity must be None or a number >= 2 (one rule of one "
                              f"literal costs 2), got {self.complexity!r}.")
@@ -473,7 +481,7 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
                 n_columns=int(self.n_columns), max_iter=int(self.max_iter),
                 time_limit=self.time_limit, pricing_time_limit=self.pricing_time_limit,
                 solver=self.solver, mip_gap=float(self.mip_gap), random_seed=self._seed(),
-                progress=progress,
+                progress=progress, backend=self.backend,
             )
         finally:
             if bar is not None:
