@@ -1,5 +1,6 @@
 """What the cross-validated learners (BooleanRuleSetCV, DecisionListCV) share: the folds
-from any ``cv`` scikit-learn takes, and the scorer from ``scoring``."""
+from any ``cv`` scikit-learn takes, the scorer from ``scoring``, and the delegation of
+prediction to the refitted ``best_estimator_``."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
+from ._checks import check_fitted
 
-__all__ = ["cv_splits", "cv_scorer"]
+__all__ = ["cv_splits", "cv_scorer", "RefitDelegation"]
 
 _CV_FORMS = "an int >= 2, a scikit-learn splitter or an iterable of (train, test) index arrays"
 
@@ -85,3 +87,27 @@ def cv_scorer(scoring: Any) -> Any:
         return get_scorer(scoring)
     except ValueError as exc:
         raise InputError(f"{exc}") from None
+
+
+class RefitDelegation:
+    """``predict``, ``predict_proba`` and ``explain`` of a cross-validated learner: those of
+    the estimator refitted with the chosen parameters (``best_estimator_``), after
+    optirules' not-fitted check."""
+
+    def _check_fitted(self) -> None:
+        check_fitted(self, "best_estimator_")
+
+    def predict(self, X: Any) -> np.ndarray:
+        """The refitted estimator's prediction."""
+        self._check_fitted()
+        return self.best_estimator_.predict(X)
+
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """The refitted estimator's class probabilities."""
+        self._check_fitted()
+        return self.best_estimator_.predict_proba(X)
+
+    def explain(self, X: Any) -> Any:
+        """The refitted estimator's :meth:`explain` DataFrame."""
+        self._check_fitted()
+        return self.best_estimator_.explain(X)

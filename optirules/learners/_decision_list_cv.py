@@ -24,8 +24,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 
 from ..errors import InputError
-from ._checks import check_fitted, progress_logger
-from ._cv import cv_scorer, cv_splits
+from ._checks import progress_logger
+from ._cv import RefitDelegation, cv_scorer, cv_splits
 from ._decision_list import DecisionListClassifier
 
 __all__ = ["DecisionListCV", "DEFAULT_MAX_DEGREES", "DEFAULT_MIN_COVERAGES"]
@@ -70,7 +70,7 @@ def _fit_and_score(estimator: DecisionListClassifier, X: Any, y: np.ndarray,
     return {"score": score, "n_rules": float(len(est.rules_)), "fit_time": fit_time}
 
 
-class DecisionListCV(ClassifierMixin, BaseEstimator):
+class DecisionListCV(RefitDelegation, ClassifierMixin, BaseEstimator):
     """A :class:`DecisionListClassifier` whose ``max_degree`` and ``min_coverage`` are
     chosen by cross-validation.
 
@@ -276,25 +276,6 @@ class DecisionListCV(ClassifierMixin, BaseEstimator):
         return self
 
     # ------------------------------------------------------------------ delegation
-    def _check_fitted(self) -> None:
-        check_fitted(self, "best_estimator_")
-
-    def predict(self, X: Any) -> np.ndarray:
-        """The refitted list's prediction."""
-        self._check_fitted()
-        return self.best_estimator_.predict(X)
-
-    def predict_proba(self, X: Any) -> np.ndarray:
-        """The refitted list's Laplace-smoothed class distribution."""
-        self._check_fitted()
-        return self.best_estimator_.predict_proba(X)
-
-    def explain(self, X: Any):
-        """Which rule, OSR path or default rule of the refitted list classified each row
-        (see :meth:`DecisionListClassifier.explain`)."""
-        self._check_fitted()
-        return self.best_estimator_.explain(X)
-
     def to_text(self, stats: bool = False) -> str:
         """The refitted list as text (see :meth:`DecisionListClassifier.to_text`) and the
         parameters cross-validation chose."""
