@@ -495,10 +495,11 @@ def test_qmm_pruner_time_limit_and_formulation_reach_the_model():
     cov = QMMPruner().fit(H, y)
     assert ls.model_.factor_ is not None and ls.model_.n_margin_rows_ == 150
     np.testing.assert_allclose(ls.weights_, cov.weights_, atol=1e-6)
-    with pytest.warns(QMMFallbackWarning, match="time limit"):
-        stopped = QMMPruner(time_limit=1e-9).fit(H, y)
-    assert stopped.fallback_used_ and stopped.status_.value == "time_limit"
-    np.testing.assert_allclose(stopped.weights_, stopped.model_.reference_weights_)
+    for rows in ("all", "generated"):
+        with pytest.warns(QMMFallbackWarning, match="time.limit"):
+            stopped = QMMPruner(time_limit=1e-9, margin_constraints=rows).fit(H, y)
+        assert stopped.fallback_used_ and stopped.status_.value == "time_limit"
+        np.testing.assert_allclose(stopped.weights_, stopped.model_.reference_weights_)
     for bad in (0, -1.0, "10", True, float("inf")):
         with pytest.raises(InputError, match="time_limit"):
             QMMPruner(time_limit=bad).fit(H, y)
