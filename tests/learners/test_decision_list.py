@@ -115,15 +115,21 @@ data_strategy = st.tuples(
 )
 
 
-@settings(max_examples=30, deadline=None)
-@given(data_strategy)
-def test_exhaustive_search_equals_brute_force_loop(params):
-    n, p, k, depth, min_cov, seed = params
+def _random_data(n: int, p: int, k: int, seed: int):
+    """Random codes of ``p`` attributes with 2-3 values, ``k`` classes, and their one-hot form."""
     rng = np.random.default_rng(seed)
     n_values = [int(v) for v in rng.integers(2, 4, size=p)]
     codes = np.column_stack([rng.integers(0, nv, size=n) for nv in n_values])
     y = rng.integers(0, k, size=n)
     onehot, av_attr, _ = _encode(codes, n_values)
+    return codes, y, n_values, onehot, av_attr
+
+
+@settings(max_examples=30, deadline=None)
+@given(data_strategy)
+def test_exhaustive_search_equals_brute_force_loop(params):
+    n, p, k, depth, min_cov, seed = params
+    codes, y, n_values, onehot, av_attr = _random_data(n, p, k, seed)
     av_bits = pack_rows(onehot)
     class_bits = pack_rows(y[None, :] == np.arange(k)[:, None])
     expected = _brute_force_best(codes, y, k, n_values, depth, min_cov)
@@ -143,11 +149,7 @@ def test_exhaustive_search_equals_brute_force_loop(params):
 @given(data_strategy)
 def test_grown_list_equals_naive_brutedl_loop(params):
     n, p, k, depth, min_cov, seed = params
-    rng = np.random.default_rng(seed)
-    n_values = [int(v) for v in rng.integers(2, 4, size=p)]
-    codes = np.column_stack([rng.integers(0, nv, size=n) for nv in n_values])
-    y = rng.integers(0, k, size=n)
-    onehot, av_attr, _ = _encode(codes, n_values)
+    codes, y, n_values, onehot, av_attr = _random_data(n, p, k, seed)
     steps, remaining, stop = grow_decision_list(onehot, y, k, av_attr, depth, min_cov)
     # the documented loop, written out with the brute-force search
     rest = np.arange(n)
