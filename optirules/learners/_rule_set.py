@@ -213,6 +213,20 @@ class _RuleInputMixin:
         return np.ascontiguousarray(Xb)
 
 
+def _carried_pool(prev: Any, literals: list[Any]) -> list[tuple[int, ...]]:
+    """The clauses of a previous fit (``(literals, pool)``) over these ``literals``."""
+    if prev is None:
+        return []
+    index = {lit: j for j, lit in enumerate(literals)}
+    out: dict[tuple[int, ...], None] = {}
+    for clause in prev[1]:
+        try:
+            out[tuple(sorted(index[prev[0][j]] for j in clause))] = None
+        except (KeyError, IndexError, TypeError):
+            continue
+    return list(out)
+
+
 # ============================================================================ estimator
 @one_vs_rest
 class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
@@ -288,6 +302,12 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         Where exact enumeration pricing runs: in this process, or mapped over row blocks
         on the current (or given) ``dask.distributed`` client and reduced here in block
         order (:class:`~optirules.models.EnumerationPricer`); the fitted model is the same.
+    warm_start : bool, default False
+        Start column generation from the previous fit's clauses (``pool_``), mapped onto
+        this fit's literals by equality (a clause with a literal this fit lacks is dropped),
+        as :class:`BooleanRuleSetCV` does along a penalty path.  The LP optimum and the
+        certificate do not depend on it; the master IP then runs over a larger pool, so its
+        optimum can only be lower, and where several rule sets tie it may pick another.
 
     Attributes
     ----------
@@ -370,8 +390,10 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
                  pricing_time_limit: float | None = 30.0,
                  solver: str | Mapping[str, str] = "highs",
                  mip_gap: float = 1e-6, binarizer: Any = None, random_state: Any = None,
-                 verbose: bool = False, backend: Any = "local") -> None:
+                 verbose: bool = False, backend: Any = "local",
+                 warm_start: bool = False) -> None:
         self.backend = backend
+        self.warm_start = warm_start
         self.complexity = complexity
         self.lambda0 = lambda0
         self.lambda1 = lambda1
@@ -456,8 +478,11 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
                                  "rows of both classes a positive weight.")
         # the user's weights, not the pmf: integer weights then give exactly the thresholds
         # of the repeated rows (the same floating-point sums)
+        prev = ((list(self.literals_), list(self.pool_)) if self.warm_start
+                and hasattr(self, "pool_") and hasattr(self, "literals_") else None)
         A = self._literal_matrix(X_fit, reset=True, sample_weight=None if sample_weight is None
                                  else np.asarray(sample_weight, dtype=float).reshape(-1)[keep])
+        initial = _carried_pool(prev, self.literals_)
         yk, Pk = ypos[keep], P[keep] / P[keep].sum()
         self.classes_ = classes
         self.max_degree_ = resolve_max_degree(self.max_degree, A.shape)
@@ -481,7 +506,7 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
                 n_columns=int(self.n_columns), max_iter=int(self.max_iter),
                 time_limit=self.time_limit, pricing_time_limit=self.pricing_time_limit,
                 solver=self.solver, mip_gap=float(self.mip_gap), random_seed=self._seed(),
-                progress=progress, backend=self.backend,
+                progress=progress, backend=self.backend, initial_clauses=initial,
             )
         finally:
             if bar is not None:
