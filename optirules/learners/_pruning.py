@@ -617,7 +617,7 @@ class QMMPruner(_BasePruner):
         (see :class:`~optirules.models.QMMModel`; same optimum).
     margin_constraints : {"auto", "generated", "all"}, default="auto"
         Margin rows added as they are violated, or all at once (same optimum); ``"auto"``
-        generates them above 250 members (see :class:`~optirules.models.QMMModel`).
+        generates them on large QPs (see :class:`~optirules.models.QMMModel`).
     solver : str, default="clarabel"
         Any QP-capable backend of :func:`optirules.solvers.solve` (HiGHS is refused above
         100 members).

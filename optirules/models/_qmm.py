@@ -51,11 +51,11 @@ _REFERENCES = ("basis", "original")
 _SINGULAR = ("fallback", "solve")
 _FORMULATIONS = ("covariance", "least_squares")
 _MARGIN_CONSTRAINTS = ("auto", "all", "generated")
-#: margin_constraints="auto" generates margin rows above this many weight variables
-#: (benchmarks/results/qmm.md: at 100 members every solver was faster with all rows, e.g.
-#: Clarabel 0.35 vs 0.67 CPU s at n = 1,000; at 500 members generation was faster, Clarabel
-#: 1.28 vs 2.89 CPU s; the threshold lies between the two measured sizes)
-GENERATE_ABOVE_MEMBERS = 250
+#: margin_constraints="auto" generates margin rows when (distinct margin rows) x r^2 exceeds
+#: this (benchmarks/results/qmm.md, Clarabel CPU s, all rows vs generated: T = 100,
+#: n = 1,000 (5e6) 0.35 vs 0.67; T = 100, n = 5,000 (2.5e7) 1.10 vs 0.42; T = 500, n = 1,000
+#: (1.25e8) 2.89 vs 1.28; the threshold lies between the first two)
+GENERATE_ABOVE_WORK = 1e7
 #: HiGHS's active-set QP solver is refused above this many weight variables (measured on
 #: random +-1 ensembles, n = 1,000 rows, upsilon = 0.5: 100 members 0.1 s; 200 members 1.5 s
 #: with margin rows violated by 2.6e-5; 500 members no answer within 30 s)
@@ -357,9 +357,9 @@ class QMMModel(OptModel):
         ``"generated"`` solves over a working set of margin rows and adds the violated ones
         until none is (see :meth:`solve`): the same optimum, a smaller QP per round (at
         T = 500, n = 1,000 about 50 of the 500 margin rows are active at the optimum).
-        ``"auto"`` generates above ``GENERATE_ABOVE_MEMBERS`` = 250 weight variables, where
-        it measured faster, and takes all rows below (``benchmarks/results/qmm.md``); the
-        choice made is ``margin_constraints_``.  Identical protected rows are one
+        ``"auto"`` generates when (distinct margin rows) x :math:`r^2` exceeds
+        ``GENERATE_ABOVE_WORK`` = 1e7, where it measured faster, and takes all rows below
+        (``benchmarks/results/qmm.md``); the choice made is ``margin_constraints_``.  Identical protected rows are one
         constraint in every case (the largest :math:`\varphi_i` binds).
     rank_tol : float, optional
         Relative tolerance on :math:`|R_{kk}|/|R_{00}|` for the rank of the QR step
@@ -527,10 +527,6 @@ class QMMModel(OptModel):
         a_basis /= a_basis.sum()
         self.moved_weight_ = moved
         self.basis_ = rep[cols]
-        self.margin_constraints_ = self.margin_constraints
-        if self.margin_constraints == "auto":
-            self.margin_constraints_ = ("generated" if self.basis_.size > GENERATE_ABOVE_MEMBERS
-                                        else "all")
         E_b = E[:, self.basis_]
         basis_margins = E_b @ a_basis
         self.margin_shift_ = float(np.max(np.abs(basis_margins - original_margins)))
@@ -561,6 +557,10 @@ class QMMModel(OptModel):
         self._Lambda = E_b[self.lower_rows_]
         # identical rows of Lambda' are one constraint, with the largest of their phi
         self._margin_A, self._margin_b = _distinct_margin_rows(self._Lambda, self.phi_)
+        self.margin_constraints_ = self.margin_constraints
+        if self.margin_constraints == "auto":
+            work = self._margin_b.size * float(self.basis_.size) ** 2
+            self.margin_constraints_ = "generated" if work > GENERATE_ABOVE_WORK else "all"
 
         # the objective's data: Sigma' and its PSD check, or the factor R with R'R = Sigma'
         if self.formulation == "covariance":

@@ -690,13 +690,11 @@ def test_confidence_095_is_the_papers_delta_005():
     assert model.emargin_.bound == pytest.approx(bound, abs=1e-9)
 
 
-def test_auto_margin_constraints_generate_only_above_the_member_threshold():
-    from optirules.models._qmm import GENERATE_ABOVE_MEMBERS
-
-    small = QMMModel(*_random_ensemble(300, 30, 10))
+def test_auto_margin_constraints_generate_only_on_large_qps():
+    small = QMMModel(*_random_ensemble(300, 30, 10))  # 150 rows x 30^2 = 1.35e5
     assert small.margin_constraints == "auto" and small.margin_constraints_ == "all"
-    big = QMMModel(*_random_ensemble(700, GENERATE_ABOVE_MEMBERS + 1, 10))
-    assert big.basis_.size == GENERATE_ABOVE_MEMBERS + 1
+    big = QMMModel(*_random_ensemble(1000, 150, 10))  # 500 rows x 150^2 = 1.1e7
+    assert big.basis_.size == 150 and big._margin_b.size == 500
     assert big.margin_constraints_ == "generated"
     with pytest.raises(InputError, match="margin_constraints"):
         QMMModel(*_random_ensemble(30, 3, 10), margin_constraints="lazy")
