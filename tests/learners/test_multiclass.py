@@ -1,0 +1,165 @@
+"""K classes by one-vs-rest inside the rule set, the DRO ensemble and boosting; scores.
+
+Wine (3 classes, scikit-learn's bundled copy) and iris (3 classes, scikit-learn's bundled
+copy: the data sets bundled with optirules are all two-class; ecoli's 8 sites, for one, are
+stored as cp against the rest).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.datasets import load_iris, load_wine
+from sklearn.model_selection import cross_val_score
+from sklearn.multiclass import OneVsRestClassifier
+
+from optirules.learners import (
+    BooleanRuleSetClassifier,
+    BoostingClassifier,
+    DRORuleEnsembleClassifier,
+)
+
+
+def wine():
+    return load_wine(return_X_y=True)
+
+
+def learners():
+    return [
+        BooleanRuleSetClassifier(binarizer="auto", max_degree=1, random_state=0),
+        DRORuleEnsembleClassifier(binarizer="auto", complexity=9, n_estimators=2,
+                                  max_degree=1, random_state=0),
+        BoostingClassifier(n_estimators=20),
+    ]
+
+
+def _ovr_equal(ours, theirs, X):
+    """Same predict_proba as scikit-learn's OneVsRestClassifier (where some class scores
+    above 0), same prediction wherever the largest score is unique (ties: ours the first
+    class, scikit-learn's the last)."""
+    raw = np.column_stack([e.predict_proba(X)[:, 1] for e in ours.estimators_])
+    silent = raw.sum(axis=1) == 0  # every class scores 0 (a vote of 0): ours 1/K each
+    P = ours.predict_proba(X)
+    np.testing.assert_allclose(P[~silent], theirs.predict_proba(X)[~silent], atol=1e-12)
+    np.testing.assert_allclose(P[silent], 1.0 / P.shape[1])
+    D = ours.decision_function(X)
+    np.testing.assert_allclose(D, theirs.decision_function(X), atol=1e-12)
+    unique = (D == D.max(axis=1, keepdims=True)).sum(axis=1) == 1
+    assert unique.mean() > 0.5
+    np.testing.assert_array_equal(ours.predict(X)[unique], theirs.predict(X)[unique])
+
+
+@pytest.mark.parametrize("est", learners(), ids=lambda e: type(e).__name__)
+def test_three_classes_on_wine_match_scikit_learns_one_vs_rest(est):
+    X, y = wine()
+    ours = clone(est).fit(X, y)
+    np.testing.assert_array_equal(ours.classes_, [0, 1, 2])
+    assert len(ours.estimators_) == 3
+    P = ours.predict_proba(X)
+    assert P.shape == (len(y), 3) and np.all(P >= 0)
+    np.testing.assert_allclose(P.sum(axis=1), 1.0)
+    assert ours.decision_function(X).shape == (len(y), 3)
+    assert ours.score(X, y) > 0.85
+    theirs = OneVsRestClassifier(clone(est)).fit(X, y)
+    _ovr_equal(ours, theirs, X)
+    # copy k was fitted on y == classes_[k]: the same as a binary fit of that task
+    binary = clone(est).fit(X, (y == 1).astype(int))
+    np.testing.assert_allclose(ours.estimators_[1].predict_proba(X), binary.predict_proba(X))
+    # saved and loaded: the same scores, text and explanations
+    back = type(est).from_json(ours.to_json())
+    np.testing.assert_array_equal(back.predict_proba(X), P)
+    assert str(ours) == ours.to_text() and str(back) == back.to_text()
+    assert str(ours).startswith("one-vs-rest over 3 classes")
+    assert list(back.explain(X[:20])["text"]) == list(ours.explain(X[:20])["text"])
+
+
+def test_string_labels_on_iris_and_roc_auc_ovr():
+    X, y = load_iris(return_X_y=True)
+    names = np.array(["setosa", "versicolor", "virginica"])[y]
+    est = BooleanRuleSetClassifier(binarizer="auto", max_degree=1, random_state=0)
+    clf = clone(est).fit(X, names)
+    assert list(clf.classes_) == ["setosa", "versicolor", "virginica"]
+    assert set(clf.predict(X)) <= set(clf.classes_) and clf.score(X, names) > 0.9
+    auc = cross_val_score(clone(est), X, names, cv=3, scoring="roc_auc_ovr")
+    assert np.all(auc > 0.8), auc
+    boost = BoostingClassifier(n_estimators=10).fit(X, names)
+    _ovr_equal(boost, OneVsRestClassifier(BoostingClassifier(n_estimators=10)).fit(X, names), X)
+
+
+def test_explain_says_which_classes_rules_fired():
+    X, y = wine()
+    clf = BooleanRuleSetClassifier(binarizer="auto", max_degree=1, random_state=0).fit(X, y)
+    why = clf.explain(X)
+    assert list(why.columns[:5]) == ["prediction", "score", "rules", "fired", "text"]
+    np.testing.assert_array_equal(why["prediction"], clf.predict(X))
+    P = clf.predict_proba(X)
+    np.testing.assert_allclose(why["score"], P[np.arange(len(y)), np.searchsorted(clf.classes_,
+                                                                                 why["prediction"])])
+    for c, sub in zip(clf.classes_, clf.estimators_):
+        fired = sub.decision_rules(X)
+        for i in range(len(y)):
+            listed = why["fired"][i].get(int(c), [])
+            assert len(listed) == int(fired[i].sum())  # every rule of class c that fired
+            if why["prediction"][i] == c and fired[i].any():
+                assert why["rules"][i] == listed
+                assert why["text"][i].startswith(f"{c}: rule ")
+    # some row has rules of two classes firing, and says so
+    both = [i for i in range(len(y)) if len(why["fired"][i]) > 1]
+    assert both and "(also for" in why["text"][both[0]]
+
+
+def test_weights_reach_every_binary_copy():
+    """Integer weights equal repeated rows in each one-vs-rest copy (boosting removes
+    zero-weight rows, so the stumps' midpoint thresholds are those of the kept rows)."""
+    X, y = wine()
+    w = np.random.default_rng(0).integers(0, 3, size=len(y))
+    a = BoostingClassifier(n_estimators=15).fit(X, y, sample_weight=w)
+    b = BoostingClassifier(n_estimators=15).fit(np.repeat(X, w, axis=0), np.repeat(y, w))
+    np.testing.assert_allclose(a.decision_function(X), b.decision_function(X))
+
+
+def test_rule_set_scores_are_the_training_precisions():
+    """predict_proba = the largest training precision among the rules that fire, else the
+    share of positives among the rows no rule covers: checked by counting."""
+    X, y = wine()
+    y1 = (y == 2).astype(int)
+    clf = BooleanRuleSetClassifier(binarizer="auto", max_degree=1, lambda0=0.02,
+                                   lambda1=0.02, random_state=0).fit(X, y1)
+    fired = clf.decision_rules(X)
+    assert fired.shape[1] >= 1
+    prec = [y1[fired[:, m]].mean() for m in range(fired.shape[1])]
+    none = ~fired.any(axis=1)
+    default = y1[none].mean()
+    expect = np.array([max(p for p, f in zip(prec, row) if f) if row.any() else default
+                       for row in fired])
+    np.testing.assert_allclose(clf.predict_proba(X)[:, 1], expect)
+    np.testing.assert_allclose(clf.decision_function(X), 2 * expect - 1)
+    np.testing.assert_allclose(clf.rule_precision_, prec)
+    assert clf.default_precision_ == pytest.approx(default)
+    back = BooleanRuleSetClassifier.from_json(clf.to_json())
+    np.testing.assert_array_equal(back.predict_proba(X), clf.predict_proba(X))
+    # the scores rank: ROC AUC by cross-validation, and inside OneVsRestClassifier
+    auc = cross_val_score(BooleanRuleSetClassifier(binarizer="auto", max_degree=1), X, y1,
+                          cv=3, scoring="roc_auc")
+    assert np.all(auc > 0.8), auc
+    ovr = OneVsRestClassifier(BooleanRuleSetClassifier(binarizer="auto", max_degree=1))
+    assert ovr.fit(X, y).score(X, y) > 0.9
+
+
+def test_dro_scores_are_the_weighted_vote_even_with_one_member():
+    X, y = wine()
+    y1 = (y == 0).astype(int)
+    one = DRORuleEnsembleClassifier(binarizer="auto", complexity=6, n_estimators=1,
+                                    max_degree=1, random_state=0).fit(X, y1)
+    assert np.flatnonzero(one.weights_).size == 1
+    member = one.members_[int(np.flatnonzero(one.weights_)[0])]
+    np.testing.assert_array_equal(one.predict_proba(X)[:, 1], member.evaluate(X).astype(float))
+    # a 0/1 score's ROC AUC is (TPR + TNR) / 2
+    from sklearn.metrics import roc_auc_score
+
+    s = one.predict_proba(X)[:, 1]
+    tpr, tnr = s[y1 == 1].mean(), 1 - s[y1 == 0].mean()
+    assert roc_auc_score(y1, s) == pytest.approx((tpr + tnr) / 2)
+    auc = cross_val_score(clone(one), X, y1, cv=3, scoring="roc_auc")
+    assert np.all(np.isfinite(auc)) and np.all(auc > 0.7), auc
