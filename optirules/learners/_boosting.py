@@ -44,6 +44,7 @@ from ._checks import (
     fit_binarizer,
     n_rows,
     normalized_weights,
+    progress_logger,
 )
 from ._explain import binary_explain, label_text, text_or_repr, vote_text
 from ._json import dump_json, json_header, load_json, load_json_header, restore_params
@@ -205,7 +206,9 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
     random_state : int, RandomState or None, default=None
         Seeds the CART learner's tie-breaking; every other part is deterministic.
     verbose : bool, default=False
-        Print one line per round.
+        Log one INFO line per round (edge, error, vote, smoothness, hypothesis) and one when
+        boosting stops, through :mod:`logging` under ``optirules.learners.boosting`` (a
+        stderr handler is added only when the application configured none).
 
     Attributes
     ----------
@@ -438,6 +441,7 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
         takes_names = "feature_names" in inspect.signature(self.weak_learner_.fit).parameters
         # validate X once and share per-matrix work (sorting, +-1 form) across rounds
         Xw = PreparedData(X) if isinstance(self.weak_learner_, WeakLearner) else X
+        log = progress_logger("learners.boosting", self.verbose)
         hyps: list[WeakHypothesis] = []
         alphas: list[float] = []
         edges: list[float] = []
@@ -494,12 +498,16 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
                 N = N + yh - theta
             elif booster == "gavinsky":
                 N = N + alpha * yh
-            if self.verbose:
-                print(f"[{booster}] round {t + 1}: edge={edge:.4f} error={err:.4f} "
-                      f"alpha={alpha:.4f} max D/D1={ratios[-1]:.2f} h={h}")
+            if log is not None:
+                log.info("%s round %d: edge %.4f, error %.4f, vote %.4f, max D/D1 %.2f, h: %s",
+                         booster, t + 1, edge, err, alpha, ratios[-1],
+                         hypothesis_text(h, self.feature_names_, self.binarizer is not None
+                                         and self.feature_names_ is not None))
             if booster in ("adaboost", "madaboost") and err < _PERFECT:
                 stop = "perfect hypothesis"
                 break
+        if log is not None:
+            log.info("%s stopped after %d rounds: %s", booster, len(hyps), stop)
         self.hypotheses_ = hyps
         self.alphas_ = np.asarray(alphas, dtype=np.float64)
         self.edges_ = np.asarray(edges, dtype=np.float64)

@@ -365,3 +365,14 @@ def test_adaboost_smoothness_is_over_normalized_training_distributions():
 ])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_verbose_logs_each_round_through_logging(caplog):
+    import logging
+
+    X, y = _data(4)
+    with caplog.at_level(logging.INFO, logger="optirules.learners.boosting"):
+        clf = BoostingClassifier(weak_learner="literal", n_estimators=3, verbose=True).fit(X, y)
+    rounds = [r.getMessage() for r in caplog.records if " round " in r.getMessage()]
+    assert len(rounds) == clf.n_estimators_ and rounds[0].startswith("adaboost round 1: edge")
+    assert caplog.records[-1].getMessage().endswith(clf.stop_reason_)
