@@ -32,7 +32,13 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils import indexable
 
 from ..errors import InputError
-from ._checks import check_binary_targets, check_fitted, n_rows, normalized_weights
+from ._checks import (
+    check_binary_targets,
+    check_fitted,
+    n_rows,
+    normalized_weights,
+    progress_logger,
+)
 from ._cv import cv_scorer, cv_splits
 from ._explain import text_or_repr
 from ._multiclass import multiclass_labels
@@ -73,12 +79,16 @@ def _penalty_pairs(penalties: Any) -> list[tuple[float, float]]:
 
 def _fit_and_score(estimator: Any, X: Any, y: np.ndarray, w: np.ndarray | None,
                    train: np.ndarray, test: np.ndarray, scorer: Any,
-                   deadline: float | None = None) -> dict[str, float] | None:
+                   deadline: float | None = None, warm: Any = None) -> dict[str, Any] | None:
     """Fit on ``train`` and score on ``test``; ``None`` when ``deadline`` (a
-    ``time.time()`` value, shared by the worker processes) has passed before the fit."""
+    ``time.time()`` value, shared by the worker processes) has passed before the fit.
+    ``warm``: the ``(literals_, pool_)`` of the fold's previous fit, to start from."""
     from sklearn.utils import _safe_indexing
 
     est = clone(estimator)
+    if warm is not None:
+        est.set_params(warm_start=True)
+        est.literals_, est.pool_ = warm
     if deadline is not None:
         left = deadline - time.time()
         if left <= 0:
@@ -97,8 +107,10 @@ def _fit_and_score(estimator: Any, X: Any, y: np.ndarray, w: np.ndarray | None,
     else:
         score = float(scorer(est, Xte, y[test], sample_weight=w[test]))
     parts = est.__dict__.get("estimators_") or [est]  # K > 2 classes: one rule set per class
+    state = None if "estimators_" in est.__dict__ else (list(est.literals_), list(est.pool_))
     return {"score": score, "complexity": float(sum(e.rules_.complexity for e in parts)),
-            "fit_time": fit_time, "certified": all(bool(e.gap_certified_) for e in parts)}
+            "fit_time": fit_time, "certified": all(bool(e.gap_certified_) for e in parts),
+            "state": state}
 
 
 class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
@@ -141,7 +153,24 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
         when none was, by the mean over the folds done (the largest penalty when no fold
         finished); ``status_`` says which.
     n_jobs : int or None, default None
-        Parallel fits over folds and penalties (joblib); results do not depend on it.
+        Folds fitted in parallel (joblib), one penalty after the other; results do not
+        depend on it (each fold's path runs in the same order either way).
+    reuse_pool : bool, default True
+        Warm starts along each fold's penalty path (largest penalty first): the clauses
+        generated for one penalty start column generation for the next
+        (:class:`BooleanRuleSetClassifier` ``warm_start``).  The LP bound and its
+        certificate do not change; the master IP runs over the larger pool, so its optimum
+        can only be lower, and a rule set can differ only where the IP has ties or the
+        smaller pool missed the optimum.  ``False``: every fit starts from an empty pool
+        (the plain grid search).  The refit on all rows always starts empty.
+    n_iter_no_change : int or None, default None
+        Early stopping of the penalty path: stop after this many penalties in a row (from
+        the largest down) without a higher mean validation score; the penalties not
+        reached are left out (``complete`` False) and ``status_`` says so.  ``None``
+        scores the whole grid (the grid search of Dash, Günlük and Wei).
+    verbose : bool, default False
+        One progress bar (tqdm) over folds x penalties with the time left, and progress
+        messages through :mod:`logging` (logger ``optirules.learners.rule_set_cv``).
     random_state : int or None, default None
         Shuffles the folds when ``cv`` is an int; ``None`` keeps the row order (still
         deterministic).
@@ -156,9 +185,11 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
         Per penalty (in the order of the grid): ``lambda0``, ``lambda1``,
         ``mean_score``, ``std_score``, ``split<k>_score``, ``mean_complexity`` (rules +
         literals), ``mean_fit_time``, ``all_certified`` (every fold's gap certified),
-        ``complete`` (scored on every fold; ``False`` only when ``time_limit`` cut it).
+        ``complete`` (scored on every fold; ``False`` when ``time_limit`` cut it or early
+        stopping did not reach it).
     status_ : str
-        ``"complete"``, or ``"time_limit (...)"`` with how many fold fits were done.
+        ``"complete"``, ``"stopped early (...)"`` or ``"time_limit (...)"`` with how many
+        fold fits were done.
     best_index_ : int
         Position of the chosen penalty in the grid.
     n_splits_ : int
@@ -176,7 +207,11 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
     def __init__(self, estimator: Any = None, *, penalties: Sequence[Any] = DEFAULT_PENALTIES,
                  cv: Any = 5, scoring: Any = None, selection: str = "best",
                  time_limit: float | None = None, n_jobs: int | None = None,
-                 random_state: int | None = None) -> None:
+                 random_state: int | None = None, reuse_pool: bool = True,
+                 n_iter_no_change: int | None = None, verbose: bool = False) -> None:
+        self.reuse_pool = reuse_pool
+        self.n_iter_no_change = n_iter_no_change
+        self.verbose = verbose
         self.estimator = estimator
         self.penalties = penalties
         self.cv = cv
@@ -236,6 +271,12 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
 
         t_start = time.perf_counter()
         base = self._base_estimator()
+        patience = self.n_iter_no_change
+        if patience is not None and (isinstance(patience, bool) or not isinstance(
+                patience, (int, np.integer)) or patience < 1):
+            raise InputError(f"n_iter_no_change must be None or an integer >= 1, got "
+                             f"{patience!r}.")
+        reuse = bool(self.reuse_pool)
         pairs = _penalty_pairs(self.penalties)
         if self.selection not in SELECTIONS:
             raise InputError(f"selection must be one of {SELECTIONS}, got {self.selection!r}.")
@@ -260,24 +301,63 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
         cv_deadline = (None if total is None
                        else time.time() + total * len(splits) / (len(splits) + 1))
         candidates = [clone(base).set_params(lambda0=l0, lambda1=l1) for l0, l1 in pairs]
-        # larger penalties first: they fit fastest, so a time limit leaves whole penalties
-        order = np.argsort([-(l0 + l1) for l0, l1 in pairs], kind="stable")
-        jobs = [(int(c), s) for c in order for s in range(len(splits))]
-        out = Parallel(n_jobs=self.n_jobs)(
-            delayed(_fit_and_score)(candidates[c], X, y, w, *splits[s], scorer, cv_deadline)
-            for c, s in jobs)
-        scores = np.full((len(pairs), len(splits)), np.nan)
+        # larger penalties first: they fit fastest (so a time limit leaves whole penalties),
+        # and each fold's pool grows along the path
+        order = [int(c) for c in np.argsort([-(l0 + l1) for l0, l1 in pairs], kind="stable")]
+        n_s = len(splits)
+        scores = np.full((len(pairs), n_s), np.nan)
         comp = np.full_like(scores, np.nan)
         times = np.full_like(scores, np.nan)
         cert = np.ones(len(pairs), dtype=bool)
-        for (c, s), rec in zip(jobs, out):
-            if rec is None:  # the time limit came first
-                cert[c] = False
-                continue
-            scores[c, s] = rec["score"]
-            comp[c, s] = rec["complexity"]
-            times[c, s] = rec["fit_time"]
-            cert[c] &= rec["certified"]
+        state: list[Any] = [None] * n_s
+        log = progress_logger("learners.rule_set_cv", self.verbose)
+        bar = None
+        if self.verbose:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=len(pairs) * n_s, desc="BooleanRuleSetCV", unit="fit")
+        best_mean, since, stopped = -math.inf, 0, None
+        try:
+            with Parallel(n_jobs=self.n_jobs, return_as="generator") as parallel:
+                for step, c in enumerate(order):
+                    t_pen = time.perf_counter()
+                    gen = parallel(
+                        delayed(_fit_and_score)(candidates[c], X, y, w, *splits[s], scorer,
+                                                cv_deadline, state[s] if reuse else None)
+                        for s in range(n_s))
+                    for s, rec in enumerate(gen):
+                        if bar is not None:
+                            bar.update(1)
+                        if rec is None:  # the time limit came first
+                            cert[c] = False
+                            continue
+                        scores[c, s] = rec["score"]
+                        comp[c, s] = rec["complexity"]
+                        times[c, s] = rec["fit_time"]
+                        cert[c] &= rec["certified"]
+                        state[s] = rec["state"]
+                    done = not np.isnan(scores[c]).any()
+                    mean = float(np.mean(scores[c])) if done else math.nan
+                    if log is not None:
+                        log.info("penalty (%g, %g): mean score %.4f over %d folds (%.1f s)",
+                                 *pairs[c], mean, n_s, time.perf_counter() - t_pen)
+                    if patience is None or not done:
+                        continue
+                    if mean > best_mean + 1e-12:
+                        best_mean, since = mean, 0
+                    else:
+                        since += 1
+                    if since >= patience and step + 1 < len(order):
+                        stopped = step
+                        cert[order[step + 1:]] = False
+                        if log is not None:
+                            log.info("stopped early: %d penalties without a better mean "
+                                     "score; %d penalties not scored", since,
+                                     len(order) - step - 1)
+                        break
+        finally:
+            if bar is not None:
+                bar.close()
         self.cv_time_ = time.perf_counter() - t_start
         complete = ~np.isnan(scores).any(axis=1)
         n_done = int(np.sum(~np.isnan(scores)))
@@ -298,9 +378,15 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
         self.cv_results_ = results
         self.n_splits_ = len(splits)
         if complete.any():
-            self.status_ = ("complete" if complete.all() else
-                            f"time_limit ({n_done} of {scores.size} fold fits done; penalty "
-                            "chosen among those scored on every fold)")
+            if complete.all():
+                self.status_ = "complete"
+            elif stopped is not None and n_done == (stopped + 1) * n_s:
+                self.status_ = (f"stopped early (n_iter_no_change={patience}: "
+                                f"{stopped + 1} of {len(pairs)} penalties scored, the "
+                                "penalty chosen among them)")
+            else:
+                self.status_ = (f"time_limit ({n_done} of {scores.size} fold fits done; "
+                                "penalty chosen among those scored on every fold)")
             self.best_index_ = self._select(results)
         else:  # the limit came before any penalty had every fold: use the folds done
             with warnings.catch_warnings():
@@ -312,6 +398,9 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
                             "was scored on every fold, so the penalty is chosen by the mean "
                             "over the folds done, the largest penalty when none was)")
         self.penalty_ = pairs[self.best_index_]
+        if log is not None:
+            log.info("chosen penalty (%g, %g) (%s); refitting on all %d rows",
+                     *self.penalty_, self.status_, n)
         best = clone(candidates[self.best_index_])
         if total is not None:
             left = max(total - (time.perf_counter() - t_start), 1.0)

@@ -29,7 +29,8 @@ def test_cv_scores_equal_fold_by_fold_refits_and_the_refit_is_a_plain_fit():
     X, y = heart_sample()
     base = BooleanRuleSetClassifier(binarizer="auto", max_degree=2, random_state=0)
     grid = (0.001, 0.004, (0.02, 0.005))
-    est = BooleanRuleSetCV(base, penalties=grid, cv=3, random_state=4).fit(X, y)
+    est = BooleanRuleSetCV(base, penalties=grid, cv=3, random_state=4,
+                           reuse_pool=False).fit(X, y)
     folds = list(StratifiedKFold(3, shuffle=True, random_state=4).split(X, y))
     for c, pen in enumerate(grid):
         l0, l1 = (pen, pen) if np.ndim(pen) == 0 else pen
@@ -209,3 +210,61 @@ def test_time_limit_bounds_the_whole_search():
     small = BooleanRuleSetCV(BooleanRuleSetClassifier(max_degree=1), penalties=(0.01, 0.1),
                              cv=2, time_limit=60).fit(*binary_data(0, n=60))
     assert small.status_ == "complete" and small.cv_results_["complete"].all()
+
+
+# ------------------------------------------------- warm starts, early stopping, progress
+def planted(n=600, seed=0):
+    """y = (x0 & x1 & ~x2) | (x3 & ~x4 & x5) over 12 binary features, 2 % label noise: the
+    two planted clauses are the unique optimum at these penalties."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, size=(n, 12))
+    b = X.astype(bool)
+    y = (b[:, 0] & b[:, 1] & ~b[:, 2]) | (b[:, 3] & ~b[:, 4] & b[:, 5])
+    return X, (y ^ (rng.random(n) < 0.02)).astype(int)
+
+
+def test_pool_reuse_gives_the_plain_path_and_n_jobs_does_not_matter():
+    X, y = planted()
+    base = BooleanRuleSetClassifier(random_state=0)
+    grid = (0.0005, 0.002, 0.006, 0.02)
+    plain = BooleanRuleSetCV(base, penalties=grid, cv=3, random_state=1,
+                             reuse_pool=False).fit(X, y)
+    warm = BooleanRuleSetCV(base, penalties=grid, cv=3, random_state=1).fit(X, y)
+    for key in ("mean_score", "mean_complexity", "split0_score", "split1_score",
+                "split2_score", "complete"):
+        np.testing.assert_array_equal(warm.cv_results_[key], plain.cv_results_[key],
+                                      err_msg=key)
+    assert warm.penalty_ == plain.penalty_
+    assert sorted(warm.best_estimator_.clauses_) == sorted(plain.best_estimator_.clauses_) \
+        == [(0, 1, 14), (3, 5, 16)]  # literal 12 + j is x_j == 0
+    par = BooleanRuleSetCV(base, penalties=grid, cv=3, random_state=1, n_jobs=2).fit(X, y)
+    for key, value in warm.cv_results_.items():
+        if key != "mean_fit_time":
+            np.testing.assert_array_equal(value, par.cv_results_[key], err_msg=key)
+    assert par.best_estimator_.clauses_ == warm.best_estimator_.clauses_
+
+
+def test_early_stopping_scores_a_prefix_of_the_path_and_logs(caplog):
+    import logging
+
+    X, y = planted(seed=2)
+    base = BooleanRuleSetClassifier(random_state=0)
+    grid = (0.0002, 0.0005, 0.002, 0.006, 0.02, 0.2)
+    full = BooleanRuleSetCV(base, penalties=grid, cv=3, random_state=0).fit(X, y)
+    with caplog.at_level(logging.INFO, logger="optirules.learners.rule_set_cv"):
+        early = BooleanRuleSetCV(base, penalties=grid, cv=3, random_state=0,
+                                 n_iter_no_change=1, verbose=True).fit(X, y)
+    done = early.cv_results_["complete"]
+    assert done[-1] and not done[0]  # path from the largest penalty down, cut before the end
+    assert early.status_.startswith("stopped early")
+    np.testing.assert_array_equal(early.cv_results_["mean_score"][done],
+                                  full.cv_results_["mean_score"][done])
+    # the path stopped one penalty after its best: the best mean is among those scored
+    assert early.cv_results_["mean_score"][early.best_index_] == \
+        np.nanmax(early.cv_results_["mean_score"])
+    msgs = [r.getMessage() for r in caplog.records if r.name == "optirules.learners.rule_set_cv"]
+    assert any(m.startswith("penalty (0.2, 0.2): mean score") for m in msgs)
+    assert any(m.startswith("stopped early") for m in msgs)
+    assert any(m.startswith("chosen penalty") for m in msgs)
+    with pytest.raises(InputError, match="n_iter_no_change"):
+        BooleanRuleSetCV(base, n_iter_no_change=0).fit(X, y)
