@@ -57,7 +57,6 @@ PENDING: set[tuple[str, str]] = {
 }
 #: learners whose ``verbose`` / ``solver`` / ``time_limit`` is not there yet
 PENDING_PARAMS: set[tuple[str, str]] = {
-    ("BooleanRuleSetCV", "verbose"),
     ("BooleanRuleSetCV", "solver"),
 }
 
