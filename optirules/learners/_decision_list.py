@@ -57,6 +57,7 @@ __all__ = [
     "minimum_osr",
 ]
 
+
 class DecisionListClassifier(ClassifierMixin, BaseEstimator):
     """BruteDL decision list with the Minimum OSR fallback (the Minimum OSR paper).
 
