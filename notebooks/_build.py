@@ -290,6 +290,25 @@ NB01 = [
     print(f"its accuracy on the 432 rows of monks1_test: {np.mean(test_pred == yt):.3f}")
     """),
     md("""
+    ## The learner on the same data, and which rows its rules cover
+
+    `BooleanRuleSetClassifier` generates the clauses itself (column generation, notebook 02)
+    instead of taking the 465-clause pool; with the same budget $C = 11$ and no penalty it
+    solves the same master.  `optirules.plotting.plot_rule_coverage` draws one line per rule
+    and one column per training row (positives first): blue where the rule covers a
+    positive row, red where it covers a negative one.
+    """),
+    code("""
+    from optirules.learners import BooleanRuleSetClassifier
+    from optirules.plotting import plot_rule_coverage
+
+    learner = BooleanRuleSetClassifier(complexity=11, lambda0=0.0, lambda1=0.0, max_degree=2,
+                                       random_state=0).fit(A, y)
+    print(learner.rules_)
+    plot_rule_coverage(learner, A, y)
+    plt.show()
+    """),
+    md("""
     ## What this notebook teaches, checked
     """),
     code("""
