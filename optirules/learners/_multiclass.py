@@ -72,9 +72,7 @@ class OneVsRestMixin:
         if classes is None:
             self.__dict__.pop("estimators_", None)
             return False
-        from sklearn.utils.validation import validate_data
-
-        from sklearn.utils.validation import column_or_1d
+        from sklearn.utils.validation import column_or_1d, validate_data
 
         y = column_or_1d(y, warn=True)
         try:
