@@ -250,6 +250,34 @@ NB01 = [
     print(f"IP  Pyomo -> HiGHS: {ip.objective_:.9f}   HiGHS reading {lp_file}:"
           f" {from_file.objective:.9f} ({from_file.status})")
     """),
+    md("""
+    ### A genuinely different solver: SCIP
+
+    HiGHS (simplex and branch-and-bound from Edinburgh) and SCIP (constraint-integer
+    programming from ZIB) share no code.  The IP goes to SCIP through Pyomo unchanged.  For
+    the LP, column generation needs duals, which Pyomo's SCIP interface does not return:
+    `RebuildRuleMaster(..., solver="scip")` hands the same LP to SCIP as a cvxpy problem and
+    reads them there.  `optirules solvers` prints which installed solver can take the LP
+    with duals, the MILP and the QP.
+    """),
+    code("""
+    from optirules.models import RebuildRuleMaster
+
+    if "scip" in [s.name for s in available_solvers("pyomo")]:
+        ip_scip = RuleMasterModel(A, y, pool, complexity=C)
+        ip_scip.solve("scip")
+        lp_scip = RebuildRuleMaster(A, y, pool, complexity=C, solver="scip")
+        lp_scip.solve()
+        print(f"IP  HiGHS {ip.objective_:.9f}   SCIP {ip_scip.objective_:.9f}"
+              f"   same rule set: {sorted(ip.selected_) == sorted(ip_scip.selected_)}")
+        print(f"LP  HiGHS {lp.objective_:.9f}   SCIP {lp_scip.objective_:.9f}"
+              f"   (SCIP's duals: min reduced cost {lp_scip.reduced_costs_.min():.1e})")
+        assert abs(ip_scip.objective_ - ip.objective_) < 1e-9
+        assert abs(lp_scip.objective_ - lp.objective_) < 1e-9
+        assert lp_scip.reduced_costs_.min() >= -1e-9
+    else:
+        print("SCIP is not installed here: pip install 'optirules[solvers]'")
+    """),
     md(r"""
     ## Picture: the LP bound and the IP optimum as the budget grows
 
@@ -561,6 +589,34 @@ NB02 = [
     rows_with_w = [s for s in restricted if s.startswith(" cover(") and "w(" in s]
     print(f"restricted_master.lp ({len(restricted)} lines), two cover rows and the budget row:")
     print("\\n".join(rows_with_w[:2] + [s for s in restricted if s.startswith(" complexity")]))
+    """),
+    md("""
+    ### The whole loop in another solver
+
+    `column_generation` (what `BooleanRuleSetClassifier` runs) takes one solver name for
+    every part, or a mapping.  With `solver="scip"` the restricted LP is SCIP's (rebuilt
+    each iteration: SCIP has no persistent interface that returns duals) and so are the
+    master IP; with `{"lp": "highs", "milp": "scip"}` the LP stays in the warm highspy model
+    and SCIP solves the IP.  The duals, and so the columns, may differ between solvers; the
+    certified LP bound (the LP over *all* clauses of degree $\\le 2$) may not.
+    """),
+    code("""
+    from optirules.models import column_generation
+    from optirules.solvers import available_solvers
+
+    yb = y == 1
+    runs = {"highs": column_generation(A, yb, P, complexity=C, max_degree=D)}
+    if "scip" in [s.name for s in available_solvers("pyomo")]:
+        runs["scip"] = column_generation(A, yb, P, complexity=C, max_degree=D, solver="scip")
+        runs["lp highs, milp scip"] = column_generation(
+            A, yb, P, complexity=C, max_degree=D, solver={"lp": "highs", "milp": "scip"})
+    swap = pd.DataFrame({name: {"LP path": r.info["master"], "iterations": len(r.history),
+                                "pool": len(r.pool), "LP bound": r.lp_bound,
+                                "IP objective": r.ip_objective}
+                         for name, r in runs.items()}).T
+    print(swap.to_string())
+    assert np.allclose(swap["LP bound"].astype(float), runs["highs"].lp_bound, atol=1e-9)
+    assert np.allclose(swap["IP objective"].astype(float), runs["highs"].ip_objective, atol=1e-9)
     """),
     md("""
     ## Picture: the LP objective per iteration, and beam vs exact pricing
