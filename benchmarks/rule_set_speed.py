@@ -1,0 +1,159 @@
+"""BooleanRuleSetCV speed on WDBC: time per fold against one plain rule-set fit.
+
+Measures, on WDBC (569 rows, ``binarizer="auto"``, the default 5-penalty grid, 5 folds,
+``random_state=0``):
+
+* one plain ``BooleanRuleSetClassifier(binarizer="auto", random_state=0)`` fit on all rows;
+* ``BooleanRuleSetCV`` per fold (``cv_time_ / 5``: every penalty of the fold, the refit
+  excluded) for the plain grid (``reuse_pool=False``), with warm starts (``reuse_pool=True``,
+  the default), with ``n_jobs=2``, and with early stopping (``n_iter_no_change=1`` and 2),
+  with the chosen penalty and its mean score (the same penalty means the options did not
+  change the selection);
+* with ``--baseline DIR``: the same plain fit and CV run by another checkout of optirules
+  (e.g. ``git archive <commit> | tar -x -C DIR``), in a subprocess.
+
+Run from the repository root::
+
+    nice -n 10 python benchmarks/rule_set_speed.py --baseline /tmp/optirules_before
+
+Writes ``benchmarks/results/rule_set_speed.md`` (date, stack, machine load before/after).
+BLAS runs single-threaded (``OPENBLAS_NUM_THREADS=1``, set before numpy loads).
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import platform  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from datetime import datetime, timezone  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+RESULTS = Path(__file__).resolve().parent / "results"
+VARIANTS = {
+    "plain grid (reuse_pool=False)": dict(reuse_pool=False),
+    "warm starts (reuse_pool=True, default)": dict(),
+    "warm starts, n_jobs=2": dict(n_jobs=2),
+    "warm starts, n_iter_no_change=2": dict(n_iter_no_change=2),
+    "warm starts, n_iter_no_change=1": dict(n_iter_no_change=1),
+}
+
+
+def measure(variants: list[str] | None) -> list[dict]:
+    """Run the plain fit and the CV variants in this process (the imported optirules)."""
+    import inspect
+
+    import numpy as np
+
+    from optirules.data import load_dataset
+    from optirules.learners import BooleanRuleSetClassifier, BooleanRuleSetCV
+
+    X, y = load_dataset("wdbc")
+    y = np.asarray(y)
+    BooleanRuleSetClassifier(binarizer="auto", max_degree=1).fit(X.iloc[:60], y[:60])  # imports
+    t0 = time.perf_counter()
+    single = BooleanRuleSetClassifier(binarizer="auto", random_state=0).fit(X, y)
+    rows = [{"variant": "one plain BooleanRuleSetClassifier fit (all rows)",
+             "seconds": time.perf_counter() - t0, "max_degree": int(single.max_degree_)}]
+    known = inspect.signature(BooleanRuleSetCV).parameters
+    names = variants if variants is not None else list(VARIANTS)
+    if "reuse_pool" not in known:  # an older checkout: its default only
+        VARIANTS["default of that code (no pool reuse)"] = {}
+        names = ["default of that code (no pool reuse)"]
+    for name in names:
+        kw = VARIANTS[name]
+        base = BooleanRuleSetClassifier(binarizer="auto", random_state=0)
+        t0 = time.perf_counter()
+        cv = BooleanRuleSetCV(base, cv=5, random_state=0, **kw).fit(X, y)
+        total = time.perf_counter() - t0
+        rows.append({"variant": name, "seconds": total, "cv_time": cv.cv_time_,
+                     "per_fold": cv.cv_time_ / cv.n_splits_,
+                     "penalty": list(cv.penalty_),
+                     "mean_score": float(cv.cv_results_["mean_score"][cv.best_index_]),
+                     "scores": [None if s != s else round(float(s), 4)
+                                for s in cv.cv_results_["mean_score"]],
+                     "status": cv.status_})
+    return rows
+
+
+def stack() -> str:
+    from importlib.metadata import version
+
+    import numpy
+    import sklearn
+
+    return (f"Python {platform.python_version()}, numpy {numpy.__version__}, scikit-learn "
+            f"{sklearn.__version__}, highspy {version('highspy')}, joblib {version('joblib')}")
+
+
+def table(rows: list[dict], single: float, label: str) -> list[str]:
+    out = []
+    for r in rows:
+        if "per_fold" not in r:
+            out.append(f"| {label} | {r['variant']} | {r['seconds']:.2f} | 1.0x | "
+                       f"max_degree {r['max_degree']} | | |")
+            continue
+        out.append(f"| {label} | {r['variant']} | {r['per_fold']:.2f} | "
+                   f"{r['per_fold'] / single:.1f}x | ({r['penalty'][0]:g}, {r['penalty'][1]:g})"
+                   f" | {r['mean_score']:.4f} | {r['scores']} |")
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--baseline", help="another optirules checkout to measure the same way")
+    ap.add_argument("--baseline-label", default="baseline")
+    ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--out", default=str(RESULTS / "rule_set_speed.md"))
+    args = ap.parse_args()
+    if args.json:
+        print(json.dumps(measure(None)))
+        return
+    started = datetime.now(timezone.utc)
+    load_before = os.getloadavg()
+    print(f"load average before: {load_before}", flush=True)
+    parts = []
+    if args.baseline:
+        env = dict(os.environ, PYTHONPATH=str(Path(args.baseline).resolve()))
+        out = subprocess.run([sys.executable, __file__, "--json"], env=env, cwd=args.baseline,
+                             capture_output=True, text=True, check=True)
+        parts.append((args.baseline_label, json.loads(out.stdout.strip().splitlines()[-1])))
+    parts.append(("this checkout", measure(None)))
+    load_after = os.getloadavg()
+    head = ["| code | run | seconds per fold (plain fit: seconds) | / plain fit | penalty chosen "
+            "| its mean score | mean score per penalty (grid order) |", "|---|---|---|---|---|---|---|"]
+    body = []
+    for label, rows in parts:
+        body += table(rows, rows[0]["seconds"], label)
+    lines = [
+        "# BooleanRuleSetCV speed on WDBC",
+        "",
+        f"Run {started:%Y-%m-%d %H:%M} UTC by `python benchmarks/rule_set_speed.py "
+        f"{' '.join(sys.argv[1:])}`".replace(" `", "`") + " under `nice -n 10`, BLAS "
+        "single-threaded.",
+        "",
+        f"- stack: {stack()}",
+        f"- machine: {platform.machine()}, {os.cpu_count()} CPUs; load average (1, 5, 15 min) "
+        f"before {load_before}, after {load_after} (2 cores shared with other jobs: times "
+        "are noisy)",
+        "- WDBC, binarizer='auto', default grid (0.001, 0.002, 0.003, 0.005, 0.01), 5 "
+        "stratified folds shuffled with random_state=0; per fold = cv_time_ / 5 (all "
+        "penalties of a fold, refit excluded); '/ plain fit' divides by the plain fit on all "
+        "rows of the same code",
+        "",
+        *head, *body, "",
+    ]
+    text = "\n".join(lines)
+    print(text)
+    Path(args.out).write_text(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,202 @@
+"""Rule sets at scale: a planted DNF at 10k, 100k, 200k and 1M rows, local and dask pricing.
+
+The data: 30 binary features, ``y = (x0 & x1 & ~x2) | (x3 & ~x4 & x5) | (~x6 & x7 & x8)``
+with 2 % of the labels flipped (so the best training accuracy is about 0.98, and the three
+planted clauses are the rule set to find).  Each size is fitted by
+``BooleanRuleSetClassifier(random_state=0)`` (``max_degree="auto"``: 3 with 60 literals at
+every N) in its own subprocess, so that its peak resident memory is its own; the table
+gives wall time, peak RSS, training accuracy, whether the planted clauses were found, the
+degree the gap is certified over, and the work of exact pricing (triples scored, pricing
+seconds).  The slope of log(time) against log(N) is a least-squares fit over the sizes.
+The dask row fits the smallest size with ``backend="dask"`` on a
+``distributed.LocalCluster(n_workers=2, threads_per_worker=1)`` and checks that the model
+is the local one (same clauses, same objective).
+
+Run from the repository root (the machine is shared: run it in the background)::
+
+    nohup nice -n 10 python benchmarks/scale.py > /tmp/scale.log 2>&1 &
+    python benchmarks/scale.py --sizes 10000 100000     # quicker
+
+Writes ``benchmarks/results/scale.md`` (date, stack, machine load before and after).
+BLAS runs single-threaded (``OPENBLAS_NUM_THREADS=1``, set before numpy loads).
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import math  # noqa: E402
+import platform  # noqa: E402
+import resource  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from datetime import datetime, timezone  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+RESULTS = Path(__file__).resolve().parent / "results"
+PLANTED = [(0, 1, 32), (3, 5, 34), (7, 8, 36)]  # literal j < 30: x_j == 1; 30 + j: x_j == 0
+
+
+def planted_dnf(n: int, seed: int = 0, noise: float = 0.02):
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, size=(n, 30), dtype=np.uint8)
+    b = X.astype(bool)
+    y = (b[:, 0] & b[:, 1] & ~b[:, 2]) | (b[:, 3] & ~b[:, 4] & b[:, 5]) \
+        | (~b[:, 6] & b[:, 7] & b[:, 8])
+    return X, (y ^ (rng.random(n) < noise)).astype(int)
+
+
+def fit_one(n: int, backend: str) -> dict:
+    """Fit one size (in this process) and return the measurements."""
+    from optirules.learners import BooleanRuleSetClassifier
+
+    X, y = planted_dnf(n)
+    client = cluster = None
+    if backend == "dask":
+        from distributed import Client, LocalCluster
+
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        client = Client(cluster)
+    t0 = time.perf_counter()
+    est = BooleanRuleSetClassifier(random_state=0, backend=backend).fit(X, y)
+    wall = time.perf_counter() - t0
+    if client is not None:
+        client.close()
+        cluster.close()
+    stats = est.fit_info_.get("pricing_stats") or {}
+    return {
+        "rows": n, "backend": backend, "time": wall,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "train_accuracy": float((est.predict(X) == y).mean()),
+        "clauses": [list(c) for c in est.clauses_],
+        "planted_found": sorted(est.clauses_) == PLANTED,
+        "max_degree": int(est.max_degree_), "gap_certified": bool(est.gap_certified_),
+        "gap": float(est.gap_), "ip_objective": float(est.ip_objective_),
+        "n_iter": int(len(est.history_)), "status": est.status_,
+        "pricing_seconds": float(stats.get("seconds", math.nan)),
+        "triples_scored": int(stats.get("triples_scored", 0)),
+        "triples_pruned": int(stats.get("triples_pruned", 0)),
+        "pricing_calls": int(stats.get("calls", 0)),
+    }
+
+
+def run_child(n: int, backend: str) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--one", str(n), "--backend", backend],
+                         capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        raise RuntimeError(f"size {n} ({backend}) failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def stack() -> str:
+    from importlib.metadata import version
+
+    import dask
+    import numpy
+    import scipy
+    import sklearn
+
+    return (f"Python {platform.python_version()}, numpy {numpy.__version__}, scipy "
+            f"{scipy.__version__}, scikit-learn {sklearn.__version__}, highspy "
+            f"{version('highspy')}, dask {dask.__version__}, distributed "
+            f"{version('distributed')}")
+
+
+def machine() -> str:
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return f"{platform.machine()}, {os.cpu_count()} CPUs, {mem:.0f} GB RAM, {platform.system()}"
+
+
+def table(rows: list[dict]) -> list[str]:
+    head = ("| rows | backend | time (s) | peak RSS (MB) | train accuracy | planted DNF found "
+            "| degree certified | gap | iterations | pricing calls | pricing (s) "
+            "| triples scored | triples pruned | triples scored / s |")
+    lines = [head, "|" + "---|" * 14]
+    for r in rows:
+        deg = f"{r['max_degree']}" if r["gap_certified"] else f"none (max_degree {r['max_degree']})"
+        lines.append(
+            f"| {r['rows']:,} | {r['backend']} | {r['time']:.1f} | {r['peak_rss_mb']:.0f} | "
+            f"{r['train_accuracy']:.4f} | {'yes' if r['planted_found'] else 'no'} | {deg} | "
+            f"{r['gap']:.2%} | {r['n_iter']} | {r['pricing_calls']} | "
+            f"{r['pricing_seconds']:.1f} | {r['triples_scored']:,} | {r['triples_pruned']:,} | "
+            f"{r['triples_scored'] / max(r['pricing_seconds'], 1e-9):,.0f} |")
+    return lines
+
+
+def slope(rows: list[dict]) -> float:
+    import numpy as np
+
+    local = [r for r in rows if r["backend"] == "local"]
+    if len(local) < 2:
+        return math.nan
+    x = np.log([r["rows"] for r in local])
+    t = np.log([r["time"] for r in local])
+    return float(np.polyfit(x, t, 1)[0])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 200_000, 1_000_000])
+    ap.add_argument("--dask-size", type=int, default=10_000)
+    ap.add_argument("--no-dask", action="store_true")
+    ap.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--backend", default="local", help=argparse.SUPPRESS)
+    ap.add_argument("--out", default=str(RESULTS / "scale.md"))
+    args = ap.parse_args()
+    if args.one is not None:
+        print(json.dumps(fit_one(args.one, args.backend)))
+        return
+    started = datetime.now(timezone.utc)
+    load_before = os.getloadavg()
+    print(f"load average before: {load_before}", flush=True)
+    rows = []
+    for n in args.sizes:
+        rows.append(run_child(n, "local"))
+        print(table(rows)[-1], flush=True)
+    if not args.no_dask:
+        rows.append(run_child(args.dask_size, "dask"))
+        print(table(rows)[-1], flush=True)
+    load_after = os.getloadavg()
+    b = slope(rows)
+    lines = [
+        "# Rule sets at scale: planted DNF, local and dask pricing",
+        "",
+        f"Run {started:%Y-%m-%d %H:%M} UTC by `python benchmarks/scale.py "
+        f"{' '.join(sys.argv[1:])}`".replace(" `", "`") + " (under `nice -n 10`), BLAS "
+        "single-threaded.  Peak RSS is the fitting process's (dask workers not counted).",
+        "",
+        f"- stack: {stack()}",
+        f"- machine: {machine()}; load average (1, 5, 15 min) before {load_before}, after "
+        f"{load_after} (the 2 cores are shared with other jobs: times are noisy)",
+        "- data: 30 binary features, y = (x0 & x1 & ~x2) | (x3 & ~x4 & x5) | (~x6 & x7 & x8), "
+        "2 % of labels flipped (seed 0); BooleanRuleSetClassifier(random_state=0), "
+        "max_degree='auto' (3 with 60 literals), lambda0 = lambda1 = 0.001",
+        "",
+        *table(rows),
+        "",
+        f"Slope of log(time) against log(rows), local fits: {b:.2f}.",
+    ]
+    dask_rows = [r for r in rows if r["backend"] == "dask"]
+    for d in dask_rows:
+        ref = next((r for r in rows if r["backend"] == "local" and r["rows"] == d["rows"]), None)
+        if ref is not None:
+            same = ref["clauses"] == d["clauses"] and ref["ip_objective"] == d["ip_objective"]
+            lines.append(f"Dask at {d['rows']:,} rows (LocalCluster, 2 worker processes, 1 "
+                         f"thread each): {'the same' if same else 'NOT the same'} model as the "
+                         f"local fit (clauses {d['clauses']}, objective {d['ip_objective']!r}).")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    Path(args.out).write_text(text)
+
+
+if __name__ == "__main__":
+    main()
