@@ -180,3 +180,17 @@ def test_boosting_curves_of_scikit_learn_adaboost(data):
     assert np.allclose(weak.get_ydata(), ada.estimator_errors_[: len(ada.estimators_)])
     assert np.allclose(error.get_ydata(), [np.mean(p != y) for p in ada.staged_predict(X)])
     assert (np.abs(margin.get_ydata()) <= 1 + 1e-12).all()
+
+
+def test_every_notebook_draws_with_optirules_plotting():
+    import json
+    from pathlib import Path
+
+    names = set(plotting.__all__)
+    notebooks = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+    assert len(notebooks) >= 8
+    for path in notebooks:
+        cells = json.loads(path.read_text())["cells"]
+        code = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+        used = {n for n in names if f"{n}(" in code}
+        assert "from optirules.plotting import" in code and used, path.name
