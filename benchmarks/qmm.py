@@ -17,14 +17,17 @@ weight difference to Clarabel's covariance/all solve.  A solve refused before so
 above 100 members, HiGHS with least squares) is listed as refused.  SCIP, a global
 nonlinear solver, is left out (5-10 s per solve at 240 rows x 30 members).
 
-Writes ``benchmarks/results/qmm.md`` and ``qmm.csv`` (``--quick``: a small grid, prints
-only).
+Writes ``benchmarks/results/qmm.csv`` and ``qmm.json`` (the run's date, load and stack) and
+renders ``qmm.md`` from every ``qmm*.csv`` run there (``--sizes 500:5000 --tag large
+--time-limit 300`` re-runs one cell with a longer limit into ``qmm_large.*``;
+``--report-only`` re-renders; ``--quick``: a small grid, prints only).
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import os
 import platform
 import time
@@ -75,7 +78,7 @@ def one(H, y, solver: str, formulation: str, rows: str, time_limit: float) -> di
                fallback=bool(model.fallback_used_), objective=model.objective_,
                kept=int(model.kept_.size), rows=getattr(model, "n_margin_rows_", None),
                rounds=getattr(model, "generation_rounds_", None),
-               note="; ".join(str(c.message)[:80] for c in caught))
+               note="; ".join(str(c.message)[:200] for c in caught))
     row["_weights"] = model.weights_
     return row
 
@@ -99,9 +102,17 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1, help="BLAS threads (default 1)")
     ap.add_argument("--time-limit", type=float, default=60.0)
     ap.add_argument("--solvers", nargs="*", default=None)
+    ap.add_argument("--sizes", nargs="*", default=None, help="T:n pairs")
+    ap.add_argument("--tag", default="", help="output name suffix")
+    ap.add_argument("--report-only", action="store_true")
     args = ap.parse_args()
+    if args.report_only:
+        write_report()
+        return
     sizes = [(100, 200), (30, 300)] if args.quick else [
         (100, 1000), (500, 1000), (100, 5000), (500, 5000)]
+    if args.sizes:
+        sizes = [tuple(int(v) for v in pair.split(":")) for pair in args.sizes]
     solvers = args.solvers or qp_solvers()
     load_before = os.getloadavg()
     start = dt.datetime.now(dt.timezone.utc)
@@ -131,31 +142,80 @@ def main() -> None:
     if args.quick:
         return
     RESULTS.mkdir(exist_ok=True)
-    df.to_csv(RESULTS / "qmm.csv", index=False)
-    (RESULTS / "qmm.md").write_text(report(df, start, elapsed, load_before, load_after,
-                                           args))
+    name = "qmm" + (f"_{args.tag}" if args.tag else "")
+    df.to_csv(RESULTS / f"{name}.csv", index=False)
+    meta = {"start": f"{start:%Y-%m-%d %H:%M} UTC", "elapsed_s": round(elapsed),
+            "threads": args.threads, "time_limit": args.time_limit,
+            "load_before": [round(x, 2) for x in load_before],
+            "load_after": [round(x, 2) for x in load_after], "stack": stack(),
+            "command": "nice -n 10 python benchmarks/qmm.py"
+                       + (f" --sizes {' '.join(args.sizes)}" if args.sizes else "")
+                       + (f" --tag {args.tag}" if args.tag else "")
+                       + f" --time-limit {args.time_limit:g}"}
+    (RESULTS / f"{name}.json").write_text(json.dumps(meta, indent=1) + "\n")
+    write_report()
     print((RESULTS / "qmm.md").read_text())
+
+
+def write_report() -> None:
+    parts = ["# QMM QP speed (benchmarks/qmm.py)", "", INTRO]
+    for csv in sorted(RESULTS.glob("qmm*.csv")):
+        meta = json.loads(csv.with_suffix(".json").read_text())
+        parts.append(report(pd.read_csv(csv), meta))
+    (RESULTS / "qmm.md").write_text("\n".join(parts))
+
+
+INTRO = (
+    "Instances: random ensembles (member t right with probability p_t ~ U(0.55, 0.75), "
+    "seed 0), uniform weights, upsilon = 0.5 (so ceil(n/2) protected rows), every member "
+    "distinct and the covariance nonsingular.  `covariance` + `all` is the paper's eq. 19 "
+    "with every margin row: the QP as it was solved before the `formulation` and "
+    "`margin_constraints` options.  The default is `covariance` + `auto` (generated when "
+    "distinct margin rows x r^2 > 1e7, i.e. every cell here but T = 100, n = 1,000) with "
+    "Clarabel.  CPU time (`time.process_time`, one BLAS thread) is the steadier figure on "
+    "this shared 2-core machine; wall time grows with the load and time limits are wall "
+    "time, so under heavy load a solve can stop on its limit (then the fallback weights "
+    "are returned: `time_limit (fallback)`).  max |dw|: largest weight difference to "
+    "Clarabel's covariance/all solution in the same cell.  Gurobi and CPLEX are the "
+    "size-limited builds installed from PyPI (Gurobi prints 'Restricted license - for "
+    "non-production use only'); their `error` cells are failures of those builds, whose "
+    "reason cvxpy does not pass on.  HiGHS is refused above 100 members and with least "
+    "squares (before solving).  The paper gives no timings.\n")
 
 
 def _fmt(v, digits=3):
     return "" if v is None or (isinstance(v, float) and np.isnan(v)) else f"{v:.{digits}g}"
 
 
-def report(df, start, elapsed, load_before, load_after, args) -> str:
+def report(df, meta) -> str:
     lines = [
-        "# QMM QP speed (benchmarks/qmm.py)", "",
-        f"Run {start:%Y-%m-%d %H:%M} UTC, {elapsed:.0f} s, `nice -n 10 python benchmarks/qmm.py`"
-        f" ({args.threads} BLAS thread(s), time limit {args.time_limit:g} s per solve).",
-        f"Stack: {stack()}.",
-        f"Machine: {os.cpu_count()} CPUs shared with other jobs; load average (1, 5, 15 min) "
-        f"before {tuple(round(x, 2) for x in load_before)}, after "
-        f"{tuple(round(x, 2) for x in load_after)}; the 1-minute load at each solve is in "
-        "the table.  Wall times grow with the load; CPU time is the steadier figure.", "",
-        "Instances: random ensembles (member t right with probability p_t ~ U(0.55, 0.75), "
-        "seed 0), uniform weights, upsilon = 0.5 (so ceil(n/2) protected rows).  "
-        "`covariance` + `all` is the paper's eq. 19 with every margin row, the QP as it was "
-        "solved before these options.  max |dw|: largest weight difference to Clarabel's "
-        "covariance/all solution.  The paper gives no timings.", "",
+        f"## Run {meta['start']} ({meta['elapsed_s']} s): `{meta['command']}`", "",
+        f"{meta['threads']} BLAS thread(s), time limit {meta['time_limit']:g} s per solve.  "
+        f"Stack: {meta['stack']}.  Machine: {os.cpu_count()} CPUs shared with other jobs; "
+        f"load average (1, 5, 15 min) before {tuple(meta['load_before'])}, after "
+        f"{tuple(meta['load_after'])}; the 1-minute load at each solve is in the table.", "",
+        "Summary, CPU seconds of the solve (model construction is in the full table).", "",
+        "| T | n | solver | covariance, all (before) | covariance, generated | "
+        "least squares, all | least squares, generated |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for (T, n, solver), g in df.groupby(["T", "n", "solver"], sort=False):
+        cell = {}
+        for r in g.itertuples(index=False):
+            d = r._asdict()
+            if d["status"] == "refused":
+                cell[(d["formulation"], d["margin_constraints"])] = "refused"
+            else:
+                tag = "" if d["status"] == "optimal" and not d.get("fallback") else \
+                    f" ({d['status']}{', fallback' if str(d.get('fallback')) == 'True' else ''})"
+                cell[(d["formulation"], d["margin_constraints"])] = \
+                    f"{_fmt(d.get('solve_cpu_s'))}{tag}"
+        lines.append(f"| {T} | {n} | {solver} | " + " | ".join(
+            cell.get(k, "") for k in [("covariance", "all"), ("covariance", "generated"),
+                                      ("least_squares", "all"),
+                                      ("least_squares", "generated")]) + " |")
+    lines += [
+        "", "Every solve:", "",
         "| T | n | solver | formulation | margin rows | build s (cpu) | solve s | solve cpu s "
         "| status | objective | kept | rows | rounds | max \\|dw\\| | load |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
@@ -166,14 +226,14 @@ def report(df, start, elapsed, load_before, load_after, args) -> str:
             f"| {d['T']} | {d['n']} | {d['solver']} | {d['formulation']} | "
             f"{d['margin_constraints']} | {_fmt(d.get('build_s'))} ({_fmt(d.get('build_cpu_s'))})"
             f" | {_fmt(d.get('solve_s'))} | {_fmt(d.get('solve_cpu_s'))} | {d['status']}"
-            f"{' (fallback)' if d.get('fallback') is True else ''} | "
+            f"{' (fallback)' if str(d.get('fallback')) == 'True' else ''} | "
             f"{_fmt(d.get('objective'), 10)} | {_fmt(d.get('kept'), 4)} | "
             f"{_fmt(d.get('rows'), 5)} | {_fmt(d.get('rounds'), 3)} | {_fmt(d.get('max_dw'), 2)}"
             f" | {d['load_1min']:.1f} |")
     lines += ["", "Refused or fallback solves:", ""]
     for r in df.itertuples(index=False):
         d = r._asdict()
-        if d["status"] == "refused" or d.get("fallback") is True:
+        if d["status"] == "refused" or str(d.get("fallback")) == "True":
             lines.append(f"- T={d['T']}, n={d['n']}, {d['solver']}, {d['formulation']}, "
                          f"{d['margin_constraints']}: {str(d.get('note'))[:200]}")
     return "\n".join(lines) + "\n"
