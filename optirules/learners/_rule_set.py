@@ -666,7 +666,8 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
                 "ip_objective": self.ip_objective_, "gap": self.gap_,
                 "absolute_gap": self.absolute_gap_, "gap_certified": self.gap_certified_, "pricing_complete": self.pricing_complete_,
                 "status": self.status_, "ip_status": self.ip_status_,
-                "n_iter": self.n_iter_, "fit_time": self.fit_time_}.items()},
+                "n_iter": self.n_iter_, "fit_time": self.fit_time_,
+                "max_degree": getattr(self, "max_degree_", None)}.items()},
             "scores": {"rule_precision": self.rule_precision_.tolist(),
                        "default_precision": self.default_precision_},
         }
@@ -688,6 +689,8 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         est.gap_certified_ = bool(fit.get("gap_certified", False))
         est.pricing_complete_ = bool(fit.get("pricing_complete", False))
         est.status_ = str(fit.get("status", ""))
+        if isinstance(fit.get("max_degree"), int):  # the degree the certified gap holds over
+            est.max_degree_ = int(fit["max_degree"])
         est.ip_status_ = str(fit.get("ip_status", ""))
         est.n_iter_ = int(fit.get("n_iter", 0))
         est.fit_time_ = num(fit.get("fit_time"))
