@@ -69,7 +69,7 @@ def test_three_classes_on_wine_match_scikit_learns_one_vs_rest(est):
     # saved and loaded: the same scores, text and explanations
     back = type(est).from_json(ours.to_json())
     np.testing.assert_array_equal(back.predict_proba(X), P)
-    assert str(ours) == ours.to_text() and str(back) == back.to_text()
+    assert str(back) == str(ours) == ours.to_text()
     assert str(ours).startswith("one-vs-rest over 3 classes")
     assert list(back.explain(X[:20])["text"]) == list(ours.explain(X[:20])["text"])
 
