@@ -67,7 +67,7 @@ def _write_tables(raw: pd.DataFrame, rounds: int) -> str:
     n_splits = raw.groupby("dataset").split.nunique()
     summary.attrs["settings"] = {"n_splits": f"{n_splits.min()}-{n_splits.max()}"
                                  if n_splits.min() != n_splits.max() else n_splits.min(),
-                                 "n_rounds": rounds, "max_train": 1000, "random_state": 0}
+                                 "n_estimators": rounds, "max_train": 1000, "random_state": 0}
     summary.to_csv(RESULTS / "parity_results.csv", index=False)
     table = format_table(summary)
     runs = raw.groupby("learner", sort=False).run_utc.agg(_run_dates)
@@ -111,7 +111,7 @@ def main() -> None:
     for name in args.datasets:
         t0 = time.perf_counter()
         with threadpool_limits(args.threads):
-            df = run(datasets=[name], splits=split_ids, n_rounds=args.rounds, progress=True,
+            df = run(datasets=[name], splits=split_ids, n_estimators=args.rounds, progress=True,
                      learners=tuple(args.learners))
         raw = df.attrs["raw"]
         raw["n_rounds"] = args.rounds

@@ -193,7 +193,7 @@ def _learner(kind: str, seed: int):
     raise InputError(f"Unknown weak learner {kind!r}; choose from {list(LEARNERS)}.")
 
 
-def _one_split(name: str, split: int, random_state: int, n_rounds: int, max_train: int,
+def _one_split(name: str, split: int, random_state: int, n_estimators: int, max_train: int,
                learners: tuple[str, ...]) -> list[dict[str, Any]]:
     from ..learners import BoostingClassifier
 
@@ -209,7 +209,7 @@ def _one_split(name: str, split: int, random_state: int, n_rounds: int, max_trai
             err = float(np.mean(y[te] != y[tr][0]))
         else:
             clf = BoostingClassifier(booster="adaboost", weak_learner=_learner(kind, split),
-                                     n_estimators=n_rounds).fit(X[tr], y[tr])
+                                     n_estimators=n_estimators).fit(X[tr], y[tr])
             err = float(np.mean(clf.predict(X[te]) != y[te]))
         rows.append({"dataset": name, "split": split, "learner": kind,
                      "error_pct": 100.0 * err, "seconds": time.perf_counter() - t0,
@@ -219,7 +219,7 @@ def _one_split(name: str, split: int, random_state: int, n_rounds: int, max_trai
 
 def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
         datasets: list[str] | None = None, n_splits: int | None = None,
-        n_rounds: int | None = None, max_train: int | None = None,
+        n_estimators: int | None = None, max_train: int | None = None,
         learners: tuple[str, ...] = LEARNERS, progress: bool = False,
         splits: list[int] | None = None) -> pd.DataFrame:
     """Run Reyzin's experiment; one row per (dataset, weak learner).
@@ -233,7 +233,7 @@ def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
         (dataset, split) pairs run in parallel with joblib when > 1.
     random_state : int, default=0
         Seeds the splits (split ``s`` of a dataset is the same for every learner).
-    datasets, n_splits, n_rounds, max_train, learners
+    datasets, n_splits, n_estimators, max_train, learners
         Overrides of the full run's settings (all of :data:`DATASETS` but ``xor``,
         20 splits, 250 rounds, 1,000 training rows, the five learners of
         :data:`LEARNERS`).
@@ -260,7 +260,7 @@ def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
         datasets = ["xor", "cancer", "digits17"] if quick else \
             [d for d in DATASETS if d != "xor"]
     n_splits = n_splits if n_splits is not None else (2 if quick else 20)
-    n_rounds = n_rounds if n_rounds is not None else (20 if quick else 250)
+    n_estimators = n_estimators if n_estimators is not None else (20 if quick else 250)
     max_train = max_train if max_train is not None else (200 if quick else 1000)
     split_ids = list(range(n_splits)) if splits is None else list(splits)
     tasks = [(d, s) for d in datasets for s in split_ids]
@@ -268,7 +268,7 @@ def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
     if n_jobs == 1:
         chunks = []
         for d, s in tasks:
-            chunks.append(_one_split(d, s, random_state, n_rounds, max_train, tuple(learners)))
+            chunks.append(_one_split(d, s, random_state, n_estimators, max_train, tuple(learners)))
             if progress:
                 import sys
 
@@ -280,12 +280,12 @@ def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
         from joblib import Parallel, delayed
 
         chunks = Parallel(n_jobs=n_jobs)(
-            delayed(_one_split)(d, s, random_state, n_rounds, max_train, tuple(learners))
+            delayed(_one_split)(d, s, random_state, n_estimators, max_train, tuple(learners))
             for d, s in tasks)
     raw = pd.DataFrame([r for c in chunks for r in c])
     df = summarize(raw)
     df.attrs["seconds"] = time.perf_counter() - t0
-    df.attrs["settings"] = {"quick": quick, "n_splits": len(split_ids), "n_rounds": n_rounds,
+    df.attrs["settings"] = {"quick": quick, "n_splits": len(split_ids), "n_estimators": n_estimators,
                             "max_train": max_train, "random_state": random_state}
     df.attrs["raw"] = raw
     return df
@@ -385,7 +385,7 @@ def format_table(df: pd.DataFrame) -> str:
     st = df.attrs.get("settings")
     if st:
         lines.append("")
-        lines.append(f"Settings: {st['n_splits']} random splits, {st['n_rounds']} rounds of "
+        lines.append(f"Settings: {st['n_splits']} random splits, {st['n_estimators']} rounds of "
                      f"AdaBoost, at most {st['max_train']} training rows, random_state="
                      f"{st['random_state']}.")
     return "\n".join(lines)

@@ -102,7 +102,7 @@ def evaluate_decision_list(dl: dict[str, Any], X: np.ndarray) -> np.ndarray:
     return out
 
 
-def _boosters(n_rounds: int, epsilon: float,
+def _boosters(n_estimators: int, epsilon: float,
               extra_epsilons: tuple[float, ...] = ()) -> dict[str, dict[str, Any]]:
     specs: dict[str, dict[str, Any]] = {
         "Ada": {"booster": "adaboost"},
@@ -114,11 +114,11 @@ def _boosters(n_rounds: int, epsilon: float,
     for e in extra_epsilons:
         specs[f"Gavinsky(eps={e:g})"] = {"booster": "gavinsky", "epsilon": e}
     for s in specs.values():
-        s.update(weak_learner="literal", n_estimators=n_rounds)
+        s.update(weak_learner="literal", n_estimators=n_estimators)
     return specs
 
 
-def _one_repetition(n: int, m: int, seed: int, n_rounds: int, epsilon: float,
+def _one_repetition(n: int, m: int, seed: int, n_estimators: int, epsilon: float,
                     extra_epsilons: tuple[float, ...] = (),
                     algorithms: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
     from ..learners import BoostingClassifier
@@ -130,7 +130,7 @@ def _one_repetition(n: int, m: int, seed: int, n_rounds: int, epsilon: float,
     n_train = (2 * m) // 3
     Xtr, ytr, Xte, yte = X[:n_train], y[:n_train], X[n_train:], y[n_train:]
     rows = []
-    for name, params in _boosters(n_rounds, epsilon, extra_epsilons).items():
+    for name, params in _boosters(n_estimators, epsilon, extra_epsilons).items():
         if algorithms is not None and name not in algorithms:
             continue
         if np.unique(ytr).size < 2:
@@ -148,7 +148,7 @@ def _one_repetition(n: int, m: int, seed: int, n_rounds: int, epsilon: float,
 
 
 def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
-        n_rounds: int = 100, repetitions: int | None = None, epsilon: float = 0.1,
+        n_estimators: int = 100, repetitions: int | None = None, epsilon: float = 0.1,
         configs: list[tuple[int, int]] | None = None,
         extra_epsilons: tuple[float, ...] = (),
         algorithms: tuple[str, ...] | None = None) -> pd.DataFrame:
@@ -163,7 +163,7 @@ def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
     random_state : int, default=0
         Repetition ``r`` of configuration ``(n, m)`` uses the seed
         ``(random_state, n, m, r)``, so results do not depend on ``n_jobs``.
-    n_rounds : int, default=100
+    n_estimators : int, default=100
     repetitions : int, optional
         Override ``ceil(30000 / m)``.
     epsilon : float, default=0.1
@@ -203,14 +203,14 @@ def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
             tasks.append((n, m, seed))
     t0 = time.perf_counter()
     if n_jobs == 1:
-        chunks = [_one_repetition(n, m, s, n_rounds, epsilon, tuple(extra_epsilons),
+        chunks = [_one_repetition(n, m, s, n_estimators, epsilon, tuple(extra_epsilons),
                                   algorithms)
                   for n, m, s in tasks]
     else:
         from joblib import Parallel, delayed
 
         chunks = Parallel(n_jobs=n_jobs)(
-            delayed(_one_repetition)(n, m, s, n_rounds, epsilon, tuple(extra_epsilons),
+            delayed(_one_repetition)(n, m, s, n_estimators, epsilon, tuple(extra_epsilons),
                                      algorithms)
             for n, m, s in tasks)
     seconds = time.perf_counter() - t0
@@ -308,7 +308,7 @@ def gavinsky_epsilon_distances(df: pd.DataFrame) -> pd.DataFrame:
 
 def sampling_spread(n: int = 100, m: int = 1000, algorithm: str = "Ada",
                     random_states: tuple[int, ...] = tuple(range(1, 11)), *,
-                    n_rounds: int = 100, repetitions: int | None = None) -> pd.DataFrame:
+                    n_estimators: int = 100, repetitions: int | None = None) -> pd.DataFrame:
     """Re-run one cell of Table 2 with other ``random_state`` values (same protocol).
 
     Each row is one ``random_state``: the averages over ``ceil(30000 / m)`` fresh
@@ -317,7 +317,7 @@ def sampling_spread(n: int = 100, m: int = 1000, algorithm: str = "Ada",
     """
     out = []
     for rs in random_states:
-        df = run(random_state=int(rs), n_rounds=n_rounds, repetitions=repetitions,
+        df = run(random_state=int(rs), n_estimators=n_estimators, repetitions=repetitions,
                  configs=[(n, m)], algorithms=(algorithm,))
         r = df.iloc[0]
         out.append({"random_state": int(rs), "reps": int(r.reps), "test_error": r.test_error,
