@@ -105,9 +105,15 @@ def main() -> None:
     ap.add_argument("--sizes", nargs="*", default=None, help="T:n pairs")
     ap.add_argument("--tag", default="", help="output name suffix")
     ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--profile", action="store_true",
+                    help="cProfile (CPU time) of T=500, n=1000, before and default, into "
+                         "results/qmm_profile.md")
     args = ap.parse_args()
     if args.report_only:
         write_report()
+        return
+    if args.profile:
+        profile(args)
         return
     sizes = [(100, 200), (30, 300)] if args.quick else [
         (100, 1000), (500, 1000), (100, 5000), (500, 5000)]
@@ -155,6 +161,39 @@ def main() -> None:
     (RESULTS / f"{name}.json").write_text(json.dumps(meta, indent=1) + "\n")
     write_report()
     print((RESULTS / "qmm.md").read_text())
+
+
+def profile(args) -> None:
+    """Where the CPU time of one solve goes: the paper's form with all rows vs the default."""
+    import cProfile
+    import io
+    import pstats
+
+    H, y = instance(1000, 500)
+    load_before = os.getloadavg()
+    out = ["# QMM QP profile, T = 500, n = 1,000 (benchmarks/qmm.py --profile)", "",
+           f"Run {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, Clarabel, "
+           f"{args.threads} BLAS thread(s), cProfile with CPU time.  Stack: {stack()}.  "
+           f"Load before {tuple(round(x, 2) for x in load_before)}", ""]
+    with threadpool_limits(args.threads):
+        QMMModel(H, y).solve()  # imports and first-call costs out of the way
+        for label, kw in (("before: covariance, all rows", {"margin_constraints": "all"}),
+                          ("default: covariance, auto (generated here)", {})):
+            prof = cProfile.Profile(timer=time.process_time)
+            prof.enable()
+            model = QMMModel(H, y, **kw)
+            model.solve("clarabel")
+            prof.disable()
+            buf = io.StringIO()
+            stats = pstats.Stats(prof, stream=buf)
+            stats.sort_stats("cumulative").print_stats(14)
+            total = sum(v[2] for v in stats.stats.values())
+            out += [f"## {label}: {model.n_margin_rows_} margin rows, "
+                    f"{model.generation_rounds_} round(s), total CPU {total:.2f} s", "",
+                    "```", buf.getvalue()[buf.getvalue().index("   ncalls"):].rstrip(), "```", ""]
+    out.append(f"Load after {tuple(round(x, 2) for x in os.getloadavg())}.")
+    (RESULTS / "qmm_profile.md").write_text("\n".join(out) + "\n")
+    print("\n".join(out))
 
 
 def write_report() -> None:
