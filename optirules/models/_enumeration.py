@@ -238,9 +238,10 @@ class EnumerationPricer:
     three of its pairs do; for each first literal ``j`` the surviving partners are scored
     together by one matrix product over the rows ``j`` covers.  The threshold is 0 (the
     proof that no clause has :math:`r < 0`), lowered to the ``k``-th best reduced cost found
-    once ``k`` new negative clauses are known; a first pass extends the most promising pairs
-    by every literal so that it is low from the start, and first literals are taken in the
-    order of their best bound.  Rows with :math:`v_i = 0` are skipped.
+    once ``k`` new negative clauses are known; first literals are taken in the order of their
+    best bound.  Without a proof to give (``need_proof=False``) a first pass extends the most
+    promising pairs by every literal and stops there when it finds a negative clause.  Rows
+    with :math:`v_i = 0` are skipped.
 
     Everything that does not change between the calls of one column-generation run is
     prepared here once: the row blocks (``block_rows`` rows each; a float64 copy of the
@@ -391,8 +392,9 @@ class EnumerationPricer:
         rowmin = Bu.min(axis=1)
         if deadline is not None and time.perf_counter() > deadline:
             return min(lower, float(rowmin.min())), False
-        # a first pass: extend the most promising pairs by every literal
-        pairs = _best_pairs(r2_full, B, iu, n=max(4 * k, 40))
+        # without a proof to give: a first pass extending the most promising pairs by every
+        # literal, returned when it finds a negative clause
+        pairs = [] if need_proof else _best_pairs(r2_full, B, iu, n=max(4 * k, 40))
         if pairs:
             jobs = [((ja, jb), None) for ja, jb in pairs]
             sums = self._reduce(self._blocks.map(block_extensions, v, jobs))
