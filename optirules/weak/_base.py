@@ -31,6 +31,7 @@ from ..errors import InputError
 
 __all__ = [
     "WeakHypothesis",
+    "OneColumnHypothesis",
     "WeakLearner",
     "Constant",
     "hypothesis_from_dict",
@@ -101,6 +102,10 @@ class WeakHypothesis(ABC):
         """The column indices of ``X`` that :meth:`predict` reads (none for a constant)."""
         return np.empty(0, dtype=np.int64)
 
+    def _keep_names(self, feature_names: Sequence[str] | None) -> None:
+        """Store ``feature_names`` (used by ``__str__``) as a tuple, or None."""
+        self.feature_names = None if feature_names is None else tuple(feature_names)
+
     def check_columns(self, n_columns: int) -> None:
         """Raise :class:`~optirules.errors.InputError` unless every column this hypothesis
         reads is one of ``0 .. n_columns - 1`` (used when a saved model is loaded)."""
@@ -141,7 +146,7 @@ class Constant(WeakHypothesis):
         if sign not in (-1, 1):
             raise InputError(f"Constant sign must be -1 or +1, got {sign!r}.")
         self.sign = int(sign)
-        self.feature_names = None if feature_names is None else tuple(feature_names)
+        self._keep_names(feature_names)
 
     def predict(self, X: Any) -> np.ndarray:
         n = np.shape(X)[0]
@@ -152,6 +157,15 @@ class Constant(WeakHypothesis):
 
     def _payload(self) -> dict[str, Any]:
         return {"sign": self.sign}
+
+
+class OneColumnHypothesis(WeakHypothesis):
+    """A hypothesis that reads one column of ``X``, :attr:`feature` (a literal, a stump)."""
+
+    feature: int
+
+    def columns(self) -> np.ndarray:
+        return np.array([self.feature])
 
 
 class WeakLearner(BaseEstimator, ABC):

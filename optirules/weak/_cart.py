@@ -59,7 +59,7 @@ class TreeHypothesis(WeakHypothesis):
                 or not np.all(np.isin(self.label[~inner], (-1, 1)))):
             raise InputError("TreeHypothesis: children must be -1 (a leaf, labelled -1 or +1) "
                              "or later nodes of the tree.")
-        self.feature_names = None if feature_names is None else tuple(feature_names)
+        self._keep_names(feature_names)
 
     def columns(self) -> np.ndarray:
         return self.feature[self.children_left >= 0]

@@ -22,6 +22,7 @@ import numpy as np
 
 from ._base import (
     Constant,
+    OneColumnHypothesis,
     WeakHypothesis,
     WeakLearner,
     check_weak_fit_input,
@@ -32,7 +33,7 @@ from ._base import (
 __all__ = ["LiteralHypothesis", "LiteralLearner"]
 
 
-class LiteralHypothesis(WeakHypothesis):
+class LiteralHypothesis(OneColumnHypothesis):
     """The literal hypothesis ``h(x) = 2 x_j - 1`` (``x_j``) or ``1 - 2 x_j`` (``-x_j``) on 0/1 features.
 
     A +-1 valued function of one 0/1 column (Long and Servedio's literal), not to be
@@ -46,10 +47,7 @@ class LiteralHypothesis(WeakHypothesis):
                  feature_names: Sequence[str] | None = None):
         self.feature = int(feature)
         self.negated = bool(negated)
-        self.feature_names = None if feature_names is None else tuple(feature_names)
-
-    def columns(self) -> np.ndarray:
-        return np.array([self.feature])
+        self._keep_names(feature_names)
 
     def predict(self, X: Any) -> np.ndarray:
         col = np.asarray(X)[:, self.feature] != 0

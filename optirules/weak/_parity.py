@@ -65,7 +65,7 @@ class Parity(WeakHypothesis):
             raise InputError(f"Parity features must be distinct, got {feats}.")
         self.features = feats
         self.negated = bool(negated)
-        self.feature_names = None if feature_names is None else tuple(feature_names)
+        self._keep_names(feature_names)
 
     @property
     def degree(self) -> int:

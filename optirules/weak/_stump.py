@@ -32,6 +32,7 @@ import numpy as np
 from ..errors import InputError
 from ._base import (
     Constant,
+    OneColumnHypothesis,
     WeakHypothesis,
     WeakLearner,
     check_weak_fit_input,
@@ -42,7 +43,7 @@ from ._base import (
 __all__ = ["Stump", "StumpLearner"]
 
 
-class Stump(WeakHypothesis):
+class Stump(OneColumnHypothesis):
     """``h(x) = left if x[feature] <= threshold else right`` with ``left = -right`` or not."""
 
     kind = "stump"
@@ -55,10 +56,7 @@ class Stump(WeakHypothesis):
         self.threshold = float(threshold)
         self.left = int(left)
         self.right = int(right)
-        self.feature_names = None if feature_names is None else tuple(feature_names)
-
-    def columns(self) -> np.ndarray:
-        return np.array([self.feature])
+        self._keep_names(feature_names)
 
     def predict(self, X: Any) -> np.ndarray:
         col = np.asarray(X)[:, self.feature]
