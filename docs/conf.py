@@ -17,7 +17,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-os.environ.setdefault("MPLBACKEND", "Agg")
+# the notebooks' kernels inherit this: their figures are rendered inline into the pages
+# (a MPLBACKEND=Agg from the caller's shell would draw them nowhere)
+os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
 
 import optirules  # noqa: E402
 
