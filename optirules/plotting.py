@@ -174,7 +174,14 @@ def plot_worst_case_pmf(pmf: Any, empirical: Any = None, losses: Any = None, *,
             losses = pmf.losses
     else:
         q = pmf
-    q = np.asarray(q, dtype=float).reshape(-1)
+    try:
+        q = np.asarray(q, dtype=float).reshape(-1)
+    except (TypeError, ValueError):
+        raise InputError(
+            f"{type(pmf).__name__} is not a pmf: pass a fitted DRO ensemble (pmf_history_; "
+            "a model loaded from JSON keeps none), a solved WorstCasePmfModel (pmf_) or an "
+            "array of row weights."
+        ) from None
     n = q.size
     if n == 0 or not np.all(np.isfinite(q)) or (q < 0).any():
         raise InputError("the pmf must be a non-empty array of non-negative finite values.")

@@ -80,6 +80,15 @@ def test_worst_case_pmf_of_a_dro_ensemble(dro):
     assert np.allclose(ax.lines[1].get_ydata(), n * p[order])
 
 
+def test_worst_case_pmf_needs_a_pmf(dro):
+    loaded = type(dro).from_json(dro.to_json())
+    with pytest.raises(InputError, match="not a pmf"):
+        plotting.plot_worst_case_pmf(loaded)
+    # what the JSON keeps is enough for the ensemble picture
+    ax = plotting.plot_dro_ensemble(loaded)
+    assert np.allclose([p.get_height() for p in ax.patches], dro.weights_)
+
+
 def test_worst_case_pmf_from_losses():
     from optirules.models import worst_case_pmf
 
