@@ -224,9 +224,9 @@ def planted(n=600, seed=0):
 
 
 def test_pool_reuse_gives_the_plain_path_and_n_jobs_does_not_matter():
-    X, y = planted()
+    X, y = planted(400)
     base = BooleanRuleSetClassifier(random_state=0)
-    grid = (0.0005, 0.002, 0.006, 0.02)
+    grid = (0.001, 0.004, 0.02)
     plain = BooleanRuleSetCV(base, penalties=grid, cv=3, random_state=1,
                              reuse_pool=False).fit(X, y)
     warm = BooleanRuleSetCV(base, penalties=grid, cv=3, random_state=1).fit(X, y)
