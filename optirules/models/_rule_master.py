@@ -829,7 +829,13 @@ class PersistentRuleMaster(_MasterIPMixin, _PoolView):
             m.complexity = pyo.Constraint(expr=m.slack == d.budget)
         m.obj = pyo.Objective(expr=pyo.quicksum(m.xi[r] for r in rows), sense=pyo.minimize)
         m.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT)
+        # never-binding rows (left side >= 0 > -1, so their duals are 0) that keep every
+        # column referenced while the rows holding it are re-sent to a persistent solver
+        m.anchor = pyo.ConstraintList()
+        m.anchor.add(pyo.quicksum(m.xi[r] for r in rows)
+                     + (m.slack if d.budget is not None else 0) >= -1.0)
         self.model = m
+        self._instance_set = False
         family, name = PERSISTENT_LP_SOLVERS[key]
         self._family = family
         if family == "contrib":
@@ -868,8 +874,10 @@ class PersistentRuleMaster(_MasterIPMixin, _PoolView):
                 self._opt.add_column(m, var, float(obj[t]), cons, coefs)
             return
         touched: set[str] = set()
+        new_vars = []
         for t, k in enumerate(new):
             var = m.w[clause_label(k)]
+            new_vars.append(var)
             self._obj_terms.append(float(obj[t]) * var)
             for i in d.pos[d.coverage[d.pos, k]]:
                 r = row_label(i)
@@ -877,12 +885,26 @@ class PersistentRuleMaster(_MasterIPMixin, _PoolView):
                 touched.add(r)
             if d.budget is not None:
                 self._budget_terms.append(float(d.cost[k]) * var)
+        changed = [m.cover[r] for r in self._rows if r in touched]
+        if d.budget is not None:
+            changed.append(m.complexity)
+        opt = self._opt
+        manual = self._instance_set
+        if manual:  # tell the solver exactly what changed (no scan of the whole model)
+            opt.add_variables(new_vars)
+            # an anchor row per batch (see __init__): the interface then does not delete and
+            # re-add the columns of the re-sent rows
+            opt.add_constraints([m.anchor.add(pyo.quicksum(new_vars) >= -1.0)])
+            opt.remove_constraints(changed)
         for r in touched:
             m.cover[r].set_value(
                 m.xi[r] + self._p_pos[r] * pyo.quicksum(self._cover_terms[r]) >= self._p_pos[r])
         if d.budget is not None:
             m.complexity.set_value(pyo.quicksum(self._budget_terms) + m.slack == d.budget)
         m.obj.expr = pyo.quicksum(m.xi[r] for r in self._rows) + pyo.quicksum(self._obj_terms)
+        if manual:
+            opt.add_constraints(changed)
+            opt.set_objective(m.obj)
 
     def solve(self) -> float:
         """Send the new columns to the solver, re-solve and read the duals."""
@@ -903,6 +925,11 @@ class PersistentRuleMaster(_MasterIPMixin, _PoolView):
                                   f"({res.termination_condition.name}).")
             duals = res.solution_loader.get_duals()
             objective = float(res.incumbent_objective)
+            if not self._instance_set:  # loaded: from now on the updates are explicit
+                auto = self._opt.config.auto_updates
+                for key in list(auto):
+                    setattr(auto, key, False)
+                self._instance_set = True
         else:
             from pyomo.opt import TerminationCondition
 
