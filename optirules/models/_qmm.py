@@ -426,7 +426,10 @@ class QMMModel(OptModel):
     PSD check guards against round-off only.
     """
 
-    default_solver = "clarabel"
+    #: SCS measured fastest (benchmarks/results/qmm.md, CPU s, default margin rows, SCS vs
+    #: Clarabel: T = 100, n = 1,000 0.15 vs 0.35; T = 500, n = 1,000 0.95 vs 1.28; T = 100,
+    #: n = 5,000 0.11 vs 0.42; T = 500, n = 5,000 1.38 vs 3.76; weights within 5e-8)
+    default_solver = "scs"
 
     def __init__(
         self,
@@ -629,8 +632,10 @@ class QMMModel(OptModel):
         Parameters
         ----------
         solver : str, optional
-            Any QP-capable backend of :func:`optirules.solvers.solve`: ``"clarabel"``
-            (default), ``"osqp"``, ``"highs"``, ``"scs"`` ...  HiGHS's active-set QP
+            Any QP-capable backend of :func:`optirules.solvers.solve`: ``"scs"``
+            (default, measured fastest, tolerances 1e-9), ``"clarabel"``, ``"osqp"``,
+            ``"highs"`` ...  A time-limited SCS solve comes back as ``feasible``, not
+            ``time_limit``.  HiGHS's active-set QP
             solver is fast on small instances but, on dense instances with hundreds of
             members, we saw it stop with a solve error (then the fallback applies) or run
             for minutes, so it is refused (SolverError, before solving) when the QP has more

@@ -179,7 +179,7 @@ def test_qmm_fallback_is_recorded_and_warned():
     H = np.where(rng.random((60, 15)) < 0.6, 1, -1)
     y = np.where(rng.random(60) < 0.5, 1, -1)
     with pytest.warns(QMMFallbackWarning):
-        p = QMMPruner(solver_options={"max_iter": 1}).fit(H, y)
+        p = QMMPruner(solver="clarabel", solver_options={"max_iter": 1}).fit(H, y)
     assert p.fallback_used_ and p.fallback_reason_
     np.testing.assert_allclose(p.weights_, p.model_.reference_weights_)
 
@@ -497,7 +497,8 @@ def test_qmm_pruner_time_limit_and_formulation_reach_the_model():
     np.testing.assert_allclose(ls.weights_, cov.weights_, atol=1e-6)
     for rows in ("all", "generated"):
         with pytest.warns(QMMFallbackWarning, match="time.limit"):
-            stopped = QMMPruner(time_limit=1e-9, margin_constraints=rows).fit(H, y)
+            stopped = QMMPruner(solver="clarabel", time_limit=1e-9,
+                                margin_constraints=rows).fit(H, y)
         assert stopped.fallback_used_ and stopped.status_.value == "time_limit"
         np.testing.assert_allclose(stopped.weights_, stopped.model_.reference_weights_)
     for bad in (0, -1.0, "10", True, float("inf")):
@@ -505,6 +506,11 @@ def test_qmm_pruner_time_limit_and_formulation_reach_the_model():
             QMMPruner(time_limit=bad).fit(H, y)
     with pytest.raises(InputError, match="time_limit"):
         QMMPruner(solver_options={"time_limit": 5}).fit(H, y)
+    # SCS (the default) reports a time-limited solve as feasible; the fallback is the same
+    with pytest.warns(QMMFallbackWarning):
+        scs = QMMPruner(time_limit=1e-9, margin_constraints="all").fit(H, y)
+    assert scs.fallback_used_
+    np.testing.assert_allclose(scs.weights_, scs.model_.reference_weights_)
     for name, bad in (("confidence", 0.0), ("confidence", 1.0), ("formulation", "dual"),
                       ("margin_constraints", "some")):
         with pytest.raises(InputError, match=name):
