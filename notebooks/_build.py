@@ -2472,8 +2472,9 @@ NB08 = [
     ## Swapping solvers
 
     The same `QMMModel` (built from $H$, $y$ and the original weights) solved by Clarabel
-    (interior point, the default), OSQP (ADMM) and HiGHS (active set).  All three reach the
-    same optimum and prune the same members.
+    (interior point), OSQP (ADMM) and HiGHS (active set).  All three reach the same optimum
+    and prune the same members.  The default solver is SCS (measured fastest on this QP,
+    `benchmarks/results/qmm.md`); HiGHS is refused above 100 members.
 
     HiGHS's QP solver is not equally at home on every instance of this dense QP: with
     $\upsilon = 0.25$ on this ensemble it stops with a solver error, and with $\upsilon = 1$
@@ -2564,7 +2565,7 @@ NB08 = [
     A smaller $\upsilon$ protects fewer margins and lets the QP prune more.  Beside it,
     $\kappa$-pruning (keep the 20% most diverse members, pairwise Cohen's $\kappa$) and DREP
     (greedy forward selection among the most diverse members), the paper's baselines.  The
-    $\upsilon$ sweep uses the default solver, Clarabel.
+    $\upsilon$ sweep uses the default solver, SCS.
     """),
     code(r"""
     table = []
