@@ -60,9 +60,30 @@ def qp_solvers() -> list[str]:
     return [s for s in names if s != "scip"]
 
 
-def one(H, y, solver: str, formulation: str, rows: str, time_limit: float) -> dict:
+def real_instances():
+    """AdaBoost (depth-2 trees) and a random forest, T = 500, on breast cancer."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.ensemble import AdaBoostClassifier, RandomForestClassifier
+    from sklearn.tree import DecisionTreeClassifier
+
+    from optirules.learners import member_predictions
+
+    X, y = load_breast_cancer(return_X_y=True)
+    for name, est, upsilon in (
+            ("cancer AdaBoost depth 2", AdaBoostClassifier(
+                DecisionTreeClassifier(max_depth=2), n_estimators=500, random_state=0), 0.5),
+            ("cancer forest depth 4", RandomForestClassifier(
+                n_estimators=500, max_depth=4, random_state=0), 0.25)):
+        est.fit(X, y)
+        H, alpha, classes = member_predictions(est, X)
+        yield name, H, np.where(y == classes[1], 1, -1), alpha, upsilon
+
+
+def one(H, y, solver: str, formulation: str, rows: str, time_limit: float, alpha=None,
+        upsilon: float = 0.5, **kw) -> dict:
     c0, t0 = time.process_time(), time.perf_counter()
-    model = QMMModel(H, y, upsilon=0.5, formulation=formulation, margin_constraints=rows)
+    model = QMMModel(H, y, alpha, upsilon=upsilon, formulation=formulation,
+                     margin_constraints=rows, **kw)
     c1, t1 = time.process_time(), time.perf_counter()
     row = {"solver": solver, "formulation": formulation, "margin_constraints": rows,
            "build_s": t1 - t0, "build_cpu_s": c1 - c0}
@@ -105,6 +126,8 @@ def main() -> None:
     ap.add_argument("--sizes", nargs="*", default=None, help="T:n pairs")
     ap.add_argument("--tag", default="", help="output name suffix")
     ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--real", action="store_true",
+                    help="the two breast-cancer ensembles instead of the random grid")
     ap.add_argument("--profile", action="store_true",
                     help="cProfile (CPU time) of T=500, n=1000, before and default, into "
                          "results/qmm_profile.md")
@@ -124,16 +147,22 @@ def main() -> None:
     start = dt.datetime.now(dt.timezone.utc)
     t_start = time.perf_counter()
     rows = []
+    if args.real:
+        cases = [(name, H, y, alpha, ups, {"singular_covariance": "solve"})
+                 for name, H, y, alpha, ups in real_instances()]
+    else:
+        cases = [("random", *instance(n, T), None, 0.5, {}) for T, n in sizes]
     with threadpool_limits(args.threads):
-        for T, n in sizes:
-            H, y = instance(n, T)
+        for inst, H, y, alpha, upsilon, kw in cases:
+            n, T = H.shape
             ref = None
             for solver in ["clarabel"] + [s for s in solvers if s != "clarabel"]:
                 for formulation in FORMULATIONS:
                     for mc in ROWS:
                         load = os.getloadavg()[0]
-                        row = {"T": T, "n": n, "load_1min": load,
-                               **one(H, y, solver, formulation, mc, args.time_limit)}
+                        row = {"instance": inst, "T": T, "n": n, "load_1min": load,
+                               **one(H, y, solver, formulation, mc, args.time_limit,
+                                     alpha, upsilon, **kw)}
                         w = row.pop("_weights", None)
                         if ref is None and w is not None:
                             ref = w  # clarabel, covariance, all
@@ -157,6 +186,7 @@ def main() -> None:
             "command": "nice -n 10 python benchmarks/qmm.py"
                        + (f" --sizes {' '.join(args.sizes)}" if args.sizes else "")
                        + (f" --tag {args.tag}" if args.tag else "")
+                       + (" --real" if args.real else "")
                        + f" --time-limit {args.time_limit:g}"}
     (RESULTS / f"{name}.json").write_text(json.dumps(meta, indent=1) + "\n")
     write_report()
@@ -210,8 +240,11 @@ INTRO = (
     "distinct and the covariance nonsingular.  `covariance` + `all` is the paper's eq. 19 "
     "with every margin row: the QP as it was solved before the `formulation` and "
     "`margin_constraints` options.  The default is `covariance` + `auto` (generated when "
-    "distinct margin rows x r^2 > 1e7, i.e. every cell here but T = 100, n = 1,000) with "
-    "Clarabel.  CPU time (`time.process_time`, one BLAS thread) is the steadier figure on "
+    "distinct margin rows x r^2 > 1e7, i.e. every random cell here but T = 100, n = 1,000) "
+    "with SCS.  `--real` adds AdaBoost (depth-2 trees) and a random forest (depth 4), "
+    "T = 500 each, fitted on all 569 rows of breast cancer (upsilon 0.5 and 0.25, "
+    "`singular_covariance='solve'`, as the QMM paper's settings for the two ensembles).  "
+    "CPU time (`time.process_time`, one BLAS thread) is the steadier figure on "
     "this shared 2-core machine; wall time grows with the load and time limits are wall "
     "time, so under heavy load a solve can stop on its limit (then the fallback weights "
     "are returned: `time_limit (fallback)`).  max |dw|: largest weight difference to "
@@ -234,11 +267,13 @@ def report(df, meta) -> str:
         f"load average (1, 5, 15 min) before {tuple(meta['load_before'])}, after "
         f"{tuple(meta['load_after'])}; the 1-minute load at each solve is in the table.", "",
         "Summary, CPU seconds of the solve (model construction is in the full table).", "",
-        "| T | n | solver | covariance, all (before) | covariance, generated | "
+        "| instance | T | n | solver | covariance, all (before) | covariance, generated | "
         "least squares, all | least squares, generated |",
-        "|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|",
     ]
-    for (T, n, solver), g in df.groupby(["T", "n", "solver"], sort=False):
+    if "instance" not in df:
+        df = df.assign(instance="random")
+    for (inst, T, n, solver), g in df.groupby(["instance", "T", "n", "solver"], sort=False):
         cell = {}
         for r in g.itertuples(index=False):
             d = r._asdict()
@@ -249,20 +284,20 @@ def report(df, meta) -> str:
                     f" ({d['status']}{', fallback' if str(d.get('fallback')) == 'True' else ''})"
                 cell[(d["formulation"], d["margin_constraints"])] = \
                     f"{_fmt(d.get('solve_cpu_s'))}{tag}"
-        lines.append(f"| {T} | {n} | {solver} | " + " | ".join(
+        lines.append(f"| {inst} | {T} | {n} | {solver} | " + " | ".join(
             cell.get(k, "") for k in [("covariance", "all"), ("covariance", "generated"),
                                       ("least_squares", "all"),
                                       ("least_squares", "generated")]) + " |")
     lines += [
         "", "Every solve:", "",
-        "| T | n | solver | formulation | margin rows | build s (cpu) | solve s | solve cpu s "
-        "| status | objective | kept | rows | rounds | max \\|dw\\| | load |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| instance | T | n | solver | formulation | margin rows | build s (cpu) | solve s "
+        "| solve cpu s | status | objective | kept | rows | rounds | max \\|dw\\| | load |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in df.itertuples(index=False):
         d = r._asdict()
         lines.append(
-            f"| {d['T']} | {d['n']} | {d['solver']} | {d['formulation']} | "
+            f"| {d['instance']} | {d['T']} | {d['n']} | {d['solver']} | {d['formulation']} | "
             f"{d['margin_constraints']} | {_fmt(d.get('build_s'))} ({_fmt(d.get('build_cpu_s'))})"
             f" | {_fmt(d.get('solve_s'))} | {_fmt(d.get('solve_cpu_s'))} | {d['status']}"
             f"{' (fallback)' if str(d.get('fallback')) == 'True' else ''} | "
@@ -273,7 +308,7 @@ def report(df, meta) -> str:
     for r in df.itertuples(index=False):
         d = r._asdict()
         if d["status"] == "refused" or str(d.get("fallback")) == "True":
-            lines.append(f"- T={d['T']}, n={d['n']}, {d['solver']}, {d['formulation']}, "
+            lines.append(f"- {d['instance']}, T={d['T']}, n={d['n']}, {d['solver']}, {d['formulation']}, "
                          f"{d['margin_constraints']}: {str(d.get('note'))[:200]}")
     return "\n".join(lines) + "\n"
 
