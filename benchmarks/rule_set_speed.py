@@ -146,7 +146,7 @@ def main() -> None:
         "# BooleanRuleSetCV speed on WDBC",
         "",
         f"Run {started:%Y-%m-%d %H:%M} UTC by `python benchmarks/rule_set_speed.py "
-        f"{' '.join(sys.argv[1:])}`".replace(" `", "`") + " under `nice -n 10`, BLAS "
+        f"{' '.join(sys.argv[1:])}".rstrip() + "`" + " under `nice -n 10`, BLAS "
         "single-threaded.",
         "",
         f"- stack: {stack()}",

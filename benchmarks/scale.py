@@ -175,7 +175,7 @@ def main() -> None:
         "# Rule sets at scale: planted DNF, local and dask pricing",
         "",
         f"Run {started:%Y-%m-%d %H:%M} UTC by `python benchmarks/scale.py "
-        f"{' '.join(sys.argv[1:])}`".replace(" `", "`") + " (under `nice -n 10`), BLAS "
+        f"{' '.join(sys.argv[1:])}".rstrip() + "`" + " (under `nice -n 10`), BLAS "
         "single-threaded.  Peak RSS is the fitting process's (dask workers not counted).",
         "",
         f"- stack: {stack()}",
