@@ -229,7 +229,8 @@ def test_pool_reuse_gives_the_plain_path_and_n_jobs_does_not_matter():
     grid = (0.001, 0.004, 0.02)
     plain = BooleanRuleSetCV(base, penalties=grid, cv=3, random_state=1,
                              reuse_pool=False).fit(X, y)
-    warm = BooleanRuleSetCV(base, penalties=grid, cv=3, random_state=1).fit(X, y)
+    warm = BooleanRuleSetCV(base, penalties=grid, cv=3, random_state=1,
+                            reuse_pool=True).fit(X, y)
     for key in ("mean_score", "mean_complexity", "split0_score", "split1_score",
                 "split2_score", "complete"):
         np.testing.assert_array_equal(warm.cv_results_[key], plain.cv_results_[key],
@@ -237,7 +238,8 @@ def test_pool_reuse_gives_the_plain_path_and_n_jobs_does_not_matter():
     assert warm.penalty_ == plain.penalty_
     assert sorted(warm.best_estimator_.clauses_) == sorted(plain.best_estimator_.clauses_) \
         == [(0, 1, 14), (3, 5, 16)]  # literal 12 + j is x_j == 0
-    par = BooleanRuleSetCV(base, penalties=grid, cv=3, random_state=1, n_jobs=2).fit(X, y)
+    par = BooleanRuleSetCV(base, penalties=grid, cv=3, random_state=1, reuse_pool=True,
+                           n_jobs=2).fit(X, y)
     for key, value in warm.cv_results_.items():
         if key != "mean_fit_time":
             np.testing.assert_array_equal(value, par.cv_results_[key], err_msg=key)
