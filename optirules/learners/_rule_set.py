@@ -371,7 +371,10 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         ``lambda1`` (as :func:`~optirules.models._clauses.reduced_costs` takes them).
     fit_info_ : dict
         Timings (``cg_time``, ``ip_time``), the number of IP columns after reduced-cost
-        fixing, the greedy incumbent and :math:`\kappa`.
+        fixing, the greedy incumbent, :math:`\kappa`, the solvers used (``lp_solver``,
+        ``milp_solver``), the restricted master's class (``master``: ``HighsRuleMaster``,
+        ``PersistentRuleMaster`` or ``RebuildRuleMaster``) and how the IP was solved
+        (``ip_route``: ``"highspy"`` in the LP's own model, ``"model"`` through Pyomo).
     n_iter_ : int
         Column-generation iterations run (with more than two classes: an array, one
         count per class).
