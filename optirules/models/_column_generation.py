@@ -13,7 +13,9 @@ rule set under a pmf :math:`P` over the training rows by the master IP (eqs 6-8)
 over the exponentially many clauses :math:`K` (conjunctions of at most ``max_degree``
 literals, cost :math:`c_k = 1 + |k|`), solved by column generation as in Dash, Günlük
 and Wei (2018, NeurIPS): the LP relaxation over a growing pool (the restricted master,
-:class:`~optirules.models._rule_master.HighsRuleMaster`) alternates with pricing, the
+:func:`restricted_master`: the warm highspy model
+:class:`~optirules.models._rule_master.HighsRuleMaster`, a Pyomo persistent solver, or the
+LP rebuilt for any solver that returns duals) alternates with pricing, the
 search for a clause of negative reduced cost
 
 .. math::

@@ -514,8 +514,9 @@ class HighsRuleMaster(_MasterIPMixin, _PoolView):
     penalty form) and same dual conventions as ``RuleMasterModel(..., relax=True)``;
     :meth:`add_clauses` appends columns with ``Highs.addCols`` so the next
     :meth:`solve` restarts the simplex from the previous basis (the fast path of a
-    column-generation loop).  Build the final integer program over
-    the generated pool with :meth:`to_model`.
+    column-generation loop).  The final integer program over the generated pool is
+    solved in the same highspy model by :meth:`solve_ip`; :meth:`to_model` gives its
+    declarative form (for export and other solvers).
 
     Column layout: ``xi(i_i)`` for the label-1 rows, then ``w(clause_k)``; rows:
     ``cover(i_i)`` then ``complexity`` (budget form only); the names use parentheses,
