@@ -51,10 +51,13 @@ _REFERENCES = ("basis", "original")
 _SINGULAR = ("fallback", "solve")
 _FORMULATIONS = ("covariance", "least_squares")
 _MARGIN_CONSTRAINTS = ("auto", "all", "generated")
-#: margin_constraints="auto" generates margin rows when (distinct margin rows) x r^2 exceeds
-#: this (benchmarks/results/qmm.md, Clarabel CPU s, all rows vs generated: T = 100,
-#: n = 1,000 (5e6) 0.35 vs 0.67; T = 100, n = 5,000 (2.5e7) 1.10 vs 0.42; T = 500, n = 1,000
-#: (1.25e8) 2.89 vs 1.28; the threshold lies between the first two)
+#: margin_constraints="auto" generates margin rows when there are at least as many distinct
+#: margin rows k as weight variables r and k * r^2 exceeds this.  Measured (SCS / Clarabel
+#: CPU s, all rows vs generated, benchmarks/results/qmm.md): random T = 100, n = 1,000
+#: (k r^2 = 5e6) 0.15 vs 0.36 / 0.35 vs 0.67; random T = 100, n = 5,000 0.36 vs 0.11 /
+#: 1.10 vs 0.42; random T = 500, n = 1,000 (k = r) 1.66 vs 0.95 / 2.89 vs 1.28; breast
+#: cancer AdaBoost depth 2 (T = 500, k = 285 < r) 0.43 vs 1.47 / 2.21 vs 3.39, where a
+#: larger share of the rows is active at the optimum.
 GENERATE_ABOVE_WORK = 1e7
 #: HiGHS's active-set QP solver is refused above this many weight variables (measured on
 #: random +-1 ensembles, n = 1,000 rows, upsilon = 0.5: 100 members 0.1 s; 200 members 1.5 s
@@ -357,9 +360,10 @@ class QMMModel(OptModel):
         ``"generated"`` solves over a working set of margin rows and adds the violated ones
         until none is (see :meth:`solve`): the same optimum, a smaller QP per round (at
         T = 500, n = 1,000 about 50 of the 500 margin rows are active at the optimum).
-        ``"auto"`` generates when (distinct margin rows) x :math:`r^2` exceeds
-        ``GENERATE_ABOVE_WORK`` = 1e7, where it measured faster, and takes all rows below
-        (``benchmarks/results/qmm.md``); the choice made is ``margin_constraints_``.  Identical protected rows are one
+        ``"auto"`` generates when the distinct margin rows :math:`k` are at least
+        :math:`r` and :math:`k r^2` exceeds ``GENERATE_ABOVE_WORK`` = 1e7, where it measured
+        faster, and takes all rows otherwise (``benchmarks/results/qmm.md``); the choice
+        made is ``margin_constraints_``.  Identical protected rows are one
         constraint in every case (the largest :math:`\varphi_i` binds).
     rank_tol : float, optional
         Relative tolerance on :math:`|R_{kk}|/|R_{00}|` for the rank of the QR step
@@ -562,8 +566,9 @@ class QMMModel(OptModel):
         self._margin_A, self._margin_b = _distinct_margin_rows(self._Lambda, self.phi_)
         self.margin_constraints_ = self.margin_constraints
         if self.margin_constraints == "auto":
-            work = self._margin_b.size * float(self.basis_.size) ** 2
-            self.margin_constraints_ = "generated" if work > GENERATE_ABOVE_WORK else "all"
+            k, r = self._margin_b.size, self.basis_.size
+            large = k >= r and k * float(r) ** 2 > GENERATE_ABOVE_WORK
+            self.margin_constraints_ = "generated" if large else "all"
 
         # the objective's data: Sigma' and its PSD check, or the factor R with R'R = Sigma'
         if self.formulation == "covariance":
@@ -750,7 +755,9 @@ class QMMModel(OptModel):
             out = np.flatnonzero(violation > tol)
             if out.size == 0:
                 break
-            if result.status is not Status.OPTIMAL:
+            if result.status not in (Status.OPTIMAL, Status.FEASIBLE):
+                # a limit stopped the round; an inaccurate ("feasible") round still tells
+                # which rows are violated, so generation goes on
                 self._fallback(result, f"the solver stopped with status "
                                        f"{result.status.value!r} in round {rounds} of "
                                        f"margin-row generation, its weights violating "

@@ -696,5 +696,7 @@ def test_auto_margin_constraints_generate_only_on_large_qps():
     big = QMMModel(*_random_ensemble(1000, 150, 10))  # 500 rows x 150^2 = 1.1e7
     assert big.basis_.size == 150 and big._margin_b.size == 500
     assert big.margin_constraints_ == "generated"
+    wide = QMMModel(*_random_ensemble(1000, 600, 10))  # k = 500 < r = 600: all rows
+    assert wide.margin_constraints_ == "all"
     with pytest.raises(InputError, match="margin_constraints"):
         QMMModel(*_random_ensemble(30, 3, 10), margin_constraints="lazy")
