@@ -252,8 +252,8 @@ class EnumerationPricer:
 
     Parameters
     ----------
-    A : bool array of shape (N, L)
-        Literal matrix.
+    literals : bool array of shape (N, L)
+        Literal matrix :math:`A`.
     block_rows : int, optional
         Rows per block; default :math:`2^{26} / (8 L)` (64 MB of float64 per block).
     backend : {"local", "dask"} or dask.distributed.Client, default "local"
@@ -265,10 +265,10 @@ class EnumerationPricer:
         leaves the BLAS as it is.
     """
 
-    def __init__(self, A: np.ndarray, *, block_rows: int | None = None,
+    def __init__(self, literals: np.ndarray, *, block_rows: int | None = None,
                  backend: Any = "local", blas_threads: int | None = 1,
                  float_cache_bytes: int = _FLOAT_CACHE_BYTES) -> None:
-        A = np.ascontiguousarray(A, dtype=bool)
+        A = np.ascontiguousarray(literals, dtype=bool)
         if A.ndim != 2:
             raise InputError(f"the literal matrix must be 2-D, got shape {A.shape}.")
         self.n_rows, self.n_lit = A.shape

@@ -109,15 +109,16 @@ class RulePricingModel(OptModel):
 
     Parameters
     ----------
-    A : array of shape (N, L)
-        Binary literal matrix.
-    y : array of shape (N,)
-        Labels in {0, 1}.
+    literals : array of shape (N, L)
+        Binary literal matrix :math:`A`.
+    labels : array of shape (N,)
+        Labels :math:`y` in {0, 1}.
     sample_weight : array of shape (N,) or None
         Weights ``P`` (default uniform ``1/N``).
-    mu : array of shape (n_pos,)
-        Cover duals, one per label-1 row in row order (``cover_duals_`` of the master).
-    lam : float, default 0
+    cover_duals : array of shape (n_pos,)
+        Cover duals :math:`\mu`, one per label-1 row in row order (``cover_duals_`` of the
+        master).
+    complexity_dual : float, default 0
         Complexity-row dual :math:`\lambda \ge 0` (``complexity_dual_``).
     max_degree : int, default 3
         ``D``, the most literals a clause may have.
@@ -145,11 +146,11 @@ class RulePricingModel(OptModel):
     ``mip_abs_gap=...`` as an option for tighter).
     """
 
-    def __init__(self, A: Any, y: Any, sample_weight: Any, mu: Any, lam: float = 0.0,
-                 max_degree: int = 3, *, lambda0: float = 0.0, lambda1: float = 0.0,
-                 exclude: Iterable[Iterable[Any]] | None = None) -> None:
-        self._data = _PricingData(A, y, sample_weight, mu, lam, max_degree, lambda0,
-                                  lambda1, exclude)
+    def __init__(self, literals: Any, labels: Any, sample_weight: Any, cover_duals: Any,
+                 complexity_dual: float = 0.0, max_degree: int = 3, *, lambda0: float = 0.0,
+                 lambda1: float = 0.0, exclude: Iterable[Iterable[Any]] | None = None) -> None:
+        self._data = _PricingData(literals, labels, sample_weight, cover_duals, complexity_dual,
+                                  max_degree, lambda0, lambda1, exclude)
 
     @property
     def max_degree(self) -> int:

@@ -25,6 +25,12 @@ def make_instance(seed: int, n_rows: int = 20, n_features: int = 4):
     return A, y, P, rng
 
 
+def milp_kw(kw):
+    """The dual keywords under RulePricingModel's names (cover_duals, complexity_dual)."""
+    names = {"mu": "cover_duals", "lam": "complexity_dual"}
+    return {names.get(k, k): v for k, v in kw.items()}
+
+
 def r_by_definition(A, y, P, mu, clause, lam=0.0, lambda0=0.0, lambda1=0.0):
     """r(k) written out row by row from the definition (independent of the package)."""
     mu_full = np.zeros(len(y))
@@ -58,7 +64,7 @@ def test_exact_pricing_equals_enumeration_of_degree_2_clauses(seed, kind):
     r_all = np.array([r_by_definition(A, y, P, mu, c, **kw) for c in clauses])
     shared = reduced_costs(A, y, clauses, mu, sample_weight=P, **kw)
     np.testing.assert_allclose(shared, r_all, atol=1e-14)
-    pricing = RulePricingModel(A, y, P, mu, max_degree=2, **kw)
+    pricing = RulePricingModel(A, y, P, mu, max_degree=2, **milp_kw(kw))
     pricing.solve(mip_abs_gap=1e-10)
     assert 1 <= len(pricing.clause_) <= 2
     assert pricing.reduced_cost_ == pytest.approx(r_all.min(), abs=1e-9)
@@ -76,7 +82,7 @@ def test_exact_pricing_degree_3_equals_enumeration(seed):
     mu, kw = random_duals(rng, y, "budget")
     clauses = all_clauses(A.shape[1], 3)
     r_all = reduced_costs(A, y, clauses, mu, sample_weight=P, **kw)
-    pricing = RulePricingModel(A, y, P, mu, max_degree=3, **kw)
+    pricing = RulePricingModel(A, y, P, mu, max_degree=3, **milp_kw(kw))
     pricing.solve(mip_abs_gap=1e-10)
     assert pricing.reduced_cost_ == pytest.approx(r_all.min(), abs=1e-9)
 
@@ -88,7 +94,7 @@ def test_exclude_returns_the_next_best_clause():
     r_all = reduced_costs(A, y, clauses, mu, sample_weight=P, **kw)
     order = np.argsort(r_all, kind="stable")
     best = clauses[order[0]]
-    pricing = RulePricingModel(A, y, P, mu, max_degree=2, exclude=[best], **kw)
+    pricing = RulePricingModel(A, y, P, mu, max_degree=2, exclude=[best], **milp_kw(kw))
     pricing.solve(mip_abs_gap=1e-10)
     assert pricing.clause_ != best
     assert pricing.reduced_cost_ == pytest.approx(r_all[order[1]], abs=1e-9)
@@ -143,7 +149,7 @@ def test_column_generation_reaches_the_lp_over_all_clauses(form):
     master = HighsRuleMaster(A, y, [], sample_weight=P, **kw)
     master.solve()
     for _ in range(40):
-        pricing = RulePricingModel(A, y, P, **master.duals_for_pricing_, max_degree=2)
+        pricing = RulePricingModel(A, y, P, **milp_kw(master.duals_for_pricing_), max_degree=2)
         pricing.solve(mip_abs_gap=1e-10)
         if pricing.reduced_cost_ >= -1e-9:
             break
@@ -173,7 +179,7 @@ def test_pricing_model_names_and_sizes():
     A, y, P, rng = make_instance(3)
     mu, kw = random_duals(rng, y, "budget")
     mu[0] = 0.0  # a zero-priced row is left out of the model
-    m = RulePricingModel(A, y, P, mu, max_degree=2, **kw).model
+    m = RulePricingModel(A, y, P, mu, max_degree=2, **milp_kw(kw)).model
     first_pos = int(np.flatnonzero(y == 1)[0])
     assert f"i_{first_pos}" not in set(m.rows)
     assert [str(j) for j in m.literals][:2] == ["j_0", "j_1"]
@@ -219,7 +225,7 @@ def test_pricing_file_reads_back_with_the_same_optimum(tmp_path, suffix):
 
     A, y, P, rng = make_instance(21)
     mu, kw = random_duals(rng, y, "budget")
-    pricing = RulePricingModel(A, y, P, mu, max_degree=2, exclude=[(0,)], **kw)
+    pricing = RulePricingModel(A, y, P, mu, max_degree=2, exclude=[(0,)], **milp_kw(kw))
     pricing.solve(mip_abs_gap=1e-10)
     path = tmp_path / f"pricing{suffix}"
     pricing.write(path)
