@@ -175,6 +175,9 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
         WDBC (same benchmark, with reuse): ``n_iter_no_change=1`` took 1.04 CPU seconds per
         fold instead of 1.31 and chose the same penalty; one data set does not earn a
         default that skips penalties.
+    solver : str, mapping or None, default None
+        The solver of every fit (``BooleanRuleSetClassifier``'s ``solver``); ``None`` keeps
+        the estimator's own (``"highs"`` by default).
     verbose : bool, default False
         One progress bar (tqdm) over folds x penalties with the time left, and progress
         messages through :mod:`logging` (logger ``optirules.learners.rule_set_cv``).
@@ -215,7 +218,9 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
                  cv: Any = 5, scoring: Any = None, selection: str = "best",
                  time_limit: float | None = None, n_jobs: int | None = None,
                  random_state: int | None = None, reuse_pool: bool = False,
-                 n_iter_no_change: int | None = None, verbose: bool = False) -> None:
+                 n_iter_no_change: int | None = None, verbose: bool = False,
+                 solver: Any = None) -> None:
+        self.solver = solver
         self.reuse_pool = reuse_pool
         self.n_iter_no_change = n_iter_no_change
         self.verbose = verbose
@@ -307,6 +312,9 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
         # the folds get k/(k+1) of the limit, the refit on all rows the rest
         cv_deadline = (None if total is None
                        else time.time() + total * len(splits) / (len(splits) + 1))
+        if self.solver is not None:
+            base = clone(base).set_params(solver=self.solver)
+            base._check_params()  # an unknown solver is refused before any fit
         candidates = [clone(base).set_params(lambda0=l0, lambda1=l1) for l0, l1 in pairs]
         # larger penalties first: they fit fastest (so a time limit leaves whole penalties),
         # and each fold's pool grows along the path

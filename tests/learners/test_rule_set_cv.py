@@ -270,3 +270,14 @@ def test_early_stopping_scores_a_prefix_of_the_path_and_logs(caplog):
     assert any(m.startswith("chosen penalty") for m in msgs)
     with pytest.raises(InputError, match="n_iter_no_change"):
         BooleanRuleSetCV(base, n_iter_no_change=0).fit(X, y)
+
+
+def test_solver_is_set_on_every_fit_and_checked_first():
+    from optirules.errors import OptirulesError
+
+    X, y = planted(200)
+    est = BooleanRuleSetCV(BooleanRuleSetClassifier(max_degree=1), penalties=(0.01,), cv=2,
+                           solver="highs").fit(X, y)
+    assert est.best_estimator_.solver == "highs"
+    with pytest.raises(OptirulesError):
+        BooleanRuleSetCV(solver="no_such_solver").fit(X, y)
