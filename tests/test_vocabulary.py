@@ -48,17 +48,9 @@ SOLVER_LEARNERS = ("BooleanRuleSetClassifier", "BooleanRuleSetCV",
 
 #: (class, name) renames not landed yet; the xfail is strict, so a landed rename fails
 #: here until its entry is removed
-PENDING: set[tuple[str, str]] = {
-    ("EnumerationPricer", "A"),
-    ("RulePricingModel", "A"),
-    ("RulePricingModel", "y"),
-    ("RulePricingModel", "mu"),
-    ("RulePricingModel", "lam"),
-}
+PENDING: set[tuple[str, str]] = set()
 #: learners whose ``verbose`` / ``solver`` / ``time_limit`` is not there yet
-PENDING_PARAMS: set[tuple[str, str]] = {
-    ("BooleanRuleSetCV", "solver"),
-}
+PENDING_PARAMS: set[tuple[str, str]] = set()
 
 
 def _public_classes(module) -> dict[str, type]:
