@@ -295,6 +295,7 @@ class EnumerationPricer:
 
     @property
     def n_blocks(self) -> int:
+        """Number of row blocks."""
         return len(self._blocks.slices)
 
     def close(self) -> None:
