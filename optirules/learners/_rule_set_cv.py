@@ -163,8 +163,8 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
         can only be lower, and a rule set can differ only where the IP has ties or the
         smaller pool missed the optimum.  ``False`` (the default): every fit starts from an
         empty pool, the plain grid search.  Measured on WDBC (default grid, 5 folds,
-        ``benchmarks/results/rule_set_speed.md``): 1.31 CPU seconds per fold with reuse
-        against 1.35 without, and the chosen penalty moved from 0.005 to 0.003 (the larger
+        ``benchmarks/results/rule_set_speed.md``): 1.34 CPU seconds per fold with reuse
+        against 1.27 without, and the chosen penalty moved from 0.005 to 0.003 (the larger
         pools gave lower training objectives) -- no speed to earn a departure from the plain
         search.  The refit on all rows always starts empty.
     n_iter_no_change : int or None, default None
@@ -172,9 +172,9 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
         the largest down) without a higher mean validation score; the penalties not
         reached are left out (``complete`` False) and ``status_`` says so.  ``None`` (the
         default) scores the whole grid, the grid search of Dash, Günlük and Wei.  Measured on
-        WDBC (same benchmark, with reuse): ``n_iter_no_change=1`` took 1.04 CPU seconds per
-        fold instead of 1.31 and chose the same penalty; one data set does not earn a
-        default that skips penalties.
+        WDBC (same benchmark): ``n_iter_no_change=1`` took 0.64 CPU seconds per fold instead
+        of 1.27 and chose the same penalty (three of five penalties scored); one data set
+        does not earn a default that skips penalties.
     solver : str, mapping or None, default None
         The solver of every fit (``BooleanRuleSetClassifier``'s ``solver``); ``None`` keeps
         the estimator's own (``"highs"`` by default).
