@@ -129,7 +129,7 @@ def write(args, rows, sizes, started, t0, load0, *, done: bool) -> None:
         f"{load0[2]:.2f}; after the last fit {load1[0]:.2f}, {load1[1]:.2f}, {load1[2]:.2f}.",
         "",
         "`DRORuleEnsembleClassifier(binarizer=\"auto\", random_state=0)` (defaults: budget 30, "
-        "member budgets 10, 15, 30, 10 members each, `member_warm_start=\"pool\"`, the "
+        "member budgets 10, 15, 30, 10 members each, `member_warm_start=\"members\"`, the "
         "combination IP through the direct highspy model). Step columns: seconds summed over "
         "the members of the fit (`history_`).",
         "",

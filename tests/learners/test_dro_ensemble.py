@@ -263,7 +263,7 @@ def test_history_times_every_step_of_every_member():
     np.testing.assert_allclose([r["robust_loss"] for r in returned], est.robust_loss_history_)
 
 
-@pytest.mark.parametrize("start", ["members", "none"])
+@pytest.mark.parametrize("start", ["members", "none"])  # against "pool"
 def test_member_warm_start_changes_the_path_not_the_lp_optimum(start):
     # exact pricing proves each member's master LP optimal over all clauses, whatever the
     # starting pool: the first two members see the same pmfs (h_1 starts from an empty pool
@@ -272,7 +272,7 @@ def test_member_warm_start_changes_the_path_not_the_lp_optimum(start):
     X, y = noisy_data(11, n=90)
     kw = dict(complexity=12, member_complexity=6, n_estimators=3, max_degree=2,
               pricing="exact", random_state=0)
-    pool = DRORuleEnsembleClassifier(**kw).fit(X, y)
+    pool = DRORuleEnsembleClassifier(member_warm_start="pool", **kw).fit(X, y)
     other = DRORuleEnsembleClassifier(member_warm_start=start, **kw).fit(X, y)
     assert pool.history_[0]["initial_pool"] == other.history_[0]["initial_pool"] == 0
     for a, b in zip(pool.member_results_[:2], other.member_results_[:2]):
