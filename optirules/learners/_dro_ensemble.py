@@ -606,10 +606,10 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                 if it > 1 and self._expired():
                     timed_out = True
                     break
-                # warm start: the pool of the previous member's column generation (it
-                # holds the pools before it), since P^n changes the weights of the master,
-                # not its columns.  Not for the binary loss, where h_{n+1} must depend on
-                # P^n alone for a repeat to prove a cycle.
+                # warm start (member_warm_start): the members' clauses so far, or the
+                # previous member's whole pool (P^n changes the master's weights, not its
+                # columns).  Not for the binary loss, where h_{n+1} must depend on P^n
+                # alone for a repeat to prove a cycle.
                 if self.loss != "margin" or self.member_warm_start == "none":
                     start: list[Clause] = []
                 elif self.member_warm_start == "members":
