@@ -240,81 +240,35 @@ class QMMModel(OptModel):
     :math:`\mathbf E'`) and :math:`\boldsymbol\varphi'_\upsilon` (those margins), ties broken
     by row order.  The QP is built with ``cvxpy.quad_form(w, cvxpy.psd_wrap(Sigma))``.
 
-    **Preprocessing (the QMM paper, rank deficiency of H).**
+    **Preprocessing (the QMM paper, rank deficiency of H).**  Identical members are merged
+    into the one with the lowest index, which receives the sum of their :math:`\alpha` (the
+    paper's :math:`\alpha'`; ``merged_weight_``); QR with column pivoting
+    (``scipy.linalg.qr(..., pivoting=True)``) on the distinct columns gives the rank
+    :math:`r` and the basis :math:`\mathbf H'`.  Linearly dependent members that are not
+    identical (a stump :math:`h` and its negation :math:`-h`) are handled as ``dependent``
+    says: ``"keep"`` (default, a departure: the paper's Algorithm 2 drops them) keeps them
+    in the QP as variables; ``"drop"`` (the paper's) drops their weight and renormalises
+    :math:`\boldsymbol\alpha'` (``"proportional"`` is an older name of it); ``"lstsq"``
+    gives their vote :math:`\mathbf v = \mathbf E_G\boldsymbol\alpha_G`, of weight
+    :math:`A_G = \mathbf 1^\top\boldsymbol\alpha_G`, to the basis,
+    :math:`\boldsymbol\delta = \arg\min\{\|\mathbf E'\boldsymbol\delta - \mathbf v\|_2 :
+    \boldsymbol\delta \ge 0, \mathbf 1^\top\boldsymbol\delta = A_G\}`.  The weight moved is
+    ``moved_weight_`` and the largest margin change it causes ``margin_shift_``.
 
-    1. *Identical members are merged.*  Columns of :math:`\mathbf H` that are equal are
-       represented by the one with the lowest index, which receives the sum of their
-       :math:`\alpha` (the paper's :math:`\alpha'_j = \alpha_{d_j} + \sum` of the weights of
-       the dropped columns equal to it).  The vote, hence every margin, is unchanged.
-       The weight carried this way is ``merged_weight_``.
-    2. *QR with column pivoting* (``scipy.linalg.qr(..., pivoting=True)``) on the distinct
-       columns gives the rank :math:`r` and :math:`r` pivot columns, the basis
-       :math:`\mathbf H'`.
-    3. *Linearly dependent but not identical members* (the non-pivot distinct columns) are
-       a different case: their vote :math:`\mathbf v = \mathbf E_G \boldsymbol\alpha_G` lies
-       in the span of :math:`\mathbf E'` but, for +-1 columns, never in the cone of a convex
-       combination (a convex combination of +-1 vectors equals a +-1 vector only if all its
-       members are that vector), so dropping them as the paper does loses
-       :math:`A_G = \mathbf 1^\top\boldsymbol\alpha_G` of the vote (a stump :math:`h`
-       and its negation :math:`-h`, or the three stumps on a one-hot coded attribute, are
-       dependent without being identical).  ``dependent`` decides:
-
-       * ``"keep"`` (default; departs from the paper's Algorithm 2, which drops them): keep
-         them in the QP as variables.  No weight moves, the reference vote is the original
-         one, and the QP's :math:`\hat{\boldsymbol\Sigma}` is singular but still positive
-         semidefinite.  Measured on one 2/3-1/3 split of tic-tac-toe with T = 500
-         AdaBoost stumps (by reweighting; 20 distinct stumps, rank 19), the reference
-         vote's test error is 1.9 % here, 20.3 % with ``"drop"`` and 12.2 % with
-         ``"lstsq"``, before any QP is solved (the ablation rows of
-         ``benchmarks/results/pruning_tables.md`` give the full run);
-       * ``"drop"`` (the paper's :math:`\mathbf H'`, :math:`\boldsymbol\alpha'`): keep
-         them out of the QP and drop their weight; :math:`\boldsymbol\alpha'` is
-         renormalised to the simplex (which does not change its vote).  ``"proportional"``
-         is accepted as an older name of this choice;
-       * ``"lstsq"``: keep them out of the QP and give their weight to the
-         basis by the least-squares representation restricted to the scaled simplex,
-         :math:`\boldsymbol\delta = \arg\min\{\|\mathbf E'\boldsymbol\delta - \mathbf v\|_2 :
-         \boldsymbol\delta \ge 0, \mathbf 1^\top\boldsymbol\delta = A_G\}`, so
-         :math:`\boldsymbol\alpha' = \boldsymbol\alpha'_{\text{merged}} + \boldsymbol\delta`
-         stays on the simplex and its margins are as close as such a vote can be.
-
-       The weight given to other members is ``moved_weight_`` (:math:`A_G`, 0 for
-       ``"keep"``) and the largest change of any training margin it causes,
-       :math:`\|\mathbf E'\boldsymbol\alpha' - \mathbf E\boldsymbol\alpha\|_\infty`, is
-       ``margin_shift_``.
-
-    **Reference margins.**  ``margin_reference="basis"`` (default, the paper's choice) takes
-    :math:`\boldsymbol\varphi'_\upsilon` from :math:`\mathbf m^{\mathrm{ref}} =
-    \mathbf E'\boldsymbol\alpha'`; then :math:`\boldsymbol\alpha'` is feasible, the QP always
-    has a solution, and its optimum is at most :math:`\boldsymbol\alpha'^\top
-    \hat{\boldsymbol\Sigma}'\boldsymbol\alpha'`.  ``"original"`` takes it from the given
-    ensemble's margins :math:`\mathbf E\boldsymbol\alpha` so that the returned vote never
-    lowers one of the original lower-:math:`\upsilon` margins; when dependent members were
-    folded this QP can be infeasible.
-
-    **Singular covariance (the paper's** :math:`n < T` **rule).**  The paper states that
-    when :math:`\hat{\boldsymbol\Sigma}'` is not positive definite ("especially in the case
-    where :math:`n < T`") the QP fails and the result is the QR-reduced ensemble
-    :math:`\operatorname{sign}(\mathbf E'\boldsymbol\alpha')`, and explains its
-    ionosphere and sonar results by it.  We test this numerically on the covariance of the
-    QR basis (the pivot columns only, whatever ``dependent`` is): its rank is that of the
-    centred :math:`\mathbf E'`, counted from singular values above
-    ``max(n, r) * eps * s_max`` (or ``rank_tol``), and it is singular when that rank is
-    below :math:`r` — always when :math:`r \ge n`, and also when some combination of basis
-    members is constant on the training rows.  With ``singular_covariance="fallback"``
-    (default, the paper's rule) no solver is called, the reference weights are returned,
-    ``singular_covariance_`` is ``True`` and ``fallback_reason_`` says why;
-    ``singular_covariance="solve"`` solves the (convex, positive semidefinite) QP anyway.
-
-    **Fallback.**  When :math:`\hat{\boldsymbol\Sigma}'` is not positive semidefinite
-    (smallest eigenvalue below :math:`-\text{psd\_tol}\cdot\max(1, \lambda_{\max})`; a
-    sample covariance is PSD in exact arithmetic, so this guards against round-off only),
-    or the solver returns no usable solution (infeasible, numerical failure, a limit
-    without a feasible point), the model returns its *reference weights*: the weights whose
-    margins gave :math:`\boldsymbol\varphi` — :math:`\boldsymbol\alpha'` for ``"basis"``, and
-    :math:`\boldsymbol\alpha` with identical members merged (the unchanged original vote) for
-    ``"original"``.  It sets ``fallback_used_ = True``, explains why in
-    ``fallback_reason_`` and warns with :class:`QMMFallbackWarning`.
+    **Reference margins, singular covariance, fallback.**  ``margin_reference="basis"``
+    (default, the paper's) takes :math:`\boldsymbol\varphi'_\upsilon` from
+    :math:`\mathbf E'\boldsymbol\alpha'` (the QP is then always feasible); ``"original"``
+    from :math:`\mathbf E\boldsymbol\alpha` (it can then be infeasible).  When the
+    covariance of the QR basis is singular (its rank, from singular values above
+    ``max(n, r) * eps * s_max`` or ``rank_tol``, is below :math:`r`: the paper's
+    :math:`n < T` case), ``singular_covariance="fallback"`` (default, the paper's rule)
+    returns the reference weights without calling a solver and ``"solve"`` solves anyway.
+    When :math:`\hat{\boldsymbol\Sigma}'` is not positive semidefinite (smallest eigenvalue
+    below :math:`-\text{psd\_tol}\cdot\max(1, \lambda_{\max})`) or the solver returns no
+    usable solution, the reference weights are returned, ``fallback_used_`` and
+    ``fallback_reason_`` say so, and :class:`QMMFallbackWarning` is warned.  The reasons
+    for each default, with the measurements, are on the documentation's *QMM ensemble
+    pruning* page.
 
     Parameters
     ----------
@@ -421,13 +375,6 @@ class QMMModel(OptModel):
     ``status_`` (the solver's :class:`~optirules.solvers.Status`), ``n_margin_rows_`` and
     ``generation_rounds_`` (margin rows in the last QP solved, rounds), ``fallback_used_``,
     ``fallback_reason_`` (``""`` when not used) and ``result_``.
-
-    Notes
-    -----
-    The paper remarks that :math:`\hat{\boldsymbol\Sigma}` may be "full rank but not positive
-    semidefinite" when :math:`n < T`; a sample covariance is always PSD, but it is singular
-    when :math:`n \le r`, which is the case the singular-covariance rule above detects.  The
-    PSD check guards against round-off only.
     """
 
     #: SCS measured fastest (benchmarks/results/qmm.md, CPU s, default margin rows, SCS vs
