@@ -37,6 +37,7 @@ from ._checks import (
     fit_binarizer,
     n_rows,
     normalized_weights,
+    progress_logger,
 )
 from ._explain import DEFAULT_PREFIX, binary_explain, text_or_repr
 from ._json import (
@@ -297,7 +298,9 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         Passed to HiGHS as ``random_seed`` for the master IP.  Everything else is
         deterministic, so equal ``random_state`` gives equal fits.
     verbose : bool, default False
-        Show a progress bar (tqdm) over the iterations.
+        Show a progress bar (tqdm) over the iterations, and log each iteration and the stop
+        through :mod:`logging` (logger ``optirules.learners.rule_set``, level INFO; printed to
+        stderr when the application configured no logging).
     backend : {"local", "dask"} or dask.distributed.Client, default "local"
         Where exact enumeration pricing runs: in this process, or mapped over row blocks
         on the current (or given) ``dask.distributed`` client and reduced here in block
@@ -491,6 +494,7 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         self.max_degree_ = resolve_max_degree(self.max_degree, A.shape)
         bar = None
         progress = None
+        log = progress_logger("learners.rule_set", self.verbose)
         if self.verbose:
             from tqdm.auto import tqdm
 
@@ -500,6 +504,9 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
                 bar.update(1)
                 bar.set_postfix(lp=f"{rec['lp_objective']:.5f}",
                                 r=f"{rec['best_reduced_cost']:.2e}", pool=rec["pool_size"])
+                log.info("iteration %d: LP %.6g, best reduced cost %.3g, pool %d, %.2f s",
+                         rec["iteration"], rec["lp_objective"], rec["best_reduced_cost"],
+                         rec["pool_size"], rec["time"])
         try:
             res = column_generation(
                 A, yk, Pk, complexity=None if self.complexity is None else float(self.complexity),
@@ -515,6 +522,11 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
             if bar is not None:
                 bar.close()
         self._set_result(res)
+        if log is not None:
+            log.info("stopped: %s; %d rules, master IP %s, objective %.6g, gap %s, %.2f s",
+                     res.stop_reason, len(res.clauses), res.ip_status, res.ip_objective,
+                     "unknown" if math.isnan(res.gap) else f"{100 * res.gap:.2f} %",
+                     res.fit_time)
         self._train = (A, yk, Pk)
         self._set_scores(clause_coverage(A, self.clauses_), yk, Pk)
         return self
@@ -556,8 +568,21 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
     def _check_fitted(self) -> None:
         check_fitted(self, "rules_")
 
+    def _refuse_one_vs_rest(self, method: str) -> None:
+        """A K-class model has no single rule set: say where the K rule sets are."""
+        if self._is_one_vs_rest():
+            raise InputError(
+                f"{method} works on one rule set, and this model has {len(self.classes_)} "
+                "classes: estimators_[k] is the rule set of classes_[k] against the rest. "
+                f"Call estimators_[k].{method}(...) for the class you want.")
+
     def decision_rules(self, X: Any) -> np.ndarray:
-        """Boolean matrix ``(n_samples, n_rules)``: which rules fire on which rows."""
+        """Boolean matrix ``(n_samples, n_rules)``: which rules fire on which rows.
+
+        On a model of more than two classes, call it on ``estimators_[k]`` (the rule set of
+        ``classes_[k]`` against the rest); the model itself refuses with that advice.
+        """
+        self._refuse_one_vs_rest("decision_rules")
         self._check_fitted()
         if hasattr(self, "literals_") and (self.binarizer is None or hasattr(self, "binarizer_")):
             A = self._literal_matrix(X, reset=False)
@@ -756,6 +781,7 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         list of Path
             The files written.
         """
+        self._refuse_one_vs_rest("export_model")
         from ..models import RuleMasterModel
 
         self._check_fitted()

@@ -163,3 +163,20 @@ def test_dro_scores_are_the_weighted_vote_even_with_one_member():
     assert roc_auc_score(y1, s) == pytest.approx((tpr + tnr) / 2)
     auc = cross_val_score(clone(one), X, y1, cv=3, scoring="roc_auc")
     assert np.all(np.isfinite(auc)) and np.all(auc > 0.7), auc
+
+
+def test_rule_set_of_three_classes_points_to_its_per_class_rule_sets(tmp_path):
+    from sklearn.datasets import load_wine
+
+    from optirules.errors import InputError
+    from optirules.learners import BooleanRuleSetClassifier
+
+    X, y = load_wine(return_X_y=True)
+    clf = BooleanRuleSetClassifier(binarizer="auto", max_degree=1, random_state=0).fit(X, y)
+    for call in (lambda: clf.decision_rules(X), lambda: clf.export_model(tmp_path / "m.lp")):
+        with pytest.raises(InputError, match=r"estimators_\[k\]"):
+            call()
+    # the advice works: the rule set of class 0 against the rest fires and exports
+    fired = clf.estimators_[0].decision_rules(X)
+    assert fired.shape == (len(y), len(clf.estimators_[0].rules_))
+    assert clf.estimators_[0].export_model(tmp_path / "m0.lp")[0].exists()

@@ -427,3 +427,14 @@ def test_integer_weights_equal_repeated_rows_with_a_binarizer():
     assert [str(c) for c in weighted.literals_] == [str(c) for c in repeated.literals_]
     assert str(weighted.rules_) == str(repeated.rules_)
     assert weighted.ip_objective_ == pytest.approx(repeated.ip_objective_, rel=1e-9)
+
+
+def test_verbose_logs_every_iteration_and_the_stop(caplog):
+    import logging
+
+    X, y = binary_data(3)
+    with caplog.at_level(logging.INFO, logger="optirules.learners.rule_set"):
+        est = BooleanRuleSetClassifier(verbose=True, random_state=0).fit(X, y)
+    msgs = [r.getMessage() for r in caplog.records if r.name == "optirules.learners.rule_set"]
+    assert sum(m.startswith("iteration ") for m in msgs) == len(est.history_)
+    assert msgs[-1].startswith("stopped: ") and f"{len(est.rules_)} rules" in msgs[-1]
