@@ -34,12 +34,11 @@ from sklearn.utils import indexable
 from ..errors import InputError
 from ._checks import (
     check_binary_targets,
-    check_fitted,
     n_rows,
     normalized_weights,
     progress_logger,
 )
-from ._cv import cv_scorer, cv_splits
+from ._cv import RefitDelegation, cv_scorer, cv_splits
 from ._explain import text_or_repr
 from ._multiclass import multiclass_labels
 from ._rule_set import BooleanRuleSetClassifier
@@ -113,7 +112,7 @@ def _fit_and_score(estimator: Any, X: Any, y: np.ndarray, w: np.ndarray | None,
             "state": state}
 
 
-class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
+class BooleanRuleSetCV(RefitDelegation, ClassifierMixin, BaseEstimator):
     """A :class:`BooleanRuleSetClassifier` whose penalty is chosen by cross-validation.
 
     For each penalty of the grid, the rule set is fitted on the training part of every
@@ -446,34 +445,15 @@ class BooleanRuleSetCV(ClassifierMixin, BaseEstimator):
         return ok[0]
 
     # ------------------------------------------------------------------ delegation
-    def _check_fitted(self) -> None:
-        check_fitted(self, "best_estimator_")
-
-    def predict(self, X: Any) -> np.ndarray:
-        """The refitted rule set's prediction."""
-        self._check_fitted()
-        return self.best_estimator_.predict(X)
-
     def decision_rules(self, X: Any) -> np.ndarray:
         """Boolean matrix ``(n_samples, n_rules)``: which rules fire on which rows."""
         self._check_fitted()
         return self.best_estimator_.decision_rules(X)
 
-    def predict_proba(self, X: Any) -> np.ndarray:
-        """The refitted rule set's scores (:meth:`BooleanRuleSetClassifier.predict_proba`)."""
-        self._check_fitted()
-        return self.best_estimator_.predict_proba(X)
-
     def decision_function(self, X: Any) -> np.ndarray:
         """The refitted rule set's :meth:`BooleanRuleSetClassifier.decision_function`."""
         self._check_fitted()
         return self.best_estimator_.decision_function(X)
-
-    def explain(self, X: Any):
-        """The refitted rule set's explain DataFrame (prediction, score, the rules that
-        fired; :meth:`BooleanRuleSetClassifier.explain`)."""
-        self._check_fitted()
-        return self.best_estimator_.explain(X)
 
     def to_json(self, path: str | os.PathLike | None = None, *, indent: int | None = 2) -> str:
         """The refitted rule set as :meth:`BooleanRuleSetClassifier.to_json` writes it
