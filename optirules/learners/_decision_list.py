@@ -61,6 +61,9 @@ __all__ = [
 class DecisionListClassifier(ClassifierMixin, BaseEstimator):
     """BruteDL decision list with the Minimum OSR fallback (the Minimum OSR paper).
 
+    The list is found by exhaustive search, not by solving an optimization model, so it has
+    no ``export_model``: there is no LP, MILP or QP to write.
+
     **How the list is built.**  Every training row starts uncovered.  Repeatedly, among all
     conjunctions of ``1..max_degree`` tests ``attribute = value`` on distinct attributes that
     cover at least ``min_coverage`` uncovered rows, the one of best Laplace accuracy

@@ -37,7 +37,9 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 from abc import ABCMeta, abstractmethod
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -779,6 +781,20 @@ class QMMPruner(_BasePruner):
         self.upsilon_ = float(model.upsilon_)
         self.emargin_ = model.emargin_
         return model.weights_
+
+    def export_model(self, path: str | os.PathLike) -> list[Path]:
+        """Write the QMM QP of this fit (all protected margin rows, on the QR-reduced
+        members) as ``.lp`` or ``.mps`` by suffix; returns the files written.
+
+        HiGHS reads the file back (:func:`optirules.solvers.read_model`).  KappaPruner and
+        DREPPruner are greedy searches, not optimization models: they have nothing to export.
+        """
+        self._check_fitted()
+        path = Path(path)
+        if path.suffix not in (".lp", ".mps"):
+            raise InputError(f"cannot write {str(path)!r}: use a .lp or .mps suffix.")
+        self.model_.write(path)
+        return [path]
 
 
 # =========================================================================== kappa

@@ -529,3 +529,23 @@ def test_qmm_pruner_confidence_095_is_the_papers_delta_005():
     assert p.upsilon_ == ref.upsilon and p.emargin_.confidence == 0.95
     # u's last term is ln(1/delta) = ln 20 for delta = 0.05
     assert -math.log1p(-0.95) == pytest.approx(math.log(20), rel=1e-15)
+
+
+def test_qmm_pruner_exports_its_qp_and_highs_reads_it_back(tmp_path):
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.ensemble import AdaBoostClassifier
+    from sklearn.tree import DecisionTreeClassifier
+
+    from optirules.solvers import read_model
+
+    X, y = load_breast_cancer(return_X_y=True)
+    ens = AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=20,
+                             random_state=0).fit(X, y)
+    pruner = QMMPruner(ens, margin_constraints="all").fit(X, y)
+    for suffix in (".lp", ".mps"):
+        path = pruner.export_model(tmp_path / f"qmm{suffix}")[0]
+        res = read_model(path)
+        # the file is the QP that was solved: HiGHS reaches its optimum from the file
+        assert res.objective == pytest.approx(pruner.model_.objective_, rel=1e-5, abs=1e-8)
+    with pytest.raises(InputError, match="suffix"):
+        pruner.export_model(tmp_path / "qmm.txt")
