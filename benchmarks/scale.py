@@ -44,14 +44,9 @@ PLANTED = [(0, 1, 32), (3, 5, 34), (7, 8, 36)]  # literal j < 30: x_j == 1; 30 +
 
 
 def planted_dnf(n: int, seed: int = 0, noise: float = 0.02):
-    import numpy as np
+    from optirules.data import make_planted_dnf
 
-    rng = np.random.default_rng(seed)
-    X = rng.integers(0, 2, size=(n, 30), dtype=np.uint8)
-    b = X.astype(bool)
-    y = (b[:, 0] & b[:, 1] & ~b[:, 2]) | (b[:, 3] & ~b[:, 4] & b[:, 5]) \
-        | (~b[:, 6] & b[:, 7] & b[:, 8])
-    return X, (y ^ (rng.random(n) < noise)).astype(int)
+    return make_planted_dnf(n, noise=noise, random_state=seed)
 
 
 def fit_one(n: int, backend: str) -> dict:

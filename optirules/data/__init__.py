@@ -10,6 +10,8 @@ _EXPORTS = {
     "dataset_info": "._datasets",
     "DatasetInfo": "._datasets",
     "SPLIT_FAMILIES": "._datasets",
+    "make_planted_dnf": "._synthetic",
+    "PLANTED_DNF": "._synthetic",
 }
 __all__ = sorted(_EXPORTS)
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -142,3 +142,25 @@ def test_unknown_name_lists_the_known_ones():
         load_dataset("monk1")
     with pytest.raises(InputError, match="must be a string"):
         load_dataset(3)
+
+
+def test_planted_dnf_labels_follow_the_planted_terms_up_to_the_noise():
+    import numpy as np
+
+    from optirules.data import PLANTED_DNF, make_planted_dnf
+    from optirules.errors import InputError
+
+    X, y = make_planted_dnf(20_000, noise=0.0, random_state=3)
+    assert X.shape == (20_000, 30) and X.dtype == np.uint8
+    # recount by hand, one term at a time
+    truth = np.zeros(len(y), bool)
+    for term in PLANTED_DNF:
+        truth |= np.all([X[:, f] == v for f, v in term], axis=0)
+    assert (y == truth).all() and 0.3 < y.mean() < 0.4  # 1 - (7/8)^3 = 0.33
+    _, y_noisy = make_planted_dnf(20_000, noise=0.1, random_state=3)
+    assert abs(np.mean(y_noisy != truth) - 0.1) < 0.01
+    X2, y2 = make_planted_dnf(20_000, noise=0.1, random_state=3)
+    assert (X2 == X).all() and (y2 == y_noisy).all()  # deterministic
+    for bad in ({"n_samples": 0}, {"n_samples": 10, "noise": 0.5}):
+        with pytest.raises(InputError):
+            make_planted_dnf(**bad)

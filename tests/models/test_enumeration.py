@@ -103,12 +103,9 @@ def test_deadline_gives_a_bound_and_bad_input_is_refused():
 def planted_dnf(n, seed=0, noise=0.02):
     """30 binary features; y = (x0 & x1 & ~x2) | (x3 & ~x4 & x5) | (~x6 & x7 & x8), 2 % of the
     labels flipped."""
-    rng = np.random.default_rng(seed)
-    X = rng.integers(0, 2, size=(n, 30), dtype=np.uint8)
-    b = X.astype(bool)
-    y = (b[:, 0] & b[:, 1] & ~b[:, 2]) | (b[:, 3] & ~b[:, 4] & b[:, 5]) \
-        | (~b[:, 6] & b[:, 7] & b[:, 8])
-    return X, (y ^ (rng.random(n) < noise)).astype(int)
+    from optirules.data import make_planted_dnf
+
+    return make_planted_dnf(n, noise=noise, random_state=seed)
 
 
 def test_auto_degree_stays_3_at_large_n_and_recovers_the_planted_dnf():
