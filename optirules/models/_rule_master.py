@@ -717,8 +717,15 @@ class HighsRuleMaster(_MasterIPMixin, _PoolView):
             sol.col_value = np.concatenate([np.where(missed, d.P[d.pos], 0.0), w0]).tolist()
             sol.value_valid = True
             h.setSolution(sol)
-        saved = {k: h.getOptionValue(k)[1] for k in ("time_limit", "mip_rel_gap", "random_seed")}
+        saved = {k: h.getOptionValue(k)[1] for k in ("time_limit", "mip_rel_gap", "random_seed",
+                                                    "mip_feasibility_tolerance")}
         options = {} if random_seed is None else {"random_seed": int(random_seed)}
+        # a cover row reads xi_i + P_i sum w >= P_i: with HiGHS's default MIP feasibility
+        # tolerance (1e-6) a row whose weight P_i is near 1e-6 (a million uniform rows) is
+        # "met" by xi_i = 0 and the IP's objective drops the missed positives; the tolerance
+        # is therefore a thousandth of the smallest positive weight (at most 1e-6)
+        p_min = float(d.P[d.pos][d.P[d.pos] > 0].min()) if n_pos else 1.0
+        options["mip_feasibility_tolerance"] = max(1e-10, min(1e-6, 1e-3 * p_min))
         self._name_columns()
         try:
             result = solve(h, "highs", time_limit=time_limit, mip_gap=mip_gap, **options)

@@ -192,3 +192,24 @@ def test_direct_ip_equals_the_declarative_ip_on_generated_pools(seed):
                           lambda0=0.001, lambda1=0.001)
     ref.solve("highs", mip_gap=1e-9)
     assert res.ip_objective == pytest.approx(ref.objective_, rel=1e-6, abs=1e-12)
+
+
+def test_master_ip_keeps_a_missed_positive_whose_weight_is_below_the_default_tolerance():
+    """A positive row of weight 1e-7 that no clause covers costs its weight in the IP
+    (HiGHS's default MIP feasibility tolerance, 1e-6, would let xi = 0 'meet' its row)."""
+    A = np.zeros((10, 2), dtype=bool)
+    A[:8, 0] = True  # clause (0,) covers rows 0-7; row 8 (positive) no clause covers
+    y = np.array([1] * 9 + [0])
+    w = np.ones(10)
+    w[8] = 1e-7
+    master = HighsRuleMaster(A, y, [(0,), (1,)], sample_weight=w)
+    master.solve()
+    ip = master.solve_ip()
+    P8 = 1e-7  # the weights as given (the learners pass a pmf)
+    assert ip.selected == [(0,)]
+    assert ip.objective == pytest.approx(P8, rel=1e-6)
+    from optirules.models import RuleMasterModel
+
+    ref = RuleMasterModel(A, y, [(0,), (1,)], sample_weight=w)
+    ref.solve("highs", mip_feasibility_tolerance=1e-10)
+    assert ref.objective_ == pytest.approx(P8, rel=1e-6)
