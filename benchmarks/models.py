@@ -18,20 +18,13 @@ import statistics
 import time
 
 import numpy as np
+from _synthetic_master import synthetic_master  # benchmarks/_synthetic_master.py
 
 from optirules.models import HighsRuleMaster, RuleMasterModel, WorstCasePmfModel, worst_case_pmf
 
 
 def column_generation(n_rows: int, n_lits: int, n_iter: int, per_iter: int, seed: int = 0):
-    rng = np.random.default_rng(seed)
-    A = (rng.random((n_rows, n_lits)) < 0.5).astype(np.uint8)
-    y = (A[:, 0] & A[:, 1] | A[:, 2]).astype(int)
-    flip = rng.random(n_rows) < 0.1
-    y[flip] = 1 - y[flip]
-    pool = [tuple(sorted(rng.choice(n_lits, size=rng.integers(1, 4), replace=False)))
-            for _ in range(n_iter * per_iter * 2)]
-    pool = list(dict.fromkeys(pool))[: n_iter * per_iter]
-    batches = [pool[k * per_iter:(k + 1) * per_iter] for k in range(n_iter)]
+    A, y, batches = synthetic_master(n_rows, n_lits, n_iter, per_iter, seed)
 
     fast = HighsRuleMaster(A, y, batches[0], complexity=30)
     fast.solve()

@@ -30,6 +30,7 @@ import time
 from importlib.metadata import PackageNotFoundError, version
 
 import numpy as np
+from _synthetic_master import synthetic_master  # benchmarks/_synthetic_master.py
 
 from optirules.data import FeatureBinarizer, load_dataset
 from optirules.models import (
@@ -165,15 +166,7 @@ def dataset_section(name: str, quick: bool, lines_lp, lines_milp, lines_ip):
 
 def synthetic(n_rows: int, n_lits: int, n_iter: int, per_iter: int, lines):
     """The column-generation master of benchmarks/models.py (random clauses, budget 30)."""
-    rng = np.random.default_rng(0)
-    A = (rng.random((n_rows, n_lits)) < 0.5).astype(np.uint8)
-    y = (A[:, 0] & A[:, 1] | A[:, 2]).astype(int)
-    flip = rng.random(n_rows) < 0.1
-    y[flip] = 1 - y[flip]
-    pool = [tuple(sorted(rng.choice(n_lits, size=rng.integers(1, 4), replace=False)))
-            for _ in range(n_iter * per_iter * 2)]
-    pool = list(dict.fromkeys(pool))[: n_iter * per_iter]
-    batches = [pool[k * per_iter:(k + 1) * per_iter] for k in range(n_iter)]
+    A, y, batches = synthetic_master(n_rows, n_lits, n_iter, per_iter, seed=0)
     P = np.full(n_rows, 1.0 / n_rows)
     ref = HighsRuleMaster(A, y, [c for b in batches for c in b], sample_weight=P,
                           complexity=30).solve()
