@@ -66,6 +66,12 @@ def vote_text(weight: float, what: str) -> str:
     return f"{weight:+.4f}  {what}"
 
 
+def vote_block(header: str, weights: Sequence[float], texts: Sequence[str],
+               order: Sequence[int]) -> str:
+    """``header`` then one indented :func:`vote_text` line per member in ``order``."""
+    return "\n".join([header, *("  " + vote_text(weights[t], texts[t]) for t in order)])
+
+
 def explain_frame(prediction: Sequence[Any], score: Sequence[float],
                   rules: Sequence[list[str]], fired: Sequence[dict[Any, list[str]]],
                   text: Sequence[str] | None = None,

@@ -47,7 +47,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 
 from ..errors import InputError, NotFittedError
 from ._checks import check_binary_targets, n_rows, progress_logger
-from ._explain import binary_explain, label_text, vote_text
+from ._explain import binary_explain, label_text, text_or_repr, vote_block, vote_text
 
 __all__ = ["QMMPruner", "KappaPruner", "DREPPruner", "member_predictions",
            "ensemble_hypothesis_space_size"]
@@ -530,15 +530,14 @@ class _BasePruner(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         """The pruned vote: the kept members with their weights, largest first."""
         self._check_fitted()
         pos, neg = label_text(self.classes_[1]), label_text(self.classes_[0])
-        lines = [f"{type(self).__name__}: predict {pos} if the weighted vote of the "
-                 f"{self.n_kept_} kept of {self.n_members_} members > 0, else {neg} "
-                 "(a member votes +1 or -1)"]
-        lines.extend("  " + vote_text(self.weights_[t], self._member_text(t))
-                     for t in self._kept_by_weight())
-        return "\n".join(lines)
+        order = self._kept_by_weight()
+        return vote_block(f"{type(self).__name__}: predict {pos} if the weighted vote of the "
+                          f"{self.n_kept_} kept of {self.n_members_} members > 0, else {neg} "
+                          "(a member votes +1 or -1)", self.weights_,
+                          {t: self._member_text(t) for t in order}, order)
 
     def __str__(self) -> str:
-        return self.to_text() if hasattr(self, "weights_") else repr(self)
+        return text_or_repr(self, "weights_")
 
     def _decision_support(self, X: Any) -> tuple[list[list[str]], list[list[str]]]:
         order = self._kept_by_weight()

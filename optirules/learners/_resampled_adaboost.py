@@ -16,7 +16,7 @@ from sklearn.utils import check_random_state
 
 from ..errors import InputError
 from ._checks import check_fitted, progress_logger
-from ._explain import binary_explain, label_text, vote_text
+from ._explain import binary_explain, label_text, text_or_repr, vote_block, vote_text
 
 __all__ = ["ResampledAdaBoostClassifier"]
 
@@ -143,14 +143,14 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
         """The vote: one line per tree with its vote, largest first."""
         check_fitted(self, "estimators_")
         pos, neg = label_text(self.classes_[1]), label_text(self.classes_[0])
-        lines = [f"AdaBoost by resampling: predict {pos} if the weighted vote of "
-                 f"{len(self.estimators_)} trees > 0, else {neg}"]
-        lines.extend("  " + vote_text(self.estimator_weights_[t], self._tree_text(t))
-                     for t in self._by_vote())
-        return "\n".join(lines)
+        order = self._by_vote()
+        return vote_block(f"AdaBoost by resampling: predict {pos} if the weighted vote of "
+                          f"{len(self.estimators_)} trees > 0, else {neg}",
+                          self.estimator_weights_, {t: self._tree_text(t) for t in order},
+                          order)
 
     def __str__(self) -> str:
-        return self.to_text() if hasattr(self, "estimators_") else repr(self)
+        return text_or_repr(self, "estimators_")
 
     def _decision_support(self, X: Any) -> tuple[list[list[str]], list[list[str]]]:
         from sklearn.utils.validation import validate_data
