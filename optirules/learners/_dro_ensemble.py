@@ -938,16 +938,14 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         ------
         InputError
             A bad suffix or ``which``; ``"combination"`` for the binary loss (no combination
-            IP) or when every member is empty.
+            IP) or when every member is empty; a fit of more than two classes (export each
+            of ``estimators_``).
         NotFittedError
-            Not fitted, restored from JSON (the training rows are not kept), or fitted
-            one-vs-rest (export each of ``estimators_``).
+            Not fitted, or restored from JSON (the training rows are not kept).
         """
         from ..models import RuleMasterModel, SparseCombinationModel
 
-        if self._is_one_vs_rest():
-            raise NotFittedError("this ensemble is one-vs-rest over several classes: call "
-                                 "export_model on each of its estimators_.")
+        self._refuse_one_vs_rest("export_model")
         check_fitted(self, "weights_")
         if not hasattr(self, "_train"):
             raise NotFittedError("export_model needs the training rows of this fit; a model "

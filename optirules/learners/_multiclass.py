@@ -94,6 +94,15 @@ class OneVsRestMixin:
     def _is_one_vs_rest(self) -> bool:
         return "estimators_" in self.__dict__ and len(getattr(self, "classes_", ())) > 2
 
+    def _refuse_one_vs_rest(self, method: str) -> None:
+        """Methods that work on one binary model (``decision_rules``, ``export_model``)
+        refuse a K-class fit and say where the K models are."""
+        if self._is_one_vs_rest():
+            raise InputError(
+                f"{method} works on one binary model, and this {type(self).__name__} has "
+                f"{len(self.classes_)} classes: estimators_[k] is the model of classes_[k] "
+                f"against the rest. Call estimators_[k].{method}(...) for the class you want.")
+
     # ------------------------------------------------------------------ prediction
     def _ovr_decision_function(self, X: Any) -> np.ndarray:
         """``(n_samples, K)``: column ``k`` the score of ``classes_[k]`` against the rest."""

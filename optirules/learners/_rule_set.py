@@ -568,14 +568,6 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
     def _check_fitted(self) -> None:
         check_fitted(self, "rules_")
 
-    def _refuse_one_vs_rest(self, method: str) -> None:
-        """A K-class model has no single rule set: say where the K rule sets are."""
-        if self._is_one_vs_rest():
-            raise InputError(
-                f"{method} works on one rule set, and this model has {len(self.classes_)} "
-                "classes: estimators_[k] is the rule set of classes_[k] against the rest. "
-                f"Call estimators_[k].{method}(...) for the class you want.")
-
     def decision_rules(self, X: Any) -> np.ndarray:
         """Boolean matrix ``(n_samples, n_rules)``: which rules fire on which rows.
 

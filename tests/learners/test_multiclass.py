@@ -180,3 +180,9 @@ def test_rule_set_of_three_classes_points_to_its_per_class_rule_sets(tmp_path):
     fired = clf.estimators_[0].decision_rules(X)
     assert fired.shape == (len(y), len(clf.estimators_[0].rules_))
     assert clf.estimators_[0].export_model(tmp_path / "m0.lp")[0].exists()
+
+    dro = DRORuleEnsembleClassifier(complexity=6, n_estimators=2, binarizer="auto",
+                                    max_degree=1, random_state=0).fit(X, y)
+    with pytest.raises(InputError, match=r"estimators_\[k\]\.export_model"):
+        dro.export_model(tmp_path / "dro.lp")
+    assert dro.estimators_[1].export_model(tmp_path / "dro1.lp")[0].exists()
