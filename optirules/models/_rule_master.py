@@ -51,7 +51,48 @@ from ._clauses import (
 )
 
 __all__ = ["RuleMasterModel", "HighsRuleMaster", "PersistentRuleMaster", "RebuildRuleMaster",
-           "RestrictedMaster", "MasterIP", "PERSISTENT_LP_SOLVERS", "lp_name"]
+           "RestrictedMaster", "MasterIP", "PERSISTENT_LP_SOLVERS", "lp_name", "aggregate_rows"]
+
+
+def aggregate_rows(coverage: np.ndarray, labels: np.ndarray, weights: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""Merge the rows that have the same label and the same coverage over a clause pool.
+
+    Two label-1 rows ``i, j`` covered by the same clauses give the cover rows
+    :math:`\xi_i + P_i \sum_{k \in K_i} w_k \ge P_i` and the same with ``j``; at any
+    :math:`w` their least :math:`\xi` are :math:`P_i \max(0, 1 - \sum_{K_i} w_k)` and
+    the same with :math:`P_j`, so the pair is one row of weight :math:`P_i + P_j` (the IP and
+    the LP keep their optimum and their optimal ``w``).  Label-0 rows enter only the clause
+    costs :math:`\sum_{i \in Z_k} P_i`, which a merged row of summed weight keeps.
+
+    Parameters
+    ----------
+    coverage : bool array of shape (N, K)
+        ``coverage[i, k]``: clause ``k`` covers row ``i``.
+    labels : bool array of shape (N,)
+    weights : array of shape (N,)
+
+    Returns
+    -------
+    first : int array of shape (G,)
+        One row of each group (its first, in row order; groups in order of their first row).
+    group_weights : array of shape (G,)
+        The summed weight of each group.
+    group : int array of shape (N,)
+        The group of each row.
+    """
+    cov = np.asarray(coverage, dtype=bool)
+    n = cov.shape[0]
+    key = np.packbits(np.column_stack([np.asarray(labels, dtype=bool).reshape(n, 1), cov]),
+                      axis=1)
+    view = np.ascontiguousarray(key).view(np.dtype((np.void, key.shape[1]))).ravel()
+    _, first, inverse = np.unique(view, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")  # groups in order of their first row
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    group = rank[inverse.reshape(-1)]
+    return first[order], np.bincount(group, weights=np.asarray(weights, dtype=float),
+                                     minlength=order.size), group
 
 
 #: operators of a condition's text and how :func:`lp_name` spells them
@@ -295,9 +336,13 @@ class RuleMasterModel(_PoolView, OptModel):
                               doc="lambda0 + lambda1 * |k| (penalty form)")
         m.cost = pyo.Param(m.clauses, initialize=dict(zip(labels, d.cost.tolist())),
                            doc="complexity c_k = 1 + |k|")
-        m.xi = pyo.Var(m.rows, within=pyo.NonNegativeReals, doc="weighted loss of row i")
+        # initialized to 0: a clause that covers no row and costs nothing appears in no
+        # row and with a zero cost, so a solver that reads the model from a file (CBC,
+        # CPLEX) never sees it and returns no value for it; 0 is then an optimal value
+        m.xi = pyo.Var(m.rows, within=pyo.NonNegativeReals, initialize=0.0,
+                       doc="weighted loss of row i")
         m.w = pyo.Var(m.clauses, within=pyo.NonNegativeReals if self.relax else pyo.Binary,
-                      doc="1 if clause k is in the rule set")
+                      initialize=0.0, doc="1 if clause k is in the rule set")
         m.hamming_loss = pyo.Objective(
             expr=pyo.quicksum(m.xi[r] for r in m.rows)
             + pyo.quicksum((m.neg_loss[k] + m.penalty[k]) * m.w[k] for k in m.clauses),
@@ -446,7 +491,7 @@ class RestrictedMaster(Protocol):
     def solve_ip(self, clauses: Iterable[Iterable[Any]] | None = None, *,
                  solver: str = "highs", time_limit: float | None = None,
                  mip_gap: float | None = None, incumbent: Iterable[Clause] = (),
-                 random_seed: int | None = None) -> MasterIP:
+                 random_seed: int | None = None, aggregate: bool = True) -> MasterIP:
         """The master IP over ``clauses`` (default: the whole pool) with a MILP solver."""
 
 
@@ -466,13 +511,33 @@ class _MasterIPMixin:
                              "with add_clauses first.")
         return cols
 
+    def _ip_rows(self, cols: list[Clause], aggregate: bool
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(A, y, P)`` of the master IP over ``cols``: the rows as given, or with the rows
+        of equal label and equal coverage over ``cols`` merged (:func:`aggregate_rows`)."""
+        d = self._data
+        if not aggregate:
+            return d.A, d.y, d.P
+        idx = np.array([d.index[c] for c in cols], dtype=np.int64)
+        first, weights, _ = aggregate_rows(d.coverage[:, idx], d.y, d.P)
+        return d.A[first], d.y[first], weights
+
     def solve_ip(self, clauses: Iterable[Iterable[Any]] | None = None, *,
                  solver: str = "highs", time_limit: float | None = None,
                  mip_gap: float | None = None, incumbent: Iterable[Clause] = (),
-                 random_seed: int | None = None) -> MasterIP:
-        """The master IP over ``clauses`` (default: the pool), as :class:`RuleMasterModel`
+                 random_seed: int | None = None, aggregate: bool = True) -> MasterIP:
+        r"""The master IP over ``clauses`` (default: the pool), as :class:`RuleMasterModel`
         solved by ``solver`` (any MILP solver of :func:`~optirules.solvers.solve`).
 
+        ``aggregate=True`` (default) solves it over the rows merged by
+        :func:`aggregate_rows` (rows of equal label and equal coverage over ``clauses``,
+        weights summed): the same optimum and optimal rule sets, far fewer cover rows when
+        rows repeat.  The weights (and :math:`\lambda_0, \lambda_1`) are multiplied by
+        :math:`s = \max(1, 10^{-3} / \min_i P_i)` (positive :math:`P_i`) before the model is
+        built, and the objective and bound divided by :math:`s` after: a MILP solver's
+        feasibility tolerance (1e-6 by default in SCIP, CBC, Gurobi, CPLEX, HiGHS) is then at
+        most a thousandth of the smallest weight, so no cover row of a small weight (a
+        million uniform rows: :math:`P_i = 10^{-6}`) is "met" with :math:`\xi_i = 0`.
         ``incumbent`` is not passed on by this route (the Pyomo interfaces take no start
         solution); ``random_seed`` goes to HiGHS as ``random_seed``.  A solve without any
         solution raises :class:`~optirules.errors.SolverStatusError`.
@@ -482,17 +547,21 @@ class _MasterIPMixin:
         t0 = time.perf_counter()
         cols = self._ip_columns(clauses)
         d = self._data
-        model = RuleMasterModel(d.A, d.y.astype(int), cols, sample_weight=d.P,
-                                complexity=d.budget, lambda0=d.lambda0,
-                                lambda1=d.lambda1)
+        A, y, P = self._ip_rows(cols, aggregate)
+        positive = P[P > 0]
+        scale = max(1.0, 1e-3 / float(positive.min())) if positive.size else 1.0
+        model = RuleMasterModel(A, y.astype(int), cols, sample_weight=P * scale,
+                                complexity=d.budget, lambda0=d.lambda0 * scale,
+                                lambda1=d.lambda1 * scale)
         options: dict[str, Any] = {}
         if solver == "highs" and random_seed is not None:
             options["random_seed"] = int(random_seed)
         result = model.solve(solver, time_limit=time_limit, mip_gap=mip_gap, **options)
         status = result.status.value if isinstance(result.status, Status) else \
             str(result.status)
-        return MasterIP(list(model.selected_), float(result.objective), float(result.bound),
-                        status, time.perf_counter() - t0, "model")
+        return MasterIP(list(model.selected_), float(result.objective) / scale,
+                        float(result.bound) / scale, status, time.perf_counter() - t0,
+                        "model")
 
     def _store_duals(self, objective: float, mu: np.ndarray, lam: float) -> float:
         d = self._data
@@ -560,6 +629,7 @@ class HighsRuleMaster(_MasterIPMixin, _PoolView):
         from ..solvers import new_highs
 
         h = new_highs()
+        self._options = dict(options or {})
         for key, value in (options or {}).items():
             status = h.setOptionValue(key, value)
             if status != highspy.HighsStatus.kOk:
@@ -679,27 +749,41 @@ class HighsRuleMaster(_MasterIPMixin, _PoolView):
     def solve_ip(self, clauses: Iterable[Iterable[Any]] | None = None, *,
                  solver: str = "highs", time_limit: float | None = None,
                  mip_gap: float | None = None, incumbent: Iterable[Clause] = (),
-                 random_seed: int | None = None) -> MasterIP:
+                 random_seed: int | None = None, aggregate: bool = True) -> MasterIP:
         r"""The master IP over ``clauses`` (default: the pool), eqs 6-8 with :math:`w_k \in \{0, 1\}`.
 
-        With ``solver="highs"`` the IP is solved in this object's own ``highspy`` model:
-        the ``w`` columns get bounds :math:`[0, 1]` (:math:`[0, 0]` for pool columns not
-        in ``clauses``) and integrality, ``incumbent`` (a rule set, e.g. a greedy one)
-        is passed as a start solution (``setSolution``), and afterwards the columns are
-        continuous again (the next :meth:`solve` is the LP).  No Pyomo model is built.
-        Any other solver gets :class:`RuleMasterModel` through
-        :func:`~optirules.solvers.solve`.  Both give the same optimum (tested).
+        With ``solver="highs"`` the IP is solved by ``highspy`` without a Pyomo model.
+        ``aggregate=True`` (default): over the rows merged by :func:`aggregate_rows` (rows
+        of equal label and equal coverage over ``clauses``, weights summed; the same optimum
+        and optimal rule sets), in a new ``highspy`` model of those rows and ``clauses``
+        only.  ``aggregate=False``: in this object's own model, whose ``w`` columns get
+        bounds :math:`[0, 1]` (:math:`[0, 0]` for pool columns not in ``clauses``) and
+        integrality, and are continuous again afterwards (the next :meth:`solve` is the LP).
+        Either way ``incumbent`` (a rule set, e.g. a greedy one) is passed as a start
+        solution (``setSolution``).  Any other solver gets :class:`RuleMasterModel` through
+        :func:`~optirules.solvers.solve` (:meth:`_MasterIPMixin.solve_ip`).  All give the
+        same optimum (tested).
         """
         if str(solver).strip().lower() != "highs":
             return super().solve_ip(clauses, solver=solver, time_limit=time_limit,
                                     mip_gap=mip_gap, incumbent=incumbent,
-                                    random_seed=random_seed)
+                                    random_seed=random_seed, aggregate=aggregate)
         import highspy
 
         from ..solvers import Status, solve
 
         t0 = time.perf_counter()
         cols = self._ip_columns(clauses)
+        if aggregate:
+            A, y, P = self._ip_rows(cols, True)
+            d = self._data
+            small = HighsRuleMaster(A, y.astype(int), cols, sample_weight=P,
+                                    complexity=d.budget, lambda0=d.lambda0, lambda1=d.lambda1,
+                                    options=self._options)
+            ip = small.solve_ip(solver="highs", time_limit=time_limit, mip_gap=mip_gap,
+                                incumbent=incumbent, random_seed=random_seed, aggregate=False)
+            ip.wall_time = time.perf_counter() - t0
+            return ip
         d, h, n_pos = self._data, self._h, self._n_pos
         K = len(d.clauses)
         keep = np.zeros(K, dtype=bool)

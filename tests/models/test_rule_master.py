@@ -385,3 +385,104 @@ def test_declarative_model_file_reads_back_with_the_same_optimum(tmp_path, suffi
     h.readModel(str(path))
     h.run()
     assert h.getInfo().objective_function_value == pytest.approx(m.objective_, abs=1e-9)
+
+
+# ---------------------------------------------------------------- row aggregation (master IP)
+def _repeated_instance(seed: int, n_unique: int = 14, copies: int = 3):
+    """make_instance's rows each repeated 1-``copies`` times (shuffled), weights per row
+    drawn anew: rows merge both when they repeat and when they differ only outside the
+    pool's coverage."""
+    A, y, _, pool = make_instance(seed, n_rows=n_unique, n_clauses=9)
+    rng = np.random.default_rng(100 + seed)
+    idx = np.repeat(np.arange(n_unique), rng.integers(1, copies + 1, size=n_unique))
+    rng.shuffle(idx)
+    return A[idx], y[idx], rng.uniform(0.2, 1.0, idx.size), pool
+
+
+def _all_objectives(A, y, P, pool, budget=None, lambda0=0.0, lambda1=0.0):
+    """The objective of every subset of the pool (rows of S), unaggregated, by brute force."""
+    y = np.asarray(y, dtype=bool)
+    cov = clause_coverage(A.astype(bool), pool)
+    S = np.array(list(itertools.product([0, 1], repeat=len(pool))), dtype=float)
+    covered = (S @ cov.T.astype(float)) > 0.5
+    deg = np.array([len(k) for k in pool], dtype=float)
+    obj = (~covered & y) @ P + S @ negative_loss(cov, y, P) + S @ (lambda0 + lambda1 * deg)
+    if budget is not None:
+        obj = np.where(S @ (1.0 + deg) <= budget + 1e-9, obj, np.inf)
+    return S, obj
+
+
+def test_aggregate_rows_merges_exactly_the_rows_of_equal_label_and_coverage():
+    from optirules.models._rule_master import aggregate_rows
+
+    A, y, P, pool = _repeated_instance(0)
+    cov = clause_coverage(A.astype(bool), pool)
+    first, weights, group = aggregate_rows(cov, y == 1, P)
+    assert first.size < y.size and weights.sum() == pytest.approx(P.sum(), abs=1e-12)
+    assert np.array_equal(group[first], np.arange(first.size))  # first row of each group
+    assert list(first) == sorted(first)
+    for g, i in enumerate(first):
+        members = np.flatnonzero(group == g)
+        assert members[0] == i and weights[g] == pytest.approx(P[members].sum(), abs=1e-15)
+        assert (y[members] == y[i]).all() and (cov[members] == cov[i]).all()
+    keys = {(int(y[i]), cov[i].tobytes()) for i in first}
+    assert len(keys) == first.size  # different groups differ
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("form", ["budget", "penalty", "both"])
+def test_aggregated_master_ip_equals_the_unaggregated_model_and_brute_force(seed, form):
+    """Weighted, repeated rows: the master IP over the merged rows (highspy, and the Pyomo
+    model route) has the objective of RuleMasterModel over every row and of brute force,
+    and the brute-force rule set where that optimum is unique."""
+    from optirules.models import RebuildRuleMaster
+
+    A, y, P, pool = _repeated_instance(seed)
+    kw = {"budget": {"complexity": 7.0}, "penalty": {"lambda0": 0.4, "lambda1": 0.2},
+          "both": {"complexity": 9.0, "lambda0": 0.1}}[form]
+    S, obj = _all_objectives(A, y, P, pool, kw.get("complexity"), kw.get("lambda0", 0.0),
+                             kw.get("lambda1", 0.0))
+    order = np.argsort(obj)
+    best = float(obj[order[0]])
+    unique = obj[order[1]] > best + 1e-9
+    expected = sorted(pool[k] for k in np.flatnonzero(S[order[0]]))
+    ref = RuleMasterModel(A, y, pool, sample_weight=P, **kw)  # every row, no merging
+    ref.solve("highs", mip_gap=1e-9)
+    assert ref.objective_ == pytest.approx(best, abs=1e-9)
+    master = HighsRuleMaster(A, y, pool, sample_weight=P, **kw)
+    master.solve()
+    runs = [master.solve_ip(aggregate=True), master.solve_ip(aggregate=False),
+            RebuildRuleMaster(A, y, pool, sample_weight=P, **kw).solve_ip(solver="highs")]
+    for ip in runs:
+        assert ip.status == "optimal"
+        assert ip.objective == pytest.approx(best, abs=1e-9)
+        if unique:
+            assert sorted(ip.selected) == expected
+
+
+def test_master_ip_of_another_solver_keeps_rows_below_its_feasibility_tolerance():
+    """The Pyomo route (SCIP, CBC, Gurobi, CPLEX, HiGHS): two positive rows of weight 1e-9
+    that only a clause costing 0.5 + its negatives would cover cost 2e-9 in the IP.  With
+    the solvers' default feasibility tolerance (1e-6) the unscaled model let xi = 0 'meet'
+    their cover rows (measured: objective 0.5 for SCIP, CPLEX and HiGHS, 0.5 + 1e-9 for
+    CBC)."""
+    from optirules.models import RebuildRuleMaster
+    from optirules.solvers import available_solvers
+
+    have = {s.name for s in available_solvers() if "milp" in s.capabilities}
+    A = np.zeros((12, 3), dtype=bool)
+    A[:8, 0] = True
+    A[8:10, 1] = True
+    A[8:11, 2] = True
+    y = np.array([1] * 9 + [0, 0, 1])
+    w = np.ones(12)
+    w[[8, 11]] = 1e-9
+    pool = [(0,), (1,), (2,)]
+    best, chosen = brute_force(A, y, w, pool, lambda0=0.5)
+    assert chosen == [(0,)] and best - 0.5 == pytest.approx(2e-9, rel=1e-9)
+    solvers = [s for s in ("scip", "cbc", "highs", "gurobi", "cplex") if s in have]
+    assert {"scip", "cbc", "highs"} <= set(solvers)
+    for s in solvers:
+        ip = RebuildRuleMaster(A, y, pool, sample_weight=w, lambda0=0.5).solve_ip(solver=s)
+        assert ip.route == "model" and ip.selected == [(0,)]
+        assert ip.objective - 0.5 == pytest.approx(2e-9, rel=1e-6), s
