@@ -1,5 +1,11 @@
 """Optional peer run: AIX360's BooleanRuleCG (BRCG) on the folds of ``benchmarks/rules.py``.
 
+This is the older run on a pinned Python 3.8 stack with AIX360's own binarizer (the
+accuracy and complexity columns of ``benchmarks/results/rules.md``).  The speed comparison
+with the current release on the current stack, fed the same 0/1 fold matrices as ours and
+interleaved with our fits, is ``benchmarks/brcg_peer.py``
+(``benchmarks/results/brcg_peer.md``).
+
 aix360 0.3.0 needs old pins (Python 3.8, pandas < 2.1, cvxpy < 1.5 with ECOS), so it runs in
 its own virtual environment and does not import optirules::
 
