@@ -61,8 +61,12 @@ scikit-learn < 1.2 and scipy <= 1.10.1, hence ``--no-deps``.  Notes on running i
 * BooleanRuleCG builds its LP with ``A * w`` (a matrix times a cvxpy variable); cvxpy 1.9
   still computes the matrix product and warns (``*`` for matrix multiplication is
   deprecated since cvxpy 1.1).  The peer silences those warnings.
-* AIX360's ``FeatureBinarizer`` is the part that breaks on current pandas/scikit-learn;
-  it is not used (the 0/1 matrices come from here).
+* AIX360's ``FeatureBinarizer`` is the part that breaks on the current stack: on a
+  categorical column of more than two categories its ``fit`` calls
+  ``OneHotEncoder(sparse=False, ...)`` (``aix360/algorithms/rbm/features.py`` line 82),
+  ``TypeError: OneHotEncoder.__init__() got an unexpected keyword argument 'sparse'``
+  (scikit-learn 1.9).  On WDBC's numeric columns it runs, but it is not used here: both
+  learners get the 0/1 matrices of our binarizer.
 
 Run from the repository root (committed results go through the shared lock)::
 
