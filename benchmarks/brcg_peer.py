@@ -30,6 +30,9 @@ each side; only ``fit`` is timed (no binarizer on either side).
   ``benchmarks/rule_set_speed.py`` times it: per fold = ``cv_time_ / n_splits_`` (every
   penalty of the grid on that fold, the refit excluded), minimum over ``repeats`` runs,
   printed next to 2x the peer's mean single fit (the goal).
+* Where the time goes on fold 0: ours from ``fit_info_`` (column generation, exact
+  pricing, master IP); the peer from one more, untimed fit under cProfile (beam-search
+  pricing, the master LP through cvxpy and HiGHS inside it, the final rule selection).
 
 The peer runs in a separate interpreter that stays alive: this file started with
 ``--serve`` by the peer environment's Python, reading one JSON request a line (a fold file
@@ -171,6 +174,32 @@ def _peer_fit(req: dict, cache: dict, BooleanRuleCG) -> dict:
             "objective": master_objective(model.predict(Xtr), ytr, n_rules, n_lits)}
 
 
+def _peer_profile(req: dict, cache: dict, BooleanRuleCG) -> dict:
+    """One more fit under cProfile: where BRCG's time goes."""
+    import cProfile
+    import pstats
+
+    Xtr, ytr, _, _ = _peer_frames(req["path"], cache)
+    model = BooleanRuleCG(solver=req.get("solver", "HIGHS"), silent=True)
+    prof = cProfile.Profile()
+    prof.enable()
+    model.fit(Xtr, ytr)
+    prof.disable()
+    stats = pstats.Stats(prof).stats
+
+    def cum(name: str, where: str) -> tuple[float, int]:
+        hits = [v for k, v in stats.items() if k[2] == name and k[0].endswith(where)]
+        return sum(v[3] for v in hits), sum(v[1] for v in hits)
+
+    def own(part: str) -> float:
+        return sum(v[2] for k, v in stats.items() if part in k[2])
+
+    return {"total": cum("fit", "boolean_rule_cg.py")[0],
+            "beam_search": cum("beam_search", "beam_search.py"),
+            "final_selection": cum("beam_search_K1", "beam_search.py"),
+            "lp_solve": cum("solve", "problem.py"), "highs_run": own("highspy")}
+
+
 def serve() -> int:
     """The peer process: answer JSON requests on stdin, one a line, until EOF."""
     import traceback
@@ -191,6 +220,8 @@ def serve() -> int:
                 out = _peer_stack(route)
             elif req["cmd"] == "fit":
                 out = _peer_fit(req, cache, BooleanRuleCG)
+            elif req["cmd"] == "profile":
+                out = _peer_profile(req, cache, BooleanRuleCG)
             else:
                 out = {"error": f"unknown command {req['cmd']!r}"}
         except Exception as exc:  # report to the driver, which stops
@@ -255,6 +286,8 @@ def fold_matrices(X, y, train, test):
 
 
 def ours_fit(H_tr, ytr, H_te, yte, names):
+    from math import nan
+
     import numpy as np
 
     from optirules.learners import BooleanRuleSetClassifier
@@ -271,7 +304,10 @@ def ours_fit(H_tr, ytr, H_te, yte, names):
             "objective": master_objective(model.predict(H_tr), ytr, n_rules, n_lits),
             "ip_objective": float(model.ip_objective_), "gap": float(model.gap_),
             "certified": bool(model.gap_certified_), "max_degree": int(model.max_degree_),
-            "status": model.status_}
+            "status": model.status_, "cg_time": float(model.fit_info_.get("cg_time", nan)),
+            "ip_time": float(model.fit_info_.get("ip_time", nan)),
+            "pricing_time": float(model.fit_info_.get("pricing_stats", {})
+                                  .get("seconds", nan))}
 
 
 def auto_check(X, ytr, train, names) -> dict:
@@ -394,19 +430,20 @@ def main(argv=None) -> int:
             print(f"fold {k}: ours {o['wall']:.3f} s ({o['accuracy']:.4f}), peer "
                   f"{p['wall']:.3f} s ({p['accuracy']:.4f}), ratio "
                   f"{p['wall'] / o['wall']:.2f}x", flush=True)
+        profile = peer.ask(cmd="profile", path=folds[0][6], solver=args.solver)
     finally:
         peer.close()
     shutil.rmtree(tmp, ignore_errors=True)
     cv = measure_cv(X, y, splits, args.cv_repeats) if args.cv_repeats else None
     load_after = os.getloadavg()
     print(f"load average after: {load_after}", flush=True)
-    text = report(args, started, load_before, load_after, peer_stack, rows, cv)
+    text = report(args, started, load_before, load_after, peer_stack, rows, cv, profile)
     print(text)
     Path(args.out).write_text(text)
     return 0
 
 
-def report(args, started, load_before, load_after, peer_stack, rows, cv) -> str:
+def report(args, started, load_before, load_after, peer_stack, rows, cv, profile) -> str:
     import numpy as np
 
     def mean(side, key):
@@ -495,6 +532,16 @@ def report(args, started, load_before, load_after, peer_stack, rows, cv) -> str:
     for side, label in (("ours", "ours"), ("peer", "BRCG")):
         for rule in rows[0][side]["rules"]:
             lines.append(f"- {label}: {rule}")
+    pr = profile
+    lines += ["", "Where the time goes, fold 0.  Ours (fit_info_ of the last timed fit): "
+              f"column generation {rows[0]['ours']['cg_time']:.3f} s (exact pricing "
+              f"{rows[0]['ours']['pricing_time']:.3f} s), master IP "
+              f"{rows[0]['ours']['ip_time']:.3f} s.  BRCG (one more fit under cProfile, after "
+              f"the timed rounds): {pr['total']:.2f} s, of which beam-search pricing "
+              f"{pr['beam_search'][0]:.2f} s ({pr['beam_search'][1]} calls), the master LP "
+              f"through cvxpy {pr['lp_solve'][0]:.2f} s ({pr['lp_solve'][1]} solves; HiGHS "
+              f"itself {pr['highs_run']:.2f} s), the final rule selection (beam_search_K1 "
+              f"over the pool) {pr['final_selection'][0]:.2f} s."]
     lines += ["", "Column generation per fold (ours: iterations, pool, status; BRCG: "
               "iterations, pool of conjunctions incl. the singletons and the empty one):", ""]
     for r in rows:
