@@ -50,7 +50,8 @@ from ._clauses import (
     row_prices,
 )
 
-__all__ = ["RuleMasterModel", "HighsRuleMaster", "PersistentRuleMaster", "RebuildRuleMaster",
+__all__ = ["RuleMasterModel", "HighsRuleMaster", "MergedHighsRuleMaster", "PersistentRuleMaster",
+           "RebuildRuleMaster",
            "RestrictedMaster", "MasterIP", "PERSISTENT_LP_SOLVERS", "lp_name", "aggregate_rows"]
 
 
@@ -858,6 +859,141 @@ class HighsRuleMaster(_MasterIPMixin, _PoolView):
         self._name_columns()
         if self._h.writeModel(path) == highspy.HighsStatus.kError:
             raise SolverError(f"HiGHS could not write {path!r}; check the directory exists.")
+
+
+def _refine_groups(group: np.ndarray, coverage: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Split the row groups ``group`` by the rows' coverage of new clauses.
+
+    Returns the new group of each row (numbered in order of their first row) and the first
+    row of each group."""
+    n = group.shape[0]
+    key = np.concatenate([group.astype("<i8").reshape(n, 1).view(np.uint8),
+                          np.packbits(np.asarray(coverage, dtype=bool), axis=1)], axis=1)
+    view = np.ascontiguousarray(key).view(np.dtype((np.void, key.shape[1]))).ravel()
+    _, first, inverse = np.unique(view, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return rank[inverse.reshape(-1)], first[order]
+
+
+class MergedHighsRuleMaster(_PoolView):
+    r"""The restricted master LP of :class:`HighsRuleMaster` over merged rows.
+
+    Rows of equal label and equal coverage over the current pool are one row of summed
+    weight (:func:`aggregate_rows`: the same LP optimum, and an optimal dual
+    :math:`\mu_g` of a merged cover row is an optimal dual of each of its rows, since
+    :math:`\sum_{i \in g} P_i \mu_g = W_g \mu_g` and every reduced cost is unchanged).  Each
+    :meth:`add_clauses` splits the groups by the new columns' coverage; when the number of
+    groups changes the LP over the merged rows is rebuilt (a :class:`HighsRuleMaster` over
+    one row of each group), else the columns are appended to the warm LP.  Once the
+    label-1 groups pass ``max_share`` of the label-1 rows the merging stops paying and the
+    master becomes a :class:`HighsRuleMaster` over every row for the rest of the run.
+
+    The pool, ``objective_``, ``reduced_costs_`` and ``duals_for_pricing_`` (``mu``: one
+    dual per label-1 row, the merged row's dual repeated) are those of the unmerged LP;
+    :meth:`solve_ip` is :meth:`HighsRuleMaster.solve_ip` (over rows merged by the IP's own
+    columns).
+
+    Parameters
+    ----------
+    literals, labels, clauses, sample_weight, complexity, lambda0, lambda1, options
+        As for :class:`HighsRuleMaster`.
+    max_share : float, default 0.5
+        Merging stops when the label-1 groups exceed this share of the label-1 rows.
+
+    Attributes
+    ----------
+    n_groups_ : int
+        Rows of the current LP (merged label-1 rows, or every label-1 row once unmerged).
+    merged_ : bool
+        Whether the LP is still over merged rows.
+    """
+
+    def __init__(self, literals: Any, labels: Any, clauses: Iterable[Iterable[Any]] = (), *,
+                 sample_weight: Any = None, complexity: float | None = None,
+                 lambda0: float = 0.0, lambda1: float = 0.0,
+                 options: dict[str, Any] | None = None, max_share: float = 0.5) -> None:
+        self._data = d = _MasterData(literals, labels, sample_weight, complexity, lambda0,
+                                     lambda1)
+        self._kw = dict(complexity=d.budget, lambda0=d.lambda0, lambda1=d.lambda1,
+                        options=dict(options or {}))
+        self.max_share = float(max_share)
+        self._group = d.y.astype(np.int64)  # by label only while the pool is empty
+        self._group, self._first = _refine_groups(self._group, np.zeros((d.A.shape[0], 0)))
+        self._inner: HighsRuleMaster | None = None
+        self.merged_ = True
+        self.add_clauses(clauses)
+        if self._inner is None:
+            self._rebuild()
+
+    def _rebuild(self) -> None:
+        d = self._data
+        if not self.merged_:
+            self._inner = HighsRuleMaster(d.A, d.y.astype(int), d.clauses, sample_weight=d.P,
+                                          **self._kw)
+            self.n_groups_ = len(d.pos)
+            return
+        first = self._first
+        weights = np.bincount(self._group, weights=d.P, minlength=first.size)
+        self._inner = HighsRuleMaster(d.A[first], d.y[first].astype(int), d.clauses,
+                                      sample_weight=weights, **self._kw)
+        # the merged LP row of each label-1 row
+        inner_row = np.cumsum(d.y[first]) - 1
+        self._pos_row = inner_row[self._group[d.pos]]
+        self._pos_share = d.P[d.pos] / weights[self._group[d.pos]].clip(min=1e-300)
+        self.n_groups_ = int(d.y[first].sum())
+
+    def add_clauses(self, clauses: Iterable[Iterable[Any]]) -> list[str]:
+        """Append clauses (skipping those already present); returns their labels."""
+        d = self._data
+        new = d.add(clauses)
+        if not new:
+            return []
+        if self.merged_:
+            n_before = self._first.size
+            self._group, self._first = _refine_groups(self._group,
+                                                      d.coverage[:, new[0]:new[-1] + 1])
+            if int(d.y[self._first].sum()) > self.max_share * len(d.pos):
+                self.merged_ = False
+                self._rebuild()
+            elif self._first.size != n_before or self._inner is None:
+                self._rebuild()
+            else:
+                self._inner.add_clauses([d.clauses[k] for k in new])
+        else:
+            self._inner.add_clauses([d.clauses[k] for k in new])
+        return [clause_label(k) for k in new]
+
+    def solve(self) -> float:
+        """Solve the LP (merged or not); return and store ``objective_``."""
+        inner = self._inner
+        z = inner.solve()
+        self.objective_ = z
+        self.status_, self.iterations_ = inner.status_, inner.iterations_
+        self.wall_time_ = inner.wall_time_
+        self.w_ = inner.w_
+        self.reduced_costs_ = inner.reduced_costs_
+        self.selected_ = inner.selected_
+        self.complexity_dual_ = inner.complexity_dual_
+        if self.merged_:
+            self.cover_duals_ = inner.cover_duals_[self._pos_row]
+            self.xi_ = inner.xi_[self._pos_row] * self._pos_share
+        else:
+            self.cover_duals_ = inner.cover_duals_
+            self.xi_ = inner.xi_
+        self.duals_for_pricing_ = dict(inner.duals_for_pricing_, mu=self.cover_duals_.copy())
+        return z
+
+    def solve_ip(self, clauses: Iterable[Iterable[Any]] | None = None, *,
+                 solver: str = "highs", time_limit: float | None = None,
+                 mip_gap: float | None = None, incumbent: Iterable[Clause] = (),
+                 random_seed: int | None = None, aggregate: bool = True) -> MasterIP:
+        """The master IP over ``clauses`` (default: the pool), as
+        :meth:`HighsRuleMaster.solve_ip` (same optimum over merged rows or not)."""
+        return self._inner.solve_ip(clauses, solver=solver, time_limit=time_limit,
+                                    mip_gap=mip_gap, incumbent=incumbent,
+                                    random_seed=random_seed, aggregate=aggregate)
 
 
 #: LP solvers with a persistent Pyomo interface that returns duals: optirules name ->

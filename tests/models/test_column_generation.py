@@ -213,3 +213,80 @@ def test_master_ip_keeps_a_missed_positive_whose_weight_is_below_the_default_tol
     ref = RuleMasterModel(A, y, [(0,), (1,)], sample_weight=w)
     ref.solve("highs", mip_feasibility_tolerance=1e-10)
     assert ref.objective_ == pytest.approx(P8, rel=1e-6)
+
+
+# ------------------------------------------------------------ restricted master over merged rows
+def _repeated_cg_data(seed, n=300, f=5):
+    """Few distinct rows (f binary features), many repeats, non-uniform weights."""
+    A, y, _ = _cg_data(seed, n=n, f=f)
+    P = np.random.default_rng(50 + seed).uniform(0.5, 1.5, n)
+    return A, y, P / P.sum()
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("form", ["budget", "penalty"])
+@pytest.mark.parametrize("max_share", [0.5, 0.05])
+def test_merged_master_lp_and_duals_are_those_of_the_full_lp(seed, form, max_share):
+    """Columns added in batches: after each, the LP over merged rows has the full LP's
+    optimum, and its duals (one per label-1 row) are optimal for the full LP: feasible
+    (0 <= mu <= 1, every pool reduced cost >= 0) with the dual objective equal to the
+    optimum.  max_share=0.05 switches to the unmerged LP part-way."""
+    from optirules.models._clauses import reduced_costs
+    from optirules.models._rule_master import MergedHighsRuleMaster
+
+    A, y, P = _repeated_cg_data(seed)
+    kw = {"complexity": 9.0} if form == "budget" else {"lambda0": 0.01, "lambda1": 0.005}
+    rng = np.random.default_rng(seed)
+    n_lit = A.shape[1]
+    batches = [[tuple(sorted(rng.choice(n_lit, size=rng.integers(1, 3), replace=False)))
+                for _ in range(4)] for _ in range(3)]
+    full = HighsRuleMaster(A, y.astype(int), sample_weight=P, **kw)
+    merged = MergedHighsRuleMaster(A, y.astype(int), sample_weight=P, max_share=max_share,
+                                   **kw)
+    pos = np.flatnonzero(y)
+    seen_merged = False
+    for batch in [[]] + batches:
+        full.add_clauses(batch)
+        merged.add_clauses(batch)
+        assert merged.clauses_ == full.clauses_
+        z_full, z = full.solve(), merged.solve()
+        seen_merged |= merged.merged_
+        assert z == pytest.approx(z_full, abs=1e-12)
+        d = merged.duals_for_pricing_
+        mu, lam = d["mu"], d["lam"]
+        assert mu.shape == (pos.size,) and (mu >= -1e-12).all() and (mu <= 1 + 1e-12).all()
+        dual = float(P[pos] @ mu) - kw.get("complexity", 0.0) * lam
+        assert dual == pytest.approx(z, abs=1e-10)
+        if merged.clauses_:
+            rc = reduced_costs(A, y.astype(int), merged.clauses_, mu, sample_weight=P,
+                               lam=lam, lambda0=kw.get("lambda0", 0.0),
+                               lambda1=kw.get("lambda1", 0.0))
+            assert rc.min() >= -1e-10
+            np.testing.assert_allclose(merged.reduced_costs_, rc, atol=1e-10)
+        assert merged.n_groups_ <= pos.size
+    assert seen_merged
+    if max_share == 0.05:
+        assert not merged.merged_ and merged.n_groups_ == pos.size
+    best, _ = brute_force(A, y.astype(int), P, merged.clauses_, budget=kw.get("complexity"),
+                          lambda0=kw.get("lambda0", 0.0), lambda1=kw.get("lambda1", 0.0))
+    ip = merged.solve_ip()
+    ref = full.solve_ip(aggregate=False)
+    assert ip.objective == pytest.approx(ref.objective, abs=1e-10)
+    assert ip.objective == pytest.approx(best, abs=1e-10)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_column_generation_on_merged_rows_reaches_the_direct_optimum(seed):
+    """master='merged' against master='direct': both converge to the same LP optimum over
+    all clauses (the certified bound) and the IP over each pool is bounded by it."""
+    A, y, P = _repeated_cg_data(seed, n=400)
+    kw = dict(max_degree=2, lambda0=0.002, lambda1=0.002, random_seed=0)
+    ref = column_generation(A, y, P, master="direct", **kw)
+    res = column_generation(A, y, P, master="merged", **kw)
+    assert res.info["master"] == "MergedHighsRuleMaster"
+    assert ref.converged and res.converged
+    assert res.lp_objective == pytest.approx(ref.lp_objective, abs=1e-10)
+    assert res.lp_bound == pytest.approx(ref.lp_bound, abs=1e-10)
+    assert res.ip_objective >= ref.lp_bound - 1e-10
+    if res.pool == ref.pool:
+        assert res.ip_objective == pytest.approx(ref.ip_objective, abs=1e-10)
