@@ -11,6 +11,7 @@ _EXPORTS = {
     "worst_case_pmf": "._worst_case",
     "phi_divergence": "._worst_case",
     "HighsRuleMaster": "._rule_master",
+    "MergedHighsRuleMaster": "._rule_master",
     "PersistentRuleMaster": "._rule_master",
     "RebuildRuleMaster": "._rule_master",
     "RestrictedMaster": "._rule_master",
