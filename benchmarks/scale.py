@@ -61,15 +61,16 @@ def fit_one(n: int, backend: str) -> dict:
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                dashboard_address=None)
         client = Client(cluster)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     est = BooleanRuleSetClassifier(random_state=0, backend=backend).fit(X, y)
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     if client is not None:
         client.close()
         cluster.close()
     stats = est.fit_info_.get("pricing_stats") or {}
     return {
-        "rows": n, "backend": backend, "time": wall,
+        "rows": n, "backend": backend, "time": wall, "cpu": cpu,
+        "master": est.fit_info_.get("master", ""),
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "train_accuracy": float((est.predict(X) == y).mean()),
         "clauses": [list(c) for c in est.clauses_],
@@ -114,15 +115,17 @@ def machine() -> str:
 
 
 def table(rows: list[dict]) -> list[str]:
-    head = ("| rows | backend | time (s) | peak RSS (MB) | train accuracy | planted DNF found "
+    head = ("| rows | backend | time (s) | CPU (s) | restricted master | peak RSS (MB) "
+            "| train accuracy | planted DNF found "
             "| degree certified | gap | iterations | column generation (s) | master IP (s) "
             "| exact pricing calls | exact pricing (s) "
             "| triples scored | triples pruned | triples scored / s |")
-    lines = [head, "|" + "---|" * 16]
+    lines = [head, "|" + "---|" * 18]
     for r in rows:
         deg = f"{r['max_degree']}" if r["gap_certified"] else f"none (max_degree {r['max_degree']})"
         lines.append(
-            f"| {r['rows']:,} | {r['backend']} | {r['time']:.1f} | {r['peak_rss_mb']:.0f} | "
+            f"| {r['rows']:,} | {r['backend']} | {r['time']:.1f} | {r.get('cpu', math.nan):.1f} | "
+            f"{r.get('master', '')} | {r['peak_rss_mb']:.0f} | "
             f"{r['train_accuracy']:.4f} | {'yes' if r['planted_found'] else 'no'} | {deg} | "
             f"{r['gap']:.2%} | {r['n_iter']} | {r['cg_time']:.1f} | {r['ip_time']:.1f} | "
             f"{r['pricing_calls']} | "
@@ -170,8 +173,9 @@ def main() -> None:
         "# Rule sets at scale: planted DNF, local and dask pricing",
         "",
         f"Run {started:%Y-%m-%d %H:%M} UTC by `python benchmarks/scale.py "
-        f"{' '.join(sys.argv[1:])}".rstrip() + "`" + " (under `nice -n 10`), BLAS "
-        "single-threaded.  Peak RSS is the fitting process's (dask workers not counted).",
+        f"{' '.join(sys.argv[1:])}".rstrip() + "`" + f" at niceness {os.nice(0)}, BLAS "
+        "single-threaded.  Peak RSS is the fitting process's (dask workers not counted); CPU "
+        "is the fitting process's process time (dask workers not counted).",
         "",
         f"- stack: {stack()}",
         f"- machine: {machine()}; load average (1, 5, 15 min) before {load_before}, after "
