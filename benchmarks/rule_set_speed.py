@@ -10,8 +10,9 @@ Measures, on WDBC (569 rows, ``binarizer="auto"``, the default 5-penalty grid, 5
   times AIX360's BooleanRuleCG on the same folds);
 * one plain ``BooleanRuleSetClassifier(binarizer="auto", random_state=0)`` fit on all rows;
 * ``BooleanRuleSetCV`` per fold (``cv_time_ / 5``: every penalty of the fold, the refit
-  excluded) for the plain grid (``reuse_pool=False``, the default) and with warm starts
-  (``reuse_pool=True``), each also with ``n_jobs=2`` and early stopping (``n_iter_no_change``),
+  excluded) for the plain grid (``reuse_pool=False``) and with warm starts
+  (``reuse_pool=True``, the default), each also with ``n_jobs=2`` and early stopping
+  (``n_iter_no_change``),
   with the chosen penalty and its mean score (the same penalty means the options did not
   change the selection);
 * with ``--baseline DIR``: the same plain fit and CV run by another checkout of optirules
@@ -43,10 +44,10 @@ from pathlib import Path  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 VARIANTS = {
-    "plain grid (reuse_pool=False, the default)": dict(reuse_pool=False),
+    "plain grid (reuse_pool=False)": dict(reuse_pool=False),
     "plain grid, n_jobs=2": dict(reuse_pool=False, n_jobs=2),
     "plain grid, n_iter_no_change=1": dict(reuse_pool=False, n_iter_no_change=1),
-    "warm starts (reuse_pool=True)": dict(reuse_pool=True),
+    "warm starts (reuse_pool=True, the default)": dict(reuse_pool=True),
     "warm starts, n_jobs=2": dict(reuse_pool=True, n_jobs=2),
     "warm starts, n_iter_no_change=2": dict(reuse_pool=True, n_iter_no_change=2),
     "warm starts, n_iter_no_change=1": dict(reuse_pool=True, n_iter_no_change=1),
