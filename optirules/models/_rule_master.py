@@ -659,11 +659,6 @@ class HighsRuleMaster(_MasterIPMixin, _PoolView):
         if d.budget is not None:
             h.addRows(1, np.array([-self._inf]), np.array([d.budget]), 0,
                       np.zeros(1, dtype=np.int32), np.zeros(0, dtype=np.int32), np.zeros(0))
-        for t, i in enumerate(d.pos):
-            h.passColName(t, f"xi({row_label(i)})")
-            h.passRowName(t, f"cover({row_label(i)})")
-        if d.budget is not None:
-            h.passRowName(n_pos, "complexity")
         self._h = h
         self._n_pos = n_pos
         # position of each data row among the label-1 rows (row index in the LP)
@@ -671,6 +666,7 @@ class HighsRuleMaster(_MasterIPMixin, _PoolView):
         self._pos_row[d.pos] = np.arange(n_pos)
         self._solved = False
         self._named = 0
+        self._rows_named = False
         self.add_clauses(clauses)
 
     @property
@@ -680,13 +676,22 @@ class HighsRuleMaster(_MasterIPMixin, _PoolView):
         return self._h
 
     def _name_columns(self) -> None:
-        """Give the ``w`` columns added since the last call their names ``w(clause_k)``.
+        """Name the ``xi`` columns and rows (first call) and the ``w`` columns added since
+        the last call (``w(clause_k)``).
 
         Names are set only when someone looks (:attr:`highs`, :meth:`write`,
         :meth:`solve_ip`): one ``passColName`` call per column is a measurable share of a
         column-generation iteration.
         """
         base = self._n_pos
+        if not self._rows_named:  # xi columns and rows: one Python call each (1M rows: 7 s)
+            h, d = self._h, self._data
+            for t, i in enumerate(d.pos):
+                h.passColName(t, f"xi({row_label(i)})")
+                h.passRowName(t, f"cover({row_label(i)})")
+            if d.budget is not None:
+                h.passRowName(base, "complexity")
+            self._rows_named = True
         for c in range(self._named, len(self._data.clauses)):
             self._h.passColName(base + c, f"w({clause_label(c)})")
         self._named = len(self._data.clauses)
