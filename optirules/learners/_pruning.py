@@ -619,6 +619,11 @@ class QMMPruner(_BasePruner):
     margin_constraints : {"auto", "generated", "all"}, default="auto"
         Margin rows added as they are violated, or all at once (same optimum); ``"auto"``
         generates them on large QPs (see :class:`~optirules.models.QMMModel`).
+    interface : {"auto", "direct", "cvxpy"}, default="auto"
+        How the QP reaches the solver: ``"direct"``, its own API with prebuilt matrices
+        (Clarabel, OSQP, SCS, Gurobi, CPLEX, HiGHS), ``"cvxpy"``, the declarative cvxpy
+        model; ``"auto"`` takes the direct path where there is one, HiGHS excepted (see
+        :class:`~optirules.models.QMMModel`; same optimum).
     solver : str, default="scs"
         Any QP-capable backend of :func:`optirules.solvers.solve`; SCS (tolerances 1e-9)
         measured fastest, "clarabel" (interior point) reaches the same weights (HiGHS is
@@ -668,6 +673,7 @@ class QMMPruner(_BasePruner):
                  confidence: float = 0.95, dependent: str = "keep",
                  margin_reference: str = "basis", singular_covariance: str = "fallback",
                  formulation: str = "covariance", margin_constraints: str = "auto",
+                 interface: str = "auto",
                  solver: str = "scs", solver_options: dict | None = None,
                  time_limit: float | None = None, member_weights: Any = None,
                  verbose: bool = False):
@@ -678,6 +684,7 @@ class QMMPruner(_BasePruner):
         self.confidence = confidence
         self.formulation = formulation
         self.margin_constraints = margin_constraints
+        self.interface = interface
         self.time_limit = time_limit
         self.dependent = dependent
         self.margin_reference = margin_reference
@@ -712,6 +719,9 @@ class QMMPruner(_BasePruner):
         if self.margin_constraints not in ("auto", "generated", "all"):
             raise InputError(f"margin_constraints must be 'auto', 'generated' or 'all', got "
                              f"{self.margin_constraints!r}.")
+        if self.interface not in ("auto", "direct", "cvxpy"):
+            raise InputError(f"interface must be 'auto', 'direct' or 'cvxpy', got "
+                             f"{self.interface!r}.")
         c = self.confidence
         if isinstance(c, bool) or not isinstance(c, numbers.Real) or not 0.0 < float(c) < 1.0:
             raise InputError(f"confidence must be a number in (0, 1) (0.95 is the paper's "
@@ -755,7 +765,8 @@ class QMMPruner(_BasePruner):
                          dependent=self.dependent, margin_reference=self.margin_reference,
                          singular_covariance=self.singular_covariance,
                          formulation=self.formulation,
-                         margin_constraints=self.margin_constraints)
+                         margin_constraints=self.margin_constraints,
+                         interface=self.interface)
         log = getattr(self, "_log", None)
         if log:
             log.info("QMMPruner: QP over %d weights (rank %d), %d protected rows, upsilon "

@@ -255,7 +255,7 @@ def _highs(S, R, A, b, r, time_limit, verbose, options, warm):
     lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = M.indptr, M.indices, M.data
     lp.col_names_ = [f"w[{j}]" for j in range(r)]
     hess = highspy.HighsHessian()
-    L = sp.csc_matrix(np.tril(2.0 * S))
+    L = sp.csc_matrix(np.triu(2.0 * S))  # the upper triangle, as cvxpy passes it
     hess.dim_, hess.format_ = r, highspy.HessianFormat.kTriangular
     hess.start_, hess.index_, hess.value_ = L.indptr, L.indices, L.data
     model = highspy.HighsModel()

@@ -495,6 +495,10 @@ def test_qmm_pruner_time_limit_and_formulation_reach_the_model():
     cov = QMMPruner().fit(H, y)
     assert ls.model_.factor_ is not None and ls.model_.n_margin_rows_ == 150
     np.testing.assert_allclose(ls.weights_, cov.weights_, atol=1e-6)
+    declarative = QMMPruner(interface="cvxpy").fit(H, y)
+    assert declarative.model_.result_.info["interface"] == "cvxpy"
+    assert cov.model_.result_.info["interface"] == "direct"
+    np.testing.assert_allclose(declarative.weights_, cov.weights_, atol=1e-6)
     for rows in ("all", "generated"):
         with pytest.warns(QMMFallbackWarning, match="time.limit"):
             stopped = QMMPruner(solver="clarabel", time_limit=1e-9,
@@ -512,7 +516,7 @@ def test_qmm_pruner_time_limit_and_formulation_reach_the_model():
     assert scs.fallback_used_
     np.testing.assert_allclose(scs.weights_, scs.model_.reference_weights_)
     for name, bad in (("confidence", 0.0), ("confidence", 1.0), ("formulation", "dual"),
-                      ("margin_constraints", "some")):
+                      ("margin_constraints", "some"), ("interface", "pyomo")):
         with pytest.raises(InputError, match=name):
             QMMPruner(**{name: bad}).fit(H, y)
 
