@@ -64,6 +64,10 @@ GENERATE_ABOVE_WORK = 1e7
 #: random +-1 ensembles, n = 1,000 rows, upsilon = 0.5: 100 members 0.1 s; 200 members 1.5 s
 #: with margin rows violated by 2.6e-5; 500 members no answer within 30 s)
 HIGHS_MAX_MEMBERS = 100
+#: SCIP (a global nonlinear solver, through cvxpy) is refused above this many weight
+#: variables (measured on random +-1 ensembles, n = 1,000, upsilon = 0.5: 100 members optimal
+#: in 7.2 s CPU; 500 members stopped by a 30 s limit in the first round, no usable weights)
+SCIP_MAX_MEMBERS = 100
 
 #: Tighter-than-default tolerances per backend, applied unless the caller passes the option:
 #: with Clarabel's defaults (1e-8) weights that are zero at the optimum come back as large
@@ -664,8 +668,16 @@ class QMMModel(OptModel):
             raise SolverError(
                 f"HiGHS is refused for this QMM QP: it has {self.basis_.size} weight variables, "
                 f"more than {HIGHS_MAX_MEMBERS}. HiGHS's active-set QP solver was measured to "
-                "take 1.5 s with violated margin rows at 200 members and to give no answer "
-                "within 30 s at 500 (n = 1,000 rows); use 'clarabel' (default) or 'osqp'.")
+                "take 1.5 s with violated margin rows at 200 members, and at 500 members "
+                "(n = 1,000 rows, 108 margin rows) to take ~1,270 active-set iterations "
+                "(0.5 s) and then report a solve error, its 'optimal' point violating margin "
+                "rows by 4.4e-5; use 'scs' (default), 'clarabel' or 'osqp'.")
+        if name == "scip" and self.basis_.size > SCIP_MAX_MEMBERS:
+            raise SolverError(
+                f"SCIP is refused for this QMM QP: it has {self.basis_.size} weight variables, "
+                f"more than {SCIP_MAX_MEMBERS}. SCIP, a global nonlinear solver, was measured "
+                "to take 7.2 s at 100 members and to give no usable weights within 30 s at "
+                "500 (n = 1,000 rows); use 'scs' (default), 'clarabel' or 'osqp'.")
         direct = self._direct(name)
         opts = {**_SOLVER_DEFAULTS.get(name, {}),
                 **(_DIRECT_DEFAULTS.get(name, {}) if direct else {}), **options}

@@ -713,6 +713,36 @@ def test_identical_protected_rows_are_one_constraint():
     np.testing.assert_allclose(model.weights_, single.weights_, atol=1e-6)
 
 
+def test_gurobi_size_limited_licence_is_a_clear_error():
+    """The PyPI gurobipy licence refuses a dense 300 x 300 quadratic objective (errno
+    10010): the direct path says so (SolverError) instead of falling back silently."""
+    if "gurobi" not in _qp_solvers():
+        pytest.skip("gurobipy not installed")
+    from optirules.errors import SolverError
+
+    H, y, alpha = _random_ensemble(700, 300, 8)
+    model = QMMModel(H, y, alpha)
+    try:
+        model.solve("gurobi")
+    except SolverError as exc:
+        assert "size-limited licence" in str(exc) and "300 weights" in str(exc)
+    else:  # an unrestricted licence solves it
+        ref = QMMModel(H, y, alpha)
+        ref.solve("clarabel")
+        assert model.objective_ == pytest.approx(ref.objective_, rel=1e-7)
+
+
+def test_scip_refused_before_solving_above_its_member_limit():
+    from optirules.errors import SolverError
+    from optirules.models._qmm import SCIP_MAX_MEMBERS
+
+    H, y, alpha = _random_ensemble(3 * SCIP_MAX_MEMBERS, SCIP_MAX_MEMBERS + 1, 7)
+    model = QMMModel(H, y, alpha)
+    with pytest.raises(SolverError, match="SCIP is refused"):
+        model.solve("scip")
+    assert model.result_ is None  # nothing was solved
+
+
 def test_highs_refused_before_solving_above_its_member_limit():
     from optirules.errors import SolverError
     from optirules.models._qmm import HIGHS_MAX_MEMBERS
