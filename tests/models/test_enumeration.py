@@ -166,3 +166,53 @@ def test_rule_set_fitted_with_dask_pricing_equals_the_local_fit(dask_client):
         [h["lp_objective"] for h in local.history_]
     with pytest.raises(InputError):
         BooleanRuleSetClassifier(backend="spark").fit(X, y)
+
+
+@pytest.mark.parametrize("layout", ["halves", "interleaved", "shuffled"])
+@pytest.mark.parametrize("seed", range(4))
+def test_paired_moments_equal_the_plain_ones_and_brute_force(seed, layout):
+    """A literal matrix whose columns come with their complements ([X, ~X], a binarizer's
+    x <= t / x > t in turn, or any order): the moments over one column of each pair give
+    the same prices as the full products and brute force, degree 3 included."""
+    from optirules.models._enumeration import complement_pairs
+
+    rng = np.random.default_rng(seed)
+    n, f = int(rng.integers(30, 90)), int(rng.integers(3, 6))
+    X = rng.random((n, f)) < rng.uniform(0.2, 0.8)
+    A = np.hstack([X, ~X])
+    if layout == "interleaved":
+        A = np.stack([X, ~X], axis=2).reshape(n, 2 * f)
+    elif layout == "shuffled":
+        A = A[:, rng.permutation(2 * f)]
+    if layout == "shuffled":  # and one column without a complement
+        A = np.hstack([A, rng.random((n, 1)) < 0.5])
+    base, comp, q = complement_pairs(A)
+    assert np.array_equal(A[:, comp], ~A[:, base[q]]) and comp.size == f
+    assert sorted(np.concatenate([base, comp]).tolist()) == list(range(A.shape[1]))
+    paired, plain = EnumerationPricer(A, block_rows=17), EnumerationPricer(A, paired=False)
+    assert paired._pairs is not None and plain._pairs is None
+    comp_costs = [0.0, 0.002, 0.003, 0.004]
+    for _ in range(3):
+        v = prices(rng, n)
+        clauses, r = brute_force(A, v, comp_costs, 3)
+        for k in (1, 6):
+            a = paired.price(v, comp_costs, 3, k=k)
+            b = plain.price(v, comp_costs, 3, k=k)
+            assert [c for c, _ in a[0]] == [c for c, _ in b[0]]
+            np.testing.assert_allclose([x for _, x in a[0]], [x for _, x in b[0]], atol=1e-13)
+            assert a[1] == pytest.approx(b[1], abs=1e-13) and a[2] and b[2]
+            assert a[1] == pytest.approx(min(0.0, r.min()), abs=1e-12)
+
+
+def test_complement_pairs_of_partial_and_repeated_columns():
+    from optirules.models._enumeration import complement_pairs
+
+    A = np.array([[1, 1, 1], [0, 1, 1]], dtype=bool)
+    assert complement_pairs(A) is None  # no column has a complement
+    B = np.array([[1, 0, 1, 1], [0, 1, 0, 1]], dtype=bool)  # column 3 has no complement
+    base, comp, q = complement_pairs(B)
+    assert base.tolist() == [0, 2, 3] and comp.tolist() == [1]
+    assert np.array_equal(B[:, comp], ~B[:, base[q]])
+    C = np.array([[1, 0, 1, 0], [0, 1, 0, 1]], dtype=bool)  # two equal pairs
+    base, comp, q = complement_pairs(C)
+    assert np.array_equal(C[:, comp], ~C[:, base[q]]) and base.size == comp.size == 2
