@@ -180,18 +180,26 @@ def block_extensions(block: Any, vb: np.ndarray, jobs: Sequence[tuple[tuple[int,
     r"""One block's partial sums for extending clauses: for each job ``(anchor, part)``,
     over the block's rows covered by every literal of ``anchor``, the matrix
     :math:`A_S^\top \mathrm{diag}(v) A_S` (``part`` an index array ``S``) or, when ``part``
-    is None, the vector :math:`v^\top A` over all literals."""
+    is None, the vector :math:`v^\top A` over all literals.  A job ``(anchor, part, True)``
+    gives the matrix of :math:`[A_S, \mathbf{1}]` instead (its last row and column are
+    :math:`v^\top A_S` and :math:`\sum v`: the sums of the complements of ``S``, see
+    :meth:`EnumerationPricer._paired_job`)."""
     Af, v = _working(block, vb)
     out = []
-    for anchor, part in jobs:
+    for anchor, part, *ones in jobs:
         cov = Af[:, anchor[0]] > 0
         for a in anchor[1:]:
             cov &= Af[:, a] > 0
         if part is None:
             out.append(v[cov] @ Af[cov])
-        else:
-            As = Af[np.ix_(cov, part)]
-            out.append(As.T @ (As * v[cov][:, None]))
+            continue
+        As = Af[np.ix_(cov, part)]
+        vc = v[cov]
+        W = As.T @ (As * vc[:, None])
+        if ones and ones[0]:
+            h = vc @ As
+            W = np.block([[W, h[:, None]], [h[None, :], np.array([[vc.sum()]])]])
+        out.append(W)
     return out
 
 
@@ -317,7 +325,9 @@ class EnumerationPricer:
     matrix when it takes at most 512 MB, else the boolean matrix as given), the pair
     indices and, for ``backend="dask"``, the blocks scattered to the workers as packed bits
     (one bit per entry).  ``stats`` counts the work (``triples_scored``: triples whose
-    reduced cost was computed; ``triples_pruned``: those the bound excluded; ``seconds``).
+    reduced cost was computed; ``triples_pruned``: those the bound excluded;
+    ``paired_jobs``: degree-3 extensions summed over fewer columns thanks to complement
+    pairs; ``seconds``).
 
     Parameters
     ----------
@@ -368,10 +378,17 @@ class EnumerationPricer:
         # [X, 1 - X]): the moments over one column of each pair give all of them, a quarter
         # of the matrix product (_expand_paired)
         self._pairs = complement_pairs(A) if paired else None
+        if self._pairs is not None:
+            base, comp_cols, q = self._pairs
+            self._partner = np.full(self.n_lit, -1, dtype=np.intp)
+            self._partner[comp_cols], self._partner[base[q]] = base[q], comp_cols
+            self._is_comp = np.zeros(self.n_lit, dtype=bool)
+            self._is_comp[comp_cols] = True
         self._iu = np.triu_indices(self.n_lit, 1) if self.n_lit >= 2 else None
         self._upper = np.triu(np.ones((self.n_lit, self.n_lit), bool), 1)
         self.stats = {"calls": 0, "seconds": 0.0, "rows_priced": 0, "pairs_scored": 0,
-                      "triples_scored": 0, "triples_pruned": 0, "degree3_passes": 0}
+                      "triples_scored": 0, "triples_pruned": 0, "degree3_passes": 0,
+                      "paired_jobs": 0}
 
     @property
     def n_blocks(self) -> int:
@@ -468,6 +485,41 @@ class EnumerationPricer:
         ranked = sorted(found.items(), key=lambda kv: (kv[1], len(kv[0]), kv[0]))[:k]
         return [(c, float(r)) for c, r in ranked], min(0.0, lower), complete
 
+    def _paired_job(self, j: int, part: np.ndarray) -> tuple[tuple, Any]:
+        r"""The job extending literal ``j`` by the pairs of ``part`` (``S``), and how to read
+        its result.
+
+        Without complement pairs (or when they would not shrink it): ``((j,), S)`` and
+        ``None``.  Else ``((j,), T, True)`` over the columns ``T``: those of ``S`` that are not
+        the complement of another column of ``S``, plus the partners of those that are; the
+        block sums of :math:`[A_T, \mathbf{1}]` then give the matrix over ``S`` as
+        :math:`C^\top M C`, where column ``t`` of ``C`` is :math:`e_{y}` for ``y = S[t]`` in
+        ``T`` and :math:`\mathbf{1} - e_{b}` for the complement of ``b`` (the coefficient
+        ``C`` and ``S`` are returned).  A complement of ``j`` itself stays in ``T`` (its
+        column is 0 on the rows ``j`` covers)."""
+        if self._pairs is None:
+            return ((j,), part), None
+        partner = self._partner
+        derived = [y for y in part.tolist() if partner[y] >= 0 and partner[y] != j
+                   and self._is_comp[y]]
+        if not derived:
+            return ((j,), part), None
+        T = np.unique(np.concatenate([
+            np.array([y for y in part.tolist() if y not in set(derived)], dtype=np.intp),
+            partner[np.array(derived, dtype=np.intp)]]))
+        if T.size >= part.size:
+            return ((j,), part), None
+        where = {int(t): i for i, t in enumerate(T.tolist())}
+        C = np.zeros((T.size + 1, part.size))
+        for col, y in enumerate(part.tolist()):
+            if y in where:
+                C[where[y], col] = 1.0
+            else:
+                C[where[int(partner[y])], col] = -1.0
+                C[T.size, col] = 1.0
+        self.stats["paired_jobs"] += 1
+        return ((j,), T, True), (C, part)
+
     def _degree3(self, v, comp, B, r2_full, k, extra, deadline, tol, need_proof, consider,
                  kth, found, lower, n_triples):
         n_lit = self.n_lit
@@ -513,7 +565,7 @@ class EnumerationPricer:
             def keep(bound: Any, thr: float = thr) -> Any:
                 return bound <= thr if thr < 0 else bound < 0
 
-            jobs, masks = [], []
+            jobs, masks, coefs = [], [], []
             batch = firsts[pos: pos + _FIRST_BATCH]
             pos += len(batch)
             for j in batch:
@@ -525,12 +577,18 @@ class EnumerationPricer:
                 mask = keep(Bu[np.ix_(part, part)])
                 if not mask.any():
                     continue
-                jobs.append(((j,), part))
+                job, coef = self._paired_job(j, part)
+                jobs.append(job)
+                coefs.append(coef)
                 masks.append(mask)
             if not jobs:
                 continue
             sums = self._reduce(self._blocks.map(block_extensions, v, jobs))
-            for ((j,), part), mask, W in zip(jobs, masks, sums):
+            for job, coef, mask, W in zip(jobs, coefs, masks, sums):
+                j = job[0][0]
+                part = job[1] if coef is None else coef[1]
+                if coef is not None:  # [A_T, 1] C = A_S
+                    W = coef[0].T @ W @ coef[0]
                 vals = np.where(mask, comp[3] + W, np.inf)
                 scored += int(mask.sum())
                 best = float(vals.min())

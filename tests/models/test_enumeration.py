@@ -202,6 +202,7 @@ def test_paired_moments_equal_the_plain_ones_and_brute_force(seed, layout):
             np.testing.assert_allclose([x for _, x in a[0]], [x for _, x in b[0]], atol=1e-13)
             assert a[1] == pytest.approx(b[1], abs=1e-13) and a[2] and b[2]
             assert a[1] == pytest.approx(min(0.0, r.min()), abs=1e-12)
+    assert paired.stats["paired_jobs"] > 0 and plain.stats["paired_jobs"] == 0
 
 
 def test_complement_pairs_of_partial_and_repeated_columns():
