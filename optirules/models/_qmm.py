@@ -87,7 +87,9 @@ _DIRECT_DEFAULTS: dict[str, dict[str, Any]] = {
     "clarabel": {"direct_solve_method": "faer", "max_threads": 1},
     # the barrier's default 1e-8 leaves weights 1.5e-6 (Gurobi) and 7e-6 (CPLEX) off
     "gurobi": {"BarConvTol": 1e-10, "Threads": 1},
-    "cplex": {"barrier.convergetol": 1e-10, "threads": 1},
+    # CPLEX's dual simplex for QP: T = 500, n = 1,000 0.28 s CPU against 0.95 s with its
+    # barrier (14 iterations) and 0.63 s with its primal simplex, which kept one member less
+    "cplex": {"qpmethod": 2, "barrier.convergetol": 1e-10, "threads": 1},
 }
 
 
