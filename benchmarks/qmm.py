@@ -95,7 +95,7 @@ def one(H, y, solver: str, interface: str, formulation: str, rows: str, time_lim
             warnings.simplefilter("always")
             result = model.solve(solver, time_limit=time_limit)
     except SolverError as exc:
-        row.update(status="refused", note=str(exc).split(":")[0])
+        row.update(status="refused", note=str(exc))
         return row
     c2, t2 = time.process_time(), time.perf_counter()
     row.update(solve_s=t2 - t1, solve_cpu_s=c2 - c1, status=result.status.value,
@@ -252,22 +252,29 @@ def write_report() -> None:
 INTRO = (
     "Instances: random ensembles (member t right with probability p_t ~ U(0.55, 0.75), "
     "seed 0), uniform weights, upsilon = 0.5 (so ceil(n/2) protected rows), every member "
-    "distinct and the covariance nonsingular.  `covariance` + `all` is the paper's eq. 19 "
-    "with every margin row: the QP as it was solved before the `formulation` and "
-    "`margin_constraints` options.  The default is `covariance` + `auto` (generated when "
-    "the distinct margin rows k are at least r and k r^2 > 1e7: the random cells but "
-    "T = 100, n = 1,000; all rows for the two breast-cancer ensembles) with SCS.  `--real` adds AdaBoost (depth-2 trees) and a random forest (depth 4), "
-    "T = 500 each, fitted on all 569 rows of breast cancer (upsilon 0.5 and 0.25, "
+    "distinct and the covariance nonsingular.  Columns: interface (`direct`: the solver's "
+    "own API with prebuilt matrices and complemented margin rows; `cvxpy`: the declarative "
+    "cvxpy model), formulation, margin rows.  `cvxpy, covariance, all` is the paper's "
+    "eq. 19 with every margin row, as it was solved before the `formulation`, "
+    "`margin_constraints` and `interface` options (runs before 2026-12-01 had no direct "
+    "path: their columns are all cvxpy).  The default is `direct, covariance, auto` "
+    "(margin rows generated when the distinct margin rows k are at least r and "
+    "k r^2 > 1e7: the random cells but T = 100, n = 1,000) with SCS; under `auto` HiGHS "
+    "stays on cvxpy.  `--real` adds AdaBoost (depth-2 trees) and a random forest (depth "
+    "4), T = 500 each, fitted on all 569 rows of breast cancer (upsilon 0.5 and 0.25, "
     "`singular_covariance='solve'`, as the QMM paper's settings for the two ensembles).  "
     "CPU time (`time.process_time`, one BLAS thread) is the steadier figure on "
     "this shared 2-core machine; wall time grows with the load and time limits are wall "
     "time, so under heavy load a solve can stop on its limit (then the fallback weights "
     "are returned: `time_limit (fallback)`).  max |dw|: largest weight difference to "
-    "Clarabel's covariance/all solution in the same cell.  Gurobi and CPLEX are the "
-    "size-limited builds installed from PyPI (Gurobi prints 'Restricted license - for "
-    "non-production use only'); their `error` cells are failures of those builds, whose "
-    "reason cvxpy does not pass on.  HiGHS is refused above 100 members and with least "
-    "squares (before solving).  The paper gives no timings.\n")
+    "Clarabel's solution of the cvxpy model with every row in the same cell.  Gurobi and "
+    "CPLEX are the size-limited builds installed from PyPI (Gurobi prints 'Restricted "
+    "license - for non-production use only'); through cvxpy their failures are `error` "
+    "cells (cvxpy does not pass the reason on), on the direct path the licence's refusal is "
+    "a SolverError quoting it (`refused`).  HiGHS and SCIP are refused above 100 members, "
+    "HiGHS also with least squares, CPLEX's direct path takes the covariance form only "
+    "(before solving; the reasons are listed under the table).  The paper gives no "
+    "timings.\n")
 
 
 def _fmt(v, digits=3):
