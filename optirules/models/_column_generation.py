@@ -276,6 +276,64 @@ def _greedy_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence
     return [pool[k] for k in chosen]
 
 
+def _improve_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence[Clause],
+                      chosen: Sequence[Clause], budget: float | None, lambda0: float,
+                      lambda1: float, max_moves: int = 200) -> list[Clause]:
+    """Local search from ``chosen``: the best of adding, dropping or swapping one pool clause,
+    while it lowers the master objective (and keeps the budget).
+
+    Works on the rows merged by their label and coverage of the pool
+    (:func:`~optirules.models._rule_master.aggregate_rows`).  A better incumbent lets the
+    reduced-cost fixing before the master IP drop more columns; the IP's optimum does not
+    depend on it.
+    """
+    from ._rule_master import aggregate_rows
+
+    if not pool:
+        return list(chosen)
+    cov_all = clause_coverage(A, list(pool))
+    first, weights, _ = aggregate_rows(cov_all, y, P)
+    cov = cov_all[first]
+    pos = y[first]
+    C = cov[pos].astype(np.float64)
+    w = weights[pos]
+    cost = 1.0 + np.fromiter((len(c) for c in pool), float, len(pool))
+    fixed = np.where(pos, 0.0, weights) @ cov + lambda0 + lambda1 * (cost - 1.0)
+    index = {c: k for k, c in enumerate(pool)}
+    inside = np.zeros(len(pool), bool)
+    inside[[index[c] for c in chosen if c in index]] = True
+    cnt = C[:, inside].sum(axis=1)
+    limit = np.inf if budget is None else float(budget) + 1e-9
+    for _ in range(max_moves):
+        spent = float(cost[inside].sum())
+        gain = (w * (cnt == 0)) @ C  # uncovered weight each clause would cover
+        add = np.where(~inside & (spent + cost <= limit), fixed - gain, np.inf)
+        best, move = float(add.min()), ("add", int(np.argmin(add)), -1)
+        for k in np.flatnonzero(inside):
+            lost = w * ((cnt == 1) & (C[:, k] > 0))  # rows only k covers
+            drop = float(lost.sum()) - fixed[k]
+            if drop < best:
+                best, move = drop, ("drop", int(k), -1)
+            swap = fixed - fixed[k] + lost @ (1.0 - C) - gain
+            swap = np.where(~inside & (spent - cost[k] + cost <= limit), swap, np.inf)
+            j = int(np.argmin(swap))
+            if swap[j] < best:
+                best, move = float(swap[j]), ("swap", j, int(k))
+        if not best < -1e-15:
+            break
+        kind, j, k = move
+        if kind in ("add", "swap"):
+            inside[j] = True
+            cnt += C[:, j]
+        if kind == "drop":
+            inside[j] = False
+            cnt -= C[:, j]
+        if kind == "swap":
+            inside[k] = False
+            cnt -= C[:, k]
+    return [pool[k] for k in np.flatnonzero(inside)]
+
+
 def enumerate_master(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence[Clause],
                      budget: float, lambda0: float = 0.0, lambda1: float = 0.0,
                      ) -> tuple[list[Clause], float]:
@@ -498,6 +556,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     ip_route = ""
     chosen: list[Clause] = []
     incumbent = _greedy_rule_set(A, y, P, pool_list, complexity, lambda0, lambda1)
+    incumbent = _improve_rule_set(A, y, P, pool_list, incumbent, complexity, lambda0, lambda1)
     ub = master_objective(A, y, P, incumbent, lambda0, lambda1)
     # reduced-cost fixing: with the final LP duals every IP solution using column k costs
     # at least z + r_k, so columns with z + r_k > ub are in no optimal solution

@@ -776,8 +776,10 @@ class HighsRuleMaster(_MasterIPMixin, _PoolView):
         only.  ``aggregate=False``: in this object's own model, whose ``w`` columns get
         bounds :math:`[0, 1]` (:math:`[0, 0]` for pool columns not in ``clauses``) and
         integrality, and are continuous again afterwards (the next :meth:`solve` is the LP).
-        Either way ``incumbent`` (a rule set, e.g. a greedy one) is passed as a start
-        solution (``setSolution``).  Any other solver gets :class:`RuleMasterModel` through
+        ``incumbent`` (a rule set, e.g. a greedy one) is not passed to HiGHS: HiGHS 1.16
+        mapped such a start solution wrongly into its presolved model and reported a false
+        optimum below the LP bound (the caller keeps the better of the incumbent and the
+        IP's rule set).  Any other solver gets :class:`RuleMasterModel` through
         :func:`~optirules.solvers.solve` (:meth:`_MasterIPMixin.solve_ip`).  All give the
         same optimum (tested).
         """
@@ -808,16 +810,10 @@ class HighsRuleMaster(_MasterIPMixin, _PoolView):
         idx = (n_pos + np.arange(K)).astype(np.int32)
         h.changeColsBounds(K, idx, np.zeros(K), keep.astype(float))
         h.changeColsIntegrality(K, idx, np.full(K, highspy.HighsVarType.kInteger))
-        start = [d.index[c] for c in normalize_clauses(incumbent, d.A.shape[1])
-                 if c in d.index and keep[d.index[c]]]
-        if start:
-            w0 = np.zeros(K)
-            w0[start] = 1.0
-            missed = ~d.coverage[d.pos][:, start].any(axis=1)
-            sol = highspy.HighsSolution()
-            sol.col_value = np.concatenate([np.where(missed, d.P[d.pos], 0.0), w0]).tolist()
-            sol.value_valid = True
-            h.setSolution(sol)
+        # ``incumbent`` is not passed as a start solution (setSolution): HiGHS 1.16 mapped a
+        # feasible start of objective 0.02719 into its presolved model as 0.01979, below the
+        # LP bound 0.02317, and returned it as "optimal" (WDBC, first fold; tested)
+        normalize_clauses(incumbent, d.A.shape[1])  # still validated
         options: dict[str, Any] = dict(_IP_OPTIONS)
         saved = {k: h.getOptionValue(k)[1] for k in ("time_limit", "mip_rel_gap", "random_seed",
                                                     "mip_feasibility_tolerance", *options)}
