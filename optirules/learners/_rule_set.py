@@ -374,10 +374,13 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         ``lambda1`` (as :func:`~optirules.models._clauses.reduced_costs` takes them).
     fit_info_ : dict
         Timings (``cg_time``, ``ip_time``), the number of IP columns after reduced-cost
-        fixing, the greedy incumbent, :math:`\kappa`, the solvers used (``lp_solver``,
-        ``milp_solver``), the restricted master's class (``master``: ``HighsRuleMaster``,
+        fixing, the objective of the incumbent that fixing used (``greedy_objective``: the
+        greedy rule set improved by single add/drop/swap moves), :math:`\kappa`, the
+        solvers used (``lp_solver``, ``milp_solver``), the restricted master's class
+        (``master``: ``HighsRuleMaster``, ``MergedHighsRuleMaster`` (many rows),
         ``PersistentRuleMaster`` or ``RebuildRuleMaster``) and how the IP was solved
-        (``ip_route``: ``"highspy"`` in the LP's own model, ``"model"`` through Pyomo).
+        (``ip_route``: ``"highspy"`` over the rows merged by their coverage of the IP's
+        columns, ``"model"`` through Pyomo).
     n_iter_ : int
         Column-generation iterations run (with more than two classes: an array, one
         count per class).
