@@ -140,11 +140,28 @@ def _expand_paired(h: np.ndarray, s: float, G: np.ndarray | None,
     if G is None:
         return r1, None
     full = np.empty((n_lit, n_lit))
-    full[np.ix_(base, base)] = G
-    cross = h[:, None] - G[:, q]
-    full[np.ix_(base, comp)] = cross
-    full[np.ix_(comp, base)] = cross.T
-    full[np.ix_(comp, comp)] = (s - h[q][:, None] - h[q][None, :]) + G[np.ix_(q, q)]
+    half = n_lit // 2
+    aligned = comp.size == half and (q == np.arange(half)).all()
+    hq, Gq = (h, G) if aligned else (h[q], G[:, q])
+    cross = h[:, None] - Gq
+    corner = (s - hq[:, None]) - hq[None, :]
+    corner += G if aligned else G[np.ix_(q, q)]
+    # the two layouts of binarizers ([b0, c0, b1, c1, ...] and [B, C]) by strided views
+    if aligned and (base == np.arange(0, n_lit, 2)).all() and (comp == base + 1).all():
+        bs, cs = slice(0, n_lit, 2), slice(1, n_lit, 2)
+    elif aligned and (base == np.arange(half)).all() and (comp == base + half).all():
+        bs, cs = slice(0, half), slice(half, n_lit)
+    else:
+        bs, cs = np.ix_(base, base), np.ix_(comp, comp)
+        full[bs] = G
+        full[np.ix_(base, comp)] = cross
+        full[np.ix_(comp, base)] = cross.T
+        full[cs] = corner
+        return r1, full
+    full[bs, bs] = G
+    full[bs, cs] = cross
+    full[cs, bs] = cross.T
+    full[cs, cs] = corner
     return r1, full
 
 
@@ -466,8 +483,10 @@ class EnumerationPricer:
             r2 = r2_full[iu]
             self.stats["pairs_scored"] += int(r2.size)
             lower = min(lower, float(r2.min()))
-            take = min(r2.size, extra)
-            idx = np.argpartition(r2, take - 1)[:take] if take < r2.size else np.arange(r2.size)
+            # only pairs below -tol can be kept (consider): partition those alone
+            idx = np.flatnonzero(r2 < -tol)
+            if idx.size > extra:
+                idx = idx[np.argpartition(r2[idx], extra - 1)[:extra]]
             idx = idx[np.argsort(r2[idx], kind="stable")]
             consider([(int(iu[0][t]), int(iu[1][t])) for t in idx], r2[idx])
         complete = True
@@ -482,7 +501,10 @@ class EnumerationPricer:
                 lower, complete = self._degree3(v, comp, B, r2_full, k, extra, deadline, tol,
                                                 need_proof, consider, kth, found, lower,
                                                 n_triples)
-        ranked = sorted(found.items(), key=lambda kv: (kv[1], len(kv[0]), kv[0]))[:k]
+        # ranked by the reduced cost rounded to 1e-13 (then degree, clause): equal costs
+        # summed in another order (row blocks, complement pairs) keep the same order
+        ranked = sorted(found.items(),
+                        key=lambda kv: (round(kv[1], 13), len(kv[0]), kv[0]))[:k]
         return [(c, float(r)) for c, r in ranked], min(0.0, lower), complete
 
     def _paired_job(self, j: int, part: np.ndarray) -> tuple[tuple, Any]:
