@@ -349,7 +349,8 @@ class QMMModel(OptModel):
         T = 500, n = 1,000 about 50 of the 500 margin rows are active at the optimum).
         ``"auto"`` generates when the distinct margin rows :math:`k` are at least
         :math:`r` and :math:`k r^2` exceeds ``GENERATE_ABOVE_WORK`` = 1e7, where it measured
-        faster, and takes all rows otherwise (``benchmarks/results/qmm.md``); the choice
+        faster, and takes all rows otherwise (``benchmarks/results/qmm.md``); with OSQP it
+        always generates (measured faster in every cell, see :meth:`solve`); the choice
         made is ``margin_constraints_``.  Identical protected rows are one
         constraint in every case (the largest :math:`\varphi_i` binds).
     interface : {"auto", "direct", "cvxpy"}, default "auto"
@@ -690,6 +691,12 @@ class QMMModel(OptModel):
                 "to take 7.2 s at 100 members and to give no usable weights within 30 s at "
                 "500 (n = 1,000 rows); use 'scs' (default), 'clarabel' or 'osqp'.")
         direct = self._direct(name)
+        if name == "osqp" and self.margin_constraints == "auto":
+            # OSQP (ADMM) measured faster with generated rows in every benchmark cell (CPU s,
+            # generated vs all, direct): T = 100, n = 1,000 0.65 vs 5.3 (116,900 iterations
+            # with all 500 rows); T = 500, n = 1,000 0.28 vs 1.02; T = 100, n = 5,000 0.02
+            # vs 0.05; so "auto" generates for it whatever the size
+            self.margin_constraints_ = "generated"
         opts = {**_SOLVER_DEFAULTS.get(name, {}),
                 **(_DIRECT_DEFAULTS.get(name, {}) if direct else {}), **options}
         if self.margin_constraints_ == "generated" or direct:
