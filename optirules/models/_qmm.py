@@ -502,9 +502,9 @@ class QMMModel(OptModel):
         non_pivots = np.sort(piv[rank:])
         self.dependent_members_ = rep[non_pivots]
 
-        # the paper's singular case: the covariance of the QR basis H' (pivot columns only)
-        self.basis_covariance_rank_, self.singular_covariance_ = _covariance_rank(
-            E[:, rep[pivots]], self.rank_tol)
+        # the paper's singular case: the covariance of the QR basis H' (pivot columns only),
+        # decided below (_basis_covariance_rank) once the covariance's eigenvalues are known
+        pivot_members = rep[pivots]
 
         # 3. weight of dependent, non-identical members
         a_basis = alpha_u[pivots].copy()
@@ -576,6 +576,26 @@ class QMMModel(OptModel):
             self.factor_ = self._factor(E_b)
             self.min_eigenvalue_ = math.nan
             self.is_psd_ = True
+        self.basis_covariance_rank_, self.singular_covariance_ = self._basis_covariance_rank(
+            E, pivot_members, eig if self.formulation == "covariance" else None)
+
+    def _basis_covariance_rank(self, E: np.ndarray, pivot_members: np.ndarray,
+                               eig: np.ndarray | None) -> tuple[int, bool]:
+        """:func:`_covariance_rank` of the pivot columns, without its SVD when it is sure.
+
+        When the QP's variables are the pivot columns and the covariance's eigenvalues
+        (``numpy.linalg.eigvalsh``, absolute error about ``r * eps * lambda_max``) have
+        ``lambda_min > max(1e-8, 4 tol^2) lambda_max``, every singular value of the centred
+        matrix exceeds ``tol * s_max`` (``lambda = s^2 / (n - 1)``): full rank, the answer of
+        the SVD, which costs 0.06 s at T = 500, n = 1,000.
+        """
+        n, r = E.shape[0], pivot_members.size
+        rel = self.rank_tol if self.rank_tol is not None else max(n, r) * np.finfo(float).eps
+        if (eig is not None and n >= 2 and r > 0 and eig.size == r
+                and np.array_equal(self.basis_, pivot_members) and rel < 1e-4
+                and eig[-1] > 0 and eig[0] > max(1e-8, 4.0 * rel * rel) * eig[-1]):
+            return r, False
+        return _covariance_rank(E[:, pivot_members], self.rank_tol)
 
     @staticmethod
     def _covariance(E_basis: np.ndarray) -> np.ndarray:

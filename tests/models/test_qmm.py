@@ -649,6 +649,24 @@ def test_direct_path_equals_the_declarative_cvxpy_model(formulation):
             _lower_rows_ok(model)
 
 
+@pytest.mark.parametrize("n, T, seed", [(300, 40, 1), (40, 60, 2), (200, 30, 3), (500, 80, 4)])
+def test_covariance_rank_shortcut_agrees_with_the_svd(n, T, seed):
+    """The eigenvalue shortcut of the singular-covariance check gives the SVD's answer, on
+    full-rank, wide (n < T) and constant-member (a member right on every row) ensembles."""
+    from optirules.models._qmm import _covariance_rank
+
+    H, y, alpha = _random_ensemble(n, T, seed)
+    if seed == 3:
+        H[:, 5] = y  # member 5 right everywhere: a constant column of E, singular covariance
+    for formulation in ("covariance", "least_squares"):
+        model = QMMModel(H, y, alpha, formulation=formulation, singular_covariance="solve")
+        E = H * y[:, None]
+        expected = _covariance_rank(E[:, model.basis_[np.isin(model.basis_, np.setdiff1d(
+            model.basis_, model.dependent_members_))]], None)
+        assert (model.basis_covariance_rank_, model.singular_covariance_) == expected
+    assert model.singular_covariance_ == (seed in (2, 3))
+
+
 def test_complemented_margin_rows_are_the_same_constraints_on_the_simplex():
     from optirules.models._qmm import _complemented_rows
 
