@@ -692,6 +692,11 @@ def test_interface_choice_is_checked_and_recorded():
             model.solve("cplex")
     model.solve("clarabel")
     assert model.result_.info["interface"] == "direct"
+    # under "auto" OSQP generates margin rows whatever the size (measured faster for it)
+    small = QMMModel(H, y, alpha)
+    assert small.margin_constraints_ == "all"
+    small.solve("osqp")
+    assert small.margin_constraints_ == "generated" and not small.fallback_used_
 
 
 def test_least_squares_factor_reproduces_the_covariance():
