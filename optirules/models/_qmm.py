@@ -53,12 +53,14 @@ _FORMULATIONS = ("covariance", "least_squares")
 _MARGIN_CONSTRAINTS = ("auto", "all", "generated")
 _INTERFACES = ("auto", "direct", "cvxpy")
 #: margin_constraints="auto" generates margin rows when there are at least as many distinct
-#: margin rows k as weight variables r and k * r^2 exceeds this.  Measured (SCS / Clarabel
-#: CPU s, all rows vs generated, benchmarks/results/qmm.md): random T = 100, n = 1,000
-#: (k r^2 = 5e6) 0.15 vs 0.36 / 0.35 vs 0.67; random T = 100, n = 5,000 0.36 vs 0.11 /
-#: 1.10 vs 0.42; random T = 500, n = 1,000 (k = r) 1.66 vs 0.95 / 2.89 vs 1.28; breast
-#: cancer AdaBoost depth 2 (T = 500, k = 285 < r) 0.43 vs 1.47 / 2.21 vs 3.39, where a
-#: larger share of the rows is active at the optimum.
+#: margin rows k as weight variables r and k * r^2 exceeds this.  Measured through cvxpy
+#: (SCS / Clarabel CPU s, all rows vs generated, benchmarks/results/qmm.md, 2026-11-30):
+#: random T = 100, n = 1,000 (k r^2 = 5e6) 0.15 vs 0.36 / 0.35 vs 0.67; T = 100, n = 5,000
+#: 0.36 vs 0.11 / 1.10 vs 0.42; T = 500, n = 1,000 (k = r) 1.66 vs 0.95 / 2.89 vs 1.28;
+#: breast-cancer AdaBoost depth 2 (T = 500, k = 285 < r) 0.43 vs 1.47 / 2.21 vs 3.39.  On
+#: the direct path (2026-12-01, load ~4.7) the same split: T = 100, n = 1,000 SCS 0.07 vs
+#: 0.18, Clarabel 0.04 vs 0.14, CPLEX 0.04 vs 0.20 (7 rounds); T = 100, n = 5,000 SCS 0.09
+#: vs 0.03, Clarabel 0.11 vs 0.06.  OSQP is the exception (generated always, see solve).
 GENERATE_ABOVE_WORK = 1e7
 #: HiGHS's active-set QP solver is refused above this many weight variables (measured on
 #: random +-1 ensembles, n = 1,000 rows, upsilon = 0.5: 100 members 0.1 s; 200 members 1.5 s
