@@ -31,6 +31,7 @@ import datetime as dt
 import json
 import os
 import platform
+import sys
 import time
 import warnings
 from pathlib import Path
@@ -197,12 +198,9 @@ def main() -> None:
             "threads": args.threads, "time_limit": args.time_limit,
             "load_before": [round(x, 2) for x in load_before],
             "load_after": [round(x, 2) for x in load_after], "stack": stack(),
-            "command": "nice -n 10 python benchmarks/qmm.py"
-                       + (f" --sizes {' '.join(args.sizes)}" if args.sizes else "")
-                       + (f" --tag {args.tag}" if args.tag else "")
-                       + (" --real" if args.real else "")
-                       + (f" --repeat {args.repeat}" if args.repeat > 1 else "")
-                       + f" --time-limit {args.time_limit:g}"}
+            # what ran, at which niceness (the committed runs go through the shared lock)
+            "command": f"nice -n {os.nice(0)} python benchmarks/qmm.py "
+                       + " ".join(sys.argv[1:])}
     (RESULTS / f"{name}.json").write_text(json.dumps(meta, indent=1) + "\n")
     write_report()
     print((RESULTS / "qmm.md").read_text())
