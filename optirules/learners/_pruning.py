@@ -626,8 +626,9 @@ class QMMPruner(_BasePruner):
         :class:`~optirules.models.QMMModel`; same optimum).
     solver : str, default="scs"
         Any QP-capable backend of :func:`optirules.solvers.solve`; SCS (tolerances 1e-9)
-        measured fastest, "clarabel" (interior point) reaches the same weights (HiGHS is
-        refused above 100 members).
+        measured fastest, "clarabel" (interior point) reaches the same weights (HiGHS and
+        SCIP are refused above 100 members; the size-limited Gurobi wheel from PyPI refuses
+        dense QPs of a few hundred members, a SolverError quoting it).
     solver_options : dict, optional
         Extra options for the solver.
     time_limit : float, optional
