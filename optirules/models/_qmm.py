@@ -659,12 +659,16 @@ class QMMModel(OptModel):
             solver is fast on small instances but, on dense instances with hundreds of
             members, we saw it stop with a solve error (then the fallback applies) or run
             for minutes, so it is refused (SolverError, before solving) when the QP has more
-            than ``HIGHS_MAX_MEMBERS`` = 100 weight variables.
+            than ``HIGHS_MAX_MEMBERS`` = 100 weight variables; SCIP likewise above
+            ``SCIP_MAX_MEMBERS`` = 100.  On the direct path (``interface``) a size-limited
+            Gurobi licence's refusal is a SolverError quoting it, not a fallback.
         time_limit, verbose, **options
-            Passed to the solver layer; when margin rows are generated the time
-            limit bounds all rounds together, and a round that stops early with violated
-            margin rows, or time running out between rounds, gives the fallback.  For Clarabel and OSQP, tighter tolerances than the
-            solvers' defaults are used unless given here (``_SOLVER_DEFAULTS``).
+            Passed to the solver (its own settings on the direct path, the solver layer
+            through cvxpy); when margin rows are generated the time limit bounds all rounds
+            together, and a round that stops early with violated margin rows, or time
+            running out between rounds, gives the fallback.  Tighter tolerances than the
+            solvers' defaults are used unless given here (``_SOLVER_DEFAULTS``, and
+            ``_DIRECT_DEFAULTS`` on the direct path).
         mip_gap : None
             Accepted for the common signature; the QP is continuous.
 
