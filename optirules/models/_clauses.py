@@ -205,6 +205,10 @@ def normalize_clause(clause: Iterable[Any], n_literals: int) -> Clause:
     Repeated literals are merged (a conjunction with a repeated literal is the
     same conjunction).
     """
+    if type(clause) is tuple and clause and all(type(j) is int for j in clause) and \
+            0 <= clause[0] and clause[-1] < n_literals and \
+            all(a < b for a, b in zip(clause, clause[1:])):
+        return clause  # already normalized (column generation passes its pool each call)
     if isinstance(clause, (str, bytes)) or not isinstance(clause, Iterable):
         raise InputError(
             f"a clause must be an iterable of literal indices, got {clause!r}; e.g. (0, 4)."
