@@ -121,6 +121,32 @@ def test_merged_rows_give_the_same_combination_ip():
     assert c["objective"] == pytest.approx(full.objective_, abs=1e-9)
 
 
+def test_every_candidate_is_its_combination_ip_when_members_repeat():
+    # a repeated member leaves the P^0 combination IP unchanged and the fit reuses its
+    # solution: every candidate must still be the optimum of its own IP, solved afresh
+    X, y = noisy_data(2, n=80)
+    est = DRORuleEnsembleClassifier(complexity=12, member_complexity=6, n_estimators=5,
+                                    max_degree=2, random_state=0).fit(X, y)
+    keys = [frozenset(m) for m in est.member_clauses_]
+    assert any(keys[i] in keys[:i] for i in range(1, len(keys)))  # a member repeats
+    yb = (y == est.classes_[1]).astype(int)
+    for c in est.candidates_:
+        first = {}
+        for k, m in enumerate(est.member_clauses_[:c["iteration"]]):
+            if m:
+                first.setdefault(frozenset(m), k)
+        cols = sorted(first.values())
+        if len(cols) < 2:
+            continue
+        H = np.column_stack([est.members_[k].evaluate(X) for k in cols]).astype(int)
+        p = (est.pmf_history_[c["iteration"]] if c["pmf"] == "worst_case"
+             else np.full(len(y), 1.0 / len(y)))
+        fresh = SparseCombinationModel(H, yb, [est.members_[k].complexity for k in cols], 12,
+                                       sample_weight=p)
+        fresh.solve()
+        assert c["objective"] == pytest.approx(fresh.objective_, abs=1e-9)
+
+
 def test_binary_loss_cycles_and_the_repeat_is_reported(tmp_path):
     X, y = noisy_data(3, n=80, noise=0.25)
     est = DRORuleEnsembleClassifier(complexity=4, member_complexity=4, rho=1.0, loss="binary",
@@ -261,6 +287,38 @@ def test_history_times_every_step_of_every_member():
                for r in h) <= est.fit_time_
     returned = [r for r in h if r["member_complexity"] == est.member_complexity_]
     np.testing.assert_allclose([r["robust_loss"] for r in returned], est.robust_loss_history_)
+
+
+def test_n_iter_no_change_stops_each_budget_on_a_prefix_of_the_full_loop():
+    # the loop is deterministic, so a run stopped after member n is the first n members of
+    # the full run; it stops once the best candidate (least robust loss, then cost) has not
+    # improved for n_iter_no_change members, and the selection is over the members grown
+    X, y = noisy_data(13, n=90)
+    kw = dict(complexity=12, n_estimators=6, max_degree=2, random_state=0)
+    full = DRORuleEnsembleClassifier(n_iter_no_change=None, **kw).fit(X, y)
+    short = DRORuleEnsembleClassifier(n_iter_no_change=1, **kw).fit(X, y)
+    assert short.status_ == "completed"
+    grown = {r["member_complexity"]: r["n_estimators"] for r in short.member_complexity_results_}
+    assert any(r["stopped_early"] for r in short.member_complexity_results_)
+    for b, n in grown.items():
+        a = [h for h in full.history_ if h["member_complexity"] == b]
+        s_ = [h for h in short.history_ if h["member_complexity"] == b]
+        assert len(s_) == n and [h["robust_loss"] for h in s_] == [h["robust_loss"] for h in a[:n]]
+    best = []
+    for b, n in grown.items():  # each budget's candidates, from a fit of that budget alone
+        one = DRORuleEnsembleClassifier(member_complexity=b, n_iter_no_change=None,
+                                        **kw).fit(X, y)
+        keys = [min((round(c["robust_loss"], 12), c["cost"]) for c in one.candidates_
+                    if c["iteration"] == it) for it in range(1, 7)]
+        # patience 1: stop at the first member that does not improve the best key
+        first = next((i for i in range(2, 7) if min(keys[:i]) == min(keys[:i - 1])), 6)
+        assert n == first
+        best.append(min(keys[:n]))
+    assert min(best)[0] == round(short.candidates_[short.selected_]["robust_loss"], 12)
+    with pytest.raises(InputError, match="n_iter_no_change"):
+        DRORuleEnsembleClassifier(n_iter_no_change=0).fit(X, y)
+    with pytest.raises(InputError, match="mip_gap"):
+        DRORuleEnsembleClassifier(mip_gap=-1e-3).fit(X, y)
 
 
 @pytest.mark.parametrize("start", ["members", "none"])  # against "pool"
