@@ -240,7 +240,7 @@ def test_time_limit_bounds_the_whole_fit():
     flip = rng.random(3000) < 0.2
     y[flip] = 1 - y[flip]
     t0 = time.perf_counter()
-    est = DRORuleEnsembleClassifier(complexity=30, n_estimators=40, time_limit=2.0,
+    est = DRORuleEnsembleClassifier(complexity=30, n_estimators=40, time_limit=2.0, n_iter_no_change=None,
                                     random_state=0).fit(X, y)
     wall = time.perf_counter() - t0
     assert wall < 2.0 + 8.0  # generous: a member's IP and one combination IP may overrun 1 s
