@@ -233,9 +233,10 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         degree than BooleanRuleSetClassifier's ``"auto"`` (3 for ``L <= 288`` whatever
         ``N``), because the ensemble prices clauses for up to 30 members.  Measured (C = 30,
         accuracy on 5,000 held-out rows, CPU seconds, one machine): adult 3,000 rows,
-        degree 3 122.8 s vs degree 2 6.0 s, accuracy 0.8246 vs 0.8220; adult 10,000 rows,
-        degree 3 unfinished after 447 s vs 36 s; magic_gamma 3,000 rows, degree 3 845 s vs
-        degree 2 67 s, accuracy 0.8294 vs 0.8184 (degree 2 costs 1.1 points there).  On
+        degree 3 122.8 s for 30 members vs degree 2 6.0 s for 14, accuracy 0.8246 vs 0.8220;
+        adult 10,000 rows, degree 3 unfinished after 447 s vs 36 s; magic_gamma 3,000 rows,
+        degree 3 845 s for 15 members vs degree 2 67 s for 13, accuracy 0.8294 vs 0.8184
+        (degree 2 costs 1.1 points there).  On
         the accuracy benchmark's 8 data sets (``benchmarks/results/rules_dro.md``) this
         rule gives the degrees that run used (3 on digits, tic-tac-toe, heart, credit-g;
         2 on wdbc, ionosphere, adult).
