@@ -163,7 +163,8 @@ class BooleanRuleSetCV(RefitDelegation, ClassifierMixin, BaseEstimator):
         smaller pool missed the optimum.  ``False``: every fit starts from an empty pool,
         the plain grid search of Dash, Günlük and Wei.  The default departs from it on a
         measured result (default grid, 5 folds, ``random_state=0``, CPU seconds per fold,
-        False -> True, at a load of about 4 on 2 cores): WDBC 1.41 -> 1.10, heart_statlog
+        False -> True, at a load of about 4 on 2 cores): WDBC 1.41 -> 1.10 (1.14 -> 1.13 in
+        ``benchmarks/results/rule_set_speed.md``, load 2-3: no loss), heart_statlog
         1.94 -> 1.51, ionosphere 1.28 -> 1.23, banknote 0.86 -> 0.75, tic_tac_toe 0.62 ->
         0.54, house_votes_84 0.41 -> 0.43; the same penalty on five of the six (house_votes_84:
         0.001 instead of 0.01, mean score 0.9586 instead of 0.9563; WDBC 0.9543 instead of
