@@ -60,7 +60,7 @@ _INTERFACES = ("auto", "direct", "cvxpy")
 #: breast-cancer AdaBoost depth 2 (T = 500, k = 285 < r) 0.43 vs 1.47 / 2.21 vs 3.39.  On
 #: the direct path (2026-12-01, load ~4.7) the same split: T = 100, n = 1,000 SCS 0.07 vs
 #: 0.18, Clarabel 0.04 vs 0.14, CPLEX 0.04 vs 0.20 (7 rounds); T = 100, n = 5,000 SCS 0.09
-#: vs 0.03, Clarabel 0.11 vs 0.06.  OSQP is the exception (generated always, see solve).
+#: vs 0.03, Clarabel 0.11 vs 0.06.  OSQP is the exception (generated whenever k >= r).
 GENERATE_ABOVE_WORK = 1e7
 #: HiGHS's active-set QP solver is refused above this many weight variables (measured on
 #: random +-1 ensembles, n = 1,000 rows, upsilon = 0.5: 100 members 0.1 s; 200 members 1.5 s
@@ -352,7 +352,7 @@ class QMMModel(OptModel):
         ``"auto"`` generates when the distinct margin rows :math:`k` are at least
         :math:`r` and :math:`k r^2` exceeds ``GENERATE_ABOVE_WORK`` = 1e7, where it measured
         faster, and takes all rows otherwise (``benchmarks/results/qmm.md``); with OSQP it
-        always generates (measured faster in every cell, see :meth:`solve`); the choice
+        generates whenever :math:`k \ge r` (measured faster there, see :meth:`solve`); the choice
         made is ``margin_constraints_``.  Identical protected rows are one
         constraint in every case (the largest :math:`\varphi_i` binds).
     interface : {"auto", "direct", "cvxpy"}, default "auto"
@@ -717,11 +717,13 @@ class QMMModel(OptModel):
                 "to take 7.2 s at 100 members and to give no usable weights within 30 s at "
                 "500 (n = 1,000 rows); use 'scs' (default), 'clarabel' or 'osqp'.")
         direct = self._direct(name)
-        if name == "osqp" and self.margin_constraints == "auto":
-            # OSQP (ADMM) measured faster with generated rows in every benchmark cell (CPU s,
-            # generated vs all, direct): T = 100, n = 1,000 0.65 vs 5.3 (116,900 iterations
-            # with all 500 rows); T = 500, n = 1,000 0.28 vs 1.02; T = 100, n = 5,000 0.02
-            # vs 0.05; so "auto" generates for it whatever the size
+        if (name == "osqp" and self.margin_constraints == "auto"
+                and self._margin_b.size >= self.basis_.size):
+            # OSQP (ADMM) measured faster with generated rows whenever k >= r, whatever
+            # k r^2 (CPU s, generated vs all, direct): T = 100, n = 1,000 0.95 vs 9.05
+            # (116,900 iterations with all 500 rows); T = 500, n = 1,000 0.28 vs 1.02;
+            # T = 100, n = 5,000 0.02 vs 0.05; but with k < r (breast-cancer AdaBoost,
+            # k = 285, r = 488) 1.01 (3 rounds) vs 0.42, so the first condition stays
             self.margin_constraints_ = "generated"
         opts = {**_SOLVER_DEFAULTS.get(name, {}),
                 **(_DIRECT_DEFAULTS.get(name, {}) if direct else {}), **options}
