@@ -422,10 +422,13 @@ class QMMModel(OptModel):
     ``fallback_reason_`` (``""`` when not used) and ``result_``.
     """
 
-    #: SCS measured fastest (benchmarks/results/qmm.md, CPU s, default margin rows, SCS vs
-    #: Clarabel: T = 100, n = 1,000 0.15 vs 0.35; T = 500, n = 1,000 0.95 vs 1.28; T = 100,
-    #: n = 5,000 0.11 vs 0.42; T = 500, n = 5,000 1.38 vs 3.76; breast-cancer AdaBoost
-    #: depth 2 and forest, T = 500: 0.43 vs 2.21 and 0.29 vs 0.76; weights within 5e-8)
+    #: SCS measured fastest where it matters (benchmarks/results/qmm.md, run of 2026-12-01
+    #: 03:02 UTC, load ~2.7, direct path, default margin rows, CPU s, SCS / Clarabel / OSQP
+    #: / CPLEX): T = 500, n = 1,000 0.18 / 0.35 / 0.42 / 0.33 (fastest of 3); T = 100,
+    #: n = 1,000 0.09 / 0.06 / 0.95 / 0.04; T = 100, n = 5,000 0.05 / 0.06 / 0.03 / refused
+    #: (CPLEX's size limit); T = 500, n = 5,000 0.30 / 0.58 / 0.26 / 0.93; SCS never more
+    #: than 0.05 s behind the fastest and never refused; weights within 2e-6 of Clarabel on
+    #: the cvxpy model.  Through cvxpy (before) the same cells took 1.3-4.8 s at T = 500.
     default_solver = "scs"
 
     def __init__(
