@@ -279,8 +279,9 @@ INTRO = (
     "cells (cvxpy does not pass the reason on), on the direct path the licence's refusal is "
     "a SolverError quoting it (`refused`).  HiGHS and SCIP are refused above 100 members, "
     "HiGHS also with least squares, CPLEX's direct path takes the covariance form only "
-    "(before solving; the reasons are listed under the table).  The paper gives no "
-    "timings.\n")
+    "(before solving; the reasons are listed under the table).  Goal (issue 16): the "
+    "T = 500, n = 1,000 QP solved in at most 0.3 s by every QP solver offered.  The paper "
+    "gives no timings.\n")
 
 
 def _fmt(v, digits=3):
