@@ -422,9 +422,9 @@ class QMMModel(OptModel):
     ``fallback_reason_`` (``""`` when not used) and ``result_``.
     """
 
-    #: SCS measured fastest where it matters (benchmarks/results/qmm.md, run of 2026-12-01
-    #: 03:02 UTC, load ~2.7, direct path, default margin rows, CPU s, SCS / Clarabel / OSQP
-    #: / CPLEX): T = 500, n = 1,000 0.18 / 0.35 / 0.42 / 0.33 (fastest of 3); T = 100,
+    #: SCS measured fastest where it matters (benchmarks/results/qmm.md, runs of 2026-12-01
+    #: 03:24 and 03:03 UTC, direct path, default margin rows, CPU s, SCS / Clarabel / OSQP
+    #: / CPLEX): T = 500, n = 1,000 0.14 / 0.27 / 0.25 / 0.24 (fastest of 3, load 1.1); T = 100,
     #: n = 1,000 0.09 / 0.06 / 0.95 / 0.04; T = 100, n = 5,000 0.05 / 0.06 / 0.03 / refused
     #: (CPLEX's size limit); T = 500, n = 5,000 0.30 / 0.58 / 0.26 / 0.93; SCS never more
     #: than 0.05 s behind the fastest and never refused; weights within 2e-6 of Clarabel on
