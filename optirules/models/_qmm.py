@@ -361,9 +361,9 @@ class QMMModel(OptModel):
         covariance form), the margin rows in their complemented 0/1 form (equal on the
         simplex); ``"cvxpy"`` solves the declarative cvxpy model (:attr:`model`); ``"auto"``
         takes the direct path where there is one, but keeps HiGHS on cvxpy.  Measured at
-        T = 500, n = 1,000 (CPU s, load ~4): SCS 0.22 direct vs 0.76 through cvxpy, OSQP
-        0.39 vs 3.9, Clarabel 0.31 vs 0.97 (``benchmarks/results/qmm.md``).  The result's
-        ``info["interface"]`` says which ran.
+        T = 500, n = 1,000 (CPU s, load 1.1, default margin rows): SCS 0.14 direct vs 0.41
+        through cvxpy, OSQP 0.25 vs 1.39, Clarabel 0.27 vs 0.84, CPLEX 0.24 vs 0.95
+        (``benchmarks/results/qmm.md``).  The result's ``info["interface"]`` says which ran.
     rank_tol : float, optional
         Relative tolerance on :math:`|R_{kk}|/|R_{00}|` for the rank of the QR step
         (default ``max(n, T) * machine epsilon``).
