@@ -82,18 +82,10 @@ def aggregate_rows(coverage: np.ndarray, labels: np.ndarray, weights: np.ndarray
     group : int array of shape (N,)
         The group of each row.
     """
-    cov = np.asarray(coverage, dtype=bool)
-    n = cov.shape[0]
-    key = np.packbits(np.column_stack([np.asarray(labels, dtype=bool).reshape(n, 1), cov]),
-                      axis=1)
-    view = np.ascontiguousarray(key).view(np.dtype((np.void, key.shape[1]))).ravel()
-    _, first, inverse = np.unique(view, return_index=True, return_inverse=True)
-    order = np.argsort(first, kind="stable")  # groups in order of their first row
-    rank = np.empty_like(order)
-    rank[order] = np.arange(order.size)
-    group = rank[inverse.reshape(-1)]
-    return first[order], np.bincount(group, weights=np.asarray(weights, dtype=float),
-                                     minlength=order.size), group
+    labels = np.asarray(labels, dtype=bool).astype(np.int64).ravel()
+    group, first = _refine_groups(labels, coverage)
+    return first, np.bincount(group, weights=np.asarray(weights, dtype=float),
+                              minlength=first.size), group
 
 
 #: operators of a condition's text and how :func:`lp_name` spells them
