@@ -152,7 +152,6 @@ def _osqp(S, R, A, b, r, time_limit, verbose, options, warm):
     import osqp
     import scipy.sparse as sp
 
-    from ..solvers import Status
 
     eq, margin, nx = _stacked(A, r, R)
     k = A.shape[0]
@@ -172,22 +171,30 @@ def _osqp(S, R, A, b, r, time_limit, verbose, options, warm):
         solver.warm_start(x=warm)
     res = solver.solve(raise_error=False)
     raw = str(res.info.status)
-    low = raw.lower()
-    if low == "solved":
-        status = Status.OPTIMAL
-    elif "inaccurate" in low and "infeasible" not in low:
-        status = Status.FEASIBLE
-    elif "time limit" in low:
-        status = Status.TIME_LIMIT
-    elif "maximum iterations" in low:
-        status = Status.ITERATION_LIMIT
-    elif "primal infeasible" in low:
-        status = Status.INFEASIBLE
-    else:
-        status = Status.NUMERICAL_ERROR
+    status = _first_order_status(raw)
     x = None if res.x is None or not np.all(np.isfinite(res.x)) else np.asarray(res.x)
     return status, raw, x, x, {"iterations": int(res.info.iter),
                                "polish": int(res.info.status_polish)}
+
+
+def _first_order_status(raw: str) -> Any:
+    """OSQP's or SCS's status text as a :class:`~optirules.solvers.Status`."""
+    from ..solvers import Status
+
+    low = raw.lower()
+    if low == "solved":
+        return Status.OPTIMAL
+    if "inaccurate" in low and "infeasible" not in low and "unbounded" not in low:
+        return Status.FEASIBLE
+    if "time limit" in low:
+        return Status.TIME_LIMIT
+    if "maximum iterations" in low:
+        return Status.ITERATION_LIMIT
+    if "unbounded" in low or "dual infeasible" in low:
+        return Status.UNBOUNDED
+    if "infeasible" in low:
+        return Status.INFEASIBLE
+    return Status.NUMERICAL_ERROR
 
 
 # --------------------------------------------------------------------------- SCS
@@ -195,7 +202,6 @@ def _scs(S, R, A, b, r, time_limit, verbose, options, warm):
     import scipy.sparse as sp
     import scs
 
-    from ..solvers import Status
 
     eq, margin, nx = _stacked(A, r, R)
     k = A.shape[0]
@@ -215,17 +221,7 @@ def _scs(S, R, A, b, r, time_limit, verbose, options, warm):
         sol = solver.solve()
     info = sol["info"]
     raw = str(info["status"])
-    low = raw.lower()
-    if low == "solved":
-        status = Status.OPTIMAL
-    elif "inaccurate" in low and "infeasible" not in low:
-        status = Status.FEASIBLE
-    elif "infeasible" in low:
-        status = Status.INFEASIBLE
-    elif "unbounded" in low:
-        status = Status.UNBOUNDED
-    else:
-        status = Status.NUMERICAL_ERROR
+    status = _first_order_status(raw)
     x = np.asarray(sol["x"])
     if not np.all(np.isfinite(x)):
         x = None
