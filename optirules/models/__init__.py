@@ -16,6 +16,7 @@ _EXPORTS = {
     "RebuildRuleMaster": "._rule_master",
     "RestrictedMaster": "._rule_master",
     "MasterIP": "._rule_master",
+    "aggregate_rows": "._rule_master",
     "restricted_master": "._column_generation",
     "split_solver": "._column_generation",
     "MASTERS": "._column_generation",
