@@ -481,7 +481,7 @@ def test_master_ip_of_another_solver_keeps_rows_below_its_feasibility_tolerance(
     best, chosen = brute_force(A, y, w, pool, lambda0=0.5)
     assert chosen == [(0,)] and best - 0.5 == pytest.approx(2e-9, rel=1e-9)
     solvers = [s for s in ("scip", "cbc", "highs", "gurobi", "cplex") if s in have]
-    assert {"scip", "cbc", "highs"} <= set(solvers)
+    assert "highs" in solvers  # a core dependency; SCIP/CBC come with the solvers extra
     for s in solvers:
         ip = RebuildRuleMaster(A, y, pool, sample_weight=w, lambda0=0.5).solve_ip(solver=s)
         assert ip.route == "model" and ip.selected == [(0,)]
