@@ -148,8 +148,10 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
     ``"auto"``: for HiGHS merged from 5,000 label-1 rows on and direct below, persistent
     where the solver has a persistent interface, rebuild otherwise.  Merged rows, measured
     (CPU s of the whole column generation and master IP): adult (48,842 rows, a random pmf,
-    budget 10, degree 2) 5.1 -> 3.4 s; the planted DNF of 1,000,000 rows 75 -> 14 s (the
-    restricted LP had one row per label-1 row, 337k).  Below 5,000 label-1 rows the LP is
+    budget 10, degree 2) 5.1 -> 3.4 s; the planted DNF of 1,000,000 rows: the whole fit
+    15.8 s, of which column generation 13.8 s (``benchmarks/results/scale.md``), against
+    271 s of column generation in a 279 s fit of the unmerged code on a busier machine
+    (one LP row per label-1 row, 337k).  Below 5,000 label-1 rows the LP is
     cheap either way (WDBC: 14 solves of 1-2 ms) and merged rows stop paying once the pool
     separates most rows.
     """
@@ -247,14 +249,16 @@ def _prune_redundant(A: np.ndarray, y: np.ndarray, P: np.ndarray, clauses: list[
 
 
 def _greedy_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence[Clause],
-                     budget: float | None, lambda0: float, lambda1: float) -> list[Clause]:
+                     budget: float | None, lambda0: float, lambda1: float, *,
+                     coverage: np.ndarray | None = None) -> list[Clause]:
     """A quick feasible rule set: add the pool clause that lowers the objective most.
 
     Its objective is the incumbent of the reduced-cost fixing before the master IP.
+    ``coverage``: ``clause_coverage(A, pool)`` when the caller has it.
     """
     if not pool:
         return []
-    cov = clause_coverage(A, list(pool))
+    cov = clause_coverage(A, list(pool)) if coverage is None else coverage
     cost = 1.0 + np.fromiter((len(c) for c in pool), float, len(pool))
     fixed = np.where(y, 0.0, P) @ cov + lambda0 + lambda1 * (cost - 1.0)
     uncovered = y.copy()
@@ -278,20 +282,21 @@ def _greedy_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence
 
 def _improve_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence[Clause],
                       chosen: Sequence[Clause], budget: float | None, lambda0: float,
-                      lambda1: float, max_moves: int = 200) -> list[Clause]:
+                      lambda1: float, max_moves: int = 200, *,
+                      coverage: np.ndarray | None = None) -> list[Clause]:
     """Local search from ``chosen``: the best of adding, dropping or swapping one pool clause,
     while it lowers the master objective (and keeps the budget).
 
     Works on the rows merged by their label and coverage of the pool
     (:func:`~optirules.models._rule_master.aggregate_rows`).  A better incumbent lets the
     reduced-cost fixing before the master IP drop more columns; the IP's optimum does not
-    depend on it.
+    depend on it.  ``coverage``: ``clause_coverage(A, pool)`` when the caller has it.
     """
     from ._rule_master import aggregate_rows
 
     if not pool:
         return list(chosen)
-    cov_all = clause_coverage(A, list(pool))
+    cov_all = clause_coverage(A, list(pool)) if coverage is None else coverage
     first, weights, _ = aggregate_rows(cov_all, y, P)
     cov = cov_all[first]
     pos = y[first]
@@ -555,8 +560,11 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     ip_bound = math.nan
     ip_route = ""
     chosen: list[Clause] = []
-    incumbent = _greedy_rule_set(A, y, P, pool_list, complexity, lambda0, lambda1)
-    incumbent = _improve_rule_set(A, y, P, pool_list, incumbent, complexity, lambda0, lambda1)
+    pool_cov = clause_coverage(A, pool_list) if pool_list else None  # once, for both
+    incumbent = _greedy_rule_set(A, y, P, pool_list, complexity, lambda0, lambda1,
+                                 coverage=pool_cov)
+    incumbent = _improve_rule_set(A, y, P, pool_list, incumbent, complexity, lambda0, lambda1,
+                                  coverage=pool_cov)
     ub = master_objective(A, y, P, incumbent, lambda0, lambda1)
     # reduced-cost fixing: with the final LP duals every IP solution using column k costs
     # at least z + r_k, so columns with z + r_k > ub are in no optimal solution
