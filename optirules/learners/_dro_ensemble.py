@@ -106,7 +106,13 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import validate_data
 
 from ..errors import InputError, NotFittedError, OptirulesError, SolverError
-from ..models import Clause, clause_coverage, column_generation, resolve_max_degree
+from ..models import (
+    Clause,
+    EnumerationPricer,
+    clause_coverage,
+    column_generation,
+    resolve_max_degree,
+)
 from ._checks import check_binary_targets, check_fitted, n_rows
 from ._explain import binary_explain, text_or_repr
 from ._json import (
@@ -636,7 +642,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             beam_width=int(self.beam_width), n_columns=int(self.n_columns),
             max_iter=int(self.max_iter), time_limit=tl, mip_gap=float(self.mip_gap),
             solver=self.solver, random_seed=seed, initial_clauses=start, master_ip="auto",
-            progress=progress,
+            progress=progress, pricer=self._pricer,
         )
         self._last_pool = list(res.pool)
         info = {"cg_iterations": len(res.history), "lp_objective": res.lp_objective,
@@ -681,6 +687,10 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             from tqdm.auto import tqdm
 
             bar = tqdm(total=n_iter, desc=f"DRO rule ensemble, C'={budget:g}", unit="member")
+        # one exact pricer for every member of the loop (same literal matrix): its float
+        # copy and complement pairs are prepared once
+        self._pricer = (EnumerationPricer(A) if self.pricing != "beam"
+                        and self.max_degree_ <= 3 else None)
         try:
             for it in range(1, n_iter + 1):
                 if it > 1 and self._expired():
@@ -768,6 +778,9 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         finally:
             if bar is not None:
                 bar.close()
+            if self._pricer is not None:
+                self._pricer.close()
+                self._pricer = None
         divs = np.array([phi_divergence(p, div) for p in pmfs])
         return {"A": A, "y": y, "pools": pools,
                 "members": members, "preds": preds, "infos": infos, "pmfs": np.array(pmfs),

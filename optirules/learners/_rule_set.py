@@ -255,9 +255,15 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         the work of :func:`enumerate_pricing`), else 2.  The choice is in ``max_degree_``.
     pricing : {"auto", "exact", "beam"}, default "auto"
         ``"beam"``: beam search only (fast, no proof, ``gap_`` not certified);
-        ``"exact"``: exact pricing every iteration; ``"auto"``: beam search, and when it
-        finds no improving clause, exact pricing, which either finds one (the loop goes
-        on) or proves that none exists.
+        ``"exact"``: exact pricing every iteration; ``"auto"``: at ``max_degree=3`` (or
+        with the pricing MILP) beam search, and when it finds no improving clause, exact
+        pricing, which either finds one (the loop goes on) or proves that none exists; up
+        to ``max_degree=2`` exact enumeration alone (all pairs in one matrix product per
+        row block, summed over the rows whose price changed since the previous iteration:
+        it returns the ``n_columns`` best clauses, of which beam search scores a subset).
+        Measured on the DRO ensemble at degree 2 (adult, 48,842 rows, the whole fit in CPU
+        seconds, one machine): 55.1 s with beam search first, 27.0 s with enumeration
+        alone (119 column-generation iterations instead of 162).
     exact_method : {"auto", "enumerate", "milp"}, default "auto"
         How exact pricing is done: ``"enumerate"`` (pruned enumeration with matrix
         products, :func:`enumerate_pricing`; ``max_degree <= 3``), ``"milp"`` (the

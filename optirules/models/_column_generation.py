@@ -339,6 +339,25 @@ def _improve_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequenc
     return [pool[k] for k in np.flatnonzero(inside)]
 
 
+def _distinct_coverage(pool: Sequence[Clause], coverage: np.ndarray | None,
+                       index: Sequence[int]) -> list[int]:
+    """Of the pool clauses ``index``, one per coverage of the rows: the fewest literals, then
+    the first in clause order.  Clauses of equal coverage have equal master columns, the
+    one with more literals a higher cost, so the master IP's optimum is unchanged, and the
+    rule set chosen among equal ones does not depend on how the rows are given (weights or
+    repeated rows) or on the order of the pool."""
+    if coverage is None or len(index) < 2:
+        return list(index)
+    keys = np.packbits(np.ascontiguousarray(coverage[:, list(index)].T), axis=1)
+    best: dict[bytes, int] = {}
+    for row, k in zip(keys, index):
+        key = row.tobytes()
+        j = best.get(key)
+        if j is None or (len(pool[k]), pool[k]) < (len(pool[j]), pool[j]):
+            best[key] = k
+    return sorted(best.values())
+
+
 def enumerate_master(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence[Clause],
                      budget: float, lambda0: float = 0.0, lambda1: float = 0.0,
                      ) -> tuple[list[Clause], float]:
@@ -411,7 +430,8 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
                       mip_gap: float | None = 1e-6, random_seed: int | None = None,
                       initial_clauses: Sequence[Clause] = (), master_ip: str = "milp",
                       progress: Callable[[dict[str, Any]], None] | None = None,
-                      backend: Any = "local") -> ColumnGenerationResult:
+                      backend: Any = "local", pricer: EnumerationPricer | None = None,
+                      ) -> ColumnGenerationResult:
     r"""Column generation for the weighted rule master, then the master IP over the pool.
 
     Parameters
@@ -425,7 +445,9 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     complexity, lambda0, lambda1
         Budget :math:`C` (``None``: no budget row) and penalty costs.
     max_degree, pricing, exact_method, beam_width, n_columns, max_iter, time_limit
-        As for :class:`BooleanRuleSetClassifier`.
+        As for :class:`BooleanRuleSetClassifier` (``pricing="auto"``: exact enumeration
+        alone up to ``max_degree=2``; beam search first, then exact pricing when it finds
+        nothing, at degree 3 or with the pricing MILP).
     pricing_time_limit, mip_gap, random_seed
         As for :class:`BooleanRuleSetClassifier`.
     solver : str or mapping, default "highs"
@@ -445,6 +467,10 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     backend : {"local", "dask"} or dask.distributed.Client, default "local"
         Where exact enumeration pricing maps its row blocks
         (:class:`~optirules.models.EnumerationPricer`); the same columns either way.
+    pricer : EnumerationPricer, optional
+        A pricer prepared for ``A`` (its row blocks, float copy, complement pairs), to share
+        between runs on the same literal matrix (the DRO loop's members); the caller closes
+        it.  Default: one prepared for this run.
 
     Returns
     -------
@@ -458,6 +484,10 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     A = np.ascontiguousarray(A, dtype=bool)
     y_int = y.astype(np.int64)
     use_milp = exact_method == "milp" or (exact_method == "auto" and max_degree > 3)
+    # pricing="auto": beam search first only where exact pricing is costly (degree 3, or
+    # the MILP); up to degree 2 the enumeration is one matrix product per row block, and it
+    # returns the n_columns best clauses, of which beam search scores a subset
+    beam_first = use_milp or max_degree >= 3
     lp_solver, solver = split_solver(solver)
     master = restricted_master(A, y_int, P, initial_clauses, complexity=complexity,
                                lambda0=lambda0, lambda1=lambda1, lp_solver=lp_solver,
@@ -474,7 +504,11 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     def remaining() -> float | None:
         return None if deadline is None else max(0.0, deadline - time.perf_counter())
 
-    pricer: EnumerationPricer | None = None
+    own_pricer = pricer is None
+    stats0 = {} if pricer is None else dict(pricer.stats)  # a shared pricer's counts so far
+    if pricer is not None and (pricer.n_rows, pricer.n_lit) != A.shape:
+        raise InputError(f"pricer was prepared for a {pricer.n_rows} x {pricer.n_lit} literal "
+                         f"matrix, not this {A.shape[0]} x {A.shape[1]} one.")
 
     def exact(duals: dict[str, Any], need_proof: bool):
         v = row_prices(y, P, duals["mu"])
@@ -503,7 +537,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         lower = math.nan
         complete = True
         used = ""
-        if pricing in ("beam", "auto"):
+        if pricing == "beam" or (pricing == "auto" and beam_first):
             used = "beam"
             cand = beam_search_pricing(A, y_int, P, duals["mu"], duals["lam"], max_degree,
                                        lambda0=duals["lambda0"], lambda1=duals["lambda1"],
@@ -569,7 +603,8 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     # reduced-cost fixing: with the final LP duals every IP solution using column k costs
     # at least z + r_k, so columns with z + r_k > ub are in no optimal solution
     rc = np.maximum(np.asarray(master.reduced_costs_, dtype=float), 0.0)
-    keep_cols = [c for c, r in zip(pool_list, rc) if z + r <= ub + 1e-12]
+    keep = [k for k, r in enumerate(rc) if z + r <= ub + 1e-12]
+    keep_cols = [pool_list[k] for k in _distinct_coverage(pool_list, pool_cov, keep)]
     if keep_cols and master_ip == "auto" and complexity is not None and complexity < 8:
         chosen, _ = enumerate_master(A, y, P, keep_cols, complexity, lambda0, lambda1)
         ip_status = "optimal (enumeration)"
@@ -600,10 +635,11 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         # LP bounds nothing over all clauses, so the gap is unknown, not 0
         lp_bound = math.nan
         gap = abs_gap = math.nan
-    if pricer is not None:
+    if pricer is not None and own_pricer:
         pricer.close()
     info = {"n_exact_incomplete": n_exact_incomplete,
-            "pricing_stats": None if pricer is None else dict(pricer.stats),
+            "pricing_stats": None if pricer is None else {
+                k: v - stats0.get(k, 0) for k, v in pricer.stats.items()},
             "kappa": _kappa(complexity, lambda0, lambda1, z),
             "ip_columns": len(keep_cols), "greedy_objective": ub,
             "cg_time": t_ip - t_start, "ip_time": time.perf_counter() - t_ip,

@@ -32,6 +32,8 @@ BACKENDS = ("local", "dask")
 _BLOCK_BYTES = 1 << 26
 #: the float64 copy of the literal matrix is cached up to this size
 _FLOAT_CACHE_BYTES = 1 << 29
+#: incremental pricing sums are computed afresh after this many calls in a row
+_REFRESH = 25
 #: first literals of the degree-3 pass scored per map-reduce round (the threshold is
 #: lowered between rounds; the same on every backend, so results do not depend on it)
 _FIRST_BATCH = 4
@@ -90,41 +92,31 @@ def _working(block: Any, vb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.ascontiguousarray(Ab, dtype=np.float64), vb
 
 
-def block_moments(block: Any, vb: np.ndarray, max_degree: int
-                  ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None, int]:
-    r"""One block's partial sums: :math:`v^\top A`, :math:`A^\top \mathrm{diag}(v) A` and
-    :math:`A_-^\top \mathrm{diag}(v_-) A_-` over its rows of negative price (the degree-3
-    pair bounds), and its number of rows with ``v != 0``."""
-    Af, v = _working(block, vb)
-    r1 = v @ Af
+def block_moments_delta(block: Any, V: np.ndarray, max_degree: int,
+                        base: np.ndarray | None) -> tuple[Any, ...]:
+    r"""One block's partial sums at prices ``V[:, 0]`` with negative parts ``V[:, 1]``
+    (:math:`\min(v_i, 0)`, or the changes of both since an earlier call: the sums are
+    linear in them): :math:`(h, s, G, h_-, s_-, G_-)` with :math:`h = v^\top A_B`,
+    :math:`s = \sum_i v_i`, :math:`G = A_B^\top \mathrm{diag}(v) A_B` over the ``base``
+    columns ``B`` (every column when None; :func:`_expand_paired` gives the complements'),
+    and the same three over the negative parts for degree 3 (the pair bounds); the parts a
+    smaller ``max_degree`` does not need are None.  Rows where both are 0 are skipped."""
+    Ab = _block_matrix(block)
+    rows = np.flatnonzero((V[:, 0] != 0.0) | (V[:, 1] != 0.0))
+    if base is None:
+        Af = np.asarray(Ab[rows], dtype=np.float64)
+    else:
+        Af = np.asarray(Ab[np.ix_(rows, base)], dtype=np.float64)
+    v, vn = V[rows, 0], V[rows, 1]
+    h, s = v @ Af, float(v.sum())
     if max_degree < 2:
-        return r1, None, None, v.size
+        return h, s, None, None, None, None
     G = Af.T @ (Af * v[:, None])
     if max_degree < 3:
-        return r1, G, None, v.size
-    neg = v < 0
-    An = Af[neg]
-    return r1, G, An.T @ (An * v[neg][:, None]), v.size
-
-
-def block_moments_paired(block: Any, vb: np.ndarray, max_degree: int, base: np.ndarray
-                         ) -> tuple[Any, ...]:
-    r""":func:`block_moments` over the ``base`` columns only (every column but the
-    complements of others): :math:`(h, s, G_B, n)` with :math:`h = v^\top A_B`,
-    :math:`s = \sum_i v_i`, :math:`G_B = A_B^\top \mathrm{diag}(v) A_B`, and the same three over
-    the rows of negative price for degree 3 (:func:`_expand_paired` gives the full
-    moments)."""
-    Af, v = _working(block, vb)
-    Ab = Af[:, base]
-    h, s = v @ Ab, float(v.sum())
-    if max_degree < 2:
-        return h, s, None, None, None, None, v.size
-    G = Ab.T @ (Ab * v[:, None])
-    if max_degree < 3:
-        return h, s, G, None, None, None, v.size
-    neg = v < 0
-    An, vn = Ab[neg], v[neg]
-    return h, s, G, vn @ An, float(vn.sum()), An.T @ (An * vn[:, None]), v.size
+        return h, s, G, None, None, None
+    neg = vn != 0.0
+    An, vn = Af[neg], vn[neg]
+    return h, s, G, vn @ An, float(vn.sum()), An.T @ (An * vn[:, None])
 
 
 def _expand_paired(h: np.ndarray, s: float, G: np.ndarray | None,
@@ -240,18 +232,24 @@ class _LocalBlocks:
         base = A.astype(np.float64) if cache else A
         self.blocks = [base[s] for s in slices]
         self.slices = slices
+        self._v: np.ndarray | None = None
         self._call: list[_Prepared] | None = None
 
     def begin(self, v: np.ndarray) -> None:
-        """Prepare the working arrays of one pricing call (reused by its every map)."""
-        self._call = [_Prepared(*_working(b, v[s])) for b, s in zip(self.blocks, self.slices)]
+        """Start one pricing call at prices ``v``: the maps over this very array share the
+        blocks' working arrays (rows with ``v != 0``, prepared at the first such map)."""
+        self._v, self._call = v, None
 
     def end(self) -> None:
-        self._call = None
+        self._v = self._call = None
 
     def map(self, func: Any, v: np.ndarray, *args: Any) -> list[Any]:
-        blocks = self.blocks if self._call is None else self._call
-        return [func(b, v[s], *args) for b, s in zip(blocks, self.slices)]
+        if v is not self._v:  # other prices (a part of the rows): the stored blocks
+            return [func(b, v[s], *args) for b, s in zip(self.blocks, self.slices)]
+        if self._call is None:
+            self._call = [_Prepared(*_working(b, v[s]))
+                          for b, s in zip(self.blocks, self.slices)]
+        return [func(b, v[s], *args) for b, s in zip(self._call, self.slices)]
 
     def close(self) -> None:
         self.blocks = []
@@ -366,15 +364,32 @@ class EnumerationPricer:
         the complements' (:math:`v^\top A_c = \sum_i v_i - v^\top A_b` and likewise for
         pairs): a quarter of the matrix product when every column is paired.  The same
         numbers up to rounding (tested against ``paired=False`` and brute force).
+    incremental : bool, default True
+        The degree-1 and degree-2 sums (and the degree-3 pair bounds) are linear in the
+        prices, so a call sums only over the rows whose price changed since the previous
+        call (:math:`\Delta v`) and adds that to the previous call's sums.  In column
+        generation most rows keep their price between iterations: the label-0 rows
+        (:math:`v_i = P_i` whatever the duals) and the label-1 rows whose dual did not move
+        (adult, 48,842 rows: 1,600-5,200 changed per iteration).  The sums are computed
+        afresh when at least as many rows changed as have a price, at a higher degree than
+        before, and after ``_REFRESH`` calls in a row (bounding the rounding that the
+        differences add).  The same numbers up to rounding (tested against
+        ``incremental=False`` and brute force); ``stats["incremental_calls"]`` counts the
+        calls that used it.
     """
 
     def __init__(self, literals: np.ndarray, *, block_rows: int | None = None,
                  backend: Any = "local", blas_threads: int | None = 1,
-                 float_cache_bytes: int = _FLOAT_CACHE_BYTES, paired: bool = True) -> None:
+                 float_cache_bytes: int = _FLOAT_CACHE_BYTES, paired: bool = True,
+                 incremental: bool = True) -> None:
         A = np.ascontiguousarray(literals, dtype=bool)
         if A.ndim != 2:
             raise InputError(f"the literal matrix must be 2-D, got shape {A.shape}.")
         self.n_rows, self.n_lit = A.shape
+        self.incremental = bool(incremental)
+        #: the previous call's prices, their negative parts, its sums, degree and the
+        #: incremental calls since the sums were computed afresh
+        self._held: dict[str, Any] | None = None
         if block_rows is None:
             block_rows = max(1024, _BLOCK_BYTES // (8 * max(self.n_lit, 1)))
         if isinstance(block_rows, bool) or not isinstance(block_rows, (int, np.integer)) \
@@ -405,7 +420,7 @@ class EnumerationPricer:
         self._upper = np.triu(np.ones((self.n_lit, self.n_lit), bool), 1)
         self.stats = {"calls": 0, "seconds": 0.0, "rows_priced": 0, "pairs_scored": 0,
                       "triples_scored": 0, "triples_pruned": 0, "degree3_passes": 0,
-                      "paired_jobs": 0}
+                      "paired_jobs": 0, "incremental_calls": 0}
 
     @property
     def n_blocks(self) -> int:
@@ -463,11 +478,12 @@ class EnumerationPricer:
         if not (v != 0.0).any():  # every clause has r = comp >= 0
             return [], min(0.0, float(min(comp[1:max_degree + 1]))), True
         deg = min(max_degree, 3)
+        h, s, GB, hn, sn, GBn, n_nz = self._moments(v, deg)
+        if max_degree < 3:
+            GBn = None
         if self._pairs is None:
-            r1, G, Bn, n_nz = self._reduce(self._blocks.map(block_moments, v, deg))
+            r1, G, Bn = h, GB, GBn
         else:
-            h, s, GB, hn, sn, GBn, n_nz = self._reduce(
-                self._blocks.map(block_moments_paired, v, deg, self._pairs[0]))
             r1, G = _expand_paired(h, s, GB, self._pairs, n_lit)
             Bn = None if GBn is None else _expand_paired(hn, sn, GBn, self._pairs, n_lit)[1]
         self.stats["rows_priced"] += int(n_nz)
@@ -506,6 +522,32 @@ class EnumerationPricer:
         ranked = sorted(found.items(),
                         key=lambda kv: (round(kv[1], 13), len(kv[0]), kv[0]))[:k]
         return [(c, float(r)) for c, r in ranked], min(0.0, lower), complete
+
+    def _moments(self, v: np.ndarray, deg: int) -> list[Any]:
+        """The summed block moments at prices ``v``: ``[h, s, G, hn, sn, Gn, n]``
+        (:func:`block_moments_delta`: over every column, or over the base columns with
+        complement pairs), by the change since the previous call when ``incremental``."""
+        base = None if self._pairs is None else self._pairs[0]
+        vn = np.minimum(v, 0.0)
+        n_nz = int(np.count_nonzero(v))
+        held = self._held
+        if self.incremental and held is not None and held["degree"] >= deg \
+                and held["since"] < _REFRESH:
+            dv, dn = v - held["v"], vn - held["vn"]
+            if int(np.count_nonzero((dv != 0.0) | (dn != 0.0))) < n_nz:
+                V = np.column_stack([dv, dn])
+                parts = self._reduce(self._blocks.map(block_moments_delta, V, held["degree"],
+                                                      base))
+                sums = [None if a is None else a + b for a, b in zip(held["sums"], parts)]
+                self._held = {"v": v.copy(), "vn": vn, "sums": sums, "degree": held["degree"],
+                              "since": held["since"] + 1}
+                self.stats["incremental_calls"] += 1
+                return [*sums, n_nz]
+        sums = self._reduce(self._blocks.map(block_moments_delta, np.column_stack([v, vn]),
+                                             deg, base))
+        if self.incremental:
+            self._held = {"v": v.copy(), "vn": vn, "sums": sums, "degree": deg, "since": 0}
+        return [*sums, n_nz]
 
     def _paired_job(self, j: int, part: np.ndarray) -> tuple[tuple, Any]:
         r"""The job extending literal ``j`` by the pairs of ``part`` (``S``), and how to read

@@ -324,3 +324,28 @@ def test_local_search_incumbent_is_one_opt_and_never_worse(seed, form):
             continue
         assert master_objective(A, y, P, sorted(m), l0, l1) >= obj - 1e-12
 
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_master_ip_keeps_one_clause_per_coverage_and_its_optimum(seed):
+    """Clauses of equal coverage are equal columns (the one of more literals costs more):
+    the IP keeps the fewest literals, then the first clause, and its optimum is the brute
+    force optimum over the whole pool."""
+    from optirules.models._clauses import clause_coverage
+    from optirules.models._column_generation import _distinct_coverage
+
+    A, y, P, pool = make_instance(seed, n_rows=30, n_clauses=9)
+    n_lit = A.shape[1]
+    A = np.hstack([A, A[:, :2], np.ones((A.shape[0], 1), bool)])  # copies and a true column
+    twins = [(n_lit,), (n_lit + 1,), (0, n_lit + 2), (1, n_lit + 2)]  # = (0,), (1,) covers
+    full = sorted(set(pool) | {(0,), (1,)} | set(twins))
+    cov = clause_coverage(A, full)
+    kept = [full[k] for k in _distinct_coverage(full, cov, range(len(full)))]
+    assert (0,) in kept and (1,) in kept and not set(twins) & set(kept)
+    assert len({cov[:, full.index(c)].tobytes() for c in kept}) == len(kept)
+    best, _ = brute_force(A, y, P, full, budget=7.0, lambda0=0.002)
+    res = column_generation(A, y, P, complexity=7.0, lambda0=0.002, max_degree=1,
+                            initial_clauses=full, max_iter=1, random_seed=0)
+    assert not set(twins) & set(res.clauses)
+    assert res.info["ip_columns"] <= len(kept)
+    assert res.ip_objective <= best + 1e-9
