@@ -109,6 +109,7 @@ from ..errors import InputError, NotFittedError, OptirulesError, SolverError
 from ..models import (
     Clause,
     EnumerationPricer,
+    aggregate_rows,
     clause_coverage,
     column_generation,
     resolve_max_degree,
@@ -837,12 +838,11 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             weights[cols[0]] = 1.0  # one distinct member: sum v = 1 leaves no choice
             status = "single member"
         elif cols and costs.min() <= budget:
-            H = np.column_stack([preds[k] for k in cols]).astype(np.int8)
+            H = np.column_stack([preds[k] for k in cols])
             # rows with the same member votes and label have identical constraints (12/13):
             # merging them (weights added) gives the same IP with far fewer rows
-            keys = np.column_stack([H, y.astype(np.int8)])
-            uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
-            w = np.bincount(inverse.ravel(), weights=p, minlength=len(uniq))
+            first, w, _ = aggregate_rows(H, y, p)
+            uniq = np.column_stack([H[first], y[first]]).astype(np.int8)
             model = SparseCombinationModel(uniq[:, :-1], uniq[:, -1].astype(int), costs,
                                            budget, margin=self.margin,
                                            sample_weight=w / w.sum())

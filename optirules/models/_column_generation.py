@@ -248,25 +248,41 @@ def _prune_redundant(A: np.ndarray, y: np.ndarray, P: np.ndarray, clauses: list[
     return current
 
 
+def _merged_rows(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence[Clause],
+                 coverage: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray,
+                                                               np.ndarray]:
+    """The rows merged by their label and coverage of ``pool``
+    (:func:`~optirules.models._rule_master.aggregate_rows`): ``(coverage, labels, weights)``
+    of one row per group.  ``coverage``: ``clause_coverage(A, pool)`` when the caller has
+    it."""
+    from ._rule_master import aggregate_rows
+
+    cov_all = clause_coverage(A, list(pool)) if coverage is None else coverage
+    first, weights, _ = aggregate_rows(cov_all, y, P)
+    return cov_all[first], y[first], weights
+
+
 def _greedy_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence[Clause],
                      budget: float | None, lambda0: float, lambda1: float, *,
-                     coverage: np.ndarray | None = None) -> list[Clause]:
+                     merged: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+                     ) -> list[Clause]:
     """A quick feasible rule set: add the pool clause that lowers the objective most.
 
-    Its objective is the incumbent of the reduced-cost fixing before the master IP.
-    ``coverage``: ``clause_coverage(A, pool)`` when the caller has it.
+    Its objective is the incumbent of the reduced-cost fixing before the master IP.  Works
+    on the merged rows ``merged`` (:func:`_merged_rows`, computed when None).
     """
     if not pool:
         return []
-    cov = clause_coverage(A, list(pool)) if coverage is None else coverage
+    cov, pos, weights = _merged_rows(A, y, P, pool) if merged is None else merged
+    C = cov.astype(np.float64)
     cost = 1.0 + np.fromiter((len(c) for c in pool), float, len(pool))
-    fixed = np.where(y, 0.0, P) @ cov + lambda0 + lambda1 * (cost - 1.0)
-    uncovered = y.copy()
+    fixed = np.where(pos, 0.0, weights) @ C + lambda0 + lambda1 * (cost - 1.0)
+    uncovered = pos.copy()
     spent = 0.0
     chosen: list[int] = []
     free = np.ones(len(pool), bool)
     while True:
-        gain = np.where(uncovered, P, 0.0) @ cov - fixed
+        gain = np.where(uncovered, weights, 0.0) @ C - fixed
         ok = free & (gain > 1e-15)
         if budget is not None:
             ok &= spent + cost <= budget + 1e-9
@@ -283,23 +299,18 @@ def _greedy_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence
 def _improve_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence[Clause],
                       chosen: Sequence[Clause], budget: float | None, lambda0: float,
                       lambda1: float, max_moves: int = 200, *,
-                      coverage: np.ndarray | None = None) -> list[Clause]:
+                      merged: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+                      ) -> list[Clause]:
     """Local search from ``chosen``: the best of adding, dropping or swapping one pool clause,
     while it lowers the master objective (and keeps the budget).
 
-    Works on the rows merged by their label and coverage of the pool
-    (:func:`~optirules.models._rule_master.aggregate_rows`).  A better incumbent lets the
-    reduced-cost fixing before the master IP drop more columns; the IP's optimum does not
-    depend on it.  ``coverage``: ``clause_coverage(A, pool)`` when the caller has it.
+    Works on the merged rows ``merged`` (:func:`_merged_rows`, computed when None).  A
+    better incumbent lets the reduced-cost fixing before the master IP drop more columns;
+    the IP's optimum does not depend on it.
     """
-    from ._rule_master import aggregate_rows
-
     if not pool:
         return list(chosen)
-    cov_all = clause_coverage(A, list(pool)) if coverage is None else coverage
-    first, weights, _ = aggregate_rows(cov_all, y, P)
-    cov = cov_all[first]
-    pos = y[first]
+    cov, pos, weights = _merged_rows(A, y, P, pool) if merged is None else merged
     C = cov[pos].astype(np.float64)
     w = weights[pos]
     cost = 1.0 + np.fromiter((len(c) for c in pool), float, len(pool))
@@ -594,17 +605,20 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     ip_bound = math.nan
     ip_route = ""
     chosen: list[Clause] = []
-    pool_cov = clause_coverage(A, pool_list) if pool_list else None  # once, for both
+    pool_cov = clause_coverage(A, pool_list) if pool_list else None
+    merged = _merged_rows(A, y, P, pool_list, pool_cov) if pool_list else None
     incumbent = _greedy_rule_set(A, y, P, pool_list, complexity, lambda0, lambda1,
-                                 coverage=pool_cov)
+                                 merged=merged)
     incumbent = _improve_rule_set(A, y, P, pool_list, incumbent, complexity, lambda0, lambda1,
-                                  coverage=pool_cov)
+                                  merged=merged)
     ub = master_objective(A, y, P, incumbent, lambda0, lambda1)
     # reduced-cost fixing: with the final LP duals every IP solution using column k costs
     # at least z + r_k, so columns with z + r_k > ub are in no optimal solution
     rc = np.maximum(np.asarray(master.reduced_costs_, dtype=float), 0.0)
     keep = [k for k, r in enumerate(rc) if z + r <= ub + 1e-12]
-    keep_cols = [pool_list[k] for k in _distinct_coverage(pool_list, pool_cov, keep)]
+    # (rows of one merged group are covered by the same clauses: their coverage suffices)
+    keep_cols = [pool_list[k] for k in _distinct_coverage(
+        pool_list, None if merged is None else merged[0], keep)]
     if keep_cols and master_ip == "auto" and complexity is not None and complexity < 8:
         chosen, _ = enumerate_master(A, y, P, keep_cols, complexity, lambda0, lambda1)
         ip_status = "optimal (enumeration)"
