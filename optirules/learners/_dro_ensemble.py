@@ -533,79 +533,82 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             except ValueError as exc:
                 selection = f"robust_loss (no stratified validation split: {exc})"
         self.selection_ = selection if self.loss == "margin" else self.selection
-        results: list[dict[str, Any]] = []
-        self._members_left = len(budgets) * n_iter
-        refitted = False
-        if split is not None:
-            tr, va = split
-            if self.refit:
-                self._members_left += n_iter
-            best = None
-            runs = {}
-            for bi, b in enumerate(budgets):
-                tb = time.perf_counter()
-                run = self._run(A[tr], ypos[tr], n_iter, seed, b)
-                runs[b] = run
-                top = None
-                for ci, c in enumerate(run["candidates"]):
-                    F = np.zeros(len(va))
-                    for k in np.flatnonzero(c["weights"]):
-                        F += c["weights"][k] * clause_coverage(A[va], run["members"][k]).any(
-                            axis=1)
-                    acc = float(np.mean((F >= _HALF) == ypos[va]))
-                    c["validation_accuracy"] = acc
-                    key = (-acc, c["cost"], bi, c["iteration"])
-                    if top is None or key < top[0]:
-                        top = (key, ci)
-                c = run["candidates"][top[1]]
-                results.append({"member_complexity": b, "score": c["validation_accuracy"],
-                                "iteration": c["iteration"], "pmf": c["pmf"],
-                                "n_estimators": len(run["members"]),
-                                "stopped_early": run["stopped_early"] is not None,
-                                "fit_time": time.perf_counter() - tb})
-                if best is None or top[0] < best[0]:
-                    best = (top[0], b, top[1])
-                if run["timed_out"]:
-                    break
-            _, b, ci = best
-            pick = runs[b]["candidates"][ci]
-            self.validation_candidates_ = runs[b]["candidates"]
-            self.validation_choice_ = {"member_complexity": b, "iteration": pick["iteration"],
-                                       "pmf": pick["pmf"]}
-            timed_out = any(r["timed_out"] for r in runs.values())
-            if self.refit and not timed_out:
-                self._members_left = pick["iteration"]
-                run = self._run(A, ypos, pick["iteration"], seed, b, early_stop=False)
-                timed_out = run["timed_out"]
-                last = max(c["iteration"] for c in run["candidates"])
-                chosen = next(i for i, c in enumerate(run["candidates"])
-                              if c["iteration"] == last and c["pmf"] == pick["pmf"])
-                refitted = True
+        try:
+            results: list[dict[str, Any]] = []
+            self._members_left = len(budgets) * n_iter
+            refitted = False
+            if split is not None:
+                tr, va = split
+                if self.refit:
+                    self._members_left += n_iter
+                best = None
+                runs = {}
+                for bi, b in enumerate(budgets):
+                    tb = time.perf_counter()
+                    run = self._run(A[tr], ypos[tr], n_iter, seed, b)
+                    runs[b] = run
+                    top = None
+                    for ci, c in enumerate(run["candidates"]):
+                        F = np.zeros(len(va))
+                        for k in np.flatnonzero(c["weights"]):
+                            F += c["weights"][k] * clause_coverage(A[va], run["members"][k]).any(
+                                axis=1)
+                        acc = float(np.mean((F >= _HALF) == ypos[va]))
+                        c["validation_accuracy"] = acc
+                        key = (-acc, c["cost"], bi, c["iteration"])
+                        if top is None or key < top[0]:
+                            top = (key, ci)
+                    c = run["candidates"][top[1]]
+                    results.append({"member_complexity": b, "score": c["validation_accuracy"],
+                                    "iteration": c["iteration"], "pmf": c["pmf"],
+                                    "n_estimators": len(run["members"]),
+                                    "stopped_early": run["stopped_early"] is not None,
+                                    "fit_time": time.perf_counter() - tb})
+                    if best is None or top[0] < best[0]:
+                        best = (top[0], b, top[1])
+                    if run["timed_out"]:
+                        break
+                _, b, ci = best
+                pick = runs[b]["candidates"][ci]
+                self.validation_candidates_ = runs[b]["candidates"]
+                self.validation_choice_ = {"member_complexity": b, "iteration": pick["iteration"],
+                                           "pmf": pick["pmf"]}
+                timed_out = any(r["timed_out"] for r in runs.values())
+                if self.refit and not timed_out:
+                    self._members_left = pick["iteration"]
+                    run = self._run(A, ypos, pick["iteration"], seed, b, early_stop=False)
+                    timed_out = run["timed_out"]
+                    last = max(c["iteration"] for c in run["candidates"])
+                    chosen = next(i for i, c in enumerate(run["candidates"])
+                                  if c["iteration"] == last and c["pmf"] == pick["pmf"])
+                    refitted = True
+                else:
+                    run, chosen = runs[b], ci
+                run["candidates"][chosen]["validation_selected"] = True
+                budget = b
             else:
-                run, chosen = runs[b], ci
-            run["candidates"][chosen]["validation_selected"] = True
-            budget = b
-        else:
-            best = None
-            for b in budgets:
-                tb = time.perf_counter()
-                r = self._run(A, ypos, n_iter, seed, b)
-                ci = self._choose(r["candidates"])
-                c = r["candidates"][ci]
-                results.append({"member_complexity": b, "score": c["robust_loss"],
-                                "iteration": c["iteration"], "pmf": c["pmf"],
-                                "n_estimators": len(r["members"]),
-                                "stopped_early": r["stopped_early"] is not None,
-                                "fit_time": time.perf_counter() - tb})
-                key = (round(c["robust_loss"], 12), c["cost"], len(results))
-                if best is None or key < best[0]:
-                    best = (key, b, r, ci)
-                if r["timed_out"]:
-                    break
-            _, budget, run, chosen = best
-            timed_out = run["timed_out"] or any(
-                res["n_estimators"] < n_iter and not res["stopped_early"] for res in results)
-            refitted = True
+                best = None
+                for b in budgets:
+                    tb = time.perf_counter()
+                    r = self._run(A, ypos, n_iter, seed, b)
+                    ci = self._choose(r["candidates"])
+                    c = r["candidates"][ci]
+                    results.append({"member_complexity": b, "score": c["robust_loss"],
+                                    "iteration": c["iteration"], "pmf": c["pmf"],
+                                    "n_estimators": len(r["members"]),
+                                    "stopped_early": r["stopped_early"] is not None,
+                                    "fit_time": time.perf_counter() - tb})
+                    key = (round(c["robust_loss"], 12), c["cost"], len(results))
+                    if best is None or key < best[0]:
+                        best = (key, b, r, ci)
+                    if r["timed_out"]:
+                        break
+                _, budget, run, chosen = best
+                timed_out = run["timed_out"] or any(
+                    res["n_estimators"] < n_iter and not res["stopped_early"] for res in results)
+                refitted = True
+        finally:  # the pricer the loops shared holds a float copy of the literals
+            self._drop_pricer()
         self.member_complexity_ = float(budget)
         self.member_complexity_results_ = results
         self.refitted_ = refitted
@@ -629,6 +632,13 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                   len(self._history))
         return self
 
+    def _drop_pricer(self) -> None:
+        """Release the exact pricer the loops shared (see :meth:`_run`)."""
+        held = getattr(self, "_pricer", None)
+        if held is not None:
+            held[1].close()
+        self._pricer = None
+
     def _member(self, A: np.ndarray, y: np.ndarray, P: np.ndarray, seed: int,
                 start: list[Clause], budget: float, progress: Any = None,
                 ) -> tuple[list[Clause], dict[str, Any]]:
@@ -643,7 +653,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             beam_width=int(self.beam_width), n_columns=int(self.n_columns),
             max_iter=int(self.max_iter), time_limit=tl, mip_gap=float(self.mip_gap),
             solver=self.solver, random_seed=seed, initial_clauses=start, master_ip="auto",
-            progress=progress, pricer=self._pricer,
+            progress=progress, pricer=None if self._pricer is None else self._pricer[1],
         )
         self._last_pool = list(res.pool)
         info = {"cg_iterations": len(res.history), "lp_objective": res.lp_objective,
@@ -688,10 +698,16 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             from tqdm.auto import tqdm
 
             bar = tqdm(total=n_iter, desc=f"DRO rule ensemble, C'={budget:g}", unit="member")
-        # one exact pricer for every member of the loop (same literal matrix): its float
-        # copy and complement pairs are prepared once
-        self._pricer = (EnumerationPricer(A) if self.pricing != "beam"
-                        and self.max_degree_ <= 3 else None)
+        # one exact pricer for every member of the loops on this literal matrix: its float
+        # copy and complement pairs are prepared once, and its sums carry over from member
+        # to member (EnumerationPricer, incremental)
+        held = getattr(self, "_pricer", None)
+        if held is not None and held[0] is not A:
+            held[1].close()
+            held = None
+        if held is None and self.pricing != "beam" and self.max_degree_ <= 3:
+            held = (A, EnumerationPricer(A))
+        self._pricer = held
         try:
             for it in range(1, n_iter + 1):
                 if it > 1 and self._expired():
@@ -779,9 +795,6 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         finally:
             if bar is not None:
                 bar.close()
-            if self._pricer is not None:
-                self._pricer.close()
-                self._pricer = None
         divs = np.array([phi_divergence(p, div) for p in pmfs])
         return {"A": A, "y": y, "pools": pools,
                 "members": members, "preds": preds, "infos": infos, "pmfs": np.array(pmfs),

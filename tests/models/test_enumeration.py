@@ -235,10 +235,12 @@ def test_incremental_sums_equal_fresh_sums_and_brute_force(seed, paired):
     comp = [0.0, 0.002, 0.003, 0.004]
     inc = EnumerationPricer(A, block_rows=13, paired=paired)
     fresh = EnumerationPricer(A, paired=paired, incremental=False)
-    for step in range(6):
+    for step in range(7):
         if step == 4:  # the next member's pmf: every price changes
             P = rng.random(n)
             P /= P.sum()
+        if step == 5:  # a pmf that scales most rows by one factor (a DRO member's next pmf)
+            P = np.where(rng.random(n) < 0.8, P * 0.8, rng.random(n) / n)
         move = rng.random(mu.size) < 0.2
         mu[move] = rng.random(int(move.sum())) * (rng.random(int(move.sum())) < 0.7)
         v = P.copy()
@@ -251,6 +253,7 @@ def test_incremental_sums_equal_fresh_sums_and_brute_force(seed, paired):
             np.testing.assert_allclose([x for _, x in a[0]], [x for _, x in b[0]], atol=1e-13)
             assert a[1] == pytest.approx(min(0.0, r.min()), abs=1e-12) and a[2]
     # afresh: the first call, the first at degree 3, the new pmf at degree 2 and then at 3
-    # (sums kept at the degree of their last fresh computation); the others by differences
-    assert inc.stats["incremental_calls"] == 18 - 4
+    # (sums kept at the degree of their last fresh computation); the others by differences,
+    # the scaled pmf of step 5 too (the kept sums times 0.8 plus the other rows')
+    assert inc.stats["incremental_calls"] == 21 - 4
     assert fresh.stats["incremental_calls"] == 0
