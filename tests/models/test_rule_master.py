@@ -486,3 +486,38 @@ def test_master_ip_of_another_solver_keeps_rows_below_its_feasibility_tolerance(
         ip = RebuildRuleMaster(A, y, pool, sample_weight=w, lambda0=0.5).solve_ip(solver=s)
         assert ip.route == "model" and ip.selected == [(0,)]
         assert ip.objective - 0.5 == pytest.approx(2e-9, rel=1e-6), s
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("form", ["budget", "penalty"])
+def test_merged_master_rebuilt_from_the_last_basis_keeps_the_lp_optimum(seed, form):
+    """MergedHighsRuleMaster rebuilds its LP whenever new columns split its row groups; the
+    rebuilt LP starts from the last basis carried over to the split rows (warm_start=True,
+    the default) or cold.  Both give the LP optimum of HighsRuleMaster over every row after
+    each batch (budget rows at their bound included), also past the switch to the unmerged
+    LP, and the warm one had its carried-over basis accepted by HiGHS."""
+    from optirules.models._rule_master import MergedHighsRuleMaster
+
+    rng = np.random.default_rng(seed)
+    n, f = 240, 8
+    X = rng.integers(0, 2, size=(n, f))
+    A = np.hstack([X, 1 - X])
+    y = ((X[:, 0] & X[:, 1]) | (X[:, 2] & (1 - X[:, 3])) ^ (rng.random(n) < 0.1)).astype(int)
+    P = rng.uniform(0.5, 1.5, n)
+    P /= P.sum()
+    kw = {"complexity": 5.0} if form == "budget" else {"lambda0": 0.01, "lambda1": 0.005}
+    n_lit = A.shape[1]
+    batches = [[tuple(sorted(rng.choice(n_lit, size=rng.integers(1, 3), replace=False)))
+                for _ in range(3)] for _ in range(6)]
+    full = HighsRuleMaster(A, y, sample_weight=P, **kw)
+    warm = MergedHighsRuleMaster(A, y, sample_weight=P, max_share=0.2, **kw)
+    cold = MergedHighsRuleMaster(A, y, sample_weight=P, max_share=0.2, warm_start=False, **kw)
+    for batch in batches:
+        for m in (full, warm, cold):
+            m.add_clauses(batch)
+        z = full.solve()
+        assert warm.solve() == pytest.approx(z, abs=1e-12)
+        assert cold.solve() == pytest.approx(z, abs=1e-12)
+        assert warm.reduced_costs_.min() >= -1e-10
+    assert not warm.merged_  # the switch to every row happened
+    assert warm.warm_started_ >= 1 and cold.warm_started_ == 0
