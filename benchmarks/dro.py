@@ -5,6 +5,7 @@ Run from the repository root::
 
     nice -n 10 python benchmarks/dro.py            # magic_gamma, adult, adult at 20k/30k/48k
     python benchmarks/dro.py --quick               # 2,000 / 3,000 rows, a minute
+    python benchmarks/dro.py --time-limit 600      # each fit stopped after 10 minutes
 
 Every fit is the default ensemble (``DRORuleEnsembleClassifier(binarizer="auto",
 random_state=0)``: overall budget 30, member budgets {10, 15, 30}, at most 10 members each,
@@ -100,6 +101,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", type=Path, default=RESULTS / "dro.md")
     ap.add_argument("--max-degree", default="auto",
                     help="literals per clause: 'auto' (default, the learner's) or a number")
+    ap.add_argument("--time-limit", type=float, default=None,
+                    help="time_limit of each fit in seconds (default: none); a fit it stops "
+                         "says so in the status column")
     args = ap.parse_args(argv)
     degree = args.max_degree if args.max_degree == "auto" else int(args.max_degree)
     if args.quick:
@@ -114,7 +118,7 @@ def main(argv: list[str] | None = None) -> None:
     load0 = os.getloadavg()
     rows = []
     for name, n in cases:
-        r = fit_once(name, n, max_degree=degree)
+        r = fit_once(name, n, max_degree=degree, time_limit=args.time_limit)
         rows.append(r)
         print(f"{name} {r['rows']} rows: {r['seconds']:.1f} s, CPU {r['cpu']:.1f} s (cg "
               f"{r['member_cg_time']:.1f}, "
@@ -138,7 +142,8 @@ def write(args, rows, sizes, started, t0, load0, *, done: bool) -> None:
         f"Load average (1, 5, 15 min) before the run {load0[0]:.2f}, {load0[1]:.2f}, "
         f"{load0[2]:.2f}; after the last fit {load1[0]:.2f}, {load1[1]:.2f}, {load1[2]:.2f}.",
         "",
-        f"`DRORuleEnsembleClassifier(binarizer=\"auto\", random_state=0, max_degree={args.max_degree})` "
+        f"`DRORuleEnsembleClassifier(binarizer=\"auto\", random_state=0, max_degree={args.max_degree}, "
+        f"time_limit={args.time_limit})` "
         "(otherwise defaults: budget 30, "
         "member budgets 10, 15, 30, at most 10 members each, `n_iter_no_change=2`, member "
         "master IPs at `mip_gap=0.01`, `member_warm_start=\"members\"`, the "
@@ -148,8 +153,8 @@ def write(args, rows, sizes, started, t0, load0, *, done: bool) -> None:
         "",
         "| data | rows | fit (s) | CPU (s) | member CG (s) | member IP (s) | pmf (s) "
         "| combination (s) | members | largest member gap | train acc. | cost | C' "
-        "| max_degree | load before -> after |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| max_degree | status | load before -> after |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         lines.append(
@@ -158,7 +163,7 @@ def write(args, rows, sizes, started, t0, load0, *, done: bool) -> None:
             f"| {r['member_ip_time']:.1f} | {r['pmf_time']:.2f} | {r['combination_time']:.1f} "
             f"| {r['members']} | {r['max_member_gap']:.2%} | {r['train_accuracy']:.4f} "
             f"| {r['cost']} "
-            f"| {r['member_complexity']:g} | {r['max_degree']} "
+            f"| {r['member_complexity']:g} | {r['max_degree']} | {r['status']} "
             f"| {r['load_before']:.2f} -> {r['load_after']:.2f} |")
     lines += ["", f"Slope of log(fit time) vs log(rows), adult at {', '.join(map(str, pts))} "
                   f"rows: **{s:.2f}**.", ""]
