@@ -612,6 +612,26 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     incumbent = _improve_rule_set(A, y, P, pool_list, incumbent, complexity, lambda0, lambda1,
                                   merged=merged)
     ub = master_objective(A, y, P, incumbent, lambda0, lambda1)
+    # the restricted LP's own solution rounded (w_k > 0.5) is a rule set too: integral LP
+    # solutions are common (magic_gamma, 19,020 rows: the IP's root LP was integral)
+    w_lp = getattr(master, "w_", None)
+    def canonical(index: Any) -> list[Clause]:
+        """Each clause by the pool's representative of its coverage, as the IP keeps them
+        (never a higher cost or objective)."""
+        keys = [r.tobytes() for r in np.packbits(np.ascontiguousarray(merged[0].T), axis=1)]
+        rep = {keys[k]: k for k in _distinct_coverage(pool_list, merged[0],
+                                                      range(len(pool_list)))}
+        return [pool_list[k] for k in sorted({rep[keys[k]] for k in index})]
+
+    if w_lp is not None and len(w_lp) == len(pool_list) and merged is not None:
+        lp_set = canonical(np.flatnonzero(np.asarray(w_lp) > 0.5))
+        if complexity is None or sum(1 + len(c) for c in lp_set) <= complexity + 1e-9:
+            lp_obj = master_objective(A, y, P, lp_set, lambda0, lambda1)
+            if lp_obj < ub:
+                incumbent, ub = lp_set, lp_obj
+    # the LP optimum z bounds the IP over the pool from below: an incumbent within mip_gap
+    # of it meets the gap the IP solver would be asked for, so no IP is solved
+    within_gap = mip_gap is not None and ub - z <= float(mip_gap) * ub
     # reduced-cost fixing: with the final LP duals every IP solution using column k costs
     # at least z + r_k, so columns with z + r_k > ub are in no optimal solution
     rc = np.maximum(np.asarray(master.reduced_costs_, dtype=float), 0.0)
@@ -619,7 +639,11 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     # (rows of one merged group are covered by the same clauses: their coverage suffices)
     keep_cols = [pool_list[k] for k in _distinct_coverage(
         pool_list, None if merged is None else merged[0], keep)]
-    if keep_cols and master_ip == "auto" and complexity is not None and complexity < 8:
+    if keep_cols and within_gap:
+        chosen = canonical([pool_list.index(c) for c in incumbent])
+        ip_status = "optimal (incumbent within mip_gap of the LP bound)"
+        ip_route = "incumbent"
+    elif keep_cols and master_ip == "auto" and complexity is not None and complexity < 8:
         chosen, _ = enumerate_master(A, y, P, keep_cols, complexity, lambda0, lambda1)
         ip_status = "optimal (enumeration)"
     elif keep_cols:
