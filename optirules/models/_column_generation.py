@@ -53,7 +53,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError, OptirulesError, SolverError
+from ..errors import InputError, OptirulesError, SolverError, SolverStatusError
 from ._clauses import Clause, clause_coverage, complexity_costs, row_prices
 from ._enumeration import RC_TOL, EnumerationPricer
 
@@ -653,12 +653,22 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
             ip = master.solve_ip(keep_cols, solver=solver, time_limit=tl, mip_gap=mip_gap,
                                  incumbent=incumbent, random_seed=random_seed)
         except OptirulesError as exc:
-            raise SolverError(
-                f"the master IP over {len(pool_list)} generated clauses was not solved "
-                f"({exc}). Raise time_limit or try another solver."
-            ) from None
-        ip_status, ip_bound, chosen = ip.status, float(ip.bound), list(ip.selected)
-        ip_route = ip.route
+            from ..solvers import Status
+
+            res = exc.result if isinstance(exc, SolverStatusError) else None
+            if tl is None or res is None or res.status is not Status.TIME_LIMIT:
+                raise SolverError(
+                    f"the master IP over {len(pool_list)} generated clauses was not solved "
+                    f"({exc}). Raise time_limit or try another solver."
+                ) from None
+            # the time limit came before the IP solver's first solution: the incumbent
+            # (greedy and local search over the pool) is the rule set, its gap reported
+            chosen = incumbent
+            ip_status = "time_limit (no IP solution; the local-search incumbent)"
+            ip_route = "incumbent"
+        else:
+            ip_status, ip_bound, chosen = ip.status, float(ip.bound), list(ip.selected)
+            ip_route = ip.route
     if master_objective(A, y, P, chosen, lambda0, lambda1) > ub:
         chosen = incumbent  # only after a time limit: keep the better heuristic solution
     chosen = _prune_redundant(A, y, P, chosen, lambda0, lambda1)
