@@ -386,8 +386,7 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         (``master``: ``HighsRuleMaster``, ``MergedHighsRuleMaster`` (many rows),
         ``PersistentRuleMaster`` or ``RebuildRuleMaster``) and how the IP was solved
         (``ip_route``: ``"highspy"`` over the rows merged by their coverage of the IP's
-        columns, ``"model"`` through Pyomo, ``"incumbent"`` when no IP was solved because
-        the incumbent was within ``mip_gap`` of the restricted LP's optimum).
+        columns, ``"model"`` through Pyomo).
     n_iter_ : int
         Column-generation iterations run (with more than two classes: an array, one
         count per class).

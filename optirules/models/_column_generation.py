@@ -441,6 +441,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
                       mip_gap: float | None = 1e-6, random_seed: int | None = None,
                       initial_clauses: Sequence[Clause] = (), master_ip: str = "milp",
                       progress: Callable[[dict[str, Any]], None] | None = None,
+                      skip_ip: bool = False,
                       backend: Any = "local", pricer: EnumerationPricer | None = None,
                       ) -> ColumnGenerationResult:
     r"""Column generation for the weighted rule master, then the master IP over the pool.
@@ -475,6 +476,13 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         (``complexity < 8``), the MILP otherwise.
     progress : callable, optional
         Called with each history record.
+    skip_ip : bool, default False
+        ``True``: no master IP when the incumbent (the local-search rule set, or the
+        restricted LP's solution rounded) is within ``mip_gap`` of the restricted LP's
+        optimum, which bounds the IP from below: the rule set is that incumbent, within
+        ``mip_gap`` of the optimum as the IP solver's would be (``ip_status`` "optimal
+        (incumbent within mip_gap of the LP bound)", ``info["ip_route"]`` "incumbent").
+        Among rule sets of equal objective it may differ from the solver's choice.
     backend : {"local", "dask"} or dask.distributed.Client, default "local"
         Where exact enumeration pricing maps its row blocks
         (:class:`~optirules.models.EnumerationPricer`); the same columns either way.
@@ -612,9 +620,6 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     incumbent = _improve_rule_set(A, y, P, pool_list, incumbent, complexity, lambda0, lambda1,
                                   merged=merged)
     ub = master_objective(A, y, P, incumbent, lambda0, lambda1)
-    # the restricted LP's own solution rounded (w_k > 0.5) is a rule set too: integral LP
-    # solutions are common (magic_gamma, 19,020 rows: the IP's root LP was integral)
-    w_lp = getattr(master, "w_", None)
     def canonical(index: Any) -> list[Clause]:
         """Each clause by the pool's representative of its coverage, as the IP keeps them
         (never a higher cost or objective)."""
@@ -623,15 +628,20 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
                                                       range(len(pool_list)))}
         return [pool_list[k] for k in sorted({rep[keys[k]] for k in index})]
 
-    if w_lp is not None and len(w_lp) == len(pool_list) and merged is not None:
+    # skip_ip: the LP optimum z bounds the IP over the pool from below, so an incumbent
+    # within mip_gap of it meets the gap the IP solver would be asked for and no IP is
+    # solved.  The restricted LP's solution rounded (w_k > 0.5) is a candidate too
+    # (integral LP solutions are common: magic_gamma's first DRO member at 19,020 rows).
+    # Among rule sets of equal objective the incumbent need not be the one the IP solver
+    # returns (nor the same for weights as for repeated rows), hence an option.
+    w_lp = getattr(master, "w_", None)
+    if skip_ip and w_lp is not None and len(w_lp) == len(pool_list) and merged is not None:
         lp_set = canonical(np.flatnonzero(np.asarray(w_lp) > 0.5))
         if complexity is None or sum(1 + len(c) for c in lp_set) <= complexity + 1e-9:
             lp_obj = master_objective(A, y, P, lp_set, lambda0, lambda1)
             if lp_obj < ub:
                 incumbent, ub = lp_set, lp_obj
-    # the LP optimum z bounds the IP over the pool from below: an incumbent within mip_gap
-    # of it meets the gap the IP solver would be asked for, so no IP is solved
-    within_gap = mip_gap is not None and ub - z <= float(mip_gap) * ub
+    within_gap = skip_ip and mip_gap is not None and ub - z <= float(mip_gap) * ub
     # reduced-cost fixing: with the final LP duals every IP solution using column k costs
     # at least z + r_k, so columns with z + r_k > ub are in no optimal solution
     rc = np.maximum(np.asarray(master.reduced_costs_, dtype=float), 0.0)

@@ -575,9 +575,18 @@ class _MasterIPMixin:
 #: cover rows, solved at the root): 0.210 -> 0.120 s CPU per IP on average at load ~5; on
 #: harder IPs over the same pools (lambda = 1e-4, or budgets 20 and 40) never slower
 #: (0.584 -> 0.055, 0.411 -> 0.143 s, the others within 0.02 s), on adult's merged IP
-#: (48,842 rows, 64 columns, budgets 10/30/60) 0.72/0.49/0.47 -> 0.12/0.17/0.21 s
+#: (48,842 rows, 64 columns, budgets 10/30/60) 0.72/0.49/0.47 -> 0.12/0.17/0.21 s.
 _IP_OPTIONS = {"mip_heuristic_run_rins": False, "mip_heuristic_run_rens": False,
                "mip_heuristic_run_root_reduced_cost": False}
+#: ... and from this many cover rows on, presolve and the feasibility-jump heuristic off
+#: too (_LARGE_IP_OPTIONS): presolve removed at most 7 of the 1,900-10,000 rows of the DRO
+#: members' IPs on magic_gamma and took 0.7-1.2 s of 2-8 s (3,000 rows), 5.1 of 12 s
+#: (19,020 rows).  On the captured IPs of DRO fits (CPU s, 1 BLAS thread, the same
+#: objective within the 1 % gap): 19,020 rows 10.2 -> 7.0 and 13.9 -> 8.9 s; 3,000 rows,
+#: 13 IPs, 65.0 -> 59.6 s in all (5 of them slower, by <= 1.6 s).  Small IPs keep them
+#: (they cost little there, and which of several optimal rule sets HiGHS returns changes)
+_LARGE_IP_ROWS = 1000
+_LARGE_IP_OPTIONS = {"presolve": "off", "mip_heuristic_run_feasibility_jump": False}
 
 
 class HighsRuleMaster(_MasterIPMixin, _PoolView):
@@ -807,6 +816,8 @@ class HighsRuleMaster(_MasterIPMixin, _PoolView):
         # LP bound 0.02317, and returned it as "optimal" (WDBC, first fold; tested)
         normalize_clauses(incumbent, d.A.shape[1])  # still validated
         options: dict[str, Any] = dict(_IP_OPTIONS)
+        if n_pos >= _LARGE_IP_ROWS:
+            options.update(_LARGE_IP_OPTIONS)
         saved = {k: h.getOptionValue(k)[1] for k in ("time_limit", "mip_rel_gap", "random_seed",
                                                     "mip_feasibility_tolerance", *options)}
         if random_seed is not None:

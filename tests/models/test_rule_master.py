@@ -525,8 +525,8 @@ def test_merged_master_rebuilt_from_the_last_basis_keeps_the_lp_optimum(seed, fo
 
 @pytest.mark.parametrize("seed", range(6))
 def test_column_generation_skips_the_ip_only_for_an_incumbent_within_mip_gap(seed):
-    """column_generation solves no master IP when its incumbent (local search, or the
-    restricted LP's solution rounded) is within mip_gap of the LP optimum, so the rule set
+    """column_generation(skip_ip=True) solves no master IP when its incumbent (local
+    search, or the restricted LP's solution rounded) is within mip_gap of the LP optimum, so the rule set
     is within mip_gap of the brute-force optimum over the pool; at mip_gap=1e-9 it is that
     optimum.  (Random labels: fractional LPs; seeds 0, 2 and 4 skip the IP at 0.1.)"""
     from optirules.models import column_generation
@@ -539,7 +539,7 @@ def test_column_generation_skips_the_ip_only_for_an_incumbent_within_mip_gap(see
     skipped = []
     for gap in (0.1, 1e-9):
         res = column_generation(A, y, P, complexity=7.0, max_degree=2, mip_gap=gap,
-                                random_seed=0)
+                                random_seed=0, skip_ip=True)
         skipped.append("within mip_gap" in res.ip_status)
         if skipped[-1]:
             assert res.ip_objective - res.lp_objective <= gap * res.ip_objective + 1e-12
@@ -548,3 +548,30 @@ def test_column_generation_skips_the_ip_only_for_an_incumbent_within_mip_gap(see
             assert best - 1e-12 <= res.ip_objective <= best / (1 - gap) + 1e-12
     if seed in (0, 2, 4):
         assert skipped[0]
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_large_master_ip_without_presolve_equals_brute_force(seed):
+    """From 1,000 label-1 cover rows on the highspy IP runs without presolve and the
+    feasibility-jump heuristic (_LARGE_IP_OPTIONS): 2,400 distinct rows, brute force over
+    every subset of 12 clauses gives the same optimum; HiGHS's options are restored."""
+    from optirules.models._rule_master import _LARGE_IP_ROWS
+
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, size=(2400, 14))
+    A = np.hstack([X, 1 - X])
+    y = (rng.random(2400) < 0.6).astype(int)
+    P = rng.dirichlet(np.ones(2400))
+    pool = []
+    while len(pool) < 12:
+        k = normalize_clause(rng.choice(28, size=rng.integers(1, 3), replace=False), 28)
+        if k not in pool:
+            pool.append(k)
+    assert y.sum() >= _LARGE_IP_ROWS
+    best, _ = brute_force(A, y, P, pool, budget=8.0)
+    master = HighsRuleMaster(A, y, pool, sample_weight=P, complexity=8.0)
+    master.solve()
+    for aggregate in (True, False):
+        ip = master.solve_ip(mip_gap=1e-9, aggregate=aggregate)
+        assert ip.status == "optimal" and ip.objective == pytest.approx(best, abs=1e-9)
+    assert master.highs.getOptionValue("presolve")[1] == "choose"
