@@ -780,7 +780,10 @@ class HighsRuleMaster(_MasterIPMixin, _PoolView):
         ``incumbent`` (a rule set, e.g. a greedy one) is not passed to HiGHS: HiGHS 1.16
         mapped such a start solution wrongly into its presolved model and reported a false
         optimum below the LP bound (the caller keeps the better of the incumbent and the
-        IP's rule set).  Any other solver gets :class:`RuleMasterModel` through
+        IP's rule set).  HiGHS runs with its sub-MIP heuristics off and, from 1,000 cover
+        rows on, without presolve and the feasibility-jump heuristic (``_IP_OPTIONS``,
+        ``_LARGE_IP_OPTIONS``: they only cost time on these IPs; the optimum and the gap
+        are unchanged).  Any other solver gets :class:`RuleMasterModel` through
         :func:`~optirules.solvers.solve` (:meth:`_MasterIPMixin.solve_ip`).  All give the
         same optimum (tested).
         """
