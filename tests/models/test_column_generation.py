@@ -349,3 +349,55 @@ def test_master_ip_keeps_one_clause_per_coverage_and_its_optimum(seed):
     assert not set(twins) & set(res.clauses)
     assert res.info["ip_columns"] <= len(kept)
     assert res.ip_objective <= best + 1e-9
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("form", ["budget", "penalty"])
+def test_dual_master_lp_equals_the_direct_lp_and_its_duals_are_optimal(seed, form):
+    """master='dual' (the LP's dual, one row per clause): after every batch the optimum of
+    the direct (primal) LP, w and xi feasible for the primal with that objective, mu in
+    [0, 1] with dual objective = optimum, reduced costs >= 0 and equal to the formula's."""
+    from optirules.models._clauses import reduced_costs
+    from optirules.models._dual_master import DualHighsRuleMaster
+
+    A, y, P, pool = make_instance(seed, n_rows=60, n_features=5, n_clauses=18)
+    kw = {"complexity": 7.0} if form == "budget" else {"lambda0": 0.01, "lambda1": 0.004}
+    direct = HighsRuleMaster(A, y, [], sample_weight=P, **kw)
+    dual = DualHighsRuleMaster(A, y, [], sample_weight=P, **kw)
+    yb = np.asarray(y, bool)
+    for batch in ([], pool[:5], pool[5:11], pool[11:]):
+        direct.add_clauses(batch)
+        dual.add_clauses(batch)
+        z = direct.solve()
+        assert dual.solve() == pytest.approx(z, abs=1e-9)
+        d = dual._data
+        w, mu, lam = dual.w_, dual.cover_duals_, dual.complexity_dual_
+        assert np.all(w >= 0) and np.all((mu >= 0) & (mu <= 1)) and lam >= 0
+        cov = d.coverage[d.pos]
+        assert np.all(dual.xi_ + P[yb] * (cov @ w) >= P[yb] - 1e-9)
+        if form == "budget":
+            assert float(d.cost @ w) <= 7.0 + 1e-9
+        primal = dual.xi_.sum() + float((d.neg_loss + d.penalty) @ w)
+        assert primal == pytest.approx(z, abs=1e-9)
+        dual_obj = float(P[yb] @ mu) - (7.0 * lam if form == "budget" else 0.0)
+        assert dual_obj == pytest.approx(z, abs=1e-9)
+        if batch:
+            rc = reduced_costs(A, y, dual.clauses_, mu, sample_weight=P, lam=lam,
+                               lambda0=kw.get("lambda0", 0.0), lambda1=kw.get("lambda1", 0.0))
+            np.testing.assert_allclose(dual.reduced_costs_, rc, atol=1e-9)
+            assert rc.min() >= -1e-9
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_column_generation_on_the_dual_master_reaches_the_direct_optimum(seed):
+    A, y, P = _repeated_cg_data(seed, n=300)
+    kw = dict(max_degree=2, complexity=9.0, random_seed=0)
+    ref = column_generation(A, y, P, master="direct", **kw)
+    res = column_generation(A, y, P, master="dual", **kw)
+    assert res.info["master"] == "DualHighsRuleMaster"
+    assert ref.converged and res.converged
+    assert res.lp_bound == pytest.approx(ref.lp_bound, abs=1e-10)
+    best, _ = brute_force(A, y, P, res.pool, budget=9.0) if len(res.pool) <= 14 else (None, 0)
+    assert res.ip_objective >= res.lp_bound - 1e-10
+    if best is not None:
+        assert res.ip_objective == pytest.approx(best, abs=1e-10)
