@@ -12,6 +12,7 @@ _EXPORTS = {
     "phi_divergence": "._worst_case",
     "HighsRuleMaster": "._rule_master",
     "MergedHighsRuleMaster": "._rule_master",
+    "DualHighsRuleMaster": "._dual_master",
     "PersistentRuleMaster": "._rule_master",
     "RebuildRuleMaster": "._rule_master",
     "RestrictedMaster": "._rule_master",
