@@ -20,7 +20,8 @@ interleaved.  Cases: the default ``DRORuleEnsembleClassifier(binarizer="auto",
 random_state=0)`` on magic_gamma's first 3,000 rows of a fixed permutation (as
 ``benchmarks/dro.py``), with held-out accuracy on the next 5,000 rows; and one member-like
 ``column_generation`` on all 19,020 rows (uniform weights, budget 10, degree 2,
-``mip_gap=0.01``, the merged master), which the DRO fit's first member is.  Writes
+``mip_gap=0.01``, ``master="auto"``: on magic_gamma the dual master, so the merged
+master's warm start is not exercised there).  Writes
 ``benchmarks/results/dro_master.md`` (``--out``).
 """
 
