@@ -280,6 +280,16 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         the best ensemble so far is returned and ``status_`` says so (module docstring).
     combination_time_limit : float or None, default 30
         Seconds for each combination IP (within ``time_limit``).
+    member_ip_time_limit : float or None, default None
+        Seconds for each member's master IP (within ``time_limit``); when it stops the IP,
+        the member is the better of the IP solver's best rule set and the local-search
+        incumbent, its gap reported in ``member_results_``.  ``None``: each member's IP
+        runs to ``mip_gap`` (the paper's exact member, to that gap).  Measured on
+        magic_gamma (19,020 rows, one machine at load 1.5-3): with ``time_limit=900`` the
+        fit took 430 s, of which member IPs 368 s (several stopped near 30 s by their
+        share of the limit) and column generation 59 s; with ``member_ip_time_limit=2``
+        (no ``time_limit``) 79 s at training accuracy 0.823 against 0.822.  Its effect on
+        held-out accuracy is not measured, so the default keeps the exact member.
     member_warm_start : {"members", "pool", "none"}, default "members"
         The clauses each member's column generation starts from (margin loss only; the
         binary loss always starts empty, so a repeat proves a cycle).  ``"members"``: the
@@ -379,7 +389,8 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                  pricing: str = "auto", beam_width: int = 10, n_columns: int = 10,
                  max_iter: int = 100, mip_gap: float = 0.01,
                  n_iter_no_change: int | None = 2, time_limit: float | None = None,
-                 combination_time_limit: float | None = 30.0, solver: str = "highs",
+                 combination_time_limit: float | None = 30.0,
+                 member_ip_time_limit: float | None = None, solver: str = "highs",
                  member_warm_start: str = "members", binarizer: Any = None,
                  random_state: Any = None, verbose: bool = False) -> None:
         self.complexity = complexity
@@ -403,6 +414,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         self.n_iter_no_change = n_iter_no_change
         self.time_limit = time_limit
         self.combination_time_limit = combination_time_limit
+        self.member_ip_time_limit = member_ip_time_limit
         self.solver = solver
         self.member_warm_start = member_warm_start
         self.binarizer = binarizer
@@ -449,7 +461,8 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             raise InputError(f"n_iter_no_change must be None or an int >= 1, got "
                              f"{self.n_iter_no_change!r}.")
         self._check_search_params(("n_estimators", "beam_width", "n_columns", "max_iter"),
-                                  ("time_limit", "combination_time_limit"))
+                                  ("time_limit", "combination_time_limit",
+                                   "member_ip_time_limit"))
 
     def _seed(self) -> int:
         rs = self.random_state
@@ -657,7 +670,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             max_iter=int(self.max_iter), time_limit=tl, mip_gap=float(self.mip_gap),
             solver=self.solver, random_seed=seed, initial_clauses=start, master_ip="auto",
             progress=progress, pricer=None if self._pricer is None else self._pricer[1],
-            skip_ip=True,
+            skip_ip=True, ip_time_limit=self.member_ip_time_limit,
         )
         self._last_pool = list(res.pool)
         info = {"cg_iterations": len(res.history), "lp_objective": res.lp_objective,

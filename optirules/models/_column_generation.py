@@ -461,7 +461,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
                       mip_gap: float | None = 1e-6, random_seed: int | None = None,
                       initial_clauses: Sequence[Clause] = (), master_ip: str = "milp",
                       progress: Callable[[dict[str, Any]], None] | None = None,
-                      skip_ip: bool = False,
+                      skip_ip: bool = False, ip_time_limit: float | None = None,
                       backend: Any = "local", pricer: EnumerationPricer | None = None,
                       ) -> ColumnGenerationResult:
     r"""Column generation for the weighted rule master, then the master IP over the pool.
@@ -503,6 +503,10 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         ``mip_gap`` of the optimum as the IP solver's would be (``ip_status`` "optimal
         (incumbent within mip_gap of the LP bound)", ``info["ip_route"]`` "incumbent").
         Among rule sets of equal objective it may differ from the solver's choice.
+    ip_time_limit : float, optional
+        Seconds for the master IP alone (within ``time_limit``).  When it stops the IP,
+        the rule set is the better of the IP solver's best solution and the incumbent
+        (the local-search rule set), with its gap to the certified bound reported.
     backend : {"local", "dask"} or dask.distributed.Client, default "local"
         Where exact enumeration pricing maps its row blocks
         (:class:`~optirules.models.EnumerationPricer`); the same columns either way.
@@ -679,6 +683,8 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     elif keep_cols:
         rem = remaining()
         tl = None if rem is None else max(rem, 1.0)
+        if ip_time_limit is not None:
+            tl = float(ip_time_limit) if tl is None else min(tl, float(ip_time_limit))
         try:
             ip = master.solve_ip(keep_cols, solver=solver, time_limit=tl, mip_gap=mip_gap,
                                  incumbent=incumbent, random_seed=random_seed)
@@ -686,7 +692,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
             from ..solvers import Status
 
             res = exc.result if isinstance(exc, SolverStatusError) else None
-            if tl is None or res is None or res.status is not Status.TIME_LIMIT:
+            if res is None or res.status is not Status.TIME_LIMIT:
                 raise SolverError(
                     f"the master IP over {len(pool_list)} generated clauses was not solved "
                     f"({exc}). Raise time_limit or try another solver."

@@ -465,3 +465,21 @@ def test_pipeline_and_gridsearch():
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_member_ip_time_limit_keeps_every_member_within_budget_and_bound():
+    """member_ip_time_limit far below what the members' IPs need: every member is the IP
+    solver's best rule set or the local-search incumbent, within its budget, its objective
+    above its certified LP bound, and the fit completes."""
+    X, y = noisy_data(4, n=120, d=8)
+    kw = dict(complexity=18, member_complexity=12, n_estimators=3, max_degree=2,
+              mip_gap=1e-9, random_state=0)
+    est = DRORuleEnsembleClassifier(member_ip_time_limit=1e-6, **kw).fit(X, y)
+    assert est.status_ == "completed"
+    assert all(c <= 12 for c in est.member_costs_)
+    for m in est.member_results_:
+        assert m["gap_certified"] and m["ip_objective"] >= m["lp_bound"] - 1e-12
+    stopped = [m["status"] for m in est.member_results_ if "time_limit" in m["status"]]
+    assert stopped  # at least one member's IP was stopped by the limit
+    with pytest.raises(InputError, match="member_ip_time_limit"):
+        DRORuleEnsembleClassifier(member_ip_time_limit=-1).fit(X, y)

@@ -401,3 +401,18 @@ def test_column_generation_on_the_dual_master_reaches_the_direct_optimum(seed):
     assert res.ip_objective >= res.lp_bound - 1e-10
     if best is not None:
         assert res.ip_objective == pytest.approx(best, abs=1e-10)
+
+
+def test_ip_time_limit_stops_the_master_ip_and_keeps_the_better_rule_set():
+    """ip_time_limit far below what the IP needs: the rule set is the IP solver's best or
+    the local-search incumbent, whichever is better, within the budget and above the
+    certified bound; without it the IP reaches its optimum, which is no worse."""
+    A, y, P = _repeated_cg_data(1, n=400, f=6)
+    kw = dict(max_degree=2, complexity=12.0, random_seed=0, mip_gap=1e-9)
+    full = column_generation(A, y, P, **kw)
+    short = column_generation(A, y, P, ip_time_limit=1e-6, **kw)
+    assert short.pool == full.pool
+    assert short.ip_objective <= short.info["greedy_objective"] + 1e-12
+    assert sum(1 + len(c) for c in short.clauses) <= 12.0
+    assert short.ip_objective >= short.lp_bound - 1e-12
+    assert full.ip_objective <= short.ip_objective + 1e-12
