@@ -6,6 +6,7 @@ Run from the repository root::
     nice -n 10 python benchmarks/dro.py            # magic_gamma, adult, adult at 20k/30k/48k
     python benchmarks/dro.py --quick               # 2,000 / 3,000 rows, a minute
     python benchmarks/dro.py --time-limit 600      # each fit stopped after 10 minutes
+    python benchmarks/dro.py --member-ip-time-limit 2 --out benchmarks/results/dro_capped.md
 
 Every fit is the default ensemble (``DRORuleEnsembleClassifier(binarizer="auto",
 random_state=0)``: overall budget 30, member budgets {10, 15, 30}, at most 10 members each,
@@ -104,6 +105,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--time-limit", type=float, default=None,
                     help="time_limit of each fit in seconds (default: none); a fit it stops "
                          "says so in the status column")
+    ap.add_argument("--member-ip-time-limit", type=float, default=None,
+                    help="member_ip_time_limit of each fit (default: none, the exact members)")
     args = ap.parse_args(argv)
     degree = args.max_degree if args.max_degree == "auto" else int(args.max_degree)
     if args.quick:
@@ -118,7 +121,8 @@ def main(argv: list[str] | None = None) -> None:
     load0 = os.getloadavg()
     rows = []
     for name, n in cases:
-        r = fit_once(name, n, max_degree=degree, time_limit=args.time_limit)
+        r = fit_once(name, n, max_degree=degree, time_limit=args.time_limit,
+                     member_ip_time_limit=args.member_ip_time_limit)
         rows.append(r)
         print(f"{name} {r['rows']} rows: {r['seconds']:.1f} s, CPU {r['cpu']:.1f} s (cg "
               f"{r['member_cg_time']:.1f}, "
@@ -143,7 +147,7 @@ def write(args, rows, sizes, started, t0, load0, *, done: bool) -> None:
         f"{load0[2]:.2f}; after the last fit {load1[0]:.2f}, {load1[1]:.2f}, {load1[2]:.2f}.",
         "",
         f"`DRORuleEnsembleClassifier(binarizer=\"auto\", random_state=0, max_degree={args.max_degree}, "
-        f"time_limit={args.time_limit})` "
+        f"time_limit={args.time_limit}, member_ip_time_limit={args.member_ip_time_limit})` "
         "(otherwise defaults: budget 30, "
         "member budgets 10, 15, 30, at most 10 members each, `n_iter_no_change=2`, member "
         "master IPs at `mip_gap=0.01`, `member_warm_start=\"members\"`, the "
