@@ -78,8 +78,9 @@ MASTERS = ("auto", "direct", "merged", "dual", "persistent", "rebuild")
 #: label-1 rows on
 _MERGE_MIN_POSITIVES = 5000
 
-#: ... the dual master (DualHighsRuleMaster) when more than this share of the label-1 rows
-#: are distinct rows of the literal matrix (they cannot merge into fewer groups)
+#: ... and the dual master (DualHighsRuleMaster) from this many label-1 rows on when more
+#: than this share of them are distinct rows of the literal matrix (they cannot merge)
+_DUAL_MIN_POSITIVES = 1000
 _DUAL_SHARE = 0.5
 
 #: HiGHS tolerances of the restricted master LP (tighter than the 1e-7 defaults, so the
@@ -150,14 +151,17 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
     HiGHS, Gurobi, CPLEX), ``"rebuild"``
     (:class:`~optirules.models._rule_master.RebuildRuleMaster`: any LP solver with duals),
     ``"dual"`` (:class:`~optirules.models._dual_master.DualHighsRuleMaster`: the LP's dual,
-    one row per clause, HiGHS only), ``"auto"``: for HiGHS from 5,000 label-1 rows on
-    merged when at most half of those rows are distinct rows of ``A`` (so they merge),
-    else the dual, and direct below 5,000; persistent where the solver has a persistent
-    interface, rebuild otherwise.  The dual, measured on magic_gamma (19,020 rows,
+    one row per clause, HiGHS only), ``"auto"``: for HiGHS the dual from 1,000 label-1
+    rows on when more than half of them are distinct rows of ``A`` (they cannot merge),
+    merged from 5,000 when they repeat, direct otherwise; persistent where the solver has
+    a persistent interface, rebuild otherwise.  The dual, measured on magic_gamma (19,020 rows,
     12,332 label-1 rows, nearly all distinct; budget 10, uniform weights, 15 iterations
     adding the same 133 clauses, CPU s): 38.1 s of LP solves in the direct master, 1.9 s
     in the dual, the same optimum at every solve; column generation of that member 8.7 s
-    with the merged master (warm-started), 2.9 s with the dual.  Merged rows, measured
+    with the merged master (warm-started), 2.9 s with the dual; the whole DRO fit on its
+    first 3,000 rows (1,950 label-1 rows) spent 28.8 s in column generation with the
+    direct master and 10.4 s with the dual, while on WDBC (212) the rule set fit takes
+    about the same either way (0.40 / 0.49 s).  Merged rows, measured
     (CPU s of the whole column generation and master IP): adult (48,842 rows, a random pmf,
     budget 10, degree 2) 5.1 -> 3.4 s; the planted DNF of 1,000,000 rows: the whole fit
     15.8 s, of which column generation 13.8 s (``benchmarks/results/scale.md``), against
@@ -179,14 +183,16 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
     lp_solver = lp_solver.strip().lower()
     if master == "auto":
         pos = np.asarray(y) == 1
-        many = int(np.count_nonzero(pos)) >= _MERGE_MIN_POSITIVES
-        if many and lp_solver == "highs":  # merged rows while they repeat, else the dual
+        n_pos = int(np.count_nonzero(pos))
+        if lp_solver != "highs":
+            master = "persistent" if lp_solver in PERSISTENT_LP_SOLVERS else "rebuild"
+        elif n_pos < _DUAL_MIN_POSITIVES:
+            master = "direct"
+        else:  # the dual while the label-1 rows are mostly distinct, else merged rows
             rows = np.packbits(np.ascontiguousarray(np.asarray(A, dtype=bool)[pos]), axis=1)
             distinct = np.unique(rows.view(np.dtype((np.void, rows.shape[1]))).ravel()).size
-            master = "merged" if distinct <= _DUAL_SHARE * rows.shape[0] else "dual"
-        else:
-            master = (("merged" if many else "direct") if lp_solver == "highs" else
-                      "persistent" if lp_solver in PERSISTENT_LP_SOLVERS else "rebuild")
+            master = ("dual" if distinct > _DUAL_SHARE * n_pos else
+                      "merged" if n_pos >= _MERGE_MIN_POSITIVES else "direct")
     if master in ("direct", "merged", "dual"):
         if lp_solver != "highs":
             raise InputError(f"master={master!r} is the highspy path and needs the LP solver "
