@@ -369,7 +369,7 @@ def measure_cv(X, y, splits, repeats: int) -> dict:
     return {"per_fold": min(r["per_fold"] for r in runs),
             "cpu_per_fold": min(r["cpu_per_fold"] for r in runs),
             "runs": [r["per_fold"] for r in runs], "penalty": runs[-1]["penalty"],
-            "status": runs[-1]["status"]}
+            "status": runs[-1]["status"], "reuse_pool": bool(cv.reuse_pool)}
 
 
 def main(argv=None) -> int:
@@ -513,7 +513,8 @@ def report(args, started, load_before, load_after, peer_stack, rows, cv, profile
         lines += [
             f"`BooleanRuleSetCV(BooleanRuleSetClassifier(binarizer='auto', random_state=0), "
             f"cv=<the 5 folds above>, random_state=0)` on all 569 rows, its defaults "
-            f"(5-penalty grid, reuse_pool=False, n_jobs=None); per fold = cv_time_ / 5, "
+            f"(5-penalty grid, reuse_pool={cv['reuse_pool']}, n_jobs=None); per fold = "
+            f"cv_time_ / 5, "
             f"minimum of {args.cv_repeats} runs (all runs: "
             f"{', '.join(f'{v:.2f}' for v in cv['runs'])} s); it binarizes inside.",
             "",
