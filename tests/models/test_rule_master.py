@@ -551,11 +551,15 @@ def test_column_generation_skips_the_ip_only_for_an_incumbent_within_mip_gap(see
 
 
 @pytest.mark.parametrize("seed", range(2))
-def test_large_master_ip_without_presolve_equals_brute_force(seed):
-    """From 1,000 label-1 cover rows on the highspy IP runs without presolve and the
-    feasibility-jump heuristic (_LARGE_IP_OPTIONS): 2,400 distinct rows, brute force over
-    every subset of 12 clauses gives the same optimum; HiGHS's options are restored."""
-    from optirules.models._rule_master import _LARGE_IP_ROWS
+def test_large_master_ip_without_presolve_equals_brute_force(seed, monkeypatch):
+    """From _LARGE_IP_ROWS label-1 cover rows on (here lowered to 1,000) the highspy IP
+    runs without presolve and the feasibility-jump heuristic (_LARGE_IP_OPTIONS): 2,400
+    distinct rows, brute force over every subset of 12 clauses gives the same optimum;
+    HiGHS's options are restored."""
+    import optirules.models._rule_master as rm
+
+    monkeypatch.setattr(rm, "_LARGE_IP_ROWS", 1000)
+    _LARGE_IP_ROWS = 1000
 
     rng = np.random.default_rng(seed)
     X = rng.integers(0, 2, size=(2400, 14))
