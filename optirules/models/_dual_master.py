@@ -93,6 +93,7 @@ class DualHighsRuleMaster(_MasterIPMixin, _PoolView):
         h.changeObjectiveSense(highspy.ObjSense.kMaximize)
         self._h = h
         self._n_pos = n_pos
+        self._solved = False
         self.add_clauses(clauses)
 
     def add_clauses(self, clauses: Iterable[Iterable[Any]]) -> list[str]:
@@ -155,6 +156,7 @@ class DualHighsRuleMaster(_MasterIPMixin, _PoolView):
         self.complexity_dual_ = lam
         self.duals_for_pricing_ = {"mu": mu.copy(), "lam": lam, "lambda0": d.lambda0,
                                    "lambda1": d.lambda1}
+        self._solved = True
         return self.objective_
 
     def solve_ip(self, clauses: Iterable[Iterable[Any]] | None = None, *,

@@ -897,7 +897,9 @@ class MergedHighsRuleMaster(_PoolView):
     groups changes the LP over the merged rows is rebuilt (a :class:`HighsRuleMaster` over
     one row of each group), else the columns are appended to the warm LP.  Once the
     label-1 groups pass ``max_share`` of the label-1 rows the merging stops paying and the
-    master becomes a :class:`HighsRuleMaster` over every row for the rest of the run.
+    master becomes the LP over every row held as its dual
+    (:class:`~optirules.models._dual_master.DualHighsRuleMaster`, one row per clause) for
+    the rest of the run.
 
     The pool, ``objective_``, ``reduced_costs_`` and ``duals_for_pricing_`` (``mu``: one
     dual per label-1 row, the merged row's dual repeated) are those of the unmerged LP;
@@ -950,11 +952,14 @@ class MergedHighsRuleMaster(_PoolView):
         d = self._data
         old = self._inner if self._inner is not None and self._inner._solved else None
         old_row = self._pos_row if old is not None else None  # old LP row of each positive
-        if not self.merged_:
-            self._inner = HighsRuleMaster(d.A, d.y.astype(int), d.clauses, sample_weight=d.P,
-                                          **self._kw)
+        if not self.merged_:  # rows that no longer merge: the LP as its dual (one row per
+            # clause, DualHighsRuleMaster), solved cold
+            from ._dual_master import DualHighsRuleMaster
+
+            self._inner = DualHighsRuleMaster(d.A, d.y.astype(int), d.clauses,
+                                              sample_weight=d.P, **self._kw)
             self.n_groups_ = len(d.pos)
-            parent = old_row
+            old = parent = None
         else:
             first = self._first
             weights = np.bincount(self._group, weights=d.P, minlength=first.size)

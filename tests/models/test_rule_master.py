@@ -494,8 +494,9 @@ def test_merged_master_rebuilt_from_the_last_basis_keeps_the_lp_optimum(seed, fo
     """MergedHighsRuleMaster rebuilds its LP whenever new columns split its row groups; the
     rebuilt LP starts from the last basis carried over to the split rows (warm_start=True,
     the default) or cold.  Both give the LP optimum of HighsRuleMaster over every row after
-    each batch (budget rows at their bound included), also past the switch to the unmerged
-    LP, and the warm one had its carried-over basis accepted by HiGHS."""
+    each batch (budget rows at their bound included), also past the switch to every row
+    (the LP then held as its dual, solved cold), and the warm one had its carried-over
+    basis accepted by HiGHS before the switch."""
     from optirules.models._rule_master import MergedHighsRuleMaster
 
     rng = np.random.default_rng(seed)
@@ -510,8 +511,8 @@ def test_merged_master_rebuilt_from_the_last_basis_keeps_the_lp_optimum(seed, fo
     batches = [[tuple(sorted(rng.choice(n_lit, size=rng.integers(1, 3), replace=False)))
                 for _ in range(3)] for _ in range(6)]
     full = HighsRuleMaster(A, y, sample_weight=P, **kw)
-    warm = MergedHighsRuleMaster(A, y, sample_weight=P, max_share=0.2, **kw)
-    cold = MergedHighsRuleMaster(A, y, sample_weight=P, max_share=0.2, warm_start=False, **kw)
+    warm = MergedHighsRuleMaster(A, y, sample_weight=P, max_share=0.5, **kw)
+    cold = MergedHighsRuleMaster(A, y, sample_weight=P, max_share=0.5, warm_start=False, **kw)
     for batch in batches:
         for m in (full, warm, cold):
             m.add_clauses(batch)
@@ -520,6 +521,7 @@ def test_merged_master_rebuilt_from_the_last_basis_keeps_the_lp_optimum(seed, fo
         assert cold.solve() == pytest.approx(z, abs=1e-12)
         assert warm.reduced_costs_.min() >= -1e-10
     assert not warm.merged_  # the switch to every row happened
+    assert type(warm._inner).__name__ == "DualHighsRuleMaster"
     assert warm.warm_started_ >= 1 and cold.warm_started_ == 0
 
 
