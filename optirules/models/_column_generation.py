@@ -156,7 +156,8 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
     when more than half of them are distinct rows of ``A``, direct otherwise; persistent
     where the solver has a persistent interface, rebuild otherwise.  (Distinct literal rows
     can still merge by their coverage of the pool: the planted DNF's 1,000,000 rows of 30
-    random bits, fit 15.8 s merged, 33.0 s with the dual.)  The dual, measured on magic_gamma (19,020 rows,
+    random bits fit in 31.4 s merged and 33.0 s with the dual, ``benchmarks/scale.py`` ten
+    minutes apart.)  The dual, measured on magic_gamma (19,020 rows,
     12,332 label-1 rows, nearly all distinct; budget 10, uniform weights, 15 iterations
     adding the same 133 clauses, CPU s): 38.1 s of LP solves in the direct master, 1.9 s
     in the dual, the same optimum at every solve; column generation of that member 8.7 s
