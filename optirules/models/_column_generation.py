@@ -78,8 +78,8 @@ MASTERS = ("auto", "direct", "merged", "dual", "persistent", "rebuild")
 #: label-1 rows on
 _MERGE_MIN_POSITIVES = 5000
 
-#: ... and below that the dual master (DualHighsRuleMaster) from this many label-1 rows on
-#: when more than this share of them are distinct rows of the literal matrix
+#: ... and the dual master (DualHighsRuleMaster) from this many label-1 rows on when more
+#: than this share of them are distinct rows of the literal matrix
 _DUAL_MIN_POSITIVES = 1000
 _DUAL_SHARE = 0.5
 
@@ -151,13 +151,14 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
     HiGHS, Gurobi, CPLEX), ``"rebuild"``
     (:class:`~optirules.models._rule_master.RebuildRuleMaster`: any LP solver with duals),
     ``"dual"`` (:class:`~optirules.models._dual_master.DualHighsRuleMaster`: the LP's dual,
-    one row per clause, HiGHS only), ``"auto"``: for HiGHS merged rows from 5,000 label-1
-    rows on (which turns into the dual once the rows stop merging), the dual from 1,000
-    when more than half of them are distinct rows of ``A``, direct otherwise; persistent
+    one row per clause, HiGHS only), ``"auto"``: for HiGHS the dual from 1,000 label-1
+    rows on when more than half of them are distinct rows of ``A``, else merged rows from
+    5,000 (which turn into the dual once they stop merging) and direct below; persistent
     where the solver has a persistent interface, rebuild otherwise.  (Distinct literal rows
-    can still merge by their coverage of the pool: the planted DNF's 1,000,000 rows of 30
-    random bits fit in 31.4 s merged and 33.0 s with the dual, ``benchmarks/scale.py`` ten
-    minutes apart.)  The dual, measured on magic_gamma (19,020 rows,
+    may still merge by their coverage of the pool: the planted DNF's 1,000,000 rows of 30
+    random bits fit in 33.0 s with the dual and 31.4 s merged, ``benchmarks/scale.py`` ten
+    minutes apart; magic_gamma's DRO fit spent 64 s in column generation with the dual
+    and 82 s merged.)  The dual, measured on magic_gamma (19,020 rows,
     12,332 label-1 rows, nearly all distinct; budget 10, uniform weights, 15 iterations
     adding the same 133 clauses, CPU s): 38.1 s of LP solves in the direct master, 1.9 s
     in the dual, the same optimum at every solve; column generation of that member 8.7 s
@@ -191,12 +192,11 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
             master = "persistent" if lp_solver in PERSISTENT_LP_SOLVERS else "rebuild"
         elif n_pos < _DUAL_MIN_POSITIVES:
             master = "direct"
-        elif n_pos >= _MERGE_MIN_POSITIVES:  # merged rows while they merge, then the dual
-            master = "merged"
-        else:  # the dual while the label-1 rows are mostly distinct
+        else:  # the dual while the label-1 rows are mostly distinct, else merged rows
             rows = np.packbits(np.ascontiguousarray(np.asarray(A, dtype=bool)[pos]), axis=1)
             distinct = np.unique(rows.view(np.dtype((np.void, rows.shape[1]))).ravel()).size
-            master = "dual" if distinct > _DUAL_SHARE * n_pos else "direct"
+            master = ("dual" if distinct > _DUAL_SHARE * n_pos else
+                      "merged" if n_pos >= _MERGE_MIN_POSITIVES else "direct")
     if master in ("direct", "merged", "dual"):
         if lp_solver != "highs":
             raise InputError(f"master={master!r} is the highspy path and needs the LP solver "
