@@ -33,9 +33,16 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError, SolverError
+from ..errors import SolverError
 from ._clauses import Clause, clause_label
-from ._rule_master import HighsRuleMaster, MasterIP, _MasterData, _MasterIPMixin, _PoolView
+from ._rule_master import (
+    HighsRuleMaster,
+    MasterIP,
+    _MasterData,
+    _MasterIPMixin,
+    _PoolView,
+    highs_with_options,
+)
 
 __all__ = ["DualHighsRuleMaster"]
 
@@ -67,19 +74,11 @@ class DualHighsRuleMaster(_MasterIPMixin, _PoolView):
                  options: dict[str, Any] | None = None) -> None:
         import highspy
 
-        from ..solvers import new_highs
-
         self._data = d = _MasterData(literals, labels, sample_weight, complexity, lambda0,
                                      lambda1)
         self._options = dict(options or {})
         self._inf = highspy.kHighsInf
-        h = new_highs()
-        for key, value in self._options.items():
-            if h.setOptionValue(key, value) != highspy.HighsStatus.kOk:
-                raise InputError(
-                    f"HiGHS rejected the option {key}={value!r}; see the HiGHS option list "
-                    "(https://ergo-code.github.io/HiGHS/stable/options/definitions/)."
-                )
+        h = highs_with_options(self._options)
         n_pos = len(d.pos)
         self._p_pos = d.P[d.pos].astype(float)
         n_var = n_pos + (d.budget is not None)

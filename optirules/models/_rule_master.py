@@ -591,6 +591,23 @@ _LARGE_IP_ROWS = 5000
 _LARGE_IP_OPTIONS = {"presolve": "off", "mip_heuristic_run_feasibility_jump": False}
 
 
+def highs_with_options(options: dict[str, Any]) -> Any:
+    """A silent ``highspy.Highs`` with ``options`` set; an option HiGHS rejects raises
+    :class:`~optirules.errors.InputError` naming it."""
+    import highspy
+
+    from ..solvers import new_highs
+
+    h = new_highs()
+    for key, value in options.items():
+        if h.setOptionValue(key, value) != highspy.HighsStatus.kOk:
+            raise InputError(
+                f"HiGHS rejected the option {key}={value!r}; see the HiGHS option list "
+                "(https://ergo-code.github.io/HiGHS/stable/options/definitions/)."
+            )
+    return h
+
+
 class HighsRuleMaster(_MasterIPMixin, _PoolView):
     r"""The LP relaxation of :class:`RuleMasterModel` held in a warm ``highspy.Highs``.
 
@@ -641,17 +658,8 @@ class HighsRuleMaster(_MasterIPMixin, _PoolView):
         self._data = d = _MasterData(literals, labels, sample_weight, complexity, lambda0,
                                      lambda1)
         self._inf = highspy.kHighsInf
-        from ..solvers import new_highs
-
-        h = new_highs()
         self._options = dict(options or {})
-        for key, value in (options or {}).items():
-            status = h.setOptionValue(key, value)
-            if status != highspy.HighsStatus.kOk:
-                raise InputError(
-                    f"HiGHS rejected the option {key}={value!r}; see the HiGHS option list "
-                    "(https://ergo-code.github.io/HiGHS/stable/options/definitions/)."
-                )
+        h = highs_with_options(self._options)
         n_pos = len(d.pos)
         h.addVars(n_pos, np.zeros(n_pos), np.full(n_pos, self._inf))
         h.changeColsCost(n_pos, np.arange(n_pos, dtype=np.int32), np.ones(n_pos))
