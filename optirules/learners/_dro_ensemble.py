@@ -285,11 +285,11 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         the member is the better of the IP solver's best rule set and the local-search
         incumbent, its gap reported in ``member_results_``.  ``None``: each member's IP
         runs to ``mip_gap`` (the paper's exact member, to that gap).  Measured on
-        magic_gamma (19,020 rows, one machine at load 1.5-3): with ``time_limit=900`` the
-        fit took 430 s, of which member IPs 368 s (several stopped near 30 s by their
-        share of the limit) and column generation 59 s; with ``member_ip_time_limit=2``
-        (no ``time_limit``) 79 s at training accuracy 0.823 against 0.822.  Its effect on
-        held-out accuracy is not measured, so the default keeps the exact member.
+        magic_gamma (19,020 rows; ``benchmarks/results/dro.md`` and ``dro_capped.md``):
+        the default fit 315.9 s, of which member IPs 260 s and column generation 55 s;
+        with ``member_ip_time_limit=2`` 74.0 s at training accuracy 0.8229 against 0.8220.
+        Its effect on held-out accuracy is not measured, so the default keeps the exact
+        member.
     member_warm_start : {"members", "pool", "none"}, default "members"
         The clauses each member's column generation starts from (margin loss only; the
         binary loss always starts empty, so a repeat proves a cycle).  ``"members"``: the
