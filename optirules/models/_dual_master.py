@@ -33,7 +33,6 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import SolverError
 from ._clauses import Clause, clause_label
 from ._rule_master import (
     HighsRuleMaster,
@@ -42,6 +41,7 @@ from ._rule_master import (
     _MasterIPMixin,
     _PoolView,
     highs_with_options,
+    run_lp,
 )
 
 __all__ = ["DualHighsRuleMaster"]
@@ -120,21 +120,9 @@ class DualHighsRuleMaster(_MasterIPMixin, _PoolView):
 
     def solve(self) -> float:
         """Re-solve the dual LP from the current basis; return and store ``objective_``."""
-        import highspy
-
         h, d = self._h, self._data
-        t0 = time.perf_counter()
-        run_status = h.run()
-        self.wall_time_ = time.perf_counter() - t0
-        model_status = h.getModelStatus()
-        self.status_ = h.modelStatusToString(model_status)
-        if run_status == highspy.HighsStatus.kError or \
-                model_status != highspy.HighsModelStatus.kOptimal:
-            raise SolverError(
-                f"HiGHS did not solve the dual of the rule master LP (status "
-                f"{self.status_!r}); try master='direct' or RuleMasterModel(relax=True) with "
-                "another solver."
-            )
+        run_lp(self, "the dual of the rule master LP", "try master='direct' or "
+               "RuleMasterModel(relax=True) with another solver")
         info = h.getInfo()
         sol = h.getSolution()
         x = np.asarray(sol.col_value)

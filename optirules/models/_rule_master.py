@@ -608,6 +608,23 @@ def highs_with_options(options: dict[str, Any]) -> Any:
     return h
 
 
+def run_lp(master: Any, what: str, advice: str) -> None:
+    """Run ``master._h`` from its current basis, storing ``wall_time_`` and ``status_``;
+    raise :class:`~optirules.errors.SolverError` (naming ``what``, then ``advice``) unless
+    HiGHS reports an optimum."""
+    import highspy
+
+    h = master._h
+    t0 = time.perf_counter()
+    run_status = h.run()
+    master.wall_time_ = time.perf_counter() - t0
+    model_status = h.getModelStatus()
+    master.status_ = h.modelStatusToString(model_status)
+    if run_status == highspy.HighsStatus.kError or \
+            model_status != highspy.HighsModelStatus.kOptimal:
+        raise SolverError(f"HiGHS did not solve {what} (status {master.status_!r}); {advice}.")
+
+
 class HighsRuleMaster(_MasterIPMixin, _PoolView):
     r"""The LP relaxation of :class:`RuleMasterModel` held in a warm ``highspy.Highs``.
 
@@ -738,21 +755,9 @@ class HighsRuleMaster(_MasterIPMixin, _PoolView):
 
     def solve(self) -> float:
         """Re-solve the LP from the current basis; return and store ``objective_``."""
-        import highspy
-
         h = self._h
-        t0 = time.perf_counter()
-        run_status = h.run()
-        self.wall_time_ = time.perf_counter() - t0
-        model_status = h.getModelStatus()
-        self.status_ = h.modelStatusToString(model_status)
-        if run_status == highspy.HighsStatus.kError or \
-                model_status != highspy.HighsModelStatus.kOptimal:
-            raise SolverError(
-                f"HiGHS did not solve the rule master LP (status {self.status_!r}); check "
-                "the data (e.g. a negative budget) or solve RuleMasterModel(relax=True) with "
-                "another solver."
-            )
+        run_lp(self, "the rule master LP", "check the data (e.g. a negative budget) or solve "
+               "RuleMasterModel(relax=True) with another solver")
         info = h.getInfo()
         sol = h.getSolution()
         d = self._data
