@@ -535,7 +535,10 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         optimum, which bounds the IP from below: the rule set is that incumbent, within
         ``mip_gap`` of the optimum as the IP solver's would be (``ip_status`` "optimal
         (incumbent within mip_gap of the LP bound)", ``info["ip_route"]`` "incumbent").
-        Among rule sets of equal objective it may differ from the solver's choice.
+        Among rule sets of equal objective it may differ from the solver's choice.  On a
+        master IP of at least ``RESTRICTED_IP_ROWS`` merged label-1 rows, the incumbent is
+        also sought by the IP over the restricted LP's 10 and 20 largest columns, each
+        followed by local search (``info["incumbent_source"]`` names the winner).
     ip_time_limit : float, optional
         Seconds for the master IP alone (within ``time_limit``).  When it stops the IP,
         the rule set is the better of the IP solver's best solution and the incumbent
