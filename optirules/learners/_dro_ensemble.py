@@ -282,14 +282,16 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         Seconds for each combination IP (within ``time_limit``).
     member_ip_time_limit : float or None, default None
         Seconds for each member's master IP (within ``time_limit``); when it stops the IP,
-        the member is the better of the IP solver's best rule set and the local-search
-        incumbent, its gap reported in ``member_results_``.  ``None``: each member's IP
-        runs to ``mip_gap`` (the paper's exact member, to that gap).  Measured on
-        magic_gamma (19,020 rows; ``benchmarks/results/dro.md`` and ``dro_capped.md``):
-        the default fit 315.9 s, of which member IPs 260 s and column generation 55 s;
-        with ``member_ip_time_limit=2`` 74.0 s at training accuracy 0.8229 against 0.8220.
-        Its effect on held-out accuracy is not measured, so the default keeps the exact
-        member.
+        the member is the better of the IP solver's best rule set and the incumbent
+        (local search, or a restricted IP), its gap reported in ``member_results_``.
+        ``None``: each member's IP runs to ``mip_gap`` (the paper's exact member, to that
+        gap).  Measured on magic_gamma (19,020 rows; ``benchmarks/results/dro.md``): the
+        default fit 125.3 s, of which member IPs 79.5 s and column generation 45.1 s (13
+        members; before the restricted-IP incumbents and strong branching off, 315.9 s
+        with IPs 260 s; with ``member_ip_time_limit=2`` then, 74.0 s at training accuracy
+        0.8229 against 0.8220, ``dro_capped.md``).  A wall-clock limit makes the fit
+        depend on the machine's load, and its effect on held-out accuracy is not
+        measured, so the default keeps the exact member.
     member_warm_start : {"members", "pool", "none"}, default "members"
         The clauses each member's column generation starts from (margin loss only; the
         binary loss always starts empty, so a repeat proves a cycle).  ``"members"``: the
