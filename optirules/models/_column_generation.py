@@ -704,10 +704,13 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     # restricted IPs: on a large master IP, the IP over the restricted LP's largest columns
     # (the rows merged over those few columns: tens to hundreds of cover rows), then local
     # search over the whole pool, is a far better incumbent than the greedy one
+    # (not before enumerate_master, which needs no incumbent)
+    enumerated = master_ip == "auto" and complexity is not None and complexity < 8
     n_cover = 0 if merged is None else int(np.count_nonzero(merged[1]))
     ip_source = "local search"
-    if w_lp is not None and len(w_lp) == len(pool_list) and n_cover >= RESTRICTED_IP_ROWS:
-        rc_lp = np.asarray(master.reduced_costs_, dtype=float)
+    rc_lp = np.asarray(master.reduced_costs_, dtype=float)
+    if (w_lp is not None and len(w_lp) == len(pool_list) and n_cover >= RESTRICTED_IP_ROWS
+            and not enumerated):
         order = np.lexsort((rc_lp, -np.asarray(w_lp, dtype=float)))
         for n in RESTRICTED_IP_COLUMNS:
             if n >= len(pool_list) or (remaining() is not None and remaining() <= 0):
@@ -724,7 +727,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     within_gap = skip_ip and mip_gap is not None and ub - z <= float(mip_gap) * ub
     # reduced-cost fixing: with the final LP duals every IP solution using column k costs
     # at least z + r_k, so columns with z + r_k > ub are in no optimal solution
-    rc = np.maximum(np.asarray(master.reduced_costs_, dtype=float), 0.0)
+    rc = np.maximum(rc_lp, 0.0)
     keep = [k for k, r in enumerate(rc) if z + r <= ub + 1e-12]
     # (rows of one merged group are covered by the same clauses: their coverage suffices)
     keep_cols = [pool_list[k] for k in _distinct_coverage(
@@ -733,7 +736,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         chosen = canonical([pool_list.index(c) for c in incumbent])
         ip_status = "optimal (incumbent within mip_gap of the LP bound)"
         ip_route = "incumbent"
-    elif keep_cols and master_ip == "auto" and complexity is not None and complexity < 8:
+    elif keep_cols and enumerated:
         chosen, _ = enumerate_master(A, y, P, keep_cols, complexity, lambda0, lambda1)
         ip_status = "optimal (enumeration)"
     elif keep_cols:
