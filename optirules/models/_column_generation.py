@@ -54,12 +54,15 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, OptirulesError, SolverError, SolverStatusError
+from ._branch_and_bound import branch_and_bound_master
 from ._clauses import Clause, clause_coverage, complexity_costs, row_prices
 from ._enumeration import RC_TOL, EnumerationPricer
 
 __all__ = [
     "ColumnGenerationResult",
+    "BRANCH_AND_BOUND_ROWS",
     "EXACT_METHODS",
+    "MASTER_IPS",
     "MASTERS",
     "PRICING",
     "column_generation",
@@ -74,6 +77,11 @@ PRICING = ("auto", "exact", "beam")
 EXACT_METHODS = ("auto", "enumerate", "milp")
 #: implementations of the restricted master LP (see :func:`restricted_master`)
 MASTERS = ("auto", "direct", "merged", "dual", "persistent", "rebuild")
+#: how the final master IP is solved (``column_generation(master_ip=)``)
+MASTER_IPS = ("milp", "auto", "branch_and_bound")
+#: master_ip="auto" on HiGHS solves master IPs of at least this many merged label-1 rows by
+#: branch_and_bound_master (BRANCH_AND_BOUND_ROWS_NOTE)
+BRANCH_AND_BOUND_ROWS = 5000
 #: master="auto" on HiGHS merges rows (:class:`MergedHighsRuleMaster`) from this many
 #: label-1 rows on
 _MERGE_MIN_POSITIVES = 5000
@@ -82,10 +90,6 @@ _MERGE_MIN_POSITIVES = 5000
 #: than this share of them are distinct rows of the literal matrix
 _DUAL_MIN_POSITIVES = 1000
 _DUAL_SHARE = 0.5
-
-#: HiGHS tolerances of the restricted master LP (tighter than the 1e-7 defaults, so the
-#: duals price columns to about the same accuracy as _RC_TOL)
-_LP_OPTIONS = {"primal_feasibility_tolerance": 1e-9, "dual_feasibility_tolerance": 1e-9}
 
 
 def _milp_pricing(A: np.ndarray, y: np.ndarray, P: np.ndarray, duals: dict[str, Any],
@@ -175,6 +179,7 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
     separates most rows.
     """
     from ._rule_master import (
+        LP_TOLERANCES,
         PERSISTENT_LP_SOLVERS,
         HighsRuleMaster,
         MergedHighsRuleMaster,
@@ -206,7 +211,7 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
         cls = {"direct": HighsRuleMaster, "merged": MergedHighsRuleMaster,
                "dual": DualHighsRuleMaster}[master]
         return cls(A, y, clauses, sample_weight=P, complexity=complexity, lambda0=lambda0,
-                   lambda1=lambda1, options=_LP_OPTIONS)
+                   lambda1=lambda1, options=LP_TOLERANCES)
     kw = dict(sample_weight=P, complexity=complexity, lambda0=lambda0, lambda1=lambda1,
               solver=lp_solver)
     if master == "persistent":
@@ -523,10 +528,14 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         How the restricted master LP is held (:func:`restricted_master`).
     initial_clauses : sequence of clauses
         Columns to start the pool with (e.g. the previous members', in the DRO loop).
-    master_ip : {"milp", "auto"}, default "milp"
-        ``"milp"``: the final master IP is :class:`RuleMasterModel` solved by ``solver``;
-        ``"auto"``: :func:`enumerate_master` when the budget admits at most 3 clauses
-        (``complexity < 8``), the MILP otherwise.
+    master_ip : {"milp", "auto", "branch_and_bound"}, default "milp"
+        ``"milp"``: the final master IP is :class:`RuleMasterModel` solved by ``solver``
+        (on HiGHS through ``highspy``); ``"branch_and_bound"``:
+        :func:`~optirules.models.branch_and_bound_master` (LP-based branch and bound over
+        the IP's dual LP in HiGHS); ``"auto"``: :func:`enumerate_master` when the budget
+        admits at most 3 clauses (``complexity < 8``), else branch and bound when the MILP
+        solver is HiGHS and the IP has at least ``BRANCH_AND_BOUND_ROWS`` merged label-1
+        rows, else the MILP.
     progress : callable, optional
         Called with each history record.
     skip_ip : bool, default False
@@ -558,6 +567,8 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     from ._pricing import beam_search_pricing
 
     t_start = time.perf_counter()
+    if master_ip not in MASTER_IPS:
+        raise InputError(f"master_ip must be one of {MASTER_IPS}, got {master_ip!r}.")
     deadline = None if time_limit is None else t_start + float(time_limit)
     y = np.asarray(y, dtype=bool)
     A = np.ascontiguousarray(A, dtype=bool)
@@ -707,6 +718,9 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     # (not before enumerate_master, which needs no incumbent)
     enumerated = master_ip == "auto" and complexity is not None and complexity < 8
     n_cover = 0 if merged is None else int(np.count_nonzero(merged[1]))
+    branch_and_bound = master_ip == "branch_and_bound" or (
+        master_ip == "auto" and not enumerated and solver == "highs"
+        and n_cover >= BRANCH_AND_BOUND_ROWS)
     ip_source = "local search"
     rc_lp = np.asarray(master.reduced_costs_, dtype=float)
     if (w_lp is not None and len(w_lp) == len(pool_list) and n_cover >= RESTRICTED_IP_ROWS
@@ -732,6 +746,11 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     # (rows of one merged group are covered by the same clauses: their coverage suffices)
     keep_cols = [pool_list[k] for k in _distinct_coverage(
         pool_list, None if merged is None else merged[0], keep)]
+    rem = remaining()
+    tl = None if rem is None else max(rem, 1.0)  # the master IP's seconds
+    if ip_time_limit is not None:
+        tl = float(ip_time_limit) if tl is None else min(tl, float(ip_time_limit))
+    ip_info: dict[str, Any] = {}
     if keep_cols and within_gap:
         chosen = canonical([pool_list.index(c) for c in incumbent])
         ip_status = "optimal (incumbent within mip_gap of the LP bound)"
@@ -739,11 +758,14 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     elif keep_cols and enumerated:
         chosen, _ = enumerate_master(A, y, P, keep_cols, complexity, lambda0, lambda1)
         ip_status = "optimal (enumeration)"
+    elif keep_cols and branch_and_bound:
+        ip = branch_and_bound_master(A, y, P, keep_cols, complexity=complexity,
+                                     lambda0=lambda0, lambda1=lambda1, mip_gap=mip_gap,
+                                     time_limit=tl, incumbent=incumbent,
+                                     random_seed=random_seed)
+        ip_status, ip_bound, chosen = ip.status, float(ip.bound), list(ip.selected)
+        ip_route, ip_info = ip.route, ip.info
     elif keep_cols:
-        rem = remaining()
-        tl = None if rem is None else max(rem, 1.0)
-        if ip_time_limit is not None:
-            tl = float(ip_time_limit) if tl is None else min(tl, float(ip_time_limit))
         try:
             ip = master.solve_ip(keep_cols, solver=solver, time_limit=tl, mip_gap=mip_gap,
                                  incumbent=incumbent, random_seed=random_seed)
@@ -787,7 +809,8 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
             "ip_columns": len(keep_cols), "greedy_objective": ub,
             "cg_time": t_ip - t_start, "ip_time": time.perf_counter() - t_ip,
             "duals": final_duals, "master": type(master).__name__, "lp_solver": lp_solver,
-            "milp_solver": solver, "ip_route": ip_route, "incumbent_source": ip_source}
+            "milp_solver": solver, "ip_route": ip_route, "incumbent_source": ip_source,
+            "ip_nodes": ip_info.get("nodes")}
     return ColumnGenerationResult(
         clauses=chosen, pool=pool_list, history=history, lp_objective=float(z),
         lp_bound=float(lp_bound), ip_objective=float(ip_obj), ip_status=ip_status,

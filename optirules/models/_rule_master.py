@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -443,8 +443,11 @@ class MasterIP:
     wall_time : float
         Seconds spent, model building included.
     route : str
-        ``"highspy"`` (the LP's own HiGHS model with integrality switched on) or
-        ``"model"`` (:class:`RuleMasterModel` handed to ``solve``).
+        ``"highspy"`` (the LP's own HiGHS model with integrality switched on),
+        ``"model"`` (:class:`RuleMasterModel` handed to ``solve``) or
+        ``"branch_and_bound"`` (:func:`~optirules.models.branch_and_bound_master`).
+    info : dict
+        Route-specific counts (branch and bound: ``nodes``, ``lp_iterations``, ``rows``).
     """
 
     selected: list[Clause]
@@ -453,6 +456,7 @@ class MasterIP:
     status: str
     wall_time: float
     route: str
+    info: dict[str, Any] = field(default_factory=dict)
 
 
 @runtime_checkable
@@ -594,6 +598,11 @@ _IP_OPTIONS = {"mip_heuristic_run_rins": False, "mip_heuristic_run_rens": False,
 _LARGE_IP_ROWS = 5000
 _LARGE_IP_OPTIONS = {"presolve": "off", "mip_heuristic_run_feasibility_jump": False,
                      "mip_pscost_minreliable": 0}
+
+
+#: HiGHS tolerances of the restricted master LP and the branch-and-bound node LPs (tighter
+#: than the 1e-7 defaults, so the duals price columns to about the same accuracy as RC_TOL)
+LP_TOLERANCES = {"primal_feasibility_tolerance": 1e-9, "dual_feasibility_tolerance": 1e-9}
 
 
 def highs_with_options(options: dict[str, Any]) -> Any:
