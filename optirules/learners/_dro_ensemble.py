@@ -145,7 +145,7 @@ SELECTIONS = ("robust_loss", "validation", "last")
 MEMBER_FRACTIONS = (1.0 / 3.0, 0.5, 1.0)
 DIVERGENCES = ("chi2", "kl")
 #: what each member's column generation starts from (``member_warm_start``)
-WARM_STARTS = ("pool", "members", "none")
+WARM_STARTS = ("support", "members", "pool", "none")
 
 
 def margin_loss(F: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -309,6 +309,12 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
     binarizer : None, "auto" or FeatureBinarizer, default None
     random_state : int or None, default None
         Seeds the validation split and HiGHS.  The fit is deterministic given it.
+    n_jobs : int or None, default None
+        Member budgets :math:`\mathfrak{C}'` whose loops run at the same time (joblib, its
+        default process backend; ``-1``: every core).  The loops are independent (each
+        has its own pricer), so the model does not depend on ``n_jobs``; with
+        ``time_limit`` every loop runs to the deadline instead of the later ones being
+        skipped.  The loops' log records stay in the worker processes.
     verbose : bool, default False
         Show a progress bar (tqdm) over the members of each :math:`\mathfrak{C}'`, its
         postfix updated at every column-generation iteration inside the member (LP
@@ -394,7 +400,8 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                  combination_time_limit: float | None = 30.0,
                  member_ip_time_limit: float | None = None, solver: str = "highs",
                  member_warm_start: str = "members", binarizer: Any = None,
-                 random_state: Any = None, verbose: bool = False) -> None:
+                 random_state: Any = None, n_jobs: int | None = None,
+                 verbose: bool = False) -> None:
         self.complexity = complexity
         self.member_complexity = member_complexity
         self.rho = rho
@@ -421,6 +428,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         self.member_warm_start = member_warm_start
         self.binarizer = binarizer
         self.random_state = random_state
+        self.n_jobs = n_jobs
         self.verbose = verbose
 
     # ------------------------------------------------------------------ validation
@@ -459,6 +467,9 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             raise InputError(f"margin must be None or in [0, 1/2), got {self.margin!r}.")
         if not (_is_number(self.mip_gap) and self.mip_gap < 1):
             raise InputError(f"mip_gap must be a number in [0, 1), got {self.mip_gap!r}.")
+        if self.n_jobs is not None and (not _is_int(self.n_jobs, -(2**31)) or self.n_jobs == 0):
+            raise InputError(f"n_jobs must be None or a nonzero int (joblib's: -1 for every "
+                             f"core), got {self.n_jobs!r}.")
         if self.n_iter_no_change is not None and not _is_int(self.n_iter_no_change, 1):
             raise InputError(f"n_iter_no_change must be None or an int >= 1, got "
                              f"{self.n_iter_no_change!r}.")
@@ -551,82 +562,75 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             except ValueError as exc:
                 selection = f"robust_loss (no stratified validation split: {exc})"
         self.selection_ = selection if self.loss == "margin" else self.selection
-        try:
-            results: list[dict[str, Any]] = []
-            self._members_left = len(budgets) * n_iter
-            refitted = False
-            if split is not None:
-                tr, va = split
-                if self.refit:
-                    self._members_left += n_iter
-                best = None
-                runs = {}
-                for bi, b in enumerate(budgets):
-                    tb = time.perf_counter()
-                    run = self._run(A[tr], ypos[tr], n_iter, seed, b)
-                    runs[b] = run
-                    top = None
-                    for ci, c in enumerate(run["candidates"]):
-                        F = np.zeros(len(va))
-                        for k in np.flatnonzero(c["weights"]):
-                            F += c["weights"][k] * clause_coverage(A[va], run["members"][k]).any(
-                                axis=1)
-                        acc = float(np.mean((F >= _HALF) == ypos[va]))
-                        c["validation_accuracy"] = acc
-                        key = (-acc, c["cost"], bi, c["iteration"])
-                        if top is None or key < top[0]:
-                            top = (key, ci)
-                    c = run["candidates"][top[1]]
-                    results.append({"member_complexity": b, "score": c["validation_accuracy"],
-                                    "iteration": c["iteration"], "pmf": c["pmf"],
-                                    "n_estimators": len(run["members"]),
-                                    "stopped_early": run["stopped_early"] is not None,
-                                    "fit_time": time.perf_counter() - tb})
-                    if best is None or top[0] < best[0]:
-                        best = (top[0], b, top[1])
-                    if run["timed_out"]:
-                        break
-                _, b, ci = best
-                pick = runs[b]["candidates"][ci]
-                self.validation_candidates_ = runs[b]["candidates"]
-                self.validation_choice_ = {"member_complexity": b, "iteration": pick["iteration"],
-                                           "pmf": pick["pmf"]}
-                timed_out = any(r["timed_out"] for r in runs.values())
-                if self.refit and not timed_out:
-                    self._members_left = pick["iteration"]
-                    run = self._run(A, ypos, pick["iteration"], seed, b, early_stop=False)
-                    timed_out = run["timed_out"]
-                    last = max(c["iteration"] for c in run["candidates"])
-                    chosen = next(i for i, c in enumerate(run["candidates"])
-                                  if c["iteration"] == last and c["pmf"] == pick["pmf"])
-                    refitted = True
-                else:
-                    run, chosen = runs[b], ci
-                run["candidates"][chosen]["validation_selected"] = True
-                budget = b
-            else:
-                best = None
-                for b in budgets:
-                    tb = time.perf_counter()
-                    r = self._run(A, ypos, n_iter, seed, b)
-                    ci = self._choose(r["candidates"])
-                    c = r["candidates"][ci]
-                    results.append({"member_complexity": b, "score": c["robust_loss"],
-                                    "iteration": c["iteration"], "pmf": c["pmf"],
-                                    "n_estimators": len(r["members"]),
-                                    "stopped_early": r["stopped_early"] is not None,
-                                    "fit_time": time.perf_counter() - tb})
-                    key = (round(c["robust_loss"], 12), c["cost"], len(results))
-                    if best is None or key < best[0]:
-                        best = (key, b, r, ci)
-                    if r["timed_out"]:
-                        break
-                _, budget, run, chosen = best
-                timed_out = run["timed_out"] or any(
-                    res["n_estimators"] < n_iter and not res["stopped_early"] for res in results)
+        results: list[dict[str, Any]] = []
+        self._members_left = len(budgets) * n_iter
+        refitted = False
+        if split is not None:
+            tr, va = split
+            if self.refit:
+                self._members_left += n_iter
+            best = None
+            runs = {}
+            for bi, run in enumerate(self._loops(A[tr], ypos[tr], n_iter, seed,
+                                                 budgets)):
+                b = run["budget"]
+                runs[b] = run
+                top = None
+                for ci, c in enumerate(run["candidates"]):
+                    F = np.zeros(len(va))
+                    for k in np.flatnonzero(c["weights"]):
+                        F += c["weights"][k] * clause_coverage(A[va], run["members"][k]).any(
+                            axis=1)
+                    acc = float(np.mean((F >= _HALF) == ypos[va]))
+                    c["validation_accuracy"] = acc
+                    key = (-acc, c["cost"], bi, c["iteration"])
+                    if top is None or key < top[0]:
+                        top = (key, ci)
+                c = run["candidates"][top[1]]
+                results.append({"member_complexity": b, "score": c["validation_accuracy"],
+                                "iteration": c["iteration"], "pmf": c["pmf"],
+                                "n_estimators": len(run["members"]),
+                                "stopped_early": run["stopped_early"] is not None,
+                                "fit_time": run["fit_time"]})
+                if best is None or top[0] < best[0]:
+                    best = (top[0], b, top[1])
+            _, b, ci = best
+            pick = runs[b]["candidates"][ci]
+            self.validation_candidates_ = runs[b]["candidates"]
+            self.validation_choice_ = {"member_complexity": b, "iteration": pick["iteration"],
+                                       "pmf": pick["pmf"]}
+            timed_out = any(r["timed_out"] for r in runs.values())
+            if self.refit and not timed_out:
+                self._members_left = pick["iteration"]
+                run = self._run(A, ypos, pick["iteration"], seed, b, early_stop=False)
+                self._history.extend(run["history"])
+                timed_out = run["timed_out"]
+                last = max(c["iteration"] for c in run["candidates"])
+                chosen = next(i for i, c in enumerate(run["candidates"])
+                              if c["iteration"] == last and c["pmf"] == pick["pmf"])
                 refitted = True
-        finally:  # the pricer the loops shared holds a float copy of the literals
-            self._drop_pricer()
+            else:
+                run, chosen = runs[b], ci
+            run["candidates"][chosen]["validation_selected"] = True
+            budget = b
+        else:
+            best = None
+            for r in self._loops(A, ypos, n_iter, seed, budgets):
+                b = r["budget"]
+                ci = self._choose(r["candidates"])
+                c = r["candidates"][ci]
+                results.append({"member_complexity": b, "score": c["robust_loss"],
+                                "iteration": c["iteration"], "pmf": c["pmf"],
+                                "n_estimators": len(r["members"]),
+                                "stopped_early": r["stopped_early"] is not None,
+                                "fit_time": r["fit_time"]})
+                key = (round(c["robust_loss"], 12), c["cost"], len(results))
+                if best is None or key < best[0]:
+                    best = (key, b, r, ci)
+            _, budget, run, chosen = best
+            timed_out = run["timed_out"] or any(
+                res["n_estimators"] < n_iter and not res["stopped_early"] for res in results)
+            refitted = True
         self.member_complexity_ = float(budget)
         self.member_complexity_results_ = results
         self.refitted_ = refitted
@@ -650,16 +654,31 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                   len(self._history))
         return self
 
-    def _drop_pricer(self) -> None:
-        """Release the exact pricer the loops shared (see :meth:`_run`)."""
-        held = getattr(self, "_pricer", None)
-        if held is not None:
-            held[1].close()
-        self._pricer = None
+    def _loops(self, A: np.ndarray, y: np.ndarray, n_iter: int, seed: int,
+               budgets: list[float]) -> list[dict[str, Any]]:
+        """The DRO loop of each member budget (:meth:`_run`), in the order of ``budgets``:
+        one after the other, stopping after a loop the deadline ended, or ``n_jobs`` at a
+        time (joblib); each loop's ``history`` joins ``self._history`` in that order."""
+        n_jobs = 1 if self.n_jobs is None else int(self.n_jobs)
+        if n_jobs != 1 and len(budgets) > 1:
+            from joblib import Parallel, delayed
+
+            runs = Parallel(n_jobs=n_jobs)(
+                delayed(self._run)(A, y, n_iter, seed, b) for b in budgets)
+        else:
+            runs = []
+            for b in budgets:
+                runs.append(self._run(A, y, n_iter, seed, b))
+                if runs[-1]["timed_out"]:
+                    break
+        for run in runs:
+            self._history.extend(run["history"])
+        return runs
 
     def _member(self, A: np.ndarray, y: np.ndarray, P: np.ndarray, seed: int,
-                start: list[Clause], budget: float, progress: Any = None,
-                ) -> tuple[list[Clause], dict[str, Any]]:
+                start: list[Clause], budget: float, pricer: Any, progress: Any = None,
+                ) -> tuple[list[Clause], dict[str, Any], Any]:
+        """One member's column generation and master IP: (clauses, info, result)."""
         tl = None
         rem = self._remaining()
         if rem is not None:  # a fair share of what is left for the members still planned
@@ -671,10 +690,9 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             beam_width=int(self.beam_width), n_columns=int(self.n_columns),
             max_iter=int(self.max_iter), time_limit=tl, mip_gap=float(self.mip_gap),
             solver=self.solver, random_seed=seed, initial_clauses=start, master_ip="auto",
-            progress=progress, pricer=None if self._pricer is None else self._pricer[1],
+            progress=progress, pricer=pricer,
             skip_ip=True, ip_time_limit=self.member_ip_time_limit,
         )
-        self._last_pool = list(res.pool)
         info = {"cg_iterations": len(res.history), "lp_objective": res.lp_objective,
                 "converged": res.converged, "gap": res.gap, "absolute_gap": res.absolute_gap,
                 "gap_certified": res.certified, "lp_bound": res.lp_bound,
@@ -682,7 +700,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                 f"{res.ip_status}", "fit_time": res.fit_time,
                 "cg_time": res.info.get("cg_time"), "ip_time": res.info.get("ip_time"),
                 "ip_columns": res.info.get("ip_columns"), "pool_size": len(res.pool)}
-        return res.clauses, info
+        return res.clauses, info, res
 
     def _run(self, A: np.ndarray, y: np.ndarray, n_iter: int, seed: int,
              budget: float, early_stop: bool = True) -> dict[str, Any]:
@@ -702,6 +720,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         robust: list[float] = []
         candidates: list[dict[str, Any]] = []
         pool: list[Clause] = []
+        support: list[Clause] = []
         pools: list[list[Clause]] = []
         cycle: tuple[int, int] | None = None
         timed_out = False
@@ -717,16 +736,14 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             from tqdm.auto import tqdm
 
             bar = tqdm(total=n_iter, desc=f"DRO rule ensemble, C'={budget:g}", unit="member")
-        # one exact pricer for every member of the loops on this literal matrix: its float
-        # copy and complement pairs are prepared once, and its sums carry over from member
-        # to member (EnumerationPricer, incremental)
-        held = getattr(self, "_pricer", None)
-        if held is not None and held[0] is not A:
-            held[1].close()
-            held = None
-        if held is None and self.pricing != "beam" and self.max_degree_ <= 3:
-            held = (A, EnumerationPricer(A))
-        self._pricer = held
+        # one exact pricer for the members of this loop: its float copy and complement
+        # pairs are prepared once, and its sums carry over from member to member
+        # (EnumerationPricer, incremental); each loop has its own, so a loop's members do
+        # not depend on the loops run before it (or beside it, n_jobs)
+        pricer = (EnumerationPricer(A) if self.pricing != "beam" and self.max_degree_ <= 3
+                  else None)
+        history: list[dict[str, Any]] = []
+        t_run = time.perf_counter()
         try:
             for it in range(1, n_iter + 1):
                 if it > 1 and self._expired():
@@ -740,17 +757,19 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                     start: list[Clause] = []
                 elif self.member_warm_start == "members":
                     start = sorted({c for m in members for c in m})
+                elif self.member_warm_start == "support":
+                    start = sorted({c for m in members for c in m} | set(support))
                 else:
                     start = pool
                 tm = time.perf_counter()
-                clauses, info = self._member(A, y, P, seed, start, budget,
-                                             self._cg_progress(bar, budget, it))
+                clauses, info, res = self._member(A, y, P, seed, start, budget, pricer,
+                                                  self._cg_progress(bar, budget, it))
                 step = {"member_complexity": float(budget), "iteration": it, "rows": N,
                         "member_time": time.perf_counter() - tm,
                         "member_cg_time": info["cg_time"], "member_ip_time": info["ip_time"],
                         "cg_iterations": info["cg_iterations"],
                         "initial_pool": len(start), "pool_size": info["pool_size"]}
-                pool = self._last_pool
+                pool, support = list(res.pool), list(res.info.get("lp_support", []))
                 pools.append(pool)
                 h = clause_coverage(A, clauses).any(axis=1) if clauses else np.zeros(N, bool)
                 key = frozenset(clauses)
@@ -788,7 +807,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                                        "train_accuracy": float(np.mean(h == y)),
                                        "objective": r, "status": "single member"})
                 step["robust_loss"] = r
-                self._history.append(step)
+                history.append(step)
                 if patience is not None:  # n_iter_no_change: the best candidate so far
                     key = min((round(c["robust_loss"], 12), c["cost"])
                               for c in candidates[-2:])
@@ -814,8 +833,11 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         finally:
             if bar is not None:
                 bar.close()
+            if pricer is not None:
+                pricer.close()
         divs = np.array([phi_divergence(p, div) for p in pmfs])
-        return {"A": A, "y": y, "pools": pools,
+        return {"A": A, "y": y, "pools": pools, "history": history,
+                "fit_time": time.perf_counter() - t_run, "budget": float(budget),
                 "members": members, "preds": preds, "infos": infos, "pmfs": np.array(pmfs),
                 "robust": np.array(robust), "candidates": candidates, "cycle": cycle,
                 "divergences": divs, "timed_out": timed_out or self._expired(),

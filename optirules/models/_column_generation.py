@@ -569,6 +569,10 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     Returns
     -------
     ColumnGenerationResult
+        ``info`` holds, among others, ``ip_route`` (how the master IP was solved),
+        ``ip_nodes`` (branch-and-bound nodes), ``incumbent_source``, ``lp_support`` (the
+        clauses with :math:`w_k > 0` in the final restricted LP), ``cg_time`` and
+        ``ip_time``.
     """
     from ._pricing import beam_search_pricing
 
@@ -683,6 +687,10 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
 
     final_duals = {k: (np.array(v, copy=True) if isinstance(v, np.ndarray) else float(v))
                    for k, v in master.duals_for_pricing_.items()}
+    # the clauses of the final restricted LP's solution (w_k > 0), where the master keeps w
+    w_final = getattr(master, "w_", None)
+    lp_support = ([] if w_final is None or len(w_final) != len(master.clauses_) else
+                  [master.clauses_[k] for k in np.flatnonzero(np.asarray(w_final) > 1e-9)])
     # ------------------------------------------------------------------ master IP
     t_ip = time.perf_counter()
     pool_list = master.clauses_
@@ -814,7 +822,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
             "kappa": _kappa(complexity, lambda0, lambda1, z),
             "ip_columns": len(keep_cols), "greedy_objective": ub,
             "cg_time": t_ip - t_start, "ip_time": time.perf_counter() - t_ip,
-            "duals": final_duals, "master": type(master).__name__, "lp_solver": lp_solver,
+            "lp_support": lp_support, "duals": final_duals, "master": type(master).__name__, "lp_solver": lp_solver,
             "milp_solver": solver, "ip_route": ip_route, "incumbent_source": ip_source,
             "ip_nodes": ip_info.get("nodes")}
     return ColumnGenerationResult(

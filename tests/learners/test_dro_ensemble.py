@@ -323,7 +323,7 @@ def test_n_iter_no_change_stops_each_budget_on_a_prefix_of_the_full_loop():
         DRORuleEnsembleClassifier(mip_gap=-1e-3).fit(X, y)
 
 
-@pytest.mark.parametrize("start", ["members", "none"])  # against "pool"
+@pytest.mark.parametrize("start", ["support", "members", "none"])  # against "pool"
 def test_member_warm_start_changes_the_path_not_the_lp_optimum(start):
     # exact pricing proves each member's master LP optimal over all clauses, whatever the
     # starting pool: the first two members see the same pmfs (h_1 starts from an empty pool
@@ -342,9 +342,15 @@ def test_member_warm_start_changes_the_path_not_the_lp_optimum(start):
         assert cur["initial_pool"] == prev["pool_size"]
     if start == "none":
         assert all(r["initial_pool"] == 0 for r in other.history_)
-    else:
+    elif start == "members":
         distinct = {c for m in other.member_clauses_[:2] for c in m}
         assert other.history_[2]["initial_pool"] == len(distinct)
+    else:  # the members' clauses and the previous member's LP support, within its pool
+        distinct = {c for m in other.member_clauses_[:2] for c in m}
+        assert len(distinct) < other.history_[2]["initial_pool"] <= \
+            other.history_[1]["pool_size"] + len(distinct)
+        # the first member of every member budget's loop starts empty
+        assert [r["initial_pool"] for r in other.history_ if r["iteration"] == 1] == [0]
 
 
 def test_verbose_bar_updates_inside_each_member_and_fit_logs(capsys, caplog):
@@ -429,13 +435,37 @@ def test_json_round_trip_gives_identical_votes(tmp_path):
     assert np.all((est.n_iter_ >= 1) & (est.n_iter_ <= est.max_iter))
 
 
+@pytest.mark.parametrize("selection", ["robust_loss", "validation"])
+def test_member_budget_loops_in_parallel_give_the_same_model(selection):
+    """n_jobs=2 runs the three member budgets' loops in joblib workers: every loop has its
+    own pricer, so the members, the candidates, the history and the returned ensemble are
+    those of the sequential fit."""
+    X, y = noisy_data(21, n=120)
+    kw = dict(complexity=12, n_estimators=3, max_degree=2, random_state=0,
+              selection=selection)
+    one = DRORuleEnsembleClassifier(**kw).fit(X, y)
+    two = DRORuleEnsembleClassifier(n_jobs=2, **kw).fit(X, y)
+    assert len({r["member_complexity"] for r in one.history_}) == 3
+    assert [(h["member_complexity"], h["iteration"], h["pool_size"], h["robust_loss"])
+            for h in one.history_] == [(h["member_complexity"], h["iteration"],
+                                        h["pool_size"], h["robust_loss"])
+                                       for h in two.history_]
+    assert [str(m) for m in one.members_] == [str(m) for m in two.members_]
+    np.testing.assert_array_equal(one.weights_, two.weights_)
+    assert one.member_complexity_ == two.member_complexity_
+    assert [r["score"] for r in one.member_complexity_results_] == \
+        [r["score"] for r in two.member_complexity_results_]
+    np.testing.assert_array_equal(one.predict(X), two.predict(X))
+
+
 def test_clear_errors():
     X, y = noisy_data(0, n=30)
     with pytest.raises(InputError, match="exceeds"):
         DRORuleEnsembleClassifier(complexity=6, member_complexity=9).fit(X, y)
     for bad in (dict(rho=-1), dict(loss="hinge"), dict(divergence="tv"),
                 dict(selection="best"), dict(n_estimators=0), dict(complexity=1),
-                dict(refit="yes"), dict(time_limit=-1), dict(member_warm_start="all")):
+                dict(refit="yes"), dict(time_limit=-1), dict(member_warm_start="all"),
+                dict(n_jobs=0), dict(n_jobs=1.5)):
         with pytest.raises(InputError):
             DRORuleEnsembleClassifier(**bad).fit(X, y)
     with pytest.raises(InputError, match="only one class"):

@@ -416,3 +416,18 @@ def test_ip_time_limit_stops_the_master_ip_and_keeps_the_better_rule_set():
     assert sum(1 + len(c) for c in short.clauses) <= 12.0
     assert short.ip_objective >= short.lp_bound - 1e-12
     assert full.ip_objective <= short.ip_objective + 1e-12
+
+
+@pytest.mark.parametrize("form", ["budget", "penalty"])
+def test_lp_support_carries_the_restricted_lp_optimum(form):
+    """info["lp_support"]: the final restricted LP's clauses with w_k > 0; the LP over them
+    alone has the same optimum (the DRO ensemble starts the next member from them)."""
+    A, y, P = _cg_data(3)
+    kw = ({"complexity": 9.0} if form == "budget" else {"lambda0": 0.005, "lambda1": 0.005})
+    res = column_generation(A, y, P, max_degree=2, **kw)
+    support = res.info["lp_support"]
+    assert 0 < len(support) < len(res.pool) and set(support) <= set(res.pool)
+    alone = restricted_master(A, y.astype(int), P, support, **kw)
+    assert alone.solve() == pytest.approx(res.lp_objective, rel=1e-9, abs=1e-12)
+    # and no clause of the support can be dropped for free: each has w_k > 0
+    assert np.all(alone.w_ > 1e-9)
