@@ -7,6 +7,7 @@ Run from the repository root::
     python benchmarks/dro.py --quick               # 2,000 / 3,000 rows, a minute
     python benchmarks/dro.py --time-limit 600      # each fit stopped after 10 minutes
     python benchmarks/dro.py --member-ip-time-limit 2 --out benchmarks/results/dro_capped.md
+    python benchmarks/dro.py --n-jobs 2 --out benchmarks/results/dro_n_jobs.md
 
 Every fit is the default ensemble (``DRORuleEnsembleClassifier(binarizer="auto",
 random_state=0)``: overall budget 30, member budgets {10, 15, 30}, at most 10 members each,
@@ -90,6 +91,13 @@ def fit_once(name: str, n: int | None, **params) -> dict:
             "load_before": load_before, "load_after": load_after, "status": est.status_}
 
 
+def _default(name: str):
+    """The learner's default of parameter ``name`` (printed with the results)."""
+    from optirules.learners import DRORuleEnsembleClassifier
+
+    return DRORuleEnsembleClassifier().get_params()[name]
+
+
 def slope(rows: list[int], seconds: list[float]) -> float:
     """Least-squares slope of log(seconds) against log(rows)."""
     return float(np.polyfit(np.log(rows), np.log(seconds), 1)[0])
@@ -105,6 +113,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--time-limit", type=float, default=None,
                     help="time_limit of each fit in seconds (default: none); a fit it stops "
                          "says so in the status column")
+    ap.add_argument("--n-jobs", type=int, default=None,
+                    help="n_jobs of each fit (default: None, the member budgets one after "
+                         "the other)")
     ap.add_argument("--member-ip-time-limit", type=float, default=None,
                     help="member_ip_time_limit of each fit (default: none, the exact members)")
     args = ap.parse_args(argv)
@@ -122,7 +133,7 @@ def main(argv: list[str] | None = None) -> None:
     rows = []
     for name, n in cases:
         r = fit_once(name, n, max_degree=degree, time_limit=args.time_limit,
-                     member_ip_time_limit=args.member_ip_time_limit)
+                     member_ip_time_limit=args.member_ip_time_limit, n_jobs=args.n_jobs)
         rows.append(r)
         print(f"{name} {r['rows']} rows: {r['seconds']:.1f} s, CPU {r['cpu']:.1f} s (cg "
               f"{r['member_cg_time']:.1f}, "
@@ -147,10 +158,13 @@ def write(args, rows, sizes, started, t0, load0, *, done: bool) -> None:
         f"{load0[2]:.2f}; after the last fit {load1[0]:.2f}, {load1[1]:.2f}, {load1[2]:.2f}.",
         "",
         f"`DRORuleEnsembleClassifier(binarizer=\"auto\", random_state=0, max_degree={args.max_degree}, "
-        f"time_limit={args.time_limit}, member_ip_time_limit={args.member_ip_time_limit})` "
+        f"time_limit={args.time_limit}, member_ip_time_limit={args.member_ip_time_limit}, "
+        f"n_jobs={args.n_jobs})` "
         "(otherwise defaults: budget 30, "
         "member budgets 10, 15, 30, at most 10 members each, `n_iter_no_change=2`, member "
-        "master IPs at `mip_gap=0.01`, `member_warm_start=\"members\"`, the "
+        "master IPs at `mip_gap=0.01` (from 5,000 merged label-1 rows by branch and bound "
+        f"over the dual LP), `member_warm_start={_default('member_warm_start')!r}`, "
+        "the "
         "combination IP through the direct highspy model). Step columns: wall seconds summed "
         "over the members of the fit (`history_`); largest member gap: the largest relative "
         "gap of a member's IP objective over its certified LP bound.",

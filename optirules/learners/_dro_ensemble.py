@@ -286,12 +286,12 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         (local search, or a restricted IP), its gap reported in ``member_results_``.
         ``None``: each member's IP runs to ``mip_gap`` (the paper's exact member, to that
         gap).  Measured on magic_gamma (19,020 rows; ``benchmarks/results/dro.md``): the
-        default fit 125.3 s, of which member IPs 79.5 s and column generation 45.1 s (13
-        members; before the restricted-IP incumbents and strong branching off, 315.9 s
-        with IPs 260 s; with ``member_ip_time_limit=2`` then, 74.0 s at training accuracy
-        0.8229 against 0.8220, ``dro_capped.md``).  A wall-clock limit makes the fit
-        depend on the machine's load, and its effect on held-out accuracy is not
-        measured, so the default keeps the exact member.
+        default fit 51.8 s, of which member IPs 13.4 s (from 5,000 merged
+        label-1 rows by branch and bound over the IP's dual LP,
+        :func:`~optirules.models.branch_and_bound_master`; 125.3 s with member IPs of 79.5 s
+        through HiGHS's MILP before, and 74.0 s with ``member_ip_time_limit=2`` then).  A
+        wall-clock limit makes the fit depend on the machine's load, so the default keeps
+        the exact member.
     member_warm_start : {"support", "members", "pool", "none"}, default "support"
         The clauses each member's column generation starts from (margin loss only; the
         binary loss always starts empty, so a repeat proves a cycle; the first member of
