@@ -34,12 +34,11 @@ for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import argparse  # noqa: E402
 import datetime  # noqa: E402
-import platform  # noqa: E402
-import subprocess  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
+from dro import _stack  # noqa: E402  (benchmarks/dro.py: the stack line of every DRO result)
 
 RESULTS = Path(__file__).resolve().parent / "results"
 BUDGETS = (10.0, 15.0, 30.0)
@@ -87,19 +86,6 @@ def compare(A, y, P, pool, budget) -> dict:
     return {"rows": bb.info["rows"], "cols": len(pool), "milp_cpu": t_milp,
             "milp_obj": milp.objective, "milp_bound": milp.bound, "bb_cpu": t_bb,
             "bb_obj": bb.objective, "bb_bound": bb.bound, "nodes": bb.info["nodes"]}
-
-
-def _stack() -> str:
-    from importlib.metadata import version
-
-    try:
-        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                             text=True, check=True, cwd=Path(__file__).parent).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        rev = "unknown"
-    return (f"Python {platform.python_version()}, numpy {np.__version__}, highspy "
-            f"{version('highspy')}; optirules at commit {rev}; {platform.machine()}, "
-            f"{os.cpu_count()} cores (shared)")
 
 
 def main(argv: list[str] | None = None) -> None:
