@@ -59,8 +59,8 @@ from ._clauses import Clause, clause_coverage, complexity_costs, row_prices
 from ._enumeration import RC_TOL, EnumerationPricer
 
 __all__ = [
-    "ColumnGenerationResult",
     "BRANCH_AND_BOUND_ROWS",
+    "ColumnGenerationResult",
     "EXACT_METHODS",
     "MASTER_IPS",
     "MASTERS",
@@ -687,10 +687,12 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
 
     final_duals = {k: (np.array(v, copy=True) if isinstance(v, np.ndarray) else float(v))
                    for k, v in master.duals_for_pricing_.items()}
-    # the clauses of the final restricted LP's solution (w_k > 0), where the master keeps w
-    w_final = getattr(master, "w_", None)
-    lp_support = ([] if w_final is None or len(w_final) != len(master.clauses_) else
-                  [master.clauses_[k] for k in np.flatnonzero(np.asarray(w_final) > 1e-9)])
+    # the final restricted LP's w where the master keeps it, and its support (w_k > 0)
+    w_lp = getattr(master, "w_", None)
+    if w_lp is not None and len(w_lp) != len(master.clauses_):
+        w_lp = None
+    lp_support = [] if w_lp is None else [master.clauses_[k]
+                                          for k in np.flatnonzero(np.asarray(w_lp) > 1e-9)]
     # ------------------------------------------------------------------ master IP
     t_ip = time.perf_counter()
     pool_list = master.clauses_
@@ -719,8 +721,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     # (integral LP solutions are common: magic_gamma's first DRO member at 19,020 rows).
     # Among rule sets of equal objective the incumbent need not be the one the IP solver
     # returns (nor the same for weights as for repeated rows), hence an option.
-    w_lp = getattr(master, "w_", None)
-    if skip_ip and w_lp is not None and len(w_lp) == len(pool_list) and merged is not None:
+    if skip_ip and w_lp is not None and merged is not None:
         lp_set = canonical(np.flatnonzero(np.asarray(w_lp) > 0.5))
         if complexity is None or sum(1 + len(c) for c in lp_set) <= complexity + 1e-9:
             lp_obj = master_objective(A, y, P, lp_set, lambda0, lambda1)
@@ -737,7 +738,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         and n_cover >= BRANCH_AND_BOUND_ROWS)
     ip_source = "local search"
     rc_lp = np.asarray(master.reduced_costs_, dtype=float)
-    if (w_lp is not None and len(w_lp) == len(pool_list) and n_cover >= RESTRICTED_IP_ROWS
+    if (w_lp is not None and n_cover >= RESTRICTED_IP_ROWS
             and not enumerated):
         order = np.lexsort((rc_lp, -np.asarray(w_lp, dtype=float)))
         for n in RESTRICTED_IP_COLUMNS:
