@@ -167,7 +167,10 @@ def write(args, rows, sizes, started, t0, load0, *, done: bool) -> None:
         "the "
         "combination IP through the direct highspy model). Step columns: wall seconds summed "
         "over the members of the fit (`history_`); largest member gap: the largest relative "
-        "gap of a member's IP objective over its certified LP bound.",
+        "gap of a member's IP objective over its certified LP bound."
+        + ("" if args.n_jobs in (None, 1) else
+           " CPU: the fitting process's alone; the member budgets' loops ran in joblib "
+           "worker processes, whose CPU it does not count."),
         "",
         "| data | rows | fit (s) | CPU (s) | member CG (s) | member IP (s) | pmf (s) "
         "| combination (s) | members | largest member gap | train acc. | cost | C' "
