@@ -286,7 +286,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         (local search, or a restricted IP), its gap reported in ``member_results_``.
         ``None``: each member's IP runs to ``mip_gap`` (the paper's exact member, to that
         gap).  Measured on magic_gamma (19,020 rows; ``benchmarks/results/dro.md``): the
-        default fit 51.8 s, of which member IPs 13.4 s (from 5,000 merged
+        default fit 52.8 s, of which member IPs 13.9 s (from 5,000 merged
         label-1 rows by branch and bound over the IP's dual LP,
         :func:`~optirules.models.branch_and_bound_master`; 125.3 s with member IPs of 79.5 s
         through HiGHS's MILP before, and 74.0 s with ``member_ip_time_limit=2`` then).  A
@@ -321,7 +321,9 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         default process backend; ``-1``: every core).  The loops are independent (each
         has its own pricer), so the model does not depend on ``n_jobs``; with
         ``time_limit`` every loop runs to the deadline instead of the later ones being
-        skipped.  The loops' log records stay in the worker processes.
+        skipped.  The loops' log records stay in the worker processes.  Measured on
+        magic_gamma (``benchmarks/results/dro_n_jobs.md`` against ``dro.md``): 28.5 s with
+        ``n_jobs=2`` against 52.8 s, the same model.
     verbose : bool, default False
         Show a progress bar (tqdm) over the members of each :math:`\mathfrak{C}'`, its
         postfix updated at every column-generation iteration inside the member (LP
