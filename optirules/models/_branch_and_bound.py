@@ -64,7 +64,13 @@ from typing import Any
 import numpy as np
 
 from ..errors import SolverError
-from ._clauses import clause_coverage, normalize_clauses
+from ._clauses import (
+    check_labels,
+    check_literal_matrix,
+    check_sample_weight,
+    clause_coverage,
+    normalize_clauses,
+)
 from ._rule_master import LP_TOLERANCES, MasterIP, aggregate_rows
 
 __all__ = ["branch_and_bound_master"]
@@ -115,24 +121,22 @@ def branch_and_bound_master(A: Any, y: Any, P: Any, clauses: Iterable[Iterable[A
 
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + max(0.0, float(time_limit))
-    A = np.ascontiguousarray(np.asarray(A, dtype=bool))
-    y = np.asarray(y, dtype=bool)
-    P = np.asarray(P, dtype=float)
+    A = check_literal_matrix(A)
+    y = check_labels(y, A.shape[0])
+    P = check_sample_weight(P, A.shape[0])
     cols = list(dict.fromkeys(normalize_clauses(clauses, A.shape[1])))
     gap = 1e-6 if mip_gap is None else float(mip_gap)
-    cov_all = clause_coverage(A, cols) if cols else np.zeros((len(y), 0), dtype=bool)
-    first, weights, _ = aggregate_rows(cov_all, y, P)
+    if not cols:  # nothing to choose: the empty rule set, which misses every positive
+        missed = float(P[y].sum())
+        return MasterIP([], missed, missed, "optimal", time.perf_counter() - t0,
+                        "branch_and_bound", info={"nodes": 0, "lp_iterations": 0, "rows": 0})
+    first, weights, _ = aggregate_rows(clause_coverage(A, cols), y, P)
     options = dict(LP_TOLERANCES)
     if random_seed is not None:
         options["random_seed"] = int(random_seed)
     master = DualHighsRuleMaster(A[first], y[first].astype(int), cols, sample_weight=weights,
                                  complexity=complexity, lambda0=lambda0, lambda1=lambda1,
                                  options=options)
-    if not cols:  # nothing to choose: the empty rule set
-        return MasterIP([], float(weights[y[first]].sum()), float(weights[y[first]].sum()),
-                        "optimal", time.perf_counter() - t0, "branch_and_bound",
-                        info={"nodes": 0, "lp_iterations": 0,
-                              "rows": int(np.count_nonzero(y[first]))})
     search = _Search(master, gap, deadline)
     index = {c: k for k, c in enumerate(master.clauses_)}
     start = [index[c] for c in normalize_clauses(incumbent, A.shape[1]) if c in index]

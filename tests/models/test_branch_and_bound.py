@@ -107,10 +107,16 @@ def test_incumbent_and_time_limit():
     assert again.objective == pytest.approx(exact.objective, abs=1e-12)
 
 
-def test_no_clauses_gives_the_empty_rule_set():
-    A, y, P, _ = make_instance(0)
+def test_no_clauses_gives_the_empty_rule_set_and_bad_input_is_refused():
+    A, y, P, pool = make_instance(0)
     ip = branch_and_bound_master(A, y == 1, P, [], complexity=10.0)
     assert ip.selected == [] and ip.objective == pytest.approx(P[y == 1].sum())
+    with pytest.raises(InputError, match="y"):
+        branch_and_bound_master(A, y[:-1], P, pool, complexity=10.0)
+    with pytest.raises(InputError):
+        branch_and_bound_master(A * 2, y, P, pool, complexity=10.0)
+    with pytest.raises(InputError):
+        branch_and_bound_master(A, y, -P, pool, complexity=10.0)
 
 
 def _cg_data(seed, n=1500, f=8):
