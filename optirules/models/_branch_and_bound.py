@@ -256,11 +256,8 @@ class _Search:
         bound, w, r, basis = result
         S = np.flatnonzero(w >= 0.5)
         self.offer(S)
-        frac = (w > _INTEGRALITY) & (w < 1.0 - _INTEGRALITY)
-        if not frac.any():  # an integral LP solution: the node's optimum is S
-            self.pruned = min(self.pruned, bound)
-            return
-        if self.closed(bound):
+        integral = not ((w > _INTEGRALITY) & (w < 1.0 - _INTEGRALITY)).any()
+        if integral or self.closed(bound):  # integral: the node's optimum is S, offered
             self.pruned = min(self.pruned, bound)
             return
         # reduced-cost fixing: w_k = 1 costs at least bound + r_k there
@@ -280,8 +277,8 @@ class _Search:
         if not pc:
             return int(frac[np.argmin(np.abs(w[frac] - 0.5))])
         obs = np.array(list(pc.values()))
-        mean_up = obs[obs[:, 1] > 0, 0].sum() / max(obs[:, 1].sum(), 1.0)
-        mean_down = obs[obs[:, 3] > 0, 2].sum() / max(obs[:, 3].sum(), 1.0)
+        mean_up = obs[:, 0].sum() / max(obs[:, 1].sum(), 1.0)
+        mean_down = obs[:, 2].sum() / max(obs[:, 3].sum(), 1.0)
         best, choice = -1.0, int(frac[0])
         for k in frac:
             s = pc.get(int(k))
