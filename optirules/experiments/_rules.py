@@ -15,11 +15,12 @@ Everything runs on the same folds: 5-fold stratified cross-validation, shuffled,
 Methods (:func:`make_method`):
 
 * ``rule_set``: :class:`~optirules.learners._rule_set.BooleanRuleSetClassifier` with its
-  defaults (penalty form, ``lambda0 = lambda1 = 0.001`` as AIX360's BRCG,
-  ``max_degree="auto"``, beam search then exact pricing);
+  defaults (penalty form, ``lambda0 = lambda1 = "auto"``: :math:`0.1/\\sqrt{n}` for ``n``
+  training rows, ``max_degree="auto"``, beam search then exact pricing);
 * ``rule_set_cv``: :class:`~optirules.learners._rule_set_cv.BooleanRuleSetCV` around that
-  learner: ``lambda0 = lambda1`` chosen from (0.001, 0.002, 0.003, 0.005, 0.01) by 5-fold
-  stratified CV inside the training fold (shuffled, ``random_state``), then refitted;
+  learner: ``lambda0 = lambda1`` chosen from its ``penalties="auto"`` grid (0.5 to 2 times
+  the rule set's penalty) by 5-fold stratified CV inside the training fold (shuffled,
+  ``random_state``), then refitted;
 * ``rule_set_C``: the same learner in the DRO paper's budget form with the DRO's overall
   budget :math:`\\mathfrak{C}` (the plain rule set "at the same overall complexity");
 * ``dro``: :class:`~optirules.learners._dro_ensemble.DRORuleEnsembleClassifier` with its
@@ -212,7 +213,8 @@ def _describe(method: str, est: Any) -> dict[str, Any]:
     nan = math.nan
     if method == "rule_set_cv":
         out = _describe("rule_set", est.best_estimator_)
-        out.update(penalty=float(est.penalty_[0]), cv_time=float(est.cv_time_))
+        out.update(penalty=float(est.penalty_[0]), cv_time=float(est.cv_time_),
+                   penalty_grid=[float(v) for v in est.cv_results_["lambda0"]])
         return out
     if method in ("rule_set", "rule_set_C"):
         return {"complexity": est.rules_.complexity, "n_rules": est.rules_.n_rules,
@@ -524,7 +526,7 @@ class RulesDemoResult:
 
 
 def run_rules_demo(dataset: str = "tic_tac_toe", *, complexity: float | None = None,
-                   lambda0: float = 0.001, lambda1: float = 0.001,
+                   lambda0: float | str = "auto", lambda1: float | str = "auto",
                    max_degree: int | str = "auto", solver: str = "highs",
                    time_limit: float | None = 60.0, test_size: float = 0.25,
                    output: str | Path = "optirules_demo.lp", random_state: int = 0,

@@ -52,6 +52,7 @@ from ._json import (
 )
 from ._multiclass import OneVsRestMixin, one_vs_rest
 from ._rules import Rule, RuleSet
+from ._scores import consistent_with_prediction, smoothed_share
 
 __all__ = ["BooleanRuleSetClassifier"]
 
@@ -68,13 +69,27 @@ def _is_number(value: Any, low: float = 0.0, strict: bool = False) -> bool:
     return math.isfinite(v) and (v > low if strict else v >= low)
 
 
+#: ``lambda0 = lambda1 = "auto"`` is ``PENALTY_SCALE / sqrt(n)`` for ``n`` training rows
+PENALTY_SCALE = 0.1
+
+
+def auto_penalty(n: float) -> float:
+    r"""The penalty ``"auto"`` stands for: :math:`\lambda = 0.1 / \sqrt{n}`
+    (``PENALTY_SCALE``) per rule and per literal, for ``n`` training rows (the sum of
+    ``sample_weight``)."""
+    if not (math.isfinite(n) and n > 0):
+        raise InputError(f"the penalty 'auto' needs a positive number of training rows (the "
+                         f"sum of sample_weight), got {n!r}.")
+    return PENALTY_SCALE / math.sqrt(n)
+
+
 class _RuleInputMixin:
     """Input handling shared by the rule-set learners: labels, weights, literals and the
     column-generation parameters."""
 
     binarizer: Any
-    lambda0: float
-    lambda1: float
+    lambda0: float | str
+    lambda1: float | str
     max_degree: int | str
     pricing: str
     solver: str | Mapping[str, str]
@@ -83,9 +98,10 @@ class _RuleInputMixin:
         """The column-generation parameters both rule learners take: penalties, degree,
         pricing, the integer ``counts``, the time limits ``seconds``, solver, binarizer."""
         for name in ("lambda0", "lambda1"):
-            if not _is_number(getattr(self, name)):
-                raise InputError(f"{name} must be a finite number >= 0, got "
-                                 f"{getattr(self, name)!r}.")
+            value = getattr(self, name)
+            if not (_is_number(value) or (isinstance(value, str) and value == "auto")):
+                raise InputError(f"{name} must be 'auto' or a finite number >= 0, got "
+                                 f"{value!r}.")
         if not (_is_int(self.max_degree) or self.max_degree == "auto"):
             raise InputError(f"max_degree must be an integer >= 1 or 'auto', got "
                              f"{self.max_degree!r}.")
@@ -109,6 +125,11 @@ class _RuleInputMixin:
         # refuse a solver that cannot take its part now, not after column generation
         require_support(self.solver, type(self).__name__)
         self._check_binarizer_param()
+
+    def _penalties(self, n: float) -> tuple[float, float]:
+        """``(lambda0, lambda1)`` with ``"auto"`` resolved for ``n`` training rows."""
+        return tuple(auto_penalty(n) if isinstance(v, str) else float(v)
+                     for v in (self.lambda0, self.lambda1))
 
     def _milp_solver(self) -> str:
         """The solver named for the MILP part (``solver``, or ``solver["milp"]``)."""
@@ -245,10 +266,18 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
     complexity : float or None, default None
         Complexity budget :math:`C` (rules plus literals, eq 8).  ``None`` drops the budget
         row (penalty form).
-    lambda0, lambda1 : float, default 0.001
+    lambda0, lambda1 : float or "auto", default "auto"
         Penalty per rule and per literal, added to the objective (the form of BRCG
-        implementations; same units as the weighted error, which lies in [0, 1]).  Set both
-        to 0 with a ``complexity`` budget for the pure budget form of the DRO paper.
+        implementations; same units as the weighted error, which lies in [0, 1]).
+        ``"auto"``: :math:`0.1 / \sqrt{n}` for ``n`` training rows (the sum of
+        ``sample_weight``; integer weights count as repeated rows, so scale a pmf to sum
+        to the row count): a literal must correct :math:`0.1 \sqrt{n}` rows, 1 of 100
+        or 10 of 10,000, the scale of the sampling error of a rule's error count.  The
+        values used are in ``lambda0_`` and ``lambda1_``.  AIX360's BRCG uses 0.001 for both, which lets an
+        exact solver buy rules that fit single rows of small data; the default was chosen
+        on the bundled data sets (``benchmarks/suite.py``, docs: "Choosing the
+        defaults").  Set both to 0 with a ``complexity`` budget for the pure budget form
+        of the DRO paper.
     max_degree : int or "auto", default "auto"
         Most literals in one rule.  ``"auto"``: 3 when exact pricing of degree-3 clauses
         is cheap (:math:`L^3 N / 6 \le 2 \cdot 10^9` for ``L`` literals and ``N`` rows:
@@ -327,12 +356,22 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
     estimators_ : list of BooleanRuleSetClassifier
         Only with more than two classes: the rule set of ``classes_[k]`` (coded 1) against
         the rest (0).
+    lambda0_, lambda1_ : float
+        The penalties used (``"auto"`` resolved).
     rule_precision_ : ndarray of shape (n_rules,)
         Per rule, the weighted share of ``classes_[1]`` among the training rows it covers
-        (the score :meth:`predict_proba` gives where it fires).
+        (smoothed into the score of :meth:`predict_proba`).
     default_precision_ : float
         The weighted share of ``classes_[1]`` among the training rows no rule covers (the
-        score where no rule fires; the share over all rows if every row is covered).
+        share over all rows if every row is covered).
+    rule_support_ : ndarray of shape (n_rules,)
+        Per rule, the effective number of training rows it covers: the sum of their
+        ``sample_weight`` (their count without weights).
+    default_support_ : float
+        The effective number of training rows no rule covers.
+    class_prior_ : float
+        The weighted share of ``classes_[1]`` among the training rows: the prior mean of
+        the smoothed scores of :meth:`predict_proba`.
     rules_ : RuleSet
         The learned DNF; its conditions read like ``age > 52.5``.
     literals_ : list of optirules.data.Literal
@@ -398,13 +437,13 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
     zero weights are equivalent to removing rows.
     """
 
-    def __init__(self, complexity: float | None = None, *, lambda0: float = 0.001,
-                 lambda1: float = 0.001, max_degree: int | str = "auto", pricing: str = "auto",
+    def __init__(self, complexity: float | None = None, *, lambda0: float | str = "auto",
+                 lambda1: float | str = "auto", max_degree: int | str = "auto", pricing: str = "auto",
                  exact_method: str = "auto", beam_width: int = 10, n_columns: int = 10,
-                 max_iter: int = 100, time_limit: float | None = None,
+                 max_iter: int = 100, tol: float = 0.01, time_limit: float | None = None,
                  pricing_time_limit: float | None = 30.0,
                  solver: str | Mapping[str, str] = "highs",
-                 mip_gap: float = 1e-6, binarizer: Any = None, random_state: Any = None,
+                 mip_gap: float = 0.01, binarizer: Any = None, random_state: Any = None,
                  verbose: bool = False, backend: Any = "local",
                  warm_start: bool = False) -> None:
         self.backend = backend
@@ -418,6 +457,7 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         self.beam_width = beam_width
         self.n_columns = n_columns
         self.max_iter = max_iter
+        self.tol = tol
         self.time_limit = time_limit
         self.pricing_time_limit = pricing_time_limit
         self.solver = solver
@@ -443,8 +483,10 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
                 self.max_degree > 3:
             raise InputError("exact_method='enumerate' handles max_degree <= 3; use 'milp' "
                              "or exact_method='auto'.")
-        if not _is_number(self.mip_gap):
-            raise InputError(f"mip_gap must be a number >= 0, got {self.mip_gap!r}.")
+        for name in ("tol", "mip_gap"):
+            if not _is_number(getattr(self, name)):
+                raise InputError(f"{name} must be a finite number >= 0, got "
+                                 f"{getattr(self, name)!r}.")
 
     def _seed(self) -> int | None:
         rs = self.random_state
@@ -498,6 +540,9 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         A = self._literal_matrix(X_fit, reset=True, sample_weight=None if sample_weight is None
                                  else np.asarray(sample_weight, dtype=float).reshape(-1)[keep])
         initial = _carried_pool(prev, self.literals_)
+        total = float(keep.sum()) if sample_weight is None else \
+            float(np.asarray(sample_weight, dtype=float).reshape(-1)[keep].sum())
+        self.lambda0_, self.lambda1_ = self._penalties(total)
         yk, Pk = ypos[keep], P[keep] / P[keep].sum()
         self.classes_ = classes
         self.max_degree_ = resolve_max_degree(self.max_degree, A.shape)
@@ -519,10 +564,11 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         try:
             res = column_generation(
                 A, yk, Pk, complexity=None if self.complexity is None else float(self.complexity),
-                lambda0=float(self.lambda0), lambda1=float(self.lambda1),
+                lambda0=self.lambda0_, lambda1=self.lambda1_,
                 max_degree=self.max_degree_, pricing=self.pricing,
                 exact_method=self.exact_method, beam_width=int(self.beam_width),
                 n_columns=int(self.n_columns), max_iter=int(self.max_iter),
+                tol=float(self.tol),
                 time_limit=self.time_limit, pricing_time_limit=self.pricing_time_limit,
                 solver=self.solver, mip_gap=float(self.mip_gap), random_seed=self._seed(),
                 progress=progress, backend=self.backend, initial_clauses=initial,
@@ -537,20 +583,28 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
                      "unknown" if math.isnan(res.gap) else f"{100 * res.gap:.2f} %",
                      res.fit_time)
         self._train = (A, yk, Pk)
-        self._set_scores(clause_coverage(A, self.clauses_), yk, Pk)
+        self._set_scores(clause_coverage(A, self.clauses_), yk, Pk, total)
         return self
 
-    def _set_scores(self, covered: np.ndarray, y: np.ndarray, P: np.ndarray) -> None:
-        """``rule_precision_`` and ``default_precision_`` on the training rows (weights P)."""
+    def _set_scores(self, covered: np.ndarray, y: np.ndarray, P: np.ndarray,
+                    total: float) -> None:
+        """``rule_precision_``, ``default_precision_``, their effective training-row counts
+        ``rule_support_`` and ``default_support_``, and ``class_prior_`` (weights P; the
+        rows weigh ``total`` in all, the sum of ``sample_weight``)."""
+        n_eff = total / P.sum()  # row i counts as total * P_i rows (its sample weight)
         base = float(P[y].sum() / P.sum())
-        prec = []
+        prec, support = [], []
         for m in range(covered.shape[1]):
             w = float(P[covered[:, m]].sum())
             prec.append(float(P[covered[:, m] & y].sum()) / w if w > 0 else base)
+            support.append(w * n_eff)
+        self.class_prior_ = base
         self.rule_precision_ = np.asarray(prec, dtype=float)
+        self.rule_support_ = np.asarray(support, dtype=float)
         none = ~covered.any(axis=1) if covered.shape[1] else np.ones(len(y), bool)
         w = float(P[none].sum())
         self.default_precision_ = float(P[none & y].sum()) / w if w > 0 else base
+        self.default_support_ = w * n_eff
 
     def _set_result(self, res: ColumnGenerationResult) -> None:
         self.clauses_ = [tuple(int(j) for j in c) for c in res.clauses]
@@ -606,33 +660,41 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         return self.classes_[hit.astype(int)]
 
     def _scores(self, fired: np.ndarray) -> np.ndarray:
-        if not hasattr(self, "rule_precision_"):
-            raise InputError("this rule set was saved without its training precisions (an "
-                             "older to_json); refit it and save it again for scores.")
-        s = np.full(fired.shape[0], self.default_precision_)
+        if not hasattr(self, "rule_support_"):
+            raise InputError("this rule set was saved without its training precisions and "
+                             "supports (an older to_json); refit it and save it again for "
+                             "scores.")
+        rule = smoothed_share(self.rule_precision_ * self.rule_support_, self.rule_support_,
+                              self.class_prior_)
+        default = float(smoothed_share(self.default_precision_ * self.default_support_,
+                                       self.default_support_, self.class_prior_))
+        s = np.full(fired.shape[0], default)
+        hit = fired.any(axis=1) if fired.shape[1] else np.zeros(fired.shape[0], bool)
         if fired.shape[1]:
-            hit = fired.any(axis=1)
-            s[hit] = np.where(fired, self.rule_precision_, -np.inf).max(axis=1)[hit]
-        return s
+            s[hit] = np.where(fired, rule, -np.inf).max(axis=1)[hit]
+        return consistent_with_prediction(s, hit)
 
     def predict_proba(self, X: Any) -> np.ndarray:
-        """``[1 - s(x), s(x)]`` with ``s(x)`` the training precision of the rules that fire.
+        r"""``[1 - s(x), s(x)]``: the smoothed training precision of the rules that fire.
 
-        ``s(x)`` is the largest ``rule_precision_`` (weighted share of ``classes_[1]``
-        among the training rows a rule covers) over the rules that fire on ``x``, and
-        ``default_precision_`` (the share of ``classes_[1]`` among the training rows no
-        rule covers) where none fires.  The maximum, not the precision of the union of the
-        firing rules: it ranks a row by its most reliable rule.  Not calibrated; ``predict``
-        stays the rule set's own (a rule fires: ``classes_[1]``), so ``argmax`` of these
-        scores differs from it only where a rule's training precision is below 1/2 or the
-        default's above 1/2.
+        A rule that covers :math:`n` training rows (effective rows with ``sample_weight``,
+        ``rule_support_``) of which a share :math:`p` (``rule_precision_``) is
+        ``classes_[1]`` scores :math:`(np + m\,\pi) / (n + m)`, the mean of the Beta
+        posterior with prior mean :math:`\pi` (``class_prior_``, the training share of
+        ``classes_[1]``) and :math:`m` = ``PRIOR_STRENGTH`` pseudo-rows
+        (:mod:`optirules.learners._scores`); rows no rule covers score the same way from
+        ``default_precision_`` and ``default_support_``.  ``s(x)`` is the largest score of
+        the rules that fire (it ranks a row by its most reliable rule), then moved to the
+        side of :meth:`predict` (above 1/2 where a rule fires, at most 1/2 elsewhere), so
+        that ``argmax`` of the probabilities is the prediction.  A probability is 0 or 1
+        only when the training data hold a single class.
         """
         s = self._scores(self.decision_rules(X))
         return np.column_stack([1.0 - s, s])
 
     def decision_function(self, X: Any) -> np.ndarray:
-        """``2 s(x) - 1`` in [-1, 1], ``s`` of :meth:`predict_proba` (positive: ``classes_[1]``
-        is the majority of the training rows behind the decision)."""
+        """``2 s(x) - 1`` in [-1, 1], ``s`` of :meth:`predict_proba` (positive where a rule
+        fires, so its sign is the prediction's)."""
         return 2.0 * self._scores(self.decision_rules(X)) - 1.0
 
     def _decision_support(self, X: Any) -> tuple[list[list[str]], list[list[str]]]:
@@ -696,9 +758,13 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
                 "absolute_gap": self.absolute_gap_, "gap_certified": self.gap_certified_, "pricing_complete": self.pricing_complete_,
                 "status": self.status_, "ip_status": self.ip_status_,
                 "n_iter": self.n_iter_, "fit_time": self.fit_time_,
-                "max_degree": getattr(self, "max_degree_", None)}.items()},
+                "max_degree": getattr(self, "max_degree_", None),
+                "lambda0": self.lambda0_, "lambda1": self.lambda1_}.items()},
             "scores": {"rule_precision": self.rule_precision_.tolist(),
-                       "default_precision": self.default_precision_},
+                       "default_precision": self.default_precision_,
+                       "rule_support": self.rule_support_.tolist(),
+                       "default_support": self.default_support_,
+                       "class_prior": self.class_prior_},
         }
         return dump_json(data, path, indent)
 
@@ -720,22 +786,47 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         est.status_ = str(fit.get("status", ""))
         if isinstance(fit.get("max_degree"), int):  # the degree the certified gap holds over
             est.max_degree_ = int(fit["max_degree"])
+        for name in ("lambda0", "lambda1"):  # the penalties used ("auto" resolved)
+            value = fit.get(name)
+            if value is not None:
+                if not _is_number(value):
+                    raise InputError(f"the rule-set JSON has a damaged {name} ({value!r}); "
+                                     "re-export the model with to_json().")
+                setattr(est, f"{name}_", float(value))
         est.ip_status_ = str(fit.get("ip_status", ""))
         est.n_iter_ = int(fit.get("n_iter", 0))
         est.fit_time_ = num(fit.get("fit_time"))
         est.history_ = []
         scores = data.get("scores")
         if scores is not None:
-            try:
-                est.rule_precision_ = np.asarray(scores["rule_precision"], dtype=float)
-                est.default_precision_ = float(scores["default_precision"])
-            except (KeyError, TypeError, ValueError):
-                raise InputError("the rule-set JSON has damaged scores; re-export the model "
-                                 "with to_json().") from None
-            if est.rule_precision_.shape != (est.rules_.n_rules,):
-                raise InputError("the rule-set JSON has a precision count unlike its rule "
-                                 "count; re-export the model with to_json().")
+            est._load_scores(scores)
         return est
+
+    def _load_scores(self, scores: Any) -> None:
+        """The training precisions, supports and prior of :meth:`to_json`, checked: shares
+        in [0, 1], supports finite and >= 0, one per rule."""
+        try:
+            prec = np.asarray(scores["rule_precision"], dtype=float)
+            support = np.asarray(scores["rule_support"], dtype=float)
+            values = [float(scores["default_precision"]), float(scores["default_support"]),
+                      float(scores["class_prior"])]
+        except (KeyError, TypeError, ValueError, OverflowError):
+            raise InputError("the rule-set JSON has damaged or missing scores (rule_precision, "
+                             "rule_support, default_precision, default_support, class_prior); "
+                             "re-export the model with to_json().") from None
+        n = self.rules_.n_rules
+        if prec.shape != (n,) or support.shape != (n,):
+            raise InputError("the rule-set JSON has a precision or support count unlike its "
+                             "rule count; re-export the model with to_json().")
+        shares = np.concatenate([prec, values[0::2]])
+        counts = np.concatenate([support, values[1:2]])
+        if not (np.all(np.isfinite(shares)) and np.all((shares >= 0) & (shares <= 1))
+                and np.all(np.isfinite(counts)) and np.all(counts >= 0)):
+            raise InputError("the rule-set JSON has scores out of range (precisions and the "
+                             "prior must lie in [0, 1], supports be finite and >= 0); "
+                             "re-export the model with to_json().")
+        self.rule_precision_, self.rule_support_ = prec, support
+        self.default_precision_, self.default_support_, self.class_prior_ = values
 
     def _load_common(self, data: dict[str, Any]) -> None:
         load_json_header(self, data)
@@ -805,7 +896,10 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
             names = [" AND ".join(str(self.literals_[j]) for j in c) for c in pool]
         else:
             A, yk, P, pool, names = self._export_data(X, y, sample_weight, restored)
-        kw = dict(sample_weight=P, lambda0=float(self.lambda0), lambda1=float(self.lambda1),
+        l0, l1 = (self.lambda0_, self.lambda1_) if hasattr(self, "lambda0_") else \
+            self._penalties(float(len(yk)) if sample_weight is None else
+                            float(np.sum(sample_weight)))
+        kw = dict(sample_weight=P, lambda0=l0, lambda1=l1,
                   complexity=None if self.complexity is None else float(self.complexity))
         written = []
         RuleMasterModel(A, yk.astype(int), pool, relax=relax, clause_names=names,

@@ -3,19 +3,20 @@ r"""The penalty of a Boolean rule set chosen by cross-validation.
 The DRO paper (§1) recalls that Dash, Günlük and Wei (2018) choose the complexity of a rule set
 by cross-validation, "at the expense of a large computational cost"; the distributionally
 robust ensemble of that seed is its alternative.  :class:`BooleanRuleSetCV` is the
-cross-validated rule set, for comparison and for data where the fixed default penalty of
-:class:`~optirules.learners.BooleanRuleSetClassifier` (``lambda0 = lambda1 = 0.001``, the
-default of AIX360's BRCG) over- or under-fits.
+cross-validated rule set, for comparison and for data where the default penalty of
+:class:`~optirules.learners.BooleanRuleSetClassifier` (``lambda0 = lambda1 = "auto"``,
+:math:`0.1/\sqrt{n}` for ``n`` training rows) over- or under-fits.
 
 Why this matters for an *exact* learner: the master objective of the rule set is the
 weighted error plus :math:`\lambda_0` per rule and :math:`\lambda_1` per literal.  With the
-uniform pmf one training row weighs :math:`1/N`; a two-literal rule covering a single
-positive row and no negative one costs :math:`\lambda_0 + 2\lambda_1 = 0.003` and removes
-an error worth :math:`1/N`, so for :math:`N < 333` the optimum adds such single-row rules.
-A heuristic master (AIX360's BRCG ends with a beam search over its columns) misses many of
-them; the exact IP finds them and overfits small data sets.  (Measured on ionosphere,
-5-fold, 281 training rows: 0.820 test accuracy at 27.6 rules + literals with 0.001, 0.886
-at 3.6 with 0.003 -- ``benchmarks/results/rules.md``.)
+uniform pmf one training row weighs :math:`1/N`; with AIX360's BRCG default
+:math:`\lambda_0 = \lambda_1 = 0.001` a two-literal rule covering a single positive row and
+no negative one costs 0.003 and removes an error worth :math:`1/N`, so for :math:`N < 333`
+the optimum adds such single-row rules.  A heuristic master (AIX360's BRCG ends with a beam
+search over its columns) misses many of them; the exact IP finds them and overfits small
+data sets.  The default grid is therefore relative to the number of rows
+(``penalties="auto"``); ``benchmarks/results/suite.md`` compares the two learners on the
+bundled data sets.
 """
 
 from __future__ import annotations
@@ -41,17 +42,24 @@ from ._checks import (
 from ._cv import RefitDelegation, cv_scorer, cv_splits
 from ._explain import text_or_repr
 from ._multiclass import multiclass_labels
-from ._rule_set import BooleanRuleSetClassifier
+from ._rule_set import BooleanRuleSetClassifier, auto_penalty
 
-__all__ = ["BooleanRuleSetCV", "DEFAULT_PENALTIES"]
+__all__ = ["BooleanRuleSetCV", "AUTO_PENALTY_FACTORS"]
 
-#: the default grid: lambda0 = lambda1 = p for each p (the first is BRCG's default)
-DEFAULT_PENALTIES = (0.001, 0.002, 0.003, 0.005, 0.01)
+#: penalties="auto": lambda0 = lambda1 = f * 0.1 / sqrt(n) for each factor f (1 is the rule
+#: set's own "auto" penalty), for n training rows
+AUTO_PENALTY_FACTORS = (0.5, 0.7, 1.0, 1.4, 2.0)
 SELECTIONS = ("best", "one_se")
 
 
-def _penalty_pairs(penalties: Any) -> list[tuple[float, float]]:
-    """``penalties`` as a list of (lambda0, lambda1) pairs, validated."""
+def _penalty_pairs(penalties: Any, n: float) -> list[tuple[float, float]]:
+    """``penalties`` as a list of (lambda0, lambda1) pairs, validated; ``"auto"`` for ``n``
+    training rows."""
+    if isinstance(penalties, str) and penalties == "auto":
+        return [(f * auto_penalty(n), f * auto_penalty(n)) for f in AUTO_PENALTY_FACTORS]
+    if isinstance(penalties, str):
+        raise InputError(f"penalties must be 'auto' or a sequence of numbers, got "
+                         f"{penalties!r}.")
     try:
         items = list(penalties)
     except TypeError:
@@ -127,9 +135,12 @@ class BooleanRuleSetCV(RefitDelegation, ClassifierMixin, BaseEstimator):
         The rule set whose ``lambda0`` and ``lambda1`` are tuned (its other parameters,
         e.g. ``binarizer``, ``max_degree`` or a ``complexity`` budget, are kept).
         ``None``: ``BooleanRuleSetClassifier(binarizer="auto")``.
-    penalties : sequence, default (0.001, 0.002, 0.003, 0.005, 0.01)
+    penalties : "auto" or sequence, default "auto"
         The grid: a number ``p`` means ``lambda0 = lambda1 = p``; a pair means
-        ``(lambda0, lambda1)``.
+        ``(lambda0, lambda1)``.  ``"auto"``: ``f`` times the rule set's ``"auto"``
+        penalty :math:`0.1 / \\sqrt{n}` for the ``n`` rows given to :meth:`fit` (the sum of
+        ``sample_weight``), for each factor ``f`` of ``AUTO_PENALTY_FACTORS``
+        (0.5, 0.7, 1, 1.4, 2); the values are in ``cv_results_``.
     cv : int, cross-validation splitter or iterable, default 5
         Number of stratified folds (shuffled with ``random_state`` when it is given), any
         scikit-learn splitter, or an iterable (a list or a generator) of ``(train, test)``
@@ -217,7 +228,7 @@ class BooleanRuleSetCV(RefitDelegation, ClassifierMixin, BaseEstimator):
         Seconds of the whole fit.
     """
 
-    def __init__(self, estimator: Any = None, *, penalties: Sequence[Any] = DEFAULT_PENALTIES,
+    def __init__(self, estimator: Any = None, *, penalties: Sequence[Any] | str = "auto",
                  cv: Any = 5, scoring: Any = None, selection: str = "best",
                  time_limit: float | None = None, n_jobs: int | None = None,
                  random_state: int | None = None, reuse_pool: bool = True,
@@ -292,7 +303,6 @@ class BooleanRuleSetCV(RefitDelegation, ClassifierMixin, BaseEstimator):
             raise InputError(f"n_iter_no_change must be None or an integer >= 1, got "
                              f"{patience!r}.")
         reuse = bool(self.reuse_pool)
-        pairs = _penalty_pairs(self.penalties)
         if self.selection not in SELECTIONS:
             raise InputError(f"selection must be one of {SELECTIONS}, got {self.selection!r}.")
         n = n_rows(X)
@@ -308,6 +318,9 @@ class BooleanRuleSetCV(RefitDelegation, ClassifierMixin, BaseEstimator):
         w = None
         if sample_weight is not None:
             w = normalized_weights(sample_weight, n) * n
+        # the rule set's "auto" penalty counts rows as the sum of sample_weight
+        pairs = _penalty_pairs(self.penalties, float(n) if sample_weight is None else
+                               float(np.sum(np.asarray(sample_weight, dtype=float))))
         scorer = cv_scorer(self.scoring)
         X = indexable(X)[0]
         splits = cv_splits(self.cv, y, self.random_state)

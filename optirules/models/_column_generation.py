@@ -97,6 +97,10 @@ _MERGE_MIN_POSITIVES = 5000
 _DUAL_MIN_POSITIVES = 1000
 _DUAL_SHARE = 0.5
 
+#: column_generation(tol > 0) with beam search first: exact pricing for a bound every this
+#: many iterations in which the beam found clauses
+EXACT_EVERY = 5
+
 
 def _milp_pricing(A: np.ndarray, y: np.ndarray, P: np.ndarray, duals: dict[str, Any],
                   max_degree: int, solver: str, time_limit: float | None,
@@ -507,7 +511,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
                       progress: Callable[[dict[str, Any]], None] | None = None,
                       skip_ip: bool = False, ip_time_limit: float | None = None,
                       backend: Any = "local", pricer: EnumerationPricer | None = None,
-                      ) -> ColumnGenerationResult:
+                      tol: float = 0.0) -> ColumnGenerationResult:
     r"""Column generation for the weighted rule master, then the master IP over the pool.
 
     Parameters
@@ -565,6 +569,15 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         A pricer prepared for ``A`` (its row blocks, float copy, complement pairs), to share
         between runs on the same literal matrix (the DRO loop's members); the caller closes
         it.  Default: one prepared for this run.
+    tol : float, default 0.0
+        Stop column generation once the restricted LP value :math:`z` is within ``tol`` of
+        the certified bound :math:`\underline{z}` (module docstring):
+        :math:`z - \underline{z} \le \mathrm{tol} \cdot z`.  No clause can then lower the LP
+        by more than ``tol`` (relative), so the final gap stays certified
+        (``stop_reason`` "gap ...", ``converged`` False).  With beam search first at degree
+        3, exact enumeration also runs every ``EXACT_EVERY`` iterations in which the beam
+        found clauses, for a bound.  ``0``: column generation runs until pricing proves
+        that no improving clause exists (or ``max_iter``).
 
     Returns
     -------
@@ -579,6 +592,8 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     t_start = time.perf_counter()
     if master_ip not in MASTER_IPS:
         raise InputError(f"master_ip must be one of {MASTER_IPS}, got {master_ip!r}.")
+    if not (isinstance(tol, (int, float)) and math.isfinite(tol) and tol >= 0):
+        raise InputError(f"tol must be a finite number >= 0, got {tol!r}.")
     deadline = None if time_limit is None else t_start + float(time_limit)
     y = np.asarray(y, dtype=bool)
     A = np.ascontiguousarray(A, dtype=bool)
@@ -649,6 +664,13 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
             cols, lower, complete = exact(duals, need_proof=pricing == "exact")
             if not complete and not cols:
                 n_exact_incomplete += 1
+        elif (cols and tol > 0 and pricing == "auto" and not use_milp
+              and it % EXACT_EVERY == 0):
+            # the beam found clauses: exact pricing (no proof needed) for a bound
+            used = "beam+exact"
+            more, lower, _ = exact(duals, need_proof=False)
+            seen = {c for c, _ in cols}
+            cols += [(c, r) for c, r in more if c not in seen]
         if not math.isnan(lower):
             last_lower = lower
             bound = z if lower >= 0 else z + kappa * lower
@@ -661,6 +683,11 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         history.append(record)
         if progress is not None:
             progress(record)
+        if cols and tol > 0 and math.isfinite(best_bound) and z - best_bound <= tol * z:
+            master.add_clauses([c for c, _ in cols])  # kept for the IP; the LP is re-solved
+            pool.update(c for c, _ in cols)
+            stop = "gap (the certified bound is within tol of the restricted LP)"
+            break
         if not cols:
             if pricing == "beam":
                 stop = "beam search found no improving clause (no proof)"

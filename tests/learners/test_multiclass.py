@@ -119,9 +119,10 @@ def test_weights_reach_every_binary_copy():
     np.testing.assert_allclose(a.decision_function(X), b.decision_function(X))
 
 
-def test_rule_set_scores_are_the_training_precisions():
-    """predict_proba = the largest training precision among the rules that fire, else the
-    share of positives among the rows no rule covers: checked by counting."""
+def test_rule_set_scores_are_the_smoothed_training_precisions():
+    """predict_proba = the largest Beta-smoothed training precision (k + m prior) / (n + m)
+    among the rules that fire, else that of the rows no rule covers, moved to the side of
+    predict: checked by counting."""
     X, y = wine()
     y1 = (y == 2).astype(int)
     clf = BooleanRuleSetClassifier(binarizer="auto", max_degree=1, lambda0=0.02,
@@ -131,8 +132,15 @@ def test_rule_set_scores_are_the_training_precisions():
     prec = [y1[fired[:, m]].mean() for m in range(fired.shape[1])]
     none = ~fired.any(axis=1)
     default = y1[none].mean()
-    expect = np.array([max(p for p, f in zip(prec, row) if f) if row.any() else default
-                       for row in fired])
+    m, prior = 2.0, y1.mean()  # PRIOR_STRENGTH pseudo-rows at the class prior
+
+    def smooth(rows):
+        return (y1[rows].sum() + m * prior) / (rows.sum() + m)
+
+    score = [smooth(fired[:, r]) for r in range(fired.shape[1])]
+    expect = np.array([max(0.5 + 1e-16, max(s for s, f in zip(score, row) if f))
+                       if row.any() else min(0.5, smooth(none)) for row in fired])
+    assert 0 < expect.min() and expect.max() < 1
     np.testing.assert_allclose(clf.predict_proba(X)[:, 1], expect)
     np.testing.assert_allclose(clf.decision_function(X), 2 * expect - 1)
     np.testing.assert_allclose(clf.rule_precision_, prec)

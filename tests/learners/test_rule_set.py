@@ -51,7 +51,7 @@ FORMS = {"budget": dict(complexity=9.0, lambda0=0.0, lambda1=0.0),
 
 
 def master_kwargs(est):
-    return dict(complexity=est.complexity, lambda0=est.lambda0, lambda1=est.lambda1)
+    return dict(complexity=est.complexity, lambda0=est.lambda0_, lambda1=est.lambda1_)
 
 
 # ------------------------------------------------------------ column generation is exact
@@ -295,9 +295,10 @@ def test_export_from_json_with_the_training_data_names_each_column_after_its_rul
     from optirules.solvers import read_model
 
     X, y = mixed_frame()
-    est = BooleanRuleSetClassifier(binarizer="auto", random_state=0).fit(X, y)
+    est = BooleanRuleSetClassifier(binarizer="auto", random_state=0, mip_gap=1e-6).fit(X, y)
     assert est.rules_.n_rules >= 1
     back = BooleanRuleSetClassifier.from_json(est.to_json())
+    assert (back.lambda0_, back.lambda1_) == (est.lambda0_, est.lambda1_)
     with pytest.raises(InputError, match=r"export_model\(path, X=X_train, y=y_train\)"):
         back.export_model(tmp_path / "r.lp")
     with pytest.raises(InputError, match="X and y together"):
@@ -322,7 +323,7 @@ def test_export_from_json_with_the_training_data_names_each_column_after_its_rul
     def objective(keep):  # weighted Hamming loss plus the penalties of the kept rules
         hit = cov[:, list(keep)].any(axis=1)
         return (P[yk & ~hit].sum() + P[~yk & hit].sum()
-                + sum(est.lambda0 + est.lambda1 * degree[k] for k in keep))
+                + sum(est.lambda0_ + est.lambda1_ * degree[k] for k in keep))
 
     best = min(objective(keep) for r in range(len(degree) + 1)
                for keep in itertools.combinations(range(len(degree)), r))
@@ -419,11 +420,12 @@ def test_integer_weights_equal_repeated_rows_with_a_binarizer():
     literals and the rule set of that row repeated."""
     X, y = mixed_frame(2, n=90)
     w = np.random.default_rng(1).integers(1, 4, size=len(y))
-    weighted = BooleanRuleSetClassifier(binarizer="auto", max_degree=2, random_state=0).fit(
-        X, y, sample_weight=w)
+    kw = dict(binarizer="auto", max_degree=2, random_state=0, mip_gap=1e-6, tol=0.0)
+    weighted = BooleanRuleSetClassifier(**kw).fit(X, y, sample_weight=w)
     rows = np.repeat(np.arange(len(y)), w)
-    repeated = BooleanRuleSetClassifier(binarizer="auto", max_degree=2, random_state=0).fit(
-        X.iloc[rows], y[rows])
+    repeated = BooleanRuleSetClassifier(**kw).fit(X.iloc[rows], y[rows])
+    # lambda "auto" counts the rows as the sum of the weights: the same penalty both ways
+    assert weighted.lambda0_ == repeated.lambda0_ == pytest.approx(0.1 / np.sqrt(w.sum()))
     assert [str(c) for c in weighted.literals_] == [str(c) for c in repeated.literals_]
     assert weighted.ip_objective_ == pytest.approx(repeated.ip_objective_, rel=1e-9)
     # the optimum is one value, not one rule set: the weighted LP and the LP of repeated
@@ -435,8 +437,9 @@ def test_integer_weights_equal_repeated_rows_with_a_binarizer():
     A = np.asarray(weighted.binarizer_.transform(X), dtype=bool)
     P = w / w.sum()
     for est in (weighted, repeated):
-        assert master_objective(A, y == weighted.classes_[1], P, est.clauses_, 0.001,
-                                0.001) == pytest.approx(weighted.ip_objective_, rel=1e-9)
+        assert master_objective(A, y == weighted.classes_[1], P, est.clauses_,
+                                weighted.lambda0_, weighted.lambda1_) == pytest.approx(
+            weighted.ip_objective_, rel=1e-9)
 
 
 def test_verbose_logs_every_iteration_and_the_stop(caplog):
@@ -469,6 +472,7 @@ def test_master_ip_reaches_the_declarative_optimum_on_wdbc_first_fold():
     info = est.fit_info_
     assert est.gap_certified_ and est.ip_objective_ <= info["greedy_objective"] + 1e-15
     ref = RuleMasterModel(A, (y[tr] == est.classes_[1]).astype(int), est.pool_,
-                          lambda0=0.001, lambda1=0.001)
+                          lambda0=est.lambda0_, lambda1=est.lambda1_)
     ref.solve("highs", mip_gap=1e-9)
-    assert est.ip_objective_ == pytest.approx(ref.objective_, abs=1e-9)
+    # the default master IP stops at mip_gap = 1 %: between the optimum and optimum / 0.99
+    assert ref.objective_ - 1e-12 <= est.ip_objective_ <= ref.objective_ / (1 - est.mip_gap)

@@ -431,3 +431,39 @@ def test_lp_support_carries_the_restricted_lp_optimum(form):
     assert alone.solve() == pytest.approx(res.lp_objective, rel=1e-9, abs=1e-12)
     # and no clause of the support can be dropped for free: each has w_k > 0
     assert np.all(alone.w_ > 1e-9)
+
+
+# ------------------------------------------------------------------ stopping on the gap
+@pytest.mark.parametrize("complexity, tol", [(9.0, 2.0), (6.0, 1.3)])
+def test_a_fit_stopped_on_its_gap_has_a_bound_within_that_gap(complexity, tol):
+    """column_generation(tol=...) stops once the restricted LP is within tol of the
+    certified bound; the bound is below the LP over *every* clause (the full column set,
+    enumerated), so the restricted LP at the stop is within tol of that full optimum.  (The
+    Lagrangian bound of this master is loose until pricing nearly converges, hence the
+    large tolerances that make the stop come early on this small instance.)"""
+    from optirules.models import all_clauses
+
+    A, y, P = _cg_data(seed=3, n=200, f=8)
+    full = HighsRuleMaster(A, y.astype(int), all_clauses(A, y, 3), sample_weight=P,
+                           complexity=complexity)
+    z_full = full.solve()
+    kw = {"max_degree": 3, "n_columns": 1, "max_iter": 500, "complexity": complexity}
+    exact = column_generation(A, y, P, **kw)
+    assert exact.converged and exact.lp_objective == pytest.approx(z_full, rel=1e-7)
+    res = column_generation(A, y, P, tol=tol, **kw)
+    assert res.stop_reason.startswith("gap"), res.stop_reason
+    assert not res.converged and len(res.history) < len(exact.history)
+    last = res.history[-1]
+    assert last["lp_objective"] - last["lp_bound"] <= tol * last["lp_objective"]
+    assert last["lp_bound"] <= z_full + 1e-12  # the certificate holds over all clauses
+    assert last["lp_objective"] - z_full <= tol * last["lp_objective"]
+    assert res.certified and res.lp_bound <= z_full + 1e-12
+    # the reported gap bounds the distance of the rule set from any over all clauses
+    assert res.ip_objective * (1 - res.gap) <= z_full + 1e-12
+
+
+def test_tol_is_checked():
+    A, y, P = _cg_data()
+    for bad in (-0.1, float("nan"), "0.1"):
+        with pytest.raises(InputError, match="tol must be"):
+            column_generation(A, y, P, max_degree=2, tol=bad)
