@@ -18,7 +18,7 @@ Methods (:func:`make_method`):
   defaults (penalty form, ``lambda0 = lambda1 = "auto"``: :math:`0.1/\\sqrt{n}` for ``n``
   training rows, ``max_degree="auto"``, beam search then exact pricing);
 * ``rule_set_cv``: :class:`~optirules.learners._rule_set_cv.BooleanRuleSetCV` around that
-  learner: ``lambda0 = lambda1`` chosen from its ``penalties="auto"`` grid (0.5 to 2 times
+  learner: ``lambda0 = lambda1`` chosen from its ``penalties="auto"`` grid (0.7 to 2.8 times
   the rule set's penalty) by 5-fold stratified CV inside the training fold (shuffled,
   ``random_state``), then refitted;
 * ``rule_set_C``: the same learner in the DRO paper's budget form with the DRO's overall

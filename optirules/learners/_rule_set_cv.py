@@ -48,7 +48,7 @@ __all__ = ["BooleanRuleSetCV", "AUTO_PENALTY_FACTORS"]
 
 #: penalties="auto": lambda0 = lambda1 = f * 0.1 / sqrt(n) for each factor f (1 is the rule
 #: set's own "auto" penalty), for n training rows
-AUTO_PENALTY_FACTORS = (0.5, 0.7, 1.0, 1.4, 2.0)
+AUTO_PENALTY_FACTORS = (0.7, 1.0, 1.4, 2.0, 2.8)
 SELECTIONS = ("best", "one_se")
 
 
@@ -140,7 +140,7 @@ class BooleanRuleSetCV(RefitDelegation, ClassifierMixin, BaseEstimator):
         ``(lambda0, lambda1)``.  ``"auto"``: ``f`` times the rule set's ``"auto"``
         penalty :math:`0.1 / \\sqrt{n}` for the ``n`` rows given to :meth:`fit` (the sum of
         ``sample_weight``), for each factor ``f`` of ``AUTO_PENALTY_FACTORS``
-        (0.5, 0.7, 1, 1.4, 2); the values are in ``cv_results_``.
+        (0.7, 1, 1.4, 2, 2.8); the values are in ``cv_results_``.
     cv : int, cross-validation splitter or iterable, default 5
         Number of stratified folds (shuffled with ``random_state`` when it is given), any
         scikit-learn splitter, or an iterable (a list or a generator) of ``(train, test)``

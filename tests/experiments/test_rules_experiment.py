@@ -69,10 +69,10 @@ def test_quick_benchmark_records_and_table():
 
 def test_cv_method_records_the_chosen_penalty():
     (rec,) = run_rules_benchmark(["digits_1v7"], ["rule_set_cv"], folds=[0])
-    # penalties="auto": factors (0.5, 0.7, 1, 1.4, 2) of one penalty, 0.1 / sqrt(n)
+    # penalties="auto": factors (0.7, 1, 1.4, 2, 2.8) of one penalty, 0.1 / sqrt(n)
     grid = np.asarray(rec["penalty_grid"])
-    np.testing.assert_allclose(grid / grid[2], [0.5, 0.7, 1.0, 1.4, 2.0])
-    n = (0.1 / grid[2]) ** 2  # the training rows of the fold: about 4/5 of digits 1 vs 7
+    np.testing.assert_allclose(grid / grid[1], [0.7, 1.0, 1.4, 2.0, 2.8])
+    n = (0.1 / grid[1]) ** 2  # the training rows of the fold: about 4/5 of digits 1 vs 7
     assert 250 < n < 300
     assert rec["penalty"] in grid and rec["certified"]
     assert rec["cv_time"] < rec["fit_time"] and rec["accuracy"] > 0.9
