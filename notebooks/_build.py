@@ -673,14 +673,16 @@ NB02 = [
     md(r"""
     ## The penalty: an exact master can overfit small data
 
-    The learner `BooleanRuleSetClassifier` runs this loop and then the IP.  Its default
-    objective is the penalty form of AIX360's BRCG: the weighted error plus
-    $\lambda_0 = 0.001$ per rule and $\lambda_1 = 0.001$ per literal.  With $N$ training
-    rows each error weighs $1/N$, so when $N < 333$ a two-literal rule that covers a single
-    positive row (and no negative) *lowers* the objective: an exact IP keeps adding such
-    rules, which a heuristic final selection would mostly miss.  On ionosphere (245 training
-    rows here) the train-test gap shows it; `BooleanRuleSetCV` picks the penalty by
-    stratified cross-validation on the training rows and refits.
+    The learner `BooleanRuleSetClassifier` runs this loop and then the IP.  Its objective
+    is the penalty form of BRCG implementations: the weighted error plus $\lambda_0$ per
+    rule and $\lambda_1$ per literal.  AIX360's BRCG uses $\lambda_0 = \lambda_1 = 0.001$.
+    With $N$ training rows each error weighs $1/N$, so when $N < 333$ a two-literal rule
+    that covers a single positive row (and no negative) *lowers* that objective: an exact IP
+    keeps adding such rules, which a heuristic final selection would mostly miss.  On
+    ionosphere (245 training rows here) the train-test gap shows it.  The learner's default
+    penalty therefore grows with the noise of the data, $0.1/\sqrt{N}$ per rule and per
+    literal (about 0.0064 here); `BooleanRuleSetCV` picks the penalty by stratified
+    cross-validation on the training rows and refits.
     """),
     code("""
     from sklearn.model_selection import train_test_split
