@@ -476,3 +476,50 @@ def test_master_ip_reaches_the_declarative_optimum_on_wdbc_first_fold():
     ref.solve("highs", mip_gap=1e-9)
     # the default master IP stops at mip_gap = 1 %: between the optimum and optimum / 0.99
     assert ref.objective_ - 1e-12 <= est.ip_objective_ <= ref.objective_ / (1 - est.mip_gap)
+
+
+# ------------------------------------------------------------------ smoothed scores
+def test_scores_are_smoothed_never_certain_and_follow_predict():
+    """On a noisy table: no probability is 0 or 1 (every rule covers rows of one class at
+    most, the Beta prior keeps the score inside), argmax(predict_proba) == predict on every
+    row, and a rule's score is (k + 2 prior) / (n + 2) counted by hand."""
+    from sklearn.model_selection import train_test_split
+
+    from optirules.data import load_dataset
+
+    X, y = load_dataset("liver_disorders_bupa")
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, stratify=y, random_state=0)
+    est = BooleanRuleSetClassifier(binarizer="auto", random_state=0).fit(X_tr, y_tr)
+    for Z in (X_tr, X_te):
+        p = est.predict_proba(Z)
+        assert ((p > 0) & (p < 1)).all()
+        np.testing.assert_array_equal(est.classes_[p.argmax(axis=1)], est.predict(Z))
+    fired = est.decision_rules(X_tr)
+    pos = y_tr == est.classes_[1]
+    prior = pos.mean()
+    assert est.class_prior_ == pytest.approx(prior)
+    for m in range(fired.shape[1]):
+        k, n = (fired[:, m] & pos).sum(), fired[:, m].sum()
+        assert est.rule_support_[m] == pytest.approx(n)
+        only = fired[:, m] & (fired.sum(axis=1) == 1)  # rows where rule m alone fires
+        if only.any():
+            expect = max((k + 2 * prior) / (n + 2), np.nextafter(0.5, 1))
+            assert est.predict_proba(X_tr[only])[:, 1] == pytest.approx(expect)
+
+
+@pytest.mark.parametrize("field, value", [("rule_precision", 5.0), ("default_precision", -3.0),
+                                          ("rule_support", float("nan")),
+                                          ("class_prior", "abc"), ("rule_support", None)])
+def test_damaged_scores_in_json_are_refused(field, value):
+    import json
+
+    X, y = binary_data(3)
+    est = BooleanRuleSetClassifier(random_state=0).fit(X, y)
+    data = json.loads(est.to_json())
+    scores = data["scores"]
+    if isinstance(scores[field], list):
+        scores[field] = [value] * len(scores[field]) or [value]
+    else:
+        scores[field] = value
+    with pytest.raises(InputError, match="scores"):
+        BooleanRuleSetClassifier.from_json(json.dumps(data))
