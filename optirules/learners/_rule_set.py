@@ -309,10 +309,12 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
     time_limit : float or None, default None
         Wall-clock seconds for the whole fit (column generation and IP; the IP always
         gets at least one second).  At the limit the best rule set so far is kept.
-    pricing_time_limit : float or None, default 30
-        Seconds for one exact pricing call.  When it stops the pricing early the proof is
-        incomplete, but its bound still gives a certified (weaker) ``lp_bound_``;
-        ``pricing_complete_`` says so.
+    pricing_time_limit : float or None, default None
+        Wall-clock seconds for one exact pricing call; ``None``: no limit, so the fit does
+        not depend on the machine's speed or load.  When a limit stops the pricing early
+        the proof is incomplete, but its bound still gives a certified (weaker)
+        ``lp_bound_``; ``pricing_complete_`` says so, and the result then depends on the
+        machine.
     solver : str or dict, default "highs"
         One name for every part, or ``{"lp": ..., "milp": ...}`` (a part left out is
         ``"highs"``).  The LP part is the restricted master LP, which must return duals:
@@ -441,7 +443,7 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
                  lambda1: float | str = "auto", max_degree: int | str = "auto", pricing: str = "auto",
                  exact_method: str = "auto", beam_width: int = 10, n_columns: int = 10,
                  max_iter: int = 100, tol: float = 0.01, time_limit: float | None = None,
-                 pricing_time_limit: float | None = 30.0,
+                 pricing_time_limit: float | None = None,
                  solver: str | Mapping[str, str] = "highs",
                  mip_gap: float = 0.01, binarizer: Any = None, random_state: Any = None,
                  verbose: bool = False, backend: Any = "local",
