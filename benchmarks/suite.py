@@ -787,12 +787,15 @@ def summary(tables: dict, learners: list[str]) -> tuple[list[str], list[str], li
         if has_ref:
             ref = [tables[d][REFERENCE] for d in common]
             ge = sum(r["accuracy"] >= c["accuracy"] for r, c in zip(rows, ref))
+            gt = sum(r["accuracy"] > c["accuracy"] for r, c in zip(rows, ref))
             dbrier = _mean(r["brier"] - c["brier"] for r, c in zip(rows, ref))
-            ge_s = f"{ge}/{len(rows)}"
+            ge_s = f"{gt} / {ge} of {len(rows)}"
         else:
             ge_s, dbrier = "-", NAN
         valid_brier = [r for r in rows if not math.isnan(r["brier"])]
-        worse = sum(r["brier"] > r["prior_brier"] for r in valid_brier)
+        # worse than the prior beyond rounding (a model that scores every row with the
+        # prior itself equals it up to the last bits)
+        worse = sum(r["brier"] > r["prior_brier"] + 1e-9 for r in valid_brier)
         lits = [r["n_literals"] for r in rows if not math.isnan(r["n_literals"])]
         max_iter = sum(r["max_iter_fits"] for r in rows)
         members = sum(r["member_max_iter"] for r in rows)
@@ -869,7 +872,7 @@ def write_report(args, rows: list[dict], datasets: list[str], learners: list[str
               "rule sets whose `status_` starts with max_iter (DRO: members stopped by "
               "max_iter in parentheses).",
               "",
-              "| learner | data sets | mean accuracy | mean rank | accuracy >= cart_cv | "
+              "| learner | data sets | mean accuracy | mean rank | accuracy > / >= cart_cv | "
               "Brier - cart_cv | Brier > prior Brier | median literals | max fit CPU s | "
               "max_iter fits |",
               "|---|---|---|---|---|---|---|---|---|---|", *body, ""]

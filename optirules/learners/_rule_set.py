@@ -279,9 +279,10 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         defaults").  Set both to 0 with a ``complexity`` budget for the pure budget form
         of the DRO paper.
     max_degree : int or "auto", default "auto"
-        Most literals in one rule.  ``"auto"``: 3 when exact pricing of degree-3 clauses
-        is cheap (:math:`L^3 N / 6 \le 2 \cdot 10^9` for ``L`` literals and ``N`` rows:
-        the work of :func:`enumerate_pricing`), else 2.  The choice is in ``max_degree_``.
+        Most literals in one rule.  ``"auto"``: 3 when the ``L`` literals give at most
+        :math:`4 \cdot 10^6` triples (:math:`L^3/6`, ``L <= 288``), whatever the number of
+        rows, else 2 (:func:`~optirules.models.resolve_max_degree`).  The choice is in
+        ``max_degree_``.
     pricing : {"auto", "exact", "beam"}, default "auto"
         ``"beam"``: beam search only (fast, no proof, ``gap_`` not certified);
         ``"exact"``: exact pricing every iteration; ``"auto"``: at ``max_degree=3`` (or
@@ -427,7 +428,9 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         (``master``: ``HighsRuleMaster``, ``MergedHighsRuleMaster`` (many rows),
         ``PersistentRuleMaster`` or ``RebuildRuleMaster``) and how the IP was solved
         (``ip_route``: ``"highspy"`` over the rows merged by their coverage of the IP's
-        columns, ``"model"`` through Pyomo).
+        columns, ``"model"`` through Pyomo, or branch and bound over the IP's dual LP from
+        ``BRANCH_AND_BOUND_ROWS`` merged label-1 rows on HiGHS: ``column_generation``'s
+        ``master_ip="auto"``).
     n_iter_ : int
         Column-generation iterations run (with more than two classes: an array, one
         count per class).
@@ -574,6 +577,7 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
                 time_limit=self.time_limit, pricing_time_limit=self.pricing_time_limit,
                 solver=self.solver, mip_gap=float(self.mip_gap), random_seed=self._seed(),
                 progress=progress, backend=self.backend, initial_clauses=initial,
+                master_ip="auto",
             )
         finally:
             if bar is not None:
