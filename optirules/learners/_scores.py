@@ -28,7 +28,7 @@ __all__ = ["PRIOR_STRENGTH", "smoothed_share", "consistent_with_prediction"]
 
 #: Pseudo-rows of the Beta prior (``m`` of the m-estimate); chosen on the bundled suite
 #: (``benchmarks/suite.py``, see ``benchmarks/results/suite.md``).
-PRIOR_STRENGTH = 2.0
+PRIOR_STRENGTH = 10.0
 
 _ABOVE_HALF = float(np.nextafter(0.5, 1.0))
 

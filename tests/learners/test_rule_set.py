@@ -482,7 +482,7 @@ def test_master_ip_reaches_the_declarative_optimum_on_wdbc_first_fold():
 def test_scores_are_smoothed_never_certain_and_follow_predict():
     """On a noisy table: no probability is 0 or 1 (every rule covers rows of one class at
     most, the Beta prior keeps the score inside), argmax(predict_proba) == predict on every
-    row, and a rule's score is (k + 2 prior) / (n + 2) counted by hand."""
+    row, and a rule's score is (k + 10 prior) / (n + 10) counted by hand."""
     from sklearn.model_selection import train_test_split
 
     from optirules.data import load_dataset
@@ -503,7 +503,7 @@ def test_scores_are_smoothed_never_certain_and_follow_predict():
         assert est.rule_support_[m] == pytest.approx(n)
         only = fired[:, m] & (fired.sum(axis=1) == 1)  # rows where rule m alone fires
         if only.any():
-            expect = max((k + 2 * prior) / (n + 2), np.nextafter(0.5, 1))
+            expect = max((k + 10 * prior) / (n + 10), np.nextafter(0.5, 1))
             assert est.predict_proba(X_tr[only])[:, 1] == pytest.approx(expect)
 
 
