@@ -14,6 +14,7 @@ costs through it, and the rule master's LP reduced costs are checked against it.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -358,14 +359,31 @@ def reduced_costs(A: Any, y: Any, clauses: Iterable[Iterable[Any]], mu: Any, *,
     return complexity_costs(clause_degrees(ks), lam, lambda0, lambda1) + row_prices(yb, P, mu) @ cov
 
 
+#: all_clauses refuses to enumerate more candidate clauses than this (checked before any work)
+MAX_ENUMERATED_CLAUSES = 10_000_000
+
+
 def all_clauses(A: np.ndarray, y: np.ndarray, max_degree: int, names: list[str] | None = None):
-    """Every clause of 1..max_degree literals that covers a positive row of ``A`` (the full
+    r"""Every clause of 1..max_degree literals that covers a positive row of ``A`` (the full
     column set of the rule master, for small problems: the pool column generation avoids).
 
     Pairs of literals on the same feature are skipped (they are contradictory or
-    redundant for threshold and category literals alike) when ``names`` is given.
+    redundant for threshold and category literals alike) when ``names`` is given.  The
+    number of candidates, :math:`\sum_{d \le D} \binom{L}{d}` for ``L`` literals, is known
+    before any work: past ``MAX_ENUMERATED_CLAUSES`` an :class:`InputError` gives it.
     """
     A = np.asarray(A, dtype=bool)
+    if isinstance(max_degree, bool) or not isinstance(max_degree, (int, np.integer)) \
+            or max_degree < 1:
+        raise InputError(f"max_degree must be an integer >= 1, got {max_degree!r}.")
+    n_lit = A.shape[1] if A.ndim == 2 else 0
+    count = sum(math.comb(n_lit, d) for d in range(1, int(max_degree) + 1))
+    if count > MAX_ENUMERATED_CLAUSES:
+        raise InputError(
+            f"enumerating every clause of at most {max_degree} of {n_lit} literals means "
+            f"{count:.3g} candidates, more than {MAX_ENUMERATED_CLAUSES:,}; use a smaller "
+            "max_degree or fewer literals (a coarser binarizer), or column generation, "
+            "which prices clauses without listing them.")
     pos = A[np.asarray(y) == 1]
     feature = None
     if names is not None:
