@@ -308,8 +308,10 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
     max_iter : int, default 100
         Most column-generation iterations.
     time_limit : float or None, default None
-        Wall-clock seconds for the whole fit (column generation and IP; the IP always
-        gets at least one second).  At the limit the best rule set so far is kept.
+        Wall-clock seconds for the whole fit: column generation, then the master IP
+        within what is left (none left: the local-search incumbent over the generated
+        clauses, with its gap).  At the limit the best rule set so far is kept, and the
+        result depends on the machine's speed (``status_`` says ``time_limit``).
     pricing_time_limit : float or None, default None
         Wall-clock seconds for one exact pricing call; ``None``: no limit, so the fit does
         not depend on the machine's speed or load.  When a limit stops the pricing early

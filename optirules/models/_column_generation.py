@@ -789,13 +789,19 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     keep_cols = [pool_list[k] for k in _distinct_coverage(
         pool_list, None if merged is None else merged[0], keep)]
     rem = remaining()
-    tl = None if rem is None else max(rem, 1.0)  # the master IP's seconds
+    tl = rem  # the master IP's seconds: what time_limit leaves
     if ip_time_limit is not None:
         tl = float(ip_time_limit) if tl is None else min(tl, float(ip_time_limit))
     ip_info: dict[str, Any] = {}
     if keep_cols and within_gap:
         chosen = canonical([pool_list.index(c) for c in incumbent])
         ip_status = "optimal (incumbent within mip_gap of the LP bound)"
+    elif keep_cols and tl is not None and tl <= 0:
+        # time_limit is spent: no IP, the incumbent (greedy and local search over the
+        # pool) is the rule set, its gap to the certified bound reported
+        chosen = incumbent
+        ip_status = "time_limit (no time left for the IP; the local-search incumbent)"
+        ip_route = "incumbent"
         ip_route = "incumbent"
     elif keep_cols and enumerated:
         chosen, _ = enumerate_master(A, y, P, keep_cols, complexity, lambda0, lambda1)

@@ -467,3 +467,19 @@ def test_tol_is_checked():
     for bad in (-0.1, float("nan"), "0.1"):
         with pytest.raises(InputError, match="tol must be"):
             column_generation(A, y, P, max_degree=2, tol=bad)
+
+
+def test_a_spent_time_limit_leaves_no_time_for_the_master_ip():
+    """time_limit bounds the whole call: when column generation used it up the master IP
+    is not started (it used to get at least one second); the incumbent is the rule set,
+    and its objective is the master objective of its clauses."""
+    from optirules.models import master_objective
+
+    A, y, P = _cg_data(seed=2, n=200, f=8)
+    res = column_generation(A, y, P, max_degree=2, lambda0=0.002, lambda1=0.002,
+                            time_limit=1e-9)
+    assert res.stop_reason == "time_limit"
+    assert res.ip_status.startswith("time_limit (no time left for the IP")
+    assert res.info["ip_route"] == "incumbent"
+    assert res.ip_objective == pytest.approx(
+        master_objective(A, y, P, res.clauses, 0.002, 0.002), abs=1e-12)
