@@ -13,7 +13,7 @@ from sklearn.utils.validation import _check_sample_weight, _num_samples, column_
 from ..errors import InputError
 
 __all__ = ["check_binary_targets", "normalized_weights", "n_rows", "fit_binarizer", "check_fitted",
-           "check_2d", "progress_logger"]
+           "check_2d", "check_n_jobs", "progress_logger"]
 
 
 def n_rows(X: Any) -> int:
@@ -80,6 +80,17 @@ def fit_binarizer(binarizer: Any, X: Any, sample_weight: Any = None) -> Any:
         if takes:
             return binarizer.fit(X, sample_weight=sample_weight)
     return binarizer.fit(X)
+
+
+def check_n_jobs(n_jobs: Any) -> None:
+    """``n_jobs`` as joblib takes it: None or a nonzero int (-1: every core), else an
+    :class:`InputError` saying so (before any work)."""
+    if n_jobs is None:
+        return
+    if isinstance(n_jobs, (bool, np.bool_)) or not isinstance(n_jobs, (int, np.integer)) \
+            or n_jobs == 0:
+        raise InputError(f"n_jobs must be None or a nonzero int (joblib's: -1 for every "
+                         f"core, 2 for two processes), got {n_jobs!r}.")
 
 
 def check_fitted(estimator: Any, attribute: str) -> None:

@@ -35,6 +35,7 @@ from sklearn.utils import indexable
 from ..errors import InputError
 from ._checks import (
     check_binary_targets,
+    check_n_jobs,
     n_rows,
     normalized_weights,
     progress_logger,
@@ -302,6 +303,7 @@ class BooleanRuleSetCV(RefitDelegation, ClassifierMixin, BaseEstimator):
                 patience, (int, np.integer)) or patience < 1):
             raise InputError(f"n_iter_no_change must be None or an integer >= 1, got "
                              f"{patience!r}.")
+        check_n_jobs(self.n_jobs)
         reuse = bool(self.reuse_pool)
         if self.selection not in SELECTIONS:
             raise InputError(f"selection must be one of {SELECTIONS}, got {self.selection!r}.")

@@ -283,3 +283,11 @@ def test_solver_is_set_on_every_fit_and_checked_first():
     assert est.best_estimator_.solver == "highs"
     with pytest.raises(OptirulesError):
         BooleanRuleSetCV(solver="no_such_solver").fit(X, y)
+
+
+@pytest.mark.parametrize("bad", [0, float("nan"), "abc", 1.5, True])
+def test_a_bad_n_jobs_is_refused_before_any_fit(bad):
+    X = np.array([[0, 1], [1, 0], [1, 1], [0, 0]] * 5)
+    y = np.array([1, 0, 1, 0] * 5)
+    with pytest.raises(InputError, match="n_jobs must be None or a nonzero int"):
+        BooleanRuleSetCV(n_jobs=bad, cv=2).fit(X, y)
