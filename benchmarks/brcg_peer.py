@@ -171,7 +171,8 @@ def _peer_fit(req: dict, cache: dict, BooleanRuleCG) -> dict:
             "pool": int(model.z.shape[1]), "rules": model.explain()["rules"],
             "n_rules": n_rules, "n_literals": n_lits,
             "accuracy": float(np.mean(model.predict(Xte) == yte)),
-            "objective": master_objective(model.predict(Xtr), ytr, n_rules, n_lits)}
+            "objective": master_objective(model.predict(Xtr), ytr, n_rules, n_lits),
+            "pred": [int(v) for v in model.predict(Xte)]}
 
 
 def _peer_profile(req: dict, cache: dict, BooleanRuleCG) -> dict:

@@ -485,18 +485,8 @@ def _brcg_module():
 
 
 def _brcg_fit(req: dict, cache: dict, BooleanRuleCG) -> dict:
-    """Peer side: brcg_peer's fit, answering the test predictions too."""
-    import numpy as np
-
-    Xtr, ytr, Xte, _ = _brcg_module()._peer_frames(req["path"], cache)
-    model = BooleanRuleCG(solver=req.get("solver", "HIGHS"), silent=True)
-    t0, c0 = time.perf_counter(), time.process_time()
-    model.fit(Xtr, ytr)
-    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    chosen = np.flatnonzero(np.asarray(model.w).ravel() > 0.5)
-    sizes = [int(np.asarray(model.z.iloc[:, k]).sum()) for k in chosen]
-    return {"wall": wall, "cpu": cpu, "iterations": int(model.it), "n_rules": len(sizes),
-            "n_literals": int(sum(sizes)), "pred": [int(v) for v in model.predict(Xte)]}
+    """Peer side: brcg_peer's fit, which answers the test predictions too."""
+    return _brcg_module()._peer_fit(req, cache, BooleanRuleCG)
 
 
 def serve_brcg() -> int:
