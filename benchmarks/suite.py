@@ -54,7 +54,8 @@ peers a user would pick instead, on every bundled data set.
   the rule sets ``n_iter_``, ``status_`` and ``gap_`` (CV: of the refitted rule set).
 * Every result (an error too) is appended as one JSON line to ``--store`` and skipped when a
   line with the same (tag, data set, learner, number of folds, fold) is already there, so a
-  run can be stopped, resumed and extended (``--retry-errors`` fits the errors again).
+  run can be stopped, resumed and extended (``--retry-errors`` fits the errors again;
+  ``--report-only`` writes the report from the stored rows without fitting).
   ``--tag`` defaults to the short git commit, with ``+dirty.<hash>`` of the uncommitted
   changes to ``optirules/`` and this file if any, so that rows measured on other code are not
   mixed in; pass the same ``--tag`` to extend a run across commits that do not touch the
@@ -925,6 +926,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="JSON-lines file of the per-fold results, appended to and reused")
     ap.add_argument("--tag", help="key of the rows reused from --store (default: the git "
                                   "commit, +dirty.<hash> with uncommitted changes)")
+    ap.add_argument("--report-only", action="store_true",
+                    help="fit nothing: write the report from the rows already in --store "
+                         "(missing fits leave their data set out of the summary)")
     ap.add_argument("--retry-errors", action="store_true",
                     help="fit again the (data set, learner, fold) whose stored row is an error")
     ap.add_argument("--out", default=str(RESULTS / "suite.md"),
@@ -985,7 +989,7 @@ def main(argv: list[str] | None = None) -> int:
             for k, (train, test) in enumerate(splits):
                 for name in learners:
                     row_key = (tag, d, name, args.folds, k)
-                    if row_key in stored:
+                    if row_key in stored or args.report_only:
                         continue
                     row = {"tag": tag, "dataset": d, "learner": name, "n_folds": args.folds,
                            "fold": k, "run_started": started.isoformat()}
