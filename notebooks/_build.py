@@ -2317,7 +2317,7 @@ NB07 = [
                           "rank_test_score", "mean_n_rules")})
     print(grid.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     print(f"chosen: {search.best_params_}; test accuracy {search.score(X_test, y_test):.3f}"
-          f" (depth 2, min_coverage 2: {dl.score(X_test, y_test):.3f})")
+          f" (depth 2, min_coverage {dl.min_coverage_}: {dl.score(X_test, y_test):.3f})")
     plain = DecisionListClassifier(categorical_features="all", **search.best_params_)
     refit_is_plain_fit = plain.fit(X_train, y_train).to_text() == search.best_estimator_.to_text()
     """),

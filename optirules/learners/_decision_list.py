@@ -45,6 +45,8 @@ from ._json import json_scalar
 
 __all__ = [
     "DecisionListClassifier",
+    "AUTO_MIN_COVERAGE_DIVISOR",
+    "auto_min_coverage",
     "AttributeTest",
     "DecisionRule",
     "OSRResult",
@@ -58,6 +60,21 @@ __all__ = [
 ]
 
 
+#: ``min_coverage="auto"``: a rule must cover one in this many training rows (and at least
+#: 2 rows); chosen by ``benchmarks/decision_list_defaults.py``
+AUTO_MIN_COVERAGE_DIVISOR = 50
+
+
+def auto_min_coverage(n_rows: int) -> int:
+    """The integer ``min_coverage="auto"`` stands for on ``n_rows`` training rows.
+
+    :math:`\\max(2, \\lceil n / 50 \\rceil)`, computed in integers (no rounding error):
+    2 up to 100 rows, then one rule per 2 % of the training rows at least, so a list
+    fitted with it has at most 50 rules.
+    """
+    return max(2, -(-int(n_rows) // AUTO_MIN_COVERAGE_DIVISOR))
+
+
 class DecisionListClassifier(ClassifierMixin, BaseEstimator):
     """BruteDL decision list with the Minimum OSR fallback (the Minimum OSR paper).
 
@@ -66,7 +83,8 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
 
     **How the list is built.**  Every training row starts uncovered.  Repeatedly, among all
     conjunctions of ``1..max_degree`` tests ``attribute = value`` on distinct attributes that
-    cover at least ``min_coverage`` uncovered rows, the one of best Laplace accuracy
+    cover at least ``min_coverage`` uncovered rows (``min_coverage_``: the integer, also
+    when ``min_coverage="auto"``), the one of best Laplace accuracy
     :math:`(\\max_c n_c + 1)/(n + k)` on the uncovered rows is found by exhaustive search
     (ties: larger coverage, then fewer tests, then the first in attribute/value order); it
     predicts its majority class among those rows (ties: the first class in ``classes_``),
@@ -102,15 +120,24 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
     ----------
     max_degree : int, default=2
         Largest number of tests (literals ``attribute = value``) in one rule.  BruteDL fixes
-        this depth beforehand (the
-        paper's extracted text does not give its value); a deeper search costs about ten
-        times more per level on data with many attributes and can overfit (splice, 10-fold
-        CV: 88.4 % at depth 3 with ``min_coverage=2``, CART 94.6 %).
+        this depth beforehand (the paper's extracted text does not give its value); each
+        further level multiplies the exhaustive search by about the number of attribute
+        values, and deeper rules fitted to few rows can overfit.
         :class:`~optirules.learners.DecisionListCV` chooses it, and ``min_coverage``, by
         cross-validation.
-    min_coverage : int, default=2
-        Smallest number of uncovered training rows a rule must cover when it is added (ours:
-        the paper names no such bound; 1 admits rules for single rows).
+    min_coverage : int or "auto", default="auto"
+        Smallest number of uncovered training rows a rule must cover when it is added.
+        ``"auto"`` (:func:`auto_min_coverage`): :math:`\\max(2, \\lceil n / 50 \\rceil)` for
+        ``n`` training rows, so every rule covers at least 2 % of the training rows (two
+        rows up to 100 rows) and the list has at most 50 rules; the integer used is
+        ``min_coverage_``.  The paper names no such bound: its reading is
+        ``min_coverage=1`` (a conjunction covering a single row is eligible) with a fixed
+        ``max_degree``, e.g. ``DecisionListClassifier(max_degree=3, min_coverage=1)``.
+        ``"auto"`` (an integer ``min_coverage=2`` before it) is ours, chosen by
+        measurement over the bundled data sets: its lists are about the size of those
+        :class:`~optirules.learners.DecisionListCV` chooses, at a fraction of the cost
+        (``benchmarks/results/decision_list_defaults.md``, and the page *Decision lists
+        with Minimum OSR* of the documentation).
     fallback : {"min_osr", "default"}, default="min_osr"
         How points no rule covers are classified: Minimum OSR (the paper's method) or the
         default rule.
@@ -146,6 +173,9 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         Class counts behind the default rule.
     default_class_ : object
         The default rule's class.
+    min_coverage_ : int
+        The ``min_coverage`` of the fit: the parameter itself when it is an integer, else
+        :func:`auto_min_coverage` of the number of training rows.
     stop_reason_ : str
         Why rule search stopped: ``"all_covered"``, ``"min_coverage"``,
         ``"not_better_than_default"`` or ``"max_rules"``.
@@ -182,7 +212,7 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
     def __init__(
         self,
         max_degree: int = 2,
-        min_coverage: int = 2,
+        min_coverage: int | str = "auto",
         fallback: str = "min_osr",
         confidence: float = 0.95,
         n_bins: int = 5,
@@ -215,8 +245,10 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         if not is_int(self.max_degree) or self.max_degree < 1:
             raise InputError(f"max_degree must be an integer >= 1, got {self.max_degree!r}; "
                              "use 1-3 (the search is exhaustive).")
-        if not is_int(self.min_coverage) or self.min_coverage < 1:
-            raise InputError(f"min_coverage must be an integer >= 1, got {self.min_coverage!r}.")
+        if not (isinstance(self.min_coverage, str) and self.min_coverage == "auto") and (
+                not is_int(self.min_coverage) or self.min_coverage < 1):
+            raise InputError(f"min_coverage must be 'auto' or an integer >= 1, got "
+                             f"{self.min_coverage!r}.")
         if self.osr_rows not in ("all", "uncovered"):
             raise InputError(f"osr_rows must be 'all' or 'uncovered', got {self.osr_rows!r}.")
         if self.fallback not in ("min_osr", "default"):
@@ -279,9 +311,16 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         self.train_codes_ = codes
         self.train_y_ = y_enc
         self.training_rows_ = "all"
+        self.min_coverage_ = self._min_coverage_for(codes.shape[0])
         self._build_list(codes, y_enc)
         self.fit_time_ = time.perf_counter() - t0
         return self
+
+    def _min_coverage_for(self, n_rows: int) -> int:
+        """The integer ``min_coverage`` of a fit on ``n_rows`` training rows."""
+        if isinstance(self.min_coverage, str):  # "auto" (checked by _check_params)
+            return auto_min_coverage(n_rows)
+        return int(self.min_coverage)
 
     def _build_list(self, codes: np.ndarray, y: np.ndarray) -> None:
         k = self.classes_.size
@@ -298,7 +337,7 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         progress = None
         if log is not None:
             log.info("BruteDL search: %d rows, %d attribute-value tests, max_degree=%d, "
-                     "min_coverage=%d", n, n_av, self.max_degree, self.min_coverage)
+                     "min_coverage=%d", n, n_av, self.max_degree, self.min_coverage_)
 
             def progress(step: dict) -> None:
                 tests = " AND ".join(str(self._condition(int(av_attr[a]), int(av_value[a])))
@@ -308,7 +347,7 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
                          step["seconds"])
 
         steps, remaining, stop = grow_decision_list(
-            onehot, y, k, av_attr, self.max_degree, self.min_coverage, self.max_rules,
+            onehot, y, k, av_attr, self.max_degree, self.min_coverage_, self.max_rules,
             progress=progress)
         if log is not None:
             log.info("stopped (%s) after %d rules; %d training rows left to the fallback",

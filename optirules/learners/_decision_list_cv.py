@@ -4,12 +4,13 @@ BruteDL (the decision-list learner of the Minimum OSR paper, with the Minimum OS
 every conjunction of at most ``max_degree`` tests, so the depth is the learner's capacity,
 and ``min_coverage`` its brake: a list of deeper rules, or of rules allowed to cover few
 rows, fits its training rows better and generalizes worse when the data do not support
-it.  On splice (10-fold CV, 2,871 training rows per fold) a fixed ``max_degree=3,
-min_coverage=2`` reaches 88.4 % test accuracy against CART's 94.6 %
-(``benchmarks/results/decision_list.md``), and a depth-3 fit takes 15-50 s against 1-2 s
-at depth 2.  The paper fixes the depth beforehand; :class:`DecisionListCV` chooses
-``max_degree`` and ``min_coverage`` by stratified k-fold cross-validation instead and
-refits the chosen pair on all rows.
+it (splice in ``benchmarks/results/decision_list.md``), and a depth-3 search costs many
+times a depth-2 one on data with many attributes.  The paper fixes the depth beforehand;
+:class:`DecisionListCV` chooses ``max_degree`` and ``min_coverage`` by stratified k-fold
+cross-validation instead and refits the chosen pair on all rows.
+:class:`DecisionListClassifier`'s default ``min_coverage="auto"`` was chosen to give lists
+about the size of those this search picks, without its cost
+(``benchmarks/results/decision_list_defaults.md``).
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ __all__ = ["DecisionListCV", "DEFAULT_MAX_DEGREES", "DEFAULT_MIN_COVERAGES"]
 
 #: the default depth grid (depth 4 and more is rarely affordable: the search is exhaustive)
 DEFAULT_MAX_DEGREES = (1, 2, 3)
-#: the default coverage grid (2 is DecisionListClassifier's default; the large values matter
-#: on data sets of thousands of rows, e.g. splice)
+#: the default coverage grid (integers: DecisionListClassifier's default "auto" is the
+#: row-count rule ``max(2, ceil(n / 50))``; the large values matter on data sets of thousands
+#: of rows, e.g. splice)
 DEFAULT_MIN_COVERAGES = (2, 5, 10, 20, 40, 80)
 
 
@@ -86,13 +88,16 @@ class DecisionListCV(RefitDelegation, ClassifierMixin, BaseEstimator):
     ----------
     estimator : DecisionListClassifier or None, default None
         The list whose depth and coverage are tuned; ``None``: ``DecisionListClassifier()``.
+        Its own ``max_degree`` and ``min_coverage`` (e.g. the default ``"auto"``) are
+        replaced by each pair of the grid.
     max_degrees : sequence of int, default (1, 2, 3)
-        The depths tried.  The cost of a fit grows about tenfold per level on data with
-        many attributes (splice: about 1 s at depth 2, 20 s at depth 3 on 2,900 rows).
+        The depths tried.  The cost of a fit grows by about the number of attribute values
+        per level on data with many attributes (timings per data set:
+        ``benchmarks/results/decision_list.md``).
     min_coverages : sequence of int, default (2, 5, 10, 20, 40, 80)
-        The ``min_coverage`` values tried.  A larger coverage also makes a depth-3 search
-        slower or faster depending on the data (less pruning by pure small rules, fewer
-        rules).
+        The ``min_coverage`` values tried (integers >= 1).  A larger coverage also makes a
+        depth-3 search slower or faster depending on the data (less pruning by pure small
+        rules, fewer rules).
     cv : int, cross-validation splitter or iterable, default 5
         Number of stratified folds (shuffled with ``random_state`` when it is given), any
         scikit-learn splitter, or an iterable of ``(train, test)`` index arrays.  With an

@@ -61,6 +61,7 @@ def decision_list_to_doc(est: Any, training_rows: str) -> dict:
                    "class_counts": list(r.class_counts)} for r in est.rules_],
         "default_counts": est.default_counts_.tolist(),
         "stop_reason": est.stop_reason_,
+        "min_coverage_used": int(est.min_coverage_),
         "training": training,
     }
 
@@ -159,6 +160,13 @@ def _from_doc(cls: Any, doc: dict) -> Any:
                                      dtype=np.int64)
     est.default_class_ = est.classes_[int(np.argmax(est.default_counts_))]
     est.stop_reason_ = str(doc.get("stop_reason", ""))
+    # the integer min_coverage the fit used (files written before min_coverage="auto"
+    # existed hold only the parameter, then an integer)
+    used = doc.get("min_coverage_used", params.get("min_coverage", 2))
+    if not _is_count(used) or used < 1 or (est.min_coverage != "auto"
+                                           and used != est.min_coverage):
+        raise bad(f"min_coverage_used {used!r} for min_coverage {est.min_coverage!r}")
+    est.min_coverage_ = int(used)
     est.history_ = []
     est.n_candidates_ = 0
     training = doc["training"]

@@ -15,7 +15,9 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from optirules.errors import InputError
 from optirules.learners._bitset import pack_rows, popcount, unpack_rows
 from optirules.learners._decision_list import (
+    AUTO_MIN_COVERAGE_DIVISOR,
     DecisionListClassifier,
+    auto_min_coverage,
     best_conjunction,
     class_entropy,
     grow_decision_list,
@@ -418,9 +420,76 @@ def test_json_round_trip_identical_predictions(tmp_path):
         DecisionListClassifier.from_json('{"format": "something else"}')
 
 
+# --------------------------------------------------------------------------- min_coverage="auto"
+def test_auto_min_coverage_is_the_documented_formula():
+    assert AUTO_MIN_COVERAGE_DIVISOR == 50
+    for n in range(0, 3001):
+        assert auto_min_coverage(n) == max(2, math.ceil(n / 50)), n
+    # exact in integers where the float 0.02 * n is not (0.02 * 150 = 3.0000000000000004)
+    assert auto_min_coverage(150) == 3 and auto_min_coverage(151) == 4
+    assert [auto_min_coverage(n) for n in (1, 100, 101, 5000, 39073)] == [2, 2, 3, 100, 782]
+
+
+def _noisy_wide_data(n: int, seed: int = 0):
+    """Random labels on four 6-valued attributes: a list of small rules fits the noise."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({f"a{j}": rng.choice(list("pqrstu"), n) for j in range(4)})
+    return X, rng.integers(0, 2, n)
+
+
+def test_default_min_coverage_is_auto_and_the_fit_records_the_value_used():
+    assert DecisionListClassifier().get_params()["min_coverage"] == "auto"
+    assert DecisionListClassifier().get_params()["max_degree"] == 2
+    X, y = _noisy_wide_data(1000)
+    auto = DecisionListClassifier().fit(X, y)
+    assert auto.min_coverage_ == auto_min_coverage(1000) == 20
+    # "auto" is the integer it resolves to: the same list as a fit with that integer
+    explicit = DecisionListClassifier(min_coverage=20).fit(X, y)
+    assert explicit.min_coverage_ == 20
+    assert auto.to_text(stats=True) == explicit.to_text(stats=True)
+    np.testing.assert_array_equal(auto.predict(X), explicit.predict(X))
+    # every rule covered at least min_coverage_ rows when it was added
+    assert all(h["coverage"] >= 20 for h in auto.history_)
+    # small data: 2, the earlier integer default
+    small = DecisionListClassifier().fit(X[:100], y[:100])
+    assert small.min_coverage_ == 2
+    assert small.to_text() == DecisionListClassifier(min_coverage=2).fit(X[:100], y[:100]).to_text()
+
+
+def test_auto_bounds_the_list_at_fifty_rules():
+    X, y = _noisy_wide_data(3000, seed=1)
+    old = DecisionListClassifier(min_coverage=2).fit(X, y)
+    auto = DecisionListClassifier().fit(X, y)
+    assert auto.min_coverage_ == 60
+    assert len(old.rules_) > 50                 # the fixed coverage fits the noise
+    assert len(auto.rules_) <= 3000 // 60 == 50
+    deep = DecisionListClassifier(max_degree=3, min_coverage="auto").fit(X[:120], y[:120])
+    assert deep.min_coverage_ == 3 and len(deep.rules_) <= 120 // 3
+
+
+def test_auto_survives_json_and_is_logged(caplog):
+    import json
+    import logging
+
+    X, y = _noisy_wide_data(400)
+    with caplog.at_level(logging.INFO, logger="optirules"):
+        clf = DecisionListClassifier(verbose=True).fit(X, y)
+    assert any("min_coverage=8" in r.getMessage() for r in caplog.records)
+    doc = json.loads(clf.to_json())
+    assert doc["params"]["min_coverage"] == "auto" and doc["min_coverage_used"] == 8
+    back = DecisionListClassifier.from_json(clf.to_json())
+    assert back.min_coverage == "auto" and back.min_coverage_ == 8
+    np.testing.assert_array_equal(back.predict(X), clf.predict(X))
+    # a file written before "auto" existed holds the integer parameter only
+    old = json.loads(DecisionListClassifier(min_coverage=5).fit(X, y).to_json())
+    del old["min_coverage_used"]
+    assert DecisionListClassifier.from_json(json.dumps(old)).min_coverage_ == 5
+
+
 # --------------------------------------------------------------------------- errors
 @pytest.mark.parametrize("params", [{"max_degree": 0}, {"max_degree": 1.5}, {"min_coverage": 0},
-                                    {"fallback": "vote"}, {"confidence": 1.0},
+                                    {"min_coverage": "Auto"}, {"min_coverage": "2"},
+                                    {"min_coverage": 2.5}, {"fallback": "vote"}, {"confidence": 1.0},
                                     {"n_bins": 1}, {"max_rules": 0},
                                     {"categorical_features": "some"}])
 def test_bad_parameters_raise_input_error(params):
@@ -616,6 +685,9 @@ def test_json_version_2_files_name_max_depth():
     lambda d: d["training"].__setitem__("uncovered_rows", [0, 0]),
     lambda d: d["training"].__setitem__("rows", "some"),
     lambda d: d.pop("rules"),
+    lambda d: d.__setitem__("min_coverage_used", 0),
+    lambda d: d.__setitem__("min_coverage_used", 5),    # the parameter says 1
+    lambda d: d.__setitem__("min_coverage_used", True),
 ])
 def test_json_damage_is_refused_on_load(damage):
     import json

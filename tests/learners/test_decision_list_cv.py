@@ -41,7 +41,8 @@ def test_chooses_the_planted_depth():
     # the first rule is a pure pair on (a1, a2); later ones may be single tests, pure on
     # the rows left (a pure pair covers more rows than a pure triple, so depth 3 = depth 2)
     assert sorted(c.name for c in cv.rules_[0].conditions) == ["a1", "a2"]
-    assert cv.to_text().startswith(DecisionListClassifier(max_degree=3).fit(X, y).to_text())
+    assert cv.to_text().startswith(
+        DecisionListClassifier(max_degree=3, min_coverage=2).fit(X, y).to_text())
 
 
 def test_cv_results_shape_and_ranks():
@@ -68,6 +69,18 @@ def test_cv_results_shape_and_ranks():
         for s, (tr, te) in enumerate(folds):
             plain = DecisionListClassifier(**params).fit(X.iloc[tr], y[tr])
             assert res[f"split{s}_test_score"][g] == plain.score(X.iloc[te], y[te])
+
+
+def test_the_grid_replaces_the_default_auto_coverage():
+    X, y = _parity_pair_data(noise=0.1, seed=2)
+    assert DecisionListClassifier().min_coverage == "auto"
+    cv = DecisionListCV(max_degrees=(1, 2), min_coverages=(3, 7), cv=3, random_state=0)
+    cv.fit(X, y)
+    assert cv.cv_results_["param_min_coverage"].tolist() == [3, 7, 3, 7]
+    assert cv.best_estimator_.min_coverage == cv.best_params_["min_coverage"]
+    assert cv.best_estimator_.min_coverage_ == cv.best_params_["min_coverage"]
+    with pytest.raises(InputError, match="min_coverages"):
+        DecisionListCV(min_coverages=("auto",)).fit(X, y)
 
 
 def test_refit_equals_a_plain_fit_with_the_best_params():
