@@ -447,6 +447,7 @@ def run_cycling_experiment(dataset: str = "heart", *, rho: float = 0.5,
             member_complexity=member_complexity, rho=rho, divergence=divergence,
             n_estimators=n_estimators, loss=loss, random_state=random_state,
             selection="robust_loss",  # every iteration on all rows (no held-out split)
+            n_iter_no_change=2,  # the stopping rule this reproduction was published with
             binarizer=FeatureBinarizer(categorical_features=coded or None))
         est.fit(X, y)
         ids: dict[frozenset, int] = {}

@@ -27,8 +27,12 @@ with :math:`p = P^0` (the paper reports that both work), giving two candidate en
 candidate satisfies the same overall budget :math:`\mathfrak{C}`.
 
 * ``member_complexity=None`` (default) tries the member budgets
-  :math:`\mathfrak{C}' \in \{\mathfrak{C}/3, \mathfrak{C}/2, \mathfrak{C}\}`
-  (:data:`MEMBER_FRACTIONS`); a number fixes :math:`\mathfrak{C}'`.  With
+  :math:`\mathfrak{C}' \in \{\mathfrak{C}/3, \mathfrak{C}\}`
+  (:data:`MEMBER_FRACTIONS`); a number fixes :math:`\mathfrak{C}'`, a sequence of numbers
+  tries each (``(10, 15, 30)`` is the grid :math:`\{\mathfrak{C}/3, \mathfrak{C}/2,
+  \mathfrak{C}\}` of earlier versions at :math:`\mathfrak{C} = 30`; the middle budget was
+  seldom the one returned and cost a third of the fit,
+  ``benchmarks/results/dro_small.md``).  With
   :math:`\mathfrak{C}' = \mathfrak{C}` a candidate holds one member (or several small ones):
   the grid includes the plain budget-form rule set, so a concept that needs the whole
   budget (tic-tac-toe's eight lines of three literals cost 32) stays reachable, which
@@ -64,16 +68,26 @@ candidate satisfies the same overall budget :math:`\mathfrak{C}`.
   ``member_complexity=None``: :math:`\mathfrak{C}' = \mathfrak{C}/3`).
 
 **Fit time (our choices, measured).**  The paper fixes neither the number of iterations nor
-how exactly each member's IP is solved.  ``n_iter_no_change`` (default 2) stops the loop of
+how exactly each member's IP is solved.  ``n_iter_no_change`` (default 1) stops the loop of
 one :math:`\mathfrak{C}'` once its best candidate (least robust loss, then cost) has not
 improved for that many members; since the loop is deterministic, the stopped run is the
 first members of the full one, and the returned candidate is the least robust loss among
-the members grown.  ``mip_gap`` (default 0.01) is the relative gap at which a member's
-master IP stops; each member is one greedy step, and its reported gap against the LP bound
-over all clauses was already 0.3-1.1 % with ``mip_gap=1e-6`` (adult, 10,000 rows), so the
-precision past 1 % bought nothing measurable.  A member repeated from an earlier iteration
-leaves the combination IP under :math:`P^0` unchanged, and its solution is reused.
-Fit times: ``benchmarks/results/dro.md``.
+the members grown (``n_iter_no_change=None``: the paper's fixed number of iterations).
+Each member is the master IP (eqs 6-8) over the pool its column generation ended with,
+solved by HiGHS within ``member_ip_max_nodes`` branch-and-bound nodes (default 1: the
+root, with HiGHS's cuts and heuristics) and ``mip_gap`` (default 0.01), or the
+local-search incumbent when that is better; each member is one greedy step, and its gap
+to the certified LP bound over all clauses is reported (``member_results_``).
+``member_ip_max_nodes=None`` solves each member's IP to ``mip_gap`` (the paper's exact
+member, to that gap).  The bound counts nodes, not seconds, so the fit does not depend on
+the machine's speed or load.  A member repeated from an earlier iteration leaves the
+combination IP under :math:`P^0` unchanged, and its solution is reused.  The defaults
+against those of earlier versions, on every bundled data set of up to 5,000 rows:
+``benchmarks/results/dro_small.md``; larger data: ``benchmarks/results/dro.md``.
+
+**Probabilities.**  :meth:`~DRORuleEnsembleClassifier.predict_proba` is the vote
+:math:`F` calibrated on the training rows: the Beta-smoothed share of ``classes_[1]`` at
+each vote level, made non-decreasing in :math:`F` (the method's docstring).
 
 **Time limit.** ``time_limit`` bounds the whole fit: the members of every
 :math:`\mathfrak{C}'`, the pmf steps, the combination IPs and the refit share one deadline.
@@ -94,6 +108,7 @@ iterate of least robust loss :math:`R(h)`.
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import os
@@ -132,6 +147,7 @@ from ._rule_set import (
     _RuleInputMixin,
 )
 from ._rules import RuleSet
+from ._scores import PRIOR_STRENGTH, consistent_with_prediction, smoothed_share
 
 __all__ = ["DRORuleEnsembleClassifier", "dro_max_degree", "margin_loss"]
 
@@ -142,7 +158,7 @@ LOSSES = ("margin", "binary")
 _HALF = 0.5 - 1e-12
 SELECTIONS = ("robust_loss", "validation", "last")
 #: member budgets tried when ``member_complexity=None``, as fractions of ``complexity``
-MEMBER_FRACTIONS = (1.0 / 3.0, 0.5, 1.0)
+MEMBER_FRACTIONS = (1.0 / 3.0, 1.0)
 DIVERGENCES = ("chi2", "kl")
 #: what each member's column generation starts from (``member_warm_start``)
 WARM_STARTS = ("support", "members", "pool", "none")
@@ -166,11 +182,11 @@ def margin_loss(F: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 #: ``max_degree="auto"`` of the ensemble is 3 while the triples' work N L^3 / 6 stays below this
-AUTO_DEGREE_WORK = 1e9
+AUTO_DEGREE_WORK = 1e8
 
 
 def dro_max_degree(max_degree: int | str, shape: tuple[int, int]) -> int:
-    """The ensemble's ``max_degree``: ``"auto"`` is 3 when :math:`N L^3 / 6 \\le 10^9`
+    """The ensemble's ``max_degree``: ``"auto"`` is 3 when :math:`N L^3 / 6 \\le 10^8`
     for ``shape = (N, L)``, else 2 (:class:`DRORuleEnsembleClassifier`, ``max_degree``); a
     number is returned as it is."""
     if max_degree != "auto":
@@ -202,11 +218,12 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
     complexity : float, default 30
         Overall budget :math:`\mathfrak{C}` of the returned combination (rules plus
         literals of the members with :math:`v_k > 0`).
-    member_complexity : float or None, default None
+    member_complexity : float, sequence of float or None, default None
         Budget :math:`\mathfrak{C}'` of each member; ``None`` chooses it from
-        :math:`\{\mathfrak{C}/3, \mathfrak{C}/2, \mathfrak{C}\}` by ``selection`` (module
-        docstring; :math:`\mathfrak{C}/3` for ``selection="last"`` and ``loss="binary"``).
-        Must be ``<= complexity``.
+        :math:`\{\mathfrak{C}/3, \mathfrak{C}\}` by ``selection`` (module docstring;
+        :math:`\mathfrak{C}/3` for ``selection="last"`` and ``loss="binary"``), a sequence
+        from its values (``(10, 15, 30)``: the grid of earlier versions at
+        :math:`\mathfrak{C} = 30`).  Each must be ``<= complexity``.
     rho : float, default 0.1
         Radius of the divergence ball.
     divergence : {"chi2", "kl"}, default "chi2"
@@ -236,17 +253,14 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         Penalty costs added to each member's master (0: the pure budget form of the DRO paper).
     max_degree : int or "auto", default "auto"
         Literals per clause of the members.  ``"auto"`` (:func:`dro_max_degree`): 3 when
-        :math:`N L^3 / 6 \le 10^9` (``N`` rows, ``L`` literals), else 2 -- a smaller
-        degree than BooleanRuleSetClassifier's ``"auto"`` (3 for ``L <= 288`` whatever
-        ``N``), because the ensemble prices clauses for up to 30 members.  Measured (C = 30,
-        accuracy on 5,000 held-out rows, CPU seconds, one machine): adult 3,000 rows,
-        degree 3 122.8 s for 30 members vs degree 2 6.0 s for 14, accuracy 0.8246 vs 0.8220;
-        adult 10,000 rows, degree 3 unfinished after 447 s vs 36 s; magic_gamma 3,000 rows,
-        degree 3 845 s for 15 members vs degree 2 67 s for 13, accuracy 0.8294 vs 0.8184
-        (degree 2 costs 1.1 points there).  On
-        the accuracy benchmark's 8 data sets (``benchmarks/results/rules_dro.md``) this
-        rule gives the degrees that run used (3 on digits, tic-tac-toe, heart, credit-g;
-        2 on wdbc, ionosphere, adult).
+        :math:`N L^3 / 6 \le 10^8` (``N`` rows, ``L`` literals; :data:`AUTO_DEGREE_WORK`),
+        else 2 -- a smaller degree than BooleanRuleSetClassifier's ``"auto"`` (3 for
+        ``L <= 288`` whatever ``N``), because the ensemble prices clauses for every member.
+        The threshold is a measured choice: earlier versions used :math:`10^9`, and the
+        data sets between the two (credit-g, ILPD, breast-cancer Wisconsin) fitted several
+        times faster at degree 2 without losing held-out accuracy
+        (``benchmarks/results/dro_small.md``; larger data: ``benchmarks/results/dro.md``).
+        The paper fixes no degree.
     pricing, beam_width, n_columns, max_iter, solver
         Column generation of each member, as for BooleanRuleSetClassifier.
     mip_gap : float, default 0.01
@@ -260,21 +274,14 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         whose incumbent (local search, or its restricted LP's solution rounded) is already
         within ``mip_gap`` of the restricted LP's optimum solves no IP
         (:func:`~optirules.models.column_generation` with ``skip_ip=True``).
-    n_iter_no_change : int or None, default 2
+    n_iter_no_change : int or None, default 1
         Stop growing members for one :math:`\mathfrak{C}'` once this many members in a row
         have not improved its best candidate (least training robust loss, then cost, the
         key of ``selection="robust_loss"``, in every selection mode); ``None`` grows
-        ``n_estimators`` members.  The loop is deterministic, so a stopped run is the first
-        members of the full one.  Measured on adult, C = 30, degree 2: 10,000 rows, 16
-        members grown instead of 30 (step seconds 50 vs 140), robust loss 0.0840 vs 0.0834,
-        held-out accuracy 0.8292 vs 0.8306; 3,000 rows at degree 3, 17 members instead of
-        30 and the same returned ensemble.  Over eight small data sets (5 folds,
-        ``benchmarks/results/dro_defaults.md``) the defaults take 42 % of the CPU of every
-        member grown exactly (54 vs 130 s per fold in all) at mean held-out accuracy 0.858
-        vs 0.853: 0.3-1.4 points lower on wdbc, heart, ionosphere, house-votes and blood
-        transfusion, equal on banknote, higher on tic-tac-toe (4.6) and liver (2.6);
-        ``mip_gap=0.01`` alone costs no accuracy there (mean 0.856).
-        ``n_iter_no_change=None`` is the paper's fixed number of iterations.
+        ``n_estimators`` members, the paper's fixed number of iterations.  The loop is
+        deterministic, so a stopped run is the first members of the full one.  Earlier
+        versions used 2 (``benchmarks/results/dro_defaults.md``: against every member
+        grown); 1 is the measured choice of ``benchmarks/results/dro_small.md``.
     time_limit : float or None, default None
         Seconds for the whole fit (members, pmfs, combination IPs, refit); when it is hit
         the best ensemble so far is returned and ``status_`` says so (module docstring).
@@ -284,14 +291,20 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         Seconds for each member's master IP (within ``time_limit``); when it stops the IP,
         the member is the better of the IP solver's best rule set and the incumbent
         (local search, or a restricted IP), its gap reported in ``member_results_``.
-        ``None``: each member's IP runs to ``mip_gap`` (the paper's exact member, to that
-        gap).  Measured on magic_gamma (19,020 rows; ``benchmarks/results/dro.md``): the
-        default fit 52.8 s, of which member IPs 13.9 s (from 5,000 merged
-        label-1 rows by branch and bound over the IP's dual LP,
-        :func:`~optirules.models.branch_and_bound_master`; 125.3 s with member IPs of 79.5 s
-        through HiGHS's MILP before, and 74.0 s with ``member_ip_time_limit=2`` then).  A
-        wall-clock limit makes the fit depend on the machine's load, so the default keeps
-        the exact member.
+        ``None``: no limit in seconds.  A wall-clock limit makes the fit depend on the
+        machine's load; ``member_ip_max_nodes`` bounds the IP deterministically.
+    member_ip_max_nodes : int or None, default 1
+        Branch-and-bound nodes of each member's master IP (HiGHS's ``mip_max_nodes``;
+        1: the root with its cuts and heuristics); the member is the better of the IP's
+        best rule set and column generation's incumbent (local search, or the restricted
+        LP rounded), after the columns whose LP reduced cost rules them out are dropped.
+        ``None``: each member's IP runs to ``mip_gap`` -- the paper's exact member (to that
+        gap), and the default of earlier versions.  The bound applies where the IP goes to
+        HiGHS's MILP (``solver`` HiGHS, :math:`\mathfrak{C}' \ge 8` and fewer label-1 rows
+        than :data:`~optirules.models.BRANCH_AND_BOUND_ROWS`); larger IPs go to branch and
+        bound over the dual LP, smaller budgets to enumeration, both exact to ``mip_gap``.
+        A measured choice: the node bound changed the held-out accuracy little and the fit
+        time much (``benchmarks/results/dro_small.md``).
     member_warm_start : {"support", "members", "pool", "none"}, default "support"
         The clauses each member's column generation starts from (margin loss only; the
         binary loss always starts empty, so a repeat proves a cycle; the first member of
@@ -391,6 +404,16 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
     n_estimators_ : int
         Members grown in the loop of the returned ensemble (fewer than ``n_estimators``
         when ``time_limit`` or ``n_iter_no_change`` stopped it).
+    class_prior_ : float
+        The training share of ``classes_[1]``: the prior mean of the vote levels' scores.
+    vote_levels_ : ndarray
+        The distinct votes :math:`F(x_i)` of the training rows, increasing.
+    vote_level_support_, vote_level_positives_ : ndarray
+        Per level, the training rows :math:`n_j` on it (:math:`N \sum P^0_i`, the row
+        count) and those of ``classes_[1]`` :math:`k_j`.
+    vote_level_scores_ : ndarray
+        Per level, the smoothed share :math:`(k_j + m\pi)/(n_j + m)` made non-decreasing
+        in the vote (:meth:`predict_proba`).
     n_iter_ : ndarray of int, shape ``(n_estimators_,)``
         Column-generation iterations of each member of that loop (each ``<= max_iter``);
         one-vs-rest: shape (n_classes,), the most any member of each class's ensemble took.
@@ -405,9 +428,10 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                  lambda0: float = 0.0, lambda1: float = 0.0, max_degree: int | str = "auto",
                  pricing: str = "auto", beam_width: int = 10, n_columns: int = 10,
                  max_iter: int = 100, mip_gap: float = 0.01,
-                 n_iter_no_change: int | None = 2, time_limit: float | None = None,
+                 n_iter_no_change: int | None = 1, time_limit: float | None = None,
                  combination_time_limit: float | None = 30.0,
-                 member_ip_time_limit: float | None = None, solver: str = "highs",
+                 member_ip_time_limit: float | None = None,
+                 member_ip_max_nodes: int | None = 1, solver: str = "highs",
                  member_warm_start: str = "support", binarizer: Any = None,
                  random_state: Any = None, n_jobs: int | None = None,
                  verbose: bool = False) -> None:
@@ -433,6 +457,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         self.time_limit = time_limit
         self.combination_time_limit = combination_time_limit
         self.member_ip_time_limit = member_ip_time_limit
+        self.member_ip_max_nodes = member_ip_max_nodes
         self.solver = solver
         self.member_warm_start = member_warm_start
         self.binarizer = binarizer
@@ -445,15 +470,22 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         if not _is_number(self.complexity, 2.0):
             raise InputError(f"complexity must be a number >= 2 (the overall budget C), got "
                              f"{self.complexity!r}.")
-        if self.member_complexity is not None:
-            if not _is_number(self.member_complexity, 2.0):
-                raise InputError(f"member_complexity must be None or a number >= 2, got "
-                                 f"{self.member_complexity!r}.")
-            if float(self.member_complexity) > float(self.complexity):
+        mc = self.member_complexity
+        if mc is not None:
+            many = isinstance(mc, (list, tuple, np.ndarray))
+            values = list(mc) if many else [mc]
+            if not values or not all(_is_number(v, 2.0) for v in values):
+                raise InputError(f"member_complexity must be None, a number >= 2 or a "
+                                 f"non-empty sequence of them, got {mc!r}.")
+            if max(float(v) for v in values) > float(self.complexity):
                 raise InputError(
-                    f"member_complexity ({self.member_complexity}) exceeds complexity "
+                    f"member_complexity ({mc}) exceeds complexity "
                     f"({self.complexity}); a member must fit the overall budget."
                 )
+            if many and len(values) > 1 and (self.loss == "binary"
+                                              or self.selection == "last"):
+                raise InputError(f"member_complexity={mc!r}: loss='binary' and "
+                                 "selection='last' take one member budget.")
         if not _is_number(self.rho):
             raise InputError(f"rho must be a finite number >= 0, got {self.rho!r}.")
         if self.divergence not in DIVERGENCES:
@@ -479,6 +511,9 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         if self.n_jobs is not None and (not _is_int(self.n_jobs, -(2**31)) or self.n_jobs == 0):
             raise InputError(f"n_jobs must be None or a nonzero int (joblib's: -1 for every "
                              f"core), got {self.n_jobs!r}.")
+        if self.member_ip_max_nodes is not None and not _is_int(self.member_ip_max_nodes, 1):
+            raise InputError(f"member_ip_max_nodes must be None or an int >= 1, got "
+                             f"{self.member_ip_max_nodes!r}.")
         if self.n_iter_no_change is not None and not _is_int(self.n_iter_no_change, 1):
             raise InputError(f"n_iter_no_change must be None or an int >= 1, got "
                              f"{self.n_iter_no_change!r}.")
@@ -498,14 +533,17 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
 
     def _budgets(self) -> list[float]:
         """The member budgets C' to try (one when fixed, or for "last" / the binary loss)."""
-        if self.member_complexity is not None:
-            return [float(self.member_complexity)]
+        mc = self.member_complexity
         C = float(self.complexity)
-        if self.loss == "binary" or self.selection == "last":
+        if mc is not None:
+            grid = [float(v) for v in (mc if isinstance(mc, (list, tuple, np.ndarray))
+                                       else [mc])]
+        elif self.loss == "binary" or self.selection == "last":
             return [max(2.0, C / 3.0)]
+        else:
+            grid = [max(2.0, C * f) for f in MEMBER_FRACTIONS]
         out: list[float] = []
-        for f in MEMBER_FRACTIONS:
-            b = max(2.0, C * f)
+        for b in grid:
             if all(abs(b - o) > 1e-9 for o in out):
                 out.append(b)
         return out
@@ -653,6 +691,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         else:
             self.status_ = "completed"
         self._store(run, chosen)
+        self._set_vote_scores(A, ypos)
         self.history_ = self._history
         self.fit_time_ = time.perf_counter() - t0
         _LOG.info("fit done in %.2f s: %s; C'=%g, candidate %d of %d (iteration %d, %s pmf), "
@@ -693,15 +732,28 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         if rem is not None:  # a fair share of what is left for the members still planned
             tl = rem / max(1, self._members_left)
         self._members_left = max(0, self._members_left - 1)
+        own_ip = self._node_bounded_ip(y, budget)
+        t_cg = time.perf_counter()
         res = column_generation(
             A, y, P, complexity=budget, lambda0=float(self.lambda0),
             lambda1=float(self.lambda1), max_degree=self.max_degree_, pricing=self.pricing,
             beam_width=int(self.beam_width), n_columns=int(self.n_columns),
-            max_iter=int(self.max_iter), time_limit=tl, mip_gap=float(self.mip_gap),
+            max_iter=int(self.max_iter), time_limit=tl,
+            # own_ip: column generation stops at its incumbent (any gap is "within"), and
+            # the node-bounded master IP below decides the member
+            mip_gap=1.0 if own_ip else float(self.mip_gap),
             solver=self.solver, random_seed=seed, initial_clauses=start, master_ip="auto",
             progress=progress, pricer=pricer,
             skip_ip=True, ip_time_limit=self.member_ip_time_limit,
         )
+        if own_ip:
+            # the IP's seconds as column generation gives them: what is left of the
+            # member's share (at least 1 s), within member_ip_time_limit
+            ip_tl = None if tl is None else max(tl - (time.perf_counter() - t_cg), 1.0)
+            if self.member_ip_time_limit is not None:
+                ip_tl = (float(self.member_ip_time_limit) if ip_tl is None
+                         else min(ip_tl, float(self.member_ip_time_limit)))
+            res = self._member_ip(A, y, P, res, budget, seed, ip_tl)
         info = {"cg_iterations": len(res.history), "lp_objective": res.lp_objective,
                 "converged": res.converged, "gap": res.gap, "absolute_gap": res.absolute_gap,
                 "gap_certified": res.certified, "lp_bound": res.lp_bound,
@@ -710,6 +762,84 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                 "cg_time": res.info.get("cg_time"), "ip_time": res.info.get("ip_time"),
                 "ip_columns": res.info.get("ip_columns"), "pool_size": len(res.pool)}
         return res.clauses, info, res
+
+    def _node_bounded_ip(self, y: np.ndarray, budget: float) -> bool:
+        """Whether a member's master IP goes through :meth:`_member_ip` (a node bound is set,
+        HiGHS is the MILP solver, and column generation would have used the MILP route:
+        a budget of at least 8 and fewer label-1 rows than ``BRANCH_AND_BOUND_ROWS``)."""
+        from ..models import BRANCH_AND_BOUND_ROWS
+
+        return (self.member_ip_max_nodes is not None and self._milp_solver() == "highs"
+                and budget >= 8 and int(np.count_nonzero(y)) < BRANCH_AND_BOUND_ROWS)
+
+    def _member_ip(self, A: np.ndarray, y: np.ndarray, P: np.ndarray, res: Any,
+                   budget: float, seed: int, time_limit: float | None = None) -> Any:
+        """The member's master IP (eqs 6-8 over the pool column generation ended with) by
+        HiGHS within ``member_ip_max_nodes`` branch-and-bound nodes and ``mip_gap`` (and
+        ``time_limit`` seconds, when given).
+
+        ``res`` is column generation's result with its incumbent (local search, or the
+        restricted LP rounded) as the rule set.  Columns whose LP reduced cost puts every
+        IP solution using them above the incumbent are dropped first (reduced-cost fixing,
+        as column generation does); the member is the better of the IP's best rule set and
+        the incumbent; the gap is against the certified LP bound over all clauses."""
+        import dataclasses
+
+        from ..models import HighsRuleMaster, complexity_costs, master_objective, row_prices
+
+        t0 = time.perf_counter()
+        l0, l1 = float(self.lambda0), float(self.lambda1)
+        pool = list(res.pool)
+        incumbent = list(res.clauses)
+        ub = master_objective(A, y, P, incumbent, l0, l1)
+        z = float(res.lp_objective)
+        duals = res.info.get("duals") or {}
+        keep = pool
+        if pool and "mu" in duals and math.isfinite(z):
+            cov = clause_coverage(A, pool)
+            rc = (row_prices(y, P, np.asarray(duals["mu"], dtype=float)) @ cov
+                  + complexity_costs([len(c) for c in pool], float(duals.get("lam", 0.0)),
+                                     l0, l1))
+            keep = [c for c, r in zip(pool, rc) if z + max(float(r), 0.0) <= ub + 1e-12]
+        chosen, status = incumbent, "incumbent (no column can improve it)"
+        gap_rel = float(self.mip_gap)
+        if keep and not ub - z <= gap_rel * ub:
+            master = HighsRuleMaster(A, y.astype(int), pool, sample_weight=P,
+                                     complexity=float(budget), lambda0=l0, lambda1=l1,
+                                     options={"mip_max_nodes": int(self.member_ip_max_nodes)})
+            try:
+                ip = master.solve_ip(keep, mip_gap=gap_rel, random_seed=seed,
+                                     time_limit=time_limit)
+            except OptirulesError as exc:  # no IP solution within the node or time bound
+                found = getattr(getattr(exc, "result", None), "status", None)
+                why = str(getattr(found, "value", found) or "no solution")
+                status = (f"{why} within member_ip_max_nodes={self.member_ip_max_nodes} "
+                          "(no IP solution: the incumbent)")
+            else:
+                status = f"{ip.status} within member_ip_max_nodes={self.member_ip_max_nodes}"
+                if master_objective(A, y, P, ip.selected, l0, l1) <= ub:
+                    chosen = list(ip.selected)
+                else:
+                    status += "; the incumbent was better"
+        elif keep:
+            status = "incumbent within mip_gap of the LP bound"
+        from ..models import prune_redundant
+
+        chosen = prune_redundant(A, y, P, sorted(chosen), l0, l1)
+        obj = master_objective(A, y, P, chosen, l0, l1)
+        if res.certified:
+            bound = min(float(res.lp_bound), obj)
+            gap = 0.0 if obj <= 0 else max(0.0, (obj - bound) / obj)
+            abs_gap = max(0.0, obj - bound)
+        else:
+            bound = gap = abs_gap = math.nan
+        ip_time = time.perf_counter() - t0
+        info = dict(res.info, ip_time=float(res.info.get("ip_time") or 0.0) + ip_time,
+                    ip_columns=len(keep), ip_route="node-bounded MILP", ip_nodes=None)
+        return dataclasses.replace(res, clauses=chosen, ip_objective=float(obj),
+                                   ip_status=status, lp_bound=float(bound), gap=float(gap),
+                                   absolute_gap=float(abs_gap),
+                                   fit_time=res.fit_time + ip_time, info=info)
 
     def _run(self, A: np.ndarray, y: np.ndarray, n_iter: int, seed: int,
              budget: float, early_stop: bool = True) -> dict[str, Any]:
@@ -981,6 +1111,49 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             self.cycle_start_ = None if cyc is None else cyc[0]
             self.cycle_length_ = None if cyc is None else cyc[1]
 
+    def _set_vote_scores(self, A: np.ndarray, y: np.ndarray) -> None:
+        """``class_prior_`` and the vote levels of the training rows with their counts,
+        positives and scores (:meth:`predict_proba`)."""
+        F = np.zeros(A.shape[0])
+        for k in np.flatnonzero(self.weights_):
+            cl = self.member_clauses_[k]
+            if cl:
+                F += self.weights_[k] * clause_coverage(A, cl).any(axis=1)
+        # sums of the same weights in another order differ by round-off: one level
+        levels, group = np.unique(np.round(np.clip(F, 0.0, 1.0), 12), return_inverse=True)
+        N = len(y)
+        P0 = np.full(N, 1.0 / N)  # the empirical pmf: n = N * sum of P0 = the row count
+        support = N * np.bincount(group, weights=P0, minlength=len(levels))
+        positives = N * np.bincount(group, weights=P0 * y, minlength=len(levels))
+        self.class_prior_ = float(np.mean(y))
+        self.vote_levels_ = levels
+        self.vote_level_support_ = support
+        self.vote_level_positives_ = positives
+        self.vote_level_scores_ = _monotone_scores(positives, support, self.class_prior_)
+
+    def _ovr_predict_proba(self, X: Any) -> np.ndarray:
+        """With more than two classes: ``predict`` is the class of the largest vote
+        :math:`F_k` (:mod:`optirules.learners._multiclass`) and the probabilities each
+        copy's calibrated score divided by the row's sum; the copies' calibrations differ,
+        so on a row where another class holds the largest score the predicted class gets
+        that largest score (a hair above it) before the division: ``argmax`` of the
+        probabilities is then ``predict``."""
+        S = np.column_stack([e.predict_proba(X)[:, 1] for e in self.estimators_])
+        k = np.argmax(self._ovr_decision_function(X), axis=1)  # predict's class
+        rows = np.flatnonzero(np.argmax(S, axis=1) != k)
+        S[rows, k[rows]] = S[rows].max(axis=1) * (1.0 + 1e-9) + 1e-300
+        total = S.sum(axis=1, keepdims=True)
+        return np.where(total > 0, S / np.where(total > 0, total, 1.0), 1.0 / S.shape[1])
+
+    def _vote_scores(self, F: np.ndarray) -> np.ndarray:
+        """The calibrated score of votes ``F``: the level's score, interpolated between
+        levels, then on the side of the prediction."""
+        if not hasattr(self, "vote_level_scores_"):
+            raise InputError("this DRO ensemble was saved without its vote-level scores (an "
+                             "older to_json); refit it and save it again for probabilities.")
+        s = np.interp(F, self.vote_levels_, self.vote_level_scores_)
+        return consistent_with_prediction(s, F >= _HALF)
+
     # ------------------------------------------------------------------ prediction
     def decision_function(self, X: Any) -> np.ndarray:
         r""":math:`F(x) = \sum_k v_k h_k(x)` in [0, 1]."""
@@ -1005,9 +1178,28 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         return F
 
     def predict_proba(self, X: Any) -> np.ndarray:
-        """``[1 - F(x), F(x)]``: the weighted vote of the members for ``classes_[1]``."""
-        F = np.clip(self.decision_function(X), 0.0, 1.0)
-        return np.column_stack([1.0 - F, F])
+        r"""``[1 - s(x), s(x)]``: the vote :math:`F(x)` calibrated on the training rows.
+
+        The training rows fall on finitely many vote levels :math:`f_1 < \dots < f_J`
+        (``vote_levels_``).  Level :math:`j` holds :math:`n_j = N \sum_{i: F(x_i) = f_j}
+        P^0_i` rows (``vote_level_support_``; the row count, :math:`P^0` uniform), of which
+        :math:`k_j` are ``classes_[1]`` (``vote_level_positives_``), and scores the mean of
+        the Beta posterior with prior mean :math:`\pi` (``class_prior_``, the training share
+        of ``classes_[1]``) and :math:`m` = ``PRIOR_STRENGTH`` pseudo-rows
+        (:mod:`optirules.learners._scores`),
+
+        .. math:: s_j = \frac{k_j + m \pi}{n_j + m},
+
+        made non-decreasing in :math:`f_j` by isotonic regression (pool adjacent
+        violators, weights :math:`n_j`): ``vote_level_scores_``.  A row's score is that of
+        its level, linearly interpolated between levels for a vote no training row had (the
+        end levels' scores beyond them), then moved to the side of :meth:`predict` (above
+        1/2 where :math:`F(x) \ge 1/2`, at most 1/2 elsewhere), so that ``argmax`` of the
+        probabilities is the prediction.  A probability is 0 or 1 only when the training
+        data hold a single class.  :meth:`decision_function` is the vote :math:`F` itself.
+        """
+        s = self._vote_scores(self.decision_function(X))
+        return np.column_stack([1.0 - s, s])
 
     def predict(self, X: Any) -> np.ndarray:
         r"""``classes_[1]`` where :math:`F(x) \ge 1/2` (the DRO paper, Section 2.4)."""
@@ -1043,6 +1235,12 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             "max_degree": int(self.max_degree_),
             "cycle": ([self.cycle_start_, self.cycle_length_]
                       if getattr(self, "cycle_detected_", False) else None),
+            "scores": {"class_prior": float(self.class_prior_),
+                       "vote_levels": [float(v) for v in self.vote_levels_],
+                       "vote_level_support": [float(v) for v in self.vote_level_support_],
+                       "vote_level_positives": [float(v) for v in
+                                                self.vote_level_positives_],
+                       "vote_level_scores": [float(v) for v in self.vote_level_scores_]},
         }
         return dump_json(data, path, indent)
 
@@ -1082,12 +1280,45 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                              "non-negative weight per member, not all zero; re-export the "
                              "model with to_json().")
         check_rule_columns(est, est.members_, "DRORuleEnsembleClassifier")
+        if data.get("scores") is not None:
+            est._load_vote_scores(data["scores"])
         if est.loss == "binary":
             cyc = data.get("cycle")
             est.cycle_detected_ = cyc is not None
             est.cycle_start_ = None if cyc is None else cyc[0]
             est.cycle_length_ = None if cyc is None else cyc[1]
         return est
+
+    def _load_vote_scores(self, scores: Any) -> None:
+        """The vote levels and their scores of :meth:`to_json`, checked: finite, levels
+        increasing in [0, 1], scores and the prior in [0, 1], counts >= 0 with
+        positives <= support, one of each per level."""
+        try:
+            prior = float(scores["class_prior"])
+            arrays = [np.asarray(scores[k], dtype=float) for k in
+                      ("vote_levels", "vote_level_support", "vote_level_positives",
+                       "vote_level_scores")]
+        except (KeyError, TypeError, ValueError, OverflowError):
+            raise InputError("the DRO ensemble JSON has damaged or missing scores "
+                             "(class_prior, vote_levels, vote_level_support, "
+                             "vote_level_positives, vote_level_scores); re-export the model "
+                             "with to_json().") from None
+        levels, support, positives, values = arrays
+        n = levels.size
+        ok = (n >= 1 and all(a.shape == (n,) for a in arrays)
+              and all(np.all(np.isfinite(a)) for a in arrays) and math.isfinite(prior))
+        ok = ok and (0.0 <= prior <= 1.0 and np.all((levels >= 0) & (levels <= 1))
+                     and np.all(np.diff(levels) > 0) and np.all((values >= 0) & (values <= 1))
+                     and np.all(support >= 0) and np.all(positives >= 0)
+                     and np.all(positives <= support + 1e-9))
+        if not ok:
+            raise InputError("the DRO ensemble JSON has scores out of range (one finite value "
+                             "per vote level: levels increasing in [0, 1], scores and "
+                             "class_prior in [0, 1], counts >= 0 with positives <= support); "
+                             "re-export the model with to_json().")
+        self.class_prior_ = prior
+        self.vote_levels_, self.vote_level_support_ = levels, support
+        self.vote_level_positives_, self.vote_level_scores_ = positives, values
 
     # ------------------------------------------------------------------ export
     def export_model(self, path: str | os.PathLike, *,
@@ -1202,8 +1433,8 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         return neg, pos
 
     def explain(self, X: Any):
-        """A DataFrame, one row per row of ``X``: ``prediction``, ``score`` (the weighted vote
-        for it, :meth:`predict_proba`), ``rules`` (the members that voted for it, largest
+        """A DataFrame, one row per row of ``X``: ``prediction``, ``score`` (the calibrated
+        probability of it, :meth:`predict_proba`), ``rules`` (the members that voted for it, largest
         weight first, with the rules that fired), ``fired`` and ``text``
         (:mod:`optirules.learners._explain`)."""
         return binary_explain(self, X)
@@ -1222,5 +1453,36 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         return "\n".join(lines)
 
 
+def _monotone_scores(positives: np.ndarray, support: np.ndarray, prior: float) -> np.ndarray:
+    """The levels' smoothed shares (:func:`~optirules.learners._scores.smoothed_share`),
+    made non-decreasing in the vote by isotonic regression weighted by the levels' counts."""
+    from sklearn.isotonic import isotonic_regression
+
+    raw = smoothed_share(positives, support, prior, PRIOR_STRENGTH)
+    if raw.size < 2:
+        return raw
+    return np.clip(isotonic_regression(raw, sample_weight=np.maximum(support, 1e-12),
+                                       increasing=True), 0.0, 1.0)
+
+
 def _cost(clauses: list[Clause]) -> int:
     return int(sum(1 + len(c) for c in clauses))
+
+
+def _one_vs_rest_proba_follows_predict(cls: type) -> type:
+    """Route ``predict_proba`` of a one-vs-rest fit to ``cls._ovr_predict_proba`` (the
+    class's own, which :meth:`~OneVsRestMixin._ovr_explain` also calls) instead of the
+    mixin's; two classes: unchanged."""
+    routed = cls.predict_proba
+
+    @functools.wraps(routed)
+    def predict_proba(self: Any, X: Any) -> np.ndarray:
+        if self._is_one_vs_rest():
+            return self._ovr_predict_proba(X)
+        return routed(self, X)
+
+    cls.predict_proba = predict_proba
+    return cls
+
+
+_one_vs_rest_proba_follows_predict(DRORuleEnsembleClassifier)

@@ -38,6 +38,7 @@ _EXPORTS = {
     "ColumnGenerationResult": "._column_generation",
     "enumerate_master": "._column_generation",
     "master_objective": "._column_generation",
+    "prune_redundant": "._column_generation",
     "resolve_max_degree": "._column_generation",
     "PRICING": "._column_generation",
     "EXACT_METHODS": "._column_generation",

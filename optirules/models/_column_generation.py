@@ -68,6 +68,7 @@ __all__ = [
     "column_generation",
     "enumerate_master",
     "master_objective",
+    "prune_redundant",
     "resolve_max_degree",
     "restricted_master",
     "split_solver",
@@ -272,7 +273,7 @@ def master_objective(A: np.ndarray, y: np.ndarray, P: np.ndarray, clauses: Seque
     return float(P[missed].sum()) + neg + pen
 
 
-def _prune_redundant(A: np.ndarray, y: np.ndarray, P: np.ndarray, clauses: list[Clause],
+def prune_redundant(A: np.ndarray, y: np.ndarray, P: np.ndarray, clauses: list[Clause],
                      lambda0: float, lambda1: float) -> list[Clause]:
     """Drop clauses whose removal does not increase the master objective (greedy, stable).
 
@@ -836,7 +837,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
             ip_route = ip.route
     if master_objective(A, y, P, chosen, lambda0, lambda1) > ub:
         chosen = incumbent  # only after a time limit: keep the better heuristic solution
-    chosen = _prune_redundant(A, y, P, chosen, lambda0, lambda1)
+    chosen = prune_redundant(A, y, P, chosen, lambda0, lambda1)
     ip_obj = master_objective(A, y, P, chosen, lambda0, lambda1)
     certified = math.isfinite(best_bound)
     if certified:

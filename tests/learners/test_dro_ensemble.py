@@ -92,15 +92,76 @@ def test_weights_on_the_simplex_within_budget_and_selection_is_least_robust_loss
     assert est.candidates_[est.selected_]["robust_loss"] == pytest.approx(best, abs=1e-12)
 
 
-def test_predict_proba_is_the_weighted_vote(fitted):
+def test_decision_function_is_the_weighted_vote(fitted):
     est, X, y = fitted
     F = sum(est.weights_[k] * est.members_[k].evaluate(X) for k in range(len(est.weights_)))
+    np.testing.assert_allclose(est.decision_function(X), F, atol=1e-12)
     proba = est.predict_proba(X)
-    np.testing.assert_allclose(proba[:, 1], F, atol=1e-12)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     np.testing.assert_array_equal(est.predict(X),
                                   est.classes_[(F >= 0.5 - 1e-12).astype(int)])
     assert "weighted vote" in str(est)
+
+
+def pav(values, weights):
+    """Pool adjacent violators: the non-decreasing fit of least weighted squares."""
+    blocks = []  # [mean, weight, length]
+    for v, w in zip(values, weights):
+        blocks.append([float(v), float(w), 1])
+        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
+            v2, w2, n2 = blocks.pop()
+            v1, w1, n1 = blocks.pop()
+            blocks.append([(v1 * w1 + v2 * w2) / (w1 + w2), w1 + w2, n1 + n2])
+    return np.concatenate([np.full(n, v) for v, _, n in blocks])
+
+
+def test_vote_level_scores_are_the_smoothed_shares_by_hand():
+    """Each training vote level scores (k + m pi) / (n + m), made non-decreasing by PAV
+    (weights n); a row's probability is its level's score on the side of the prediction."""
+    from optirules.learners._scores import PRIOR_STRENGTH
+
+    X, y = noisy_data(3, n=80)
+    est = DRORuleEnsembleClassifier(complexity=12, member_complexity=4, n_estimators=4,
+                                    max_degree=2, random_state=0).fit(X, y)
+    F = sum(est.weights_[k] * est.members_[k].evaluate(X) for k in range(len(est.weights_)))
+    F = np.round(F, 12)
+    levels = np.unique(F)
+    assert len(levels) >= 3  # a vote of several members, not one rule set
+    np.testing.assert_allclose(est.vote_levels_, levels, atol=1e-12)
+    pi, m = np.mean(y == 1), PRIOR_STRENGTH
+    n = np.array([np.sum(F == f) for f in levels], dtype=float)
+    k = np.array([np.sum((F == f) & (y == 1)) for f in levels], dtype=float)
+    np.testing.assert_allclose(est.vote_level_support_, n)
+    np.testing.assert_allclose(est.vote_level_positives_, k)
+    assert est.class_prior_ == pytest.approx(pi)
+    raw = (k + m * pi) / (n + m)
+    np.testing.assert_allclose(est.vote_level_scores_, pav(raw, n), atol=1e-12)
+    s = est.vote_level_scores_[np.searchsorted(levels, F)]
+    s = np.where(F >= 0.5 - 1e-12, np.maximum(s, np.nextafter(0.5, 1)), np.minimum(s, 0.5))
+    np.testing.assert_allclose(est.predict_proba(X)[:, 1], s, atol=1e-12)
+    # a vote between two training levels: the scores interpolated linearly
+    a, b = 0, 1
+    mid = (levels[a] + levels[b]) / 2
+    want = (est.vote_level_scores_[a] + est.vote_level_scores_[b]) / 2
+    got = est._vote_scores(np.array([mid]))[0]
+    assert got == pytest.approx(min(want, 0.5) if mid < 0.5 else max(want, 0.5))
+
+
+def test_probabilities_are_never_0_or_1_on_noisy_data_and_agree_with_predict():
+    X, y = noisy_data(4, n=240, noise=0.2)
+    train, test = np.arange(160), np.arange(160, 240)
+    est = DRORuleEnsembleClassifier(complexity=12, n_estimators=4, max_degree=2,
+                                    random_state=0).fit(X[train], y[train])
+    for rows in (train, test):
+        proba = est.predict_proba(X[rows])
+        assert np.all((proba > 0) & (proba < 1))
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+        np.testing.assert_array_equal(est.classes_[proba.argmax(axis=1)], est.predict(X[rows]))
+    # unseen votes: every level and the points between them, on both sides of 1/2
+    grid = np.linspace(0, 1, 201)
+    s = est._vote_scores(grid)
+    assert np.all((s > 0) & (s < 1))
+    np.testing.assert_array_equal(s > 0.5, grid >= 0.5 - 1e-12)
 
 
 def test_merged_rows_give_the_same_combination_ip():
@@ -126,7 +187,8 @@ def test_every_candidate_is_its_combination_ip_when_members_repeat():
     # solution: every candidate must still be the optimum of its own IP, solved afresh
     X, y = noisy_data(2, n=80)
     est = DRORuleEnsembleClassifier(complexity=12, member_complexity=6, n_estimators=5,
-                                    max_degree=2, random_state=0).fit(X, y)
+                                    max_degree=2, n_iter_no_change=2,
+                                    random_state=0).fit(X, y)
     keys = [frozenset(m) for m in est.member_clauses_]
     assert any(keys[i] in keys[:i] for i in range(1, len(keys)))  # a member repeats
     yb = (y == est.classes_[1]).astype(int)
@@ -199,8 +261,8 @@ def test_default_reaches_a_concept_that_needs_the_whole_budget():
     # OR: the old default cannot fit the concept even on the training rows
     third = DRORuleEnsembleClassifier(member_complexity=3, **kw).fit(X, y)
     assert third.score(X, y) < 1.0
-    est = DRORuleEnsembleClassifier(**kw).fit(X, y)  # C' chosen from {3, 4.5, 9}
-    assert [r["member_complexity"] for r in est.member_complexity_results_] == [3, 4.5, 9]
+    est = DRORuleEnsembleClassifier(**kw).fit(X, y)  # C' chosen from {3, 9}
+    assert [r["member_complexity"] for r in est.member_complexity_results_] == [3, 9]
     assert est.member_complexity_ == 9 and est.complexity_ == 9
     assert est.score(X, y) == 1.0 and est.score(Xt, yt) == 1.0
     assert est.status_ == "completed" and est.selection_ == "robust_loss"
@@ -273,7 +335,8 @@ def test_member_gaps_absolute_beside_relative_and_unknown_without_proof():
 
 def test_history_times_every_step_of_every_member():
     X, y = noisy_data(10, n=80)
-    est = DRORuleEnsembleClassifier(complexity=12, n_estimators=3, max_degree=2,
+    est = DRORuleEnsembleClassifier(complexity=12, member_complexity=(4, 6, 12), n_estimators=3,
+                                    max_degree=2, n_iter_no_change=2,
                                     random_state=0).fit(X, y)
     h = est.history_
     # one record per member over the three member budgets C' in {4, 6, 12}
@@ -422,10 +485,11 @@ def test_json_round_trip_gives_identical_votes(tmp_path):
     X.loc[rng.random(90) < 0.1, "a"] = np.nan
     y = np.where((X["a"] > 0.3) | (X["b"] == "u") & (X["c"] > 1), "yes", "no")
     est = DRORuleEnsembleClassifier(complexity=12, n_estimators=3, max_degree=2,
-                                    binarizer="auto").fit(X, y)
+                                    n_iter_no_change=2, binarizer="auto").fit(X, y)
     back = DRORuleEnsembleClassifier.from_json(est.to_json(tmp_path / "dro.json"))
     np.testing.assert_array_equal(back.predict(X), est.predict(X))
-    np.testing.assert_allclose(back.predict_proba(X), est.predict_proba(X))
+    np.testing.assert_array_equal(back.predict_proba(X), est.predict_proba(X))
+    np.testing.assert_array_equal(back.vote_level_scores_, est.vote_level_scores_)
     np.testing.assert_array_equal(DRORuleEnsembleClassifier.from_json(tmp_path / "dro.json")
                                   .weights_, est.weights_)
     assert str(back) == str(est)
@@ -435,14 +499,63 @@ def test_json_round_trip_gives_identical_votes(tmp_path):
     assert np.all((est.n_iter_ >= 1) & (est.n_iter_ <= est.max_iter))
 
 
+def test_three_classes_most_probable_class_is_predict_on_train_and_test_rows():
+    from sklearn.datasets import load_wine
+
+    X, y = load_wine(return_X_y=True)
+    rng = np.random.default_rng(0)
+    test = rng.random(len(y)) < 0.3
+    est = DRORuleEnsembleClassifier(binarizer="auto", complexity=9, n_estimators=2,
+                                    max_degree=1, random_state=0).fit(X[~test], y[~test])
+    for rows in (~test, test):
+        proba = est.predict_proba(X[rows])
+        assert np.all((proba > 0) & (proba < 1))
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+        pred = est.predict(X[rows])
+        np.testing.assert_array_equal(est.classes_[proba.argmax(axis=1)], pred)
+        k = np.searchsorted(est.classes_, pred)
+        why = est.explain(X[rows])
+        np.testing.assert_allclose(why["score"], proba[np.arange(len(k)), k])
+
+
+def test_json_scores_damaged_are_refused_and_missing_ones_refuse_probabilities():
+    import json
+
+    X, y = noisy_data(5)
+    est = DRORuleEnsembleClassifier(complexity=12, n_estimators=3, max_degree=2,
+                                    random_state=0).fit(X, y)
+    data = json.loads(est.to_json())
+    for key, bad in (("vote_level_scores", 1.5), ("vote_level_scores", float("nan")),
+                     ("vote_levels", -0.1), ("vote_level_support", -1.0),
+                     ("class_prior", 2.0)):
+        broken = json.loads(json.dumps(data))
+        if key == "class_prior":
+            broken["scores"][key] = bad
+        else:
+            broken["scores"][key][0] = bad
+        with pytest.raises(InputError, match="scores"):
+            DRORuleEnsembleClassifier.from_json(json.dumps(broken))
+    short = json.loads(json.dumps(data))
+    short["scores"]["vote_level_scores"] = short["scores"]["vote_level_scores"][:-1]
+    with pytest.raises(InputError, match="scores"):
+        DRORuleEnsembleClassifier.from_json(json.dumps(short))
+    old = json.loads(json.dumps(data))
+    del old["scores"]  # an ensemble saved before the scores were kept
+    back = DRORuleEnsembleClassifier.from_json(json.dumps(old))
+    np.testing.assert_array_equal(back.predict(X), est.predict(X))
+    np.testing.assert_array_equal(back.decision_function(X), est.decision_function(X))
+    with pytest.raises(InputError, match="refit"):
+        back.predict_proba(X)
+
+
 @pytest.mark.parametrize("selection", ["robust_loss", "validation"])
 def test_member_budget_loops_in_parallel_give_the_same_model(selection):
     """n_jobs=2 runs the three member budgets' loops in joblib workers: every loop has its
     own pricer, so the members, the candidates, the history and the returned ensemble are
     those of the sequential fit."""
     X, y = noisy_data(21, n=120)
-    kw = dict(complexity=12, n_estimators=3, max_degree=2, random_state=0,
-              selection=selection)
+    kw = dict(complexity=12, member_complexity=(4, 6, 12), n_estimators=3, max_degree=2,
+              n_iter_no_change=2, random_state=0, selection=selection)
     one = DRORuleEnsembleClassifier(**kw).fit(X, y)
     two = DRORuleEnsembleClassifier(n_jobs=2, **kw).fit(X, y)
     assert len({r["member_complexity"] for r in one.history_}) == 3

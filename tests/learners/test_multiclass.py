@@ -41,7 +41,16 @@ def _ovr_equal(ours, theirs, X):
     raw = np.column_stack([e.predict_proba(X)[:, 1] for e in ours.estimators_])
     silent = raw.sum(axis=1) == 0  # every class scores 0 (a vote of 0): ours 1/K each
     P = ours.predict_proba(X)
-    np.testing.assert_allclose(P[~silent], theirs.predict_proba(X)[~silent], atol=1e-12)
+    # the DRO ensemble predicts by its largest vote and calibrates each class's vote on
+    # its own: where scikit-learn's probabilities put another class first, ours lift the
+    # predicted class to the top (argmax of predict_proba is predict); elsewhere the same
+    k = np.argmax(ours.decision_function(X), axis=1)
+    follows = theirs.predict_proba(X).argmax(axis=1) == k
+    if not isinstance(ours, DRORuleEnsembleClassifier):
+        assert follows.all()
+    np.testing.assert_allclose(P[~silent & follows], theirs.predict_proba(X)[~silent & follows],
+                               atol=1e-12)
+    np.testing.assert_array_equal(P.argmax(axis=1), k)
     np.testing.assert_allclose(P[silent], 1.0 / P.shape[1])
     D = ours.decision_function(X)
     np.testing.assert_allclose(D, theirs.decision_function(X), atol=1e-12)
@@ -132,7 +141,7 @@ def test_rule_set_scores_are_the_smoothed_training_precisions():
     prec = [y1[fired[:, m]].mean() for m in range(fired.shape[1])]
     none = ~fired.any(axis=1)
     default = y1[none].mean()
-    m, prior = 2.0, y1.mean()  # PRIOR_STRENGTH pseudo-rows at the class prior
+    m, prior = 10.0, y1.mean()  # PRIOR_STRENGTH pseudo-rows at the class prior
 
     def smooth(rows):
         return (y1[rows].sum() + m * prior) / (rows.sum() + m)
@@ -155,19 +164,28 @@ def test_rule_set_scores_are_the_smoothed_training_precisions():
     assert ovr.fit(X, y).score(X, y) > 0.9
 
 
-def test_dro_scores_are_the_weighted_vote_even_with_one_member():
+def test_dro_scores_are_the_calibrated_vote_even_with_one_member():
+    from optirules.learners._scores import PRIOR_STRENGTH
+
     X, y = wine()
     y1 = (y == 0).astype(int)
     one = DRORuleEnsembleClassifier(binarizer="auto", complexity=6, n_estimators=1,
                                     max_degree=1, random_state=0).fit(X, y1)
     assert np.flatnonzero(one.weights_).size == 1
     member = one.members_[int(np.flatnonzero(one.weights_)[0])]
-    np.testing.assert_array_equal(one.predict_proba(X)[:, 1], member.evaluate(X).astype(float))
-    # a 0/1 score's ROC AUC is (TPR + TNR) / 2
+    h = member.evaluate(X).astype(bool)
+    np.testing.assert_array_equal(one.decision_function(X), h.astype(float))
+    # two vote levels (the member silent or firing), each the smoothed share of class 1
+    pi, m = y1.mean(), PRIOR_STRENGTH
+    share = [(y1[h == v].sum() + m * pi) / ((h == v).sum() + m) for v in (False, True)]
+    s = one.predict_proba(X)[:, 1]
+    np.testing.assert_allclose(s[~h], min(share[0], 0.5))
+    np.testing.assert_allclose(s[h], max(share[1], np.nextafter(0.5, 1)))
+    assert 0 < s.min() and s.max() < 1
+    # a two-valued score's ROC AUC is (TPR + TNR) / 2
     from sklearn.metrics import roc_auc_score
 
-    s = one.predict_proba(X)[:, 1]
-    tpr, tnr = s[y1 == 1].mean(), 1 - s[y1 == 0].mean()
+    tpr, tnr = h[y1 == 1].mean(), 1 - h[y1 == 0].mean()
     assert roc_auc_score(y1, s) == pytest.approx((tpr + tnr) / 2)
     auc = cross_val_score(clone(one), X, y1, cv=3, scoring="roc_auc")
     assert np.all(np.isfinite(auc)) and np.all(auc > 0.7), auc
