@@ -527,7 +527,7 @@ class BrcgPeer:
         self.count = 0
 
     def available(self) -> bool:
-        return Path(self.python).exists()
+        return bool(self.python) and Path(self.python).exists()
 
     def _start(self):
         if self.failed:  # the interpreter did not start: every fit is that error
@@ -933,8 +933,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="fit again the (data set, learner, fold) whose stored row is an error")
     ap.add_argument("--out", default=str(RESULTS / "suite.md"),
                     help="markdown report; the per-fold CSV goes beside it (.csv)")
-    ap.add_argument("--brcg-python", default="/work/peer-venv/bin/python",
-                    help="interpreter of the AIX360 environment (benchmarks/brcg_peer.py)")
+    ap.add_argument("--brcg-python", default=os.environ.get("OPTIRULES_PEER_PYTHON", ""),
+                    help="interpreter of the AIX360 environment (benchmarks/brcg_peer.py; "
+                         "default: $OPTIRULES_PEER_PYTHON, BRCG skipped when unset)")
     args = ap.parse_args(argv)
     if args.serve_brcg:
         return serve_brcg()
