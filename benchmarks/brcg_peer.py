@@ -41,9 +41,10 @@ imports nothing from optirules.
 
 Peer environment (Python 3.11, the current releases on PyPI on 2026-12-01)::
 
-    /root/.pyenv/shims/python3.11 -m venv /work/peer-venv
-    /work/peer-venv/bin/pip install --no-deps aix360==0.3.0
-    /work/peer-venv/bin/pip install numpy pandas scikit-learn "cvxpy[HIGHS]"
+    python3.11 -m venv peer-venv
+    peer-venv/bin/pip install --no-deps aix360==0.3.0
+    peer-venv/bin/pip install numpy pandas scikit-learn "cvxpy[HIGHS]"
+    export OPTIRULES_PEER_PYTHON="$PWD/peer-venv/bin/python"
 
 giving (``pip freeze``)::
 
@@ -97,7 +98,8 @@ from datetime import datetime, timezone  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
-PEER_PYTHON = "/work/peer-venv/bin/python"
+#: the AIX360 environment's interpreter: $OPTIRULES_PEER_PYTHON (no machine's path built in)
+PEER_PYTHON = os.environ.get("OPTIRULES_PEER_PYTHON", "")
 LAMBDA = 0.001  # lambda0 = lambda1: both learners' default
 
 
@@ -377,12 +379,16 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--peer-python", default=PEER_PYTHON,
-                    help=f"the peer environment's interpreter (default {PEER_PYTHON})")
+                    help="the peer environment's interpreter (default: "
+                         "$OPTIRULES_PEER_PYTHON)")
     ap.add_argument("--repeats", type=int, default=3, help="rounds per fold (minimum taken)")
     ap.add_argument("--cv-repeats", type=int, default=3, help="BooleanRuleSetCV runs")
     ap.add_argument("--solver", default="HIGHS", help="the peer's cvxpy LP solver")
     ap.add_argument("--out", default=str(RESULTS / "brcg_peer.md"))
     args = ap.parse_args(argv)
+    if not getattr(args, "serve", False) and not args.peer_python:
+        ap.error("give the AIX360 environment's interpreter: --peer-python PATH or "
+                 "$OPTIRULES_PEER_PYTHON (see the module docstring for how to build it)")
     if args.serve:
         return serve()
     if args.repeats < 1 or args.cv_repeats < 0:
