@@ -15,6 +15,7 @@ __all__ = [
     "SolverOptionError",
     "SolverStatusError",
     "ModelFormatError",
+    "OutputError",
     "NotFittedError",  # noqa: F822  (made on first use by the module __getattr__ below)
 ]
 
@@ -49,6 +50,11 @@ class SolverStatusError(SolverError):
 
 class ModelFormatError(OptirulesError, ValueError):
     """A model cannot be written in the requested file format (e.g. a cone in an .lp file)."""
+
+
+class OutputError(OptirulesError, OSError):
+    """A file could not be written (a full disk, a missing folder, no permission, or an output
+    path that is also one of the inputs); the previous content of the target is kept."""
 
 
 _not_fitted: type | None = None
