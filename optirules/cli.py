@@ -83,17 +83,36 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_clause_count(n_literals: int, args: argparse.Namespace) -> None:
+    """Refuse, before the enumeration, an export whose candidate clauses (every clause of 1 to
+    --max-degree of the dataset's literals) are more than the enumeration takes."""
+    from .errors import InputError
+    from .models import MAX_ENUMERATED_CLAUSES as limit
+    from .models import n_candidate_clauses
+
+    def count(degree: int) -> int:
+        return n_candidate_clauses(n_literals, degree)
+
+    total = count(args.max_degree)
+    if total <= limit:
+        return
+    fits = [d for d in range(1, min(args.max_degree, n_literals) + 1) if count(d) <= limit]
+    advice = (f"use --max-degree {fits[-1]} or less" if fits else
+              "use fewer --n-thresholds")
+    raise InputError(f"--max-degree {args.max_degree} on {args.dataset} means {total:,} "
+                     f"candidate clauses of its {n_literals} literals, more than the {limit:,} "
+                     f"the enumeration takes; {advice}, or fit a rule set by column generation "
+                     "(optirules fit), which prices clauses without listing them.")
+
+
 def _cmd_export(args: argparse.Namespace) -> int:
     from .data import FeatureBinarizer, load_dataset
-    from .errors import InputError
     from .models import RuleMasterModel, all_clauses
 
-    if args.max_degree < 1:
-        raise InputError(f"--max-degree must be at least 1 (literals per clause), got "
-                         f"{args.max_degree}.")
     X, y = load_dataset(args.dataset)
     binarizer = FeatureBinarizer(n_thresholds=args.n_thresholds).fit(X)
     A = binarizer.transform(X)
+    _check_clause_count(A.shape[1], args)
     feature_of = [lit.feature for lit in binarizer.literals_]
     clauses = [c for c in all_clauses(A, y, args.max_degree)
                if len({feature_of[j] for j in c}) == len(c)]
@@ -157,25 +176,144 @@ def _parse_params(items: Sequence[str]) -> dict:
     return params
 
 
-def _check_outputs(args: argparse.Namespace, est) -> None:
-    """Everything ``fit`` will write or solve with, checked before the fit starts: the folders
-    of --output and --export exist, --export names a model format and the learner has a model
-    to export, and the solver is installed."""
+#: the suffixes of the model files the commands write (in any case: .lp, .LP, .Mps ...)
+_MODEL_SUFFIXES = (".lp", ".mps")
+
+
+def _io_paths(args: argparse.Namespace) -> tuple[list, list]:
+    """The files a command reads, as (flag, path), and writes, as (flag, path, suffixes or
+    None for any); commands that touch no files have neither."""
     from pathlib import Path
+
+    command = args.command
+    inputs: list = []
+    outputs: list = []
+    if command == "demo":
+        outputs.append(("--output", args.output, _MODEL_SUFFIXES))
+        if args.method == "cg":  # the model's JSON goes next to the .lp/.mps file
+            outputs.append(("the JSON model next to --output",
+                            str(Path(args.output).with_suffix(".json")), None))
+    elif command == "export":
+        outputs.append(("output", args.output, _MODEL_SUFFIXES))
+    elif command == "fit":
+        inputs.append(("data", args.data))
+        outputs.append(("--output", args.output, None))
+        if args.export:
+            outputs.append(("--export", args.export, _MODEL_SUFFIXES))
+    elif command == "predict":
+        inputs += [("model", args.model), ("data", args.data)]
+        if args.output:
+            outputs.append(("--output", args.output, None))
+    elif command == "reproduce" and args.output:
+        outputs.append(("--output", args.output, None))
+    return inputs, outputs
+
+
+def _check_paths(args: argparse.Namespace) -> None:
+    """Every output path of the command, checked before any work: its folder exists, it is no
+    folder, its suffix names a format the command writes (in any case), and it is neither one
+    of the command's inputs nor another of its outputs (after links and ``..``)."""
+    from pathlib import Path
+
+    from ._atomic import same_file
+    from .errors import OutputError
+
+    inputs, outputs = _io_paths(args)
+    for k, (flag, path, suffixes) in enumerate(outputs):
+        real = Path(os.path.realpath(path))
+        if not real.parent.is_dir():
+            raise OutputError(f"{flag} {path}: the folder {str(real.parent)!r} does not exist; "
+                              "create it or choose another path.")
+        if real.is_dir():
+            raise OutputError(f"{flag} {path} is a folder; give a file name.")
+        if suffixes and Path(path).suffix.lower() not in suffixes:
+            raise OutputError(f"{flag} {path}: the file name must end in "
+                              f"{' or '.join(suffixes)} (the format is chosen by the suffix).")
+        for in_flag, in_path in inputs:
+            if same_file(path, in_path):
+                raise OutputError(f"{flag} {path} is the same file as the input {in_flag} "
+                                  f"{in_path}: writing it would destroy the input; choose "
+                                  f"another path for {flag}.")
+        for other_flag, other, _ in outputs[:k]:
+            if same_file(path, other):
+                raise OutputError(f"{other_flag} {other} and {flag} {path} are the same file: "
+                                  "the second write would replace the first; give them "
+                                  "different paths.")
+
+
+def _check_numbers(args: argparse.Namespace) -> None:
+    """The numeric options of every command, checked before any work with messages that say
+    what each option means and what values it takes."""
+    import math
 
     from .errors import InputError
 
-    paths = [("--output", args.output)] + ([("--export", args.export)] if args.export else [])
-    for flag, path in paths:
-        folder = Path(path).resolve().parent
-        if not folder.is_dir():
-            raise InputError(f"{flag} {path}: the folder {str(folder)!r} does not exist; create "
-                             "it or choose another path.")
-        if Path(path).is_dir():
-            raise InputError(f"{flag} {path} is a folder; give a file name.")
+    def value(name: str):
+        return getattr(args, name, None)
+
+    def flag(name: str) -> str:
+        return "--" + name.replace("_", "-")
+
+    for name in ("complexity", "time_limit"):
+        v = value(name)
+        if v is not None and not (math.isfinite(v) and v > 0):
+            what = "budget (rules + literals)" if name == "complexity" else "number of seconds"
+            raise InputError(f"{flag(name)} must be a positive {what}, got {v}.")
+    for name, what in (("max_degree", "literals per clause"),
+                       ("n_thresholds", "thresholds per numeric feature")):
+        v = value(name)
+        if v is not None and v < 1:
+            raise InputError(f"{flag(name)} must be a whole number of {what}, at least 1; got "
+                             f"{v}.")
+    v = value("test_size")
+    if v is not None and not (math.isfinite(v) and 0 < v < 1):
+        raise InputError(f"--test-size must be the share of rows held out for the test "
+                         f"accuracy, strictly between 0 and 1 (e.g. 0.25); got {v}.")
+    v = value("random_state")
+    if v is not None and not 0 <= v < 2**32:
+        raise InputError(f"--random-state must be a whole number from 0 to {2**32 - 1}, got {v}.")
+    v = value("n_jobs")
+    if v is not None and v == 0:
+        raise InputError("--n-jobs must be a positive number of processes, or negative to count "
+                         "from the number of cores (-1: every core, -2: all but one); got 0.")
+
+
+def _write_stdout(text: str) -> None:
+    """Write ``text`` to standard output and flush it, so that a failed write (a full disk, a
+    closed pipe) is an error of the command rather than lost output."""
+    from .errors import OutputError
+
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except OSError as exc:
+        raise OutputError(f"could not write to standard output ({exc.strerror or exc}); "
+                          "use --output to write a file instead.") from None
+
+
+def _export_model(est, path: str) -> None:
+    """``est.export_model(path)``, written atomically; the learner gets a temporary path
+    whose suffix is in lower case, so ``x.LP`` works as ``x.lp`` does."""
+    from ._atomic import atomic_path
+
+    with atomic_path(path) as tmp:
+        work = tmp.with_name(tmp.stem + tmp.suffix.lower())
+        try:
+            est.export_model(str(work))
+            if work != tmp:
+                os.replace(work, tmp)
+        finally:
+            if work != tmp and work.exists():
+                work.unlink()
+
+
+def _check_outputs(args: argparse.Namespace, est) -> None:
+    """What ``fit`` will export or solve with, checked before the fit starts (the paths are
+    checked by ``_check_paths``): the learner has a model to export, and the solver is
+    installed."""
+    from .errors import InputError
+
     if args.export:
-        if Path(args.export).suffix.lower() not in (".lp", ".mps"):
-            raise InputError(f"--export {args.export}: the file name must end in .lp or .mps.")
         if not hasattr(est, "export_model"):
             raise InputError(f"learner {args.learner!r} has no optimization model to export; "
                              "drop --export.")
@@ -229,7 +367,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     est.to_json(args.output)
     print(f"model saved:    {args.output}")
     if args.export:
-        est.export_model(args.export)
+        _export_model(est, args.export)
         print(f"model exported: {args.export}")
     return 0
 
@@ -248,6 +386,9 @@ def _load_model(path: str):
         raise InputError(f"no such model file: {path}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InputError(f"{path} is not an optirules JSON model ({exc}).") from None
+    except RecursionError:
+        raise InputError(f"{path} is nested too deeply to be an optirules JSON model; "
+                         "re-export the model with to_json().") from None
     fmt = data.get("format") if isinstance(data, dict) else None
     if fmt not in JSON_MODELS:
         raise InputError(f"{path} is not an optirules JSON model (its 'format' is {fmt!r}; "
@@ -285,10 +426,12 @@ def _cmd_predict(args: argparse.Namespace) -> int:
         pred = model.predict(frame)
         out = pd.DataFrame({"prediction": pred})
     if args.output:
-        out.to_csv(args.output, index=False)
+        from ._atomic import atomic_write
+
+        atomic_write(args.output, out.to_csv(index=False))
         print(f"{len(pred)} predictions written to {args.output}")
     else:
-        sys.stdout.write(out.to_csv(index=False))
+        _write_stdout(out.to_csv(index=False))
     if y is not None:
         print(f"accuracy: {np.mean(pred.astype(str) == y.astype(str)):.4f}", file=sys.stderr)
     return 0
@@ -340,7 +483,9 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
             client.close()
     print(module.format_table(frame))
     if args.output:
-        frame.to_csv(args.output, index=False)
+        from ._atomic import atomic_write
+
+        atomic_write(args.output, frame.to_csv(index=False))
         print(f"results written to {args.output}")
     return 0
 
@@ -478,6 +623,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        _check_numbers(args)  # before any work: numbers, then every output path
+        _check_paths(args)
         return int(args.func(args) or 0)
     except OptirulesError as exc:
         print(f"optirules {args.command}: error: {exc}", file=sys.stderr)

@@ -26,6 +26,8 @@ _EXPORTS = {
     "branch_and_bound_master": "._branch_and_bound",
     "reduced_costs": "._clauses",
     "all_clauses": "._clauses",
+    "n_candidate_clauses": "._clauses",
+    "MAX_ENUMERATED_CLAUSES": "._clauses",
     "SparseCombinationModel": "._sparse_combination",
     "QMMModel": "._qmm",
     "Clause": "._clauses",

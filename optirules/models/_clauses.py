@@ -24,6 +24,8 @@ from ..errors import InputError
 
 __all__ = [
     "all_clauses",
+    "n_candidate_clauses",
+    "MAX_ENUMERATED_CLAUSES",
     "Clause",
     "check_literal_matrix",
     "check_labels",
@@ -363,6 +365,19 @@ def reduced_costs(A: Any, y: Any, clauses: Iterable[Iterable[Any]], mu: Any, *,
 MAX_ENUMERATED_CLAUSES = 10_000_000
 
 
+def n_candidate_clauses(n_literals: int, max_degree: int) -> int:
+    r"""The number of clauses of 1 to ``max_degree`` of ``n_literals`` literals,
+    :math:`\sum_{d \le D} \binom{L}{d}` (what :func:`all_clauses` would enumerate).
+
+    Examples
+    --------
+    >>> n_candidate_clauses(4, 2)
+    10
+    """
+    n, k = int(n_literals), int(max_degree)
+    return sum(math.comb(n, d) for d in range(1, min(k, n) + 1))
+
+
 def all_clauses(A: np.ndarray, y: np.ndarray, max_degree: int, names: list[str] | None = None):
     r"""Every clause of 1..max_degree literals that covers a positive row of ``A`` (the full
     column set of the rule master, for small problems: the pool column generation avoids).
@@ -377,7 +392,7 @@ def all_clauses(A: np.ndarray, y: np.ndarray, max_degree: int, names: list[str] 
             or max_degree < 1:
         raise InputError(f"max_degree must be an integer >= 1, got {max_degree!r}.")
     n_lit = A.shape[1] if A.ndim == 2 else 0
-    count = sum(math.comb(n_lit, d) for d in range(1, int(max_degree) + 1))
+    count = n_candidate_clauses(n_lit, int(max_degree))
     if count > MAX_ENUMERATED_CLAUSES:
         raise InputError(
             f"enumerating every clause of at most {max_degree} of {n_lit} literals means "

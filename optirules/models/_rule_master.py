@@ -375,16 +375,11 @@ class RuleMasterModel(_PoolView, OptModel):
     def write(self, path: Any) -> None:
         """Write the model to ``path`` (.lp or .mps by suffix) with readable names; with
         ``clause_names``, one comment line per ``w`` column gives its clause as named."""
-        super().write(path)
-        if self._names is None:
-            return
-        from pathlib import Path
+        from ..solvers import write_model
 
-        mark = "\\" if str(path).endswith(".lp") else "*"
-        lines = [f"{mark} w({label}): {name}" for label, name in
-                 zip(self._labels(), self._names)]
-        target = Path(path)
-        target.write_text("\n".join(lines) + "\n" + target.read_text())
+        lines = None if self._names is None else [
+            f"w({label}): {name}" for label, name in zip(self._labels(), self._names)]
+        write_model(self.model, path, comments=lines)
 
     def _read_solution(self, result: Any) -> None:
         import pyomo.environ as pyo
@@ -622,15 +617,38 @@ def highs_with_options(options: dict[str, Any]) -> Any:
     return h
 
 
+#: a warm re-solve of a restricted master LP may take at most
+#: ``max(WARM_ITERATION_FLOOR, WARM_ITERATION_FACTOR * min(rows, columns))`` simplex
+#: iterations; past that it is restarted from scratch (no basis).  Degenerate restricted
+#: masters can make HiGHS's dual simplex stall from the previous basis for tens of thousands of
+#: iterations where a cold solve needs a few rows' worth; an iteration count, unlike seconds,
+#: gives the same path on every machine.
+WARM_ITERATION_FLOOR = 1000
+WARM_ITERATION_FACTOR = 4
+
+
 def run_lp(master: Any, what: str, advice: str) -> None:
-    """Run ``master._h`` from its current basis, storing ``wall_time_`` and ``status_``;
-    raise :class:`~optirules.errors.SolverError` (naming ``what``, then ``advice``) unless
-    HiGHS reports an optimum."""
+    """Run ``master._h`` from its current basis, storing ``wall_time_``, ``status_`` and
+    ``cold_restarts_`` (how many warm solves hit the iteration bound above and were
+    restarted without a basis); raise :class:`~optirules.errors.SolverError` (naming
+    ``what``, then ``advice``) unless HiGHS reports an optimum."""
     import highspy
 
     h = master._h
     t0 = time.perf_counter()
-    run_status = h.run()
+    limit = max(WARM_ITERATION_FLOOR,
+                WARM_ITERATION_FACTOR * min(h.getNumRow(), h.getNumCol()))
+    saved = h.getOptionValue("simplex_iteration_limit")[1]
+    h.setOptionValue("simplex_iteration_limit", int(min(limit, saved)))
+    try:
+        run_status = h.run()
+        if h.getModelStatus() == highspy.HighsModelStatus.kIterationLimit:
+            master.cold_restarts_ = getattr(master, "cold_restarts_", 0) + 1
+            h.clearSolver()
+            h.setOptionValue("simplex_iteration_limit", saved)
+            run_status = h.run()
+    finally:
+        h.setOptionValue("simplex_iteration_limit", saved)
     master.wall_time_ = time.perf_counter() - t0
     model_status = h.getModelStatus()
     master.status_ = h.modelStatusToString(model_status)
@@ -887,14 +905,10 @@ class HighsRuleMaster(_MasterIPMixin, _PoolView):
 
     def write(self, path: Any) -> None:
         """Write the LP (with its readable names) to ``path`` (.lp or .mps) via HiGHS."""
-        import highspy
+        from ..solvers import write_model
 
-        path = str(path)
-        if not path.endswith((".lp", ".mps")):
-            raise InputError(f"cannot write {path!r}: use a .lp or .mps suffix.")
         self._name_columns()
-        if self._h.writeModel(path) == highspy.HighsStatus.kError:
-            raise SolverError(f"HiGHS could not write {path!r}; check the directory exists.")
+        write_model(self._h, path)
 
 
 def _refine_groups(group: np.ndarray, coverage: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

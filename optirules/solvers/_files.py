@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..errors import InputError, ModelFormatError, SolverNotAvailableError
+from .._atomic import atomic_path
+from ..errors import InputError, ModelFormatError, OutputError, SolverNotAvailableError
 from ._highspy_backend import new_highs
 from ._result import SolveResult
 
@@ -26,8 +29,25 @@ def _format_of(path: Path) -> str:
     return suffix
 
 
-def write_model(problem: Any, path: str | os.PathLike) -> Path:
-    """Write a model to an .lp or .mps file (chosen by the suffix of ``path``).
+#: a row or column name every LP and MPS reader takes unchanged: ASCII letters, digits, ``_``,
+#: ``(``, ``)`` and ``.``, starting with a letter or ``_``, at most _MAX_NAME characters
+_SAFE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_().]*\Z")
+_MAX_NAME = 200
+
+
+def _safe_name(name: Any) -> bool:
+    return isinstance(name, str) and len(name) <= _MAX_NAME and bool(_SAFE_NAME.match(name))
+
+
+def _comment_text(text: Any) -> str:
+    """``text`` on one line: every line break, tab or other control character becomes a space,
+    so a comment cannot end early and put the rest of a name into the model."""
+    return " ".join("".join(ch if ch.isprintable() else " " for ch in str(text)).split())
+
+
+def write_model(problem: Any, path: str | os.PathLike, *,
+                comments: Iterable[str] | None = None) -> Path:
+    """Write a model to an .lp or .mps file (chosen by the suffix of ``path``, in any case).
 
     Pyomo models are written with their own (symbolic) names, so ``w[clause_3]``
     appears as ``w(clause_3)``; cvxpy LP/MILP/QP problems become one column per
@@ -35,6 +55,17 @@ def write_model(problem: Any, path: str | os.PathLike) -> Path:
     ``c{k}(i)`` (``k`` its position in ``problem.constraints``; HiGHS allows no
     square brackets in names); a ``highspy.Highs`` instance is written as it stands.  Second-order, exponential and semidefinite
     cones have no LP/MPS form and raise :class:`~optirules.errors.ModelFormatError`.
+
+    Names are kept where every LP and MPS reader takes them (ASCII letters, digits, ``_``,
+    ``(``, ``)``, ``.``, starting with a letter or ``_``); otherwise (a line break, a space,
+    a leading digit, a very long name) a Pyomo model is written with Pyomo's numbered labels
+    (``x1``, ``c_l_x3_``) and a HiGHS or cvxpy name is replaced by its sanitized form, so
+    :func:`read_model` reads back every file written here.  ``comments`` are written as
+    comment lines at the top of the file, each on one line.
+
+    The file is written atomically (a temporary file in the same folder, renamed over
+    ``path`` when complete) and checked: a missing folder, a full disk or an empty result
+    raises :class:`~optirules.errors.OutputError` and leaves any previous file unchanged.
 
     Returns
     -------
@@ -44,21 +75,117 @@ def write_model(problem: Any, path: str | os.PathLike) -> Path:
     from ._solve import declarative_model, problem_interface
 
     path = Path(path)
-    _format_of(path)
+    fmt = _format_of(path)
+    folder = Path(os.path.realpath(path)).parent
+    if not folder.is_dir():
+        raise OutputError(f"could not write {str(path)!r}: the folder {str(folder)!r} does not "
+                          "exist; create it first or choose another path.")
+    if Path(os.path.realpath(path)).is_dir():
+        raise OutputError(f"could not write {str(path)!r}: it is a folder; give a file name "
+                          "ending in .lp or .mps.")
+    lines = [_comment_text(c) for c in (comments or ())]
     problem = declarative_model(problem)
     interface = problem_interface(problem)
-    if interface == "pyomo":
-        problem.write(str(path), io_options={"symbolic_solver_labels": True})
-        return path
+    h = None
     if interface == "cvxpy":
-        h = cvxpy_to_highs(problem)
-    else:
-        h = problem
-    import highspy
+        h = _with_safe_names(cvxpy_to_highs(problem), copy=False)
+    elif interface != "pyomo":
+        h = _with_safe_names(problem, copy=True)
+    with atomic_path(path) as tmp:
+        # the writers choose the format by a lower-case suffix
+        work = tmp if tmp.suffix == fmt else tmp.with_name(tmp.stem + fmt)
+        try:
+            if h is None:
+                labels = _pyomo_labels_safe(problem)
+                problem.write(str(work), io_options={"symbolic_solver_labels": labels})
+                writer = "Pyomo"
+            else:
+                import highspy
 
-    if h.writeModel(str(path)) == highspy.HighsStatus.kError:
-        raise ModelFormatError(f"HiGHS could not write {str(path)!r}: check that the folder exists.")
+                if h.writeModel(str(work)) == highspy.HighsStatus.kError:
+                    raise OutputError(f"HiGHS could not write {str(path)!r}: check that the "
+                                      "folder is writable and has free space.")
+                writer = "HiGHS"
+            if not work.is_file() or work.stat().st_size == 0:
+                raise OutputError(f"{writer} wrote nothing to {str(path)!r}: check that the "
+                                  "folder is writable and has free space.")
+            if lines:
+                mark = "\\" if fmt == ".lp" else "*"
+                text = work.read_text(encoding="utf-8")
+                work.write_text("".join(f"{mark} {line}\n" for line in lines) + text,
+                                encoding="utf-8")
+            if work != tmp:
+                os.replace(work, tmp)
+        except OSError as exc:
+            if isinstance(exc, OutputError):
+                raise
+            reason = exc.strerror or str(exc)
+            raise OutputError(f"could not write {str(path)!r} ({reason}); check that the folder "
+                              "is writable and has free space. The previous content, if any, "
+                              "is unchanged.") from None
+        finally:
+            if work != tmp:
+                work.unlink(missing_ok=True)
     return path
+
+
+def _pyomo_labels_safe(model: Any) -> bool:
+    """Whether Pyomo's symbolic labels of every variable, constraint and objective of
+    ``model`` are safe names (see ``_SAFE_NAME``) and distinct, so they can go into the file."""
+    import pyomo.environ as pyo
+    from pyomo.core.base.label import cpxlp_label_from_name
+
+    for kinds in ((pyo.Var,), (pyo.Constraint, pyo.Objective)):
+        seen: set[str] = set()
+        for obj in model.component_data_objects(kinds, descend_into=True):
+            label = cpxlp_label_from_name(obj.getname(fully_qualified=True))
+            if not _safe_name(label) or label in seen:
+                return False
+            seen.add(label)
+    return True
+
+
+def _sanitized(names: list[str], prefix: str) -> list[str]:
+    """``names`` with every unsafe one replaced by its safe form (other characters become
+    ``_``, a leading digit gets ``prefix``, long names are cut), all distinct."""
+    taken = set(n for n in names if _safe_name(n))
+    out = []
+    for k, name in enumerate(names):
+        if _safe_name(name):
+            out.append(name)
+            continue
+        base = re.sub(r"[^A-Za-z0-9_().]", "_", str(name))
+        base = re.sub(r"_+", "_", base)[:_MAX_NAME - 12] or prefix
+        if not re.match(r"[A-Za-z_]", base):
+            base = prefix + base
+        new, i = base, 0
+        while new in taken:
+            i += 1
+            new = f"{base}_{prefix}{k}" if i == 1 else f"{base}_{prefix}{k}_{i}"
+        taken.add(new)
+        out.append(new)
+    return out
+
+
+def _with_safe_names(h: Any, *, copy: bool) -> Any:
+    """``h`` (a ``highspy.Highs``) with safe column and row names; a copy when names change
+    and ``copy`` (the caller's instance is left as it is)."""
+    lp = h.getLp()
+    cols, rows = list(lp.col_names_), list(lp.row_names_)
+    safe_cols, safe_rows = _sanitized(cols, "c"), _sanitized(rows, "r")
+    if safe_cols == cols and safe_rows == rows:
+        return h
+    if copy:
+        model = h.getModel()
+        h = new_highs()
+        h.passModel(model)
+    for j, (old, new) in enumerate(zip(cols, safe_cols)):
+        if old != new:
+            h.passColName(j, new)
+    for i, (old, new) in enumerate(zip(rows, safe_rows)):
+        if old != new:
+            h.passRowName(i, new)
+    return h
 
 
 def read_model(

@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from optirules.errors import InputError
+from optirules.errors import InputError, ModelFormatError
 from optirules.models._clauses import (
     clause_coverage,
     negative_loss,
@@ -361,7 +361,7 @@ def test_fast_path_writes_a_file_highs_reads_back(tmp_path, suffix):
     text = path.read_text()
     first_pos = int(np.flatnonzero(y == 1)[0])
     assert f"cover(i_{first_pos})" in text and "complexity" in text and "w(clause_3)" in text
-    with pytest.raises(InputError, match="suffix"):
+    with pytest.raises(ModelFormatError, match=r"\.lp or \.mps"):
         fast.write(tmp_path / "master.txt")
 
 
