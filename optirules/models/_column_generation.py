@@ -512,7 +512,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
                       progress: Callable[[dict[str, Any]], None] | None = None,
                       skip_ip: bool = False, ip_time_limit: float | None = None,
                       backend: Any = "local", pricer: EnumerationPricer | None = None,
-                      tol: float = 0.0) -> ColumnGenerationResult:
+                      tol: float = 0.0, smoothing: float = 0.0) -> ColumnGenerationResult:
     r"""Column generation for the weighted rule master, then the master IP over the pool.
 
     Parameters
@@ -579,6 +579,16 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         3, exact enumeration also runs every ``EXACT_EVERY`` iterations in which the beam
         found clauses, for a bound.  ``0``: column generation runs until pricing proves
         that no improving clause exists (or ``max_iter``).
+    smoothing : float in [0, 1), default 0.0
+        Wentges' dual smoothing (Wentges 1997, "Weighted Dantzig-Wolfe decomposition for
+        linear mixed-integer programming", Int. Trans. Oper. Res. 4(2)): exact pricing runs
+        at :math:`\alpha \pi_c + (1 - \alpha) \pi` for the LP duals :math:`\pi` and the
+        duals :math:`\pi_c` of the best Lagrangian bound so far, :math:`\alpha` =
+        ``smoothing``.  Every dual point in the box gives a valid bound, so the certificate
+        is unchanged; the bound rises faster where the LP duals oscillate (degenerate
+        restricted masters).  A clause found there enters when it improves the LP at
+        :math:`\pi`; when none does, pricing runs again at :math:`\pi` (so the proof of
+        convergence is always at the LP's own duals).  ``0``: plain column generation.
 
     Returns
     -------
@@ -595,6 +605,8 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         raise InputError(f"master_ip must be one of {MASTER_IPS}, got {master_ip!r}.")
     if not (isinstance(tol, (int, float)) and math.isfinite(tol) and tol >= 0):
         raise InputError(f"tol must be a finite number >= 0, got {tol!r}.")
+    if not (isinstance(smoothing, (int, float)) and 0 <= smoothing < 1):
+        raise InputError(f"smoothing must be a number in [0, 1), got {smoothing!r}.")
     deadline = None if time_limit is None else t_start + float(time_limit)
     y = np.asarray(y, dtype=bool)
     A = np.ascontiguousarray(A, dtype=bool)
@@ -616,6 +628,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     stop = "max_iter"
     n_exact_incomplete = 0
     z = math.nan
+    unsolved: list[float] = []  # reduced costs of columns added after the last LP solve
 
     def remaining() -> float | None:
         return None if deadline is None else max(0.0, deadline - time.perf_counter())
@@ -645,6 +658,56 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         return pricer.price(v, comp, max_degree, k=n_columns, pool=pool, deadline=dl,
                             need_proof=need_proof)
 
+    pos_weight = np.asarray(P, dtype=float)[y]
+    center: dict[str, Any] | None = None  # the duals of the best Lagrangian bound so far
+
+    def dual_value(d: dict[str, Any]) -> float:
+        """The restricted master's dual objective at duals ``d`` (any ``0 <= mu <= 1``,
+        ``lam >= 0`` are dual feasible for the row bounds; the columns enter by pricing)."""
+        budget = 0.0 if complexity is None else float(complexity) * float(d["lam"])
+        return float(pos_weight @ d["mu"]) - budget
+
+    def record_bound(d: dict[str, Any], lower: float, value: float, kappa: float) -> None:
+        nonlocal best_bound, center
+        if math.isnan(lower):
+            return
+        bound = value if lower >= 0 else value + kappa * lower
+        if bound > best_bound:
+            best_bound = bound
+            center = {k: (np.array(v, copy=True) if isinstance(v, np.ndarray) else v)
+                      for k, v in d.items()}
+
+    def improving_at(cand: list[tuple[Clause, float]], d: dict[str, Any]
+                     ) -> list[tuple[Clause, float]]:
+        """The clauses of ``cand`` with a negative reduced cost at the LP duals ``d``."""
+        if not cand:
+            return []
+        cs = [c for c, _ in cand]
+        comp = complexity_costs([len(c) for c in cs], d["lam"], d["lambda0"], d["lambda1"])
+        r = comp + row_prices(y, P, d["mu"]) @ clause_coverage(A, cs)
+        return [(c, float(rk)) for c, rk in zip(cs, r) if rk < -RC_TOL]
+
+    def exact_priced(duals: dict[str, Any], z: float, kappa: float, need_proof: bool,
+                     fallback: bool) -> tuple[list[tuple[Clause, float]], float, bool, bool]:
+        """Exact pricing with Wentges smoothing: first at ``smoothing * center + (1 -
+        smoothing) * duals``, whose Lagrangian bound is as valid as the LP duals' own; the
+        clauses it finds enter when they improve the LP at its own duals.  Otherwise (a
+        mispricing, when ``fallback``) pricing at the LP duals.  Returns the columns, the
+        lower bound on the reduced cost, whether the search completed, and whether those
+        two are at the LP duals."""
+        if smoothing > 0 and center is not None:
+            s = {"mu": smoothing * center["mu"] + (1.0 - smoothing) * duals["mu"],
+                 "lam": smoothing * float(center["lam"]) + (1.0 - smoothing) * float(duals["lam"]),
+                 "lambda0": duals["lambda0"], "lambda1": duals["lambda1"]}
+            found, low, done = exact(s, need_proof=False)
+            record_bound(s, low, dual_value(s), kappa)
+            good = improving_at(found, duals)
+            if good or not fallback or (tol > 0 and z - best_bound <= tol * z):
+                return good, low, done, False
+        found, low, done = exact(duals, need_proof=need_proof)
+        record_bound(duals, low, z, kappa)
+        return found, low, done, True
+
     for it in range(1, max_iter + 1):
         z = master.solve()
         duals = master.duals_for_pricing_
@@ -652,6 +715,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         cols: list[tuple[Clause, float]] = []
         lower = math.nan
         complete = True
+        at_lp = True
         used = ""
         if pricing == "beam" or (pricing == "auto" and beam_first):
             used = "beam"
@@ -662,20 +726,19 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
             cols = [(c, r) for c, r in cand if r < -RC_TOL and c not in pool]
         if not cols and pricing in ("exact", "auto"):
             used = "exact" if not used else "beam+exact"
-            cols, lower, complete = exact(duals, need_proof=pricing == "exact")
+            cols, lower, complete, at_lp = exact_priced(duals, z, kappa,
+                                                        pricing == "exact", fallback=True)
             if not complete and not cols:
                 n_exact_incomplete += 1
         elif (cols and tol > 0 and pricing == "auto" and not use_milp
               and it % EXACT_EVERY == 0):
             # the beam found clauses: exact pricing (no proof needed) for a bound
             used = "beam+exact"
-            more, lower, _ = exact(duals, need_proof=False)
+            more, lower, _, at_lp = exact_priced(duals, z, kappa, False, fallback=False)
             seen = {c for c, _ in cols}
             cols += [(c, r) for c, r in more if c not in seen]
-        if not math.isnan(lower):
+        if not math.isnan(lower) and at_lp:
             last_lower = lower
-            bound = z if lower >= 0 else z + kappa * lower
-            best_bound = max(best_bound, bound)
         best_r = min((r for _, r in cols), default=lower if not math.isnan(lower) else 0.0)
         record = {"iteration": it, "lp_objective": z, "best_reduced_cost": float(best_r),
                   "reduced_cost_lower_bound": float(lower), "columns_added": len(cols),
@@ -684,7 +747,9 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         history.append(record)
         if progress is not None:
             progress(record)
-        if cols and tol > 0 and math.isfinite(best_bound) and z - best_bound <= tol * z:
+        proved = not cols and at_lp and not math.isnan(lower) and lower >= -RC_TOL
+        if (not proved and tol > 0 and math.isfinite(best_bound)
+                and z - best_bound <= tol * z):
             master.add_clauses([c for c, _ in cols])  # kept for the IP; the LP is re-solved
             pool.update(c for c, _ in cols)
             stop = "gap (the certified bound is within tol of the restricted LP)"
@@ -692,7 +757,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         if not cols:
             if pricing == "beam":
                 stop = "beam search found no improving clause (no proof)"
-            elif not math.isnan(lower) and lower >= -RC_TOL:
+            elif proved:
                 # a proven bound >= 0 is a proof, even from an interrupted search
                 converged = True
                 stop = "converged (exact pricing proved no improving clause)"
@@ -702,16 +767,19 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         master.add_clauses([c for c, _ in cols])
         pool.update(c for c, _ in cols)
         if deadline is not None and time.perf_counter() > deadline:
+            # no LP solve for the new columns (time_limit leaves none): they join the
+            # IP's pool with their reduced costs at the last duals
+            unsolved = [min(r, 0.0) for _, r in cols]
             stop = "time_limit"
             break
-    if not converged:
+    if not converged and stop != "time_limit":
         z = master.solve()  # columns added by the last iteration
         if pricing != "beam" and stop == "max_iter":
             # no proof yet: price once more at the final duals, for a certified bound
             _, lower, _ = exact(master.duals_for_pricing_, need_proof=True)
             last_lower = lower
-            kappa = _kappa(complexity, lambda0, lambda1, z)
-            best_bound = max(best_bound, z if lower >= 0 else z + kappa * lower)
+            record_bound(master.duals_for_pricing_, lower, z,
+                         _kappa(complexity, lambda0, lambda1, z))
 
     final_duals = {k: (np.array(v, copy=True) if isinstance(v, np.ndarray) else float(v))
                    for k, v in master.duals_for_pricing_.items()}
@@ -766,6 +834,8 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         and n_cover >= BRANCH_AND_BOUND_ROWS)
     ip_source = "local search"
     rc_lp = np.asarray(master.reduced_costs_, dtype=float)
+    if unsolved:  # (no reduced-cost fixing below: z is not the LP over these columns)
+        rc_lp = np.concatenate([rc_lp, unsolved])
     if (w_lp is not None and n_cover >= RESTRICTED_IP_ROWS
             and not enumerated):
         order = np.lexsort((rc_lp, -np.asarray(w_lp, dtype=float)))
@@ -785,7 +855,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     # reduced-cost fixing: with the final LP duals every IP solution using column k costs
     # at least z + r_k, so columns with z + r_k > ub are in no optimal solution
     rc = np.maximum(rc_lp, 0.0)
-    keep = [k for k, r in enumerate(rc) if z + r <= ub + 1e-12]
+    keep = [k for k, r in enumerate(rc) if unsolved or z + r <= ub + 1e-12]
     # (rows of one merged group are covered by the same clauses: their coverage suffices)
     keep_cols = [pool_list[k] for k in _distinct_coverage(
         pool_list, None if merged is None else merged[0], keep)]

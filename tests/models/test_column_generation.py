@@ -483,3 +483,57 @@ def test_a_spent_time_limit_leaves_no_time_for_the_master_ip():
     assert res.info["ip_route"] == "incumbent"
     assert res.ip_objective == pytest.approx(
         master_objective(A, y, P, res.clauses, 0.002, 0.002), abs=1e-12)
+
+
+# ------------------------------------------------------------------ dual smoothing
+@pytest.mark.parametrize("form", ["budget", "penalty"])
+def test_smoothing_keeps_the_certificate_and_the_optimum(form):
+    """Wentges smoothing prices at a mix of the LP duals and the best-bound duals: a fit
+    that converges reaches the LP over every clause (enumerated), every bound it records is
+    below that optimum, and a fit stopped on its gap is within tol of it."""
+    from optirules.models import all_clauses
+
+    A, y, P = _cg_data(seed=3, n=200, f=8)
+    kw = ({"complexity": 9.0} if form == "budget" else {"lambda0": 0.004, "lambda1": 0.002})
+    full = HighsRuleMaster(A, y.astype(int), all_clauses(A, y, 3), sample_weight=P, **kw)
+    z_full = full.solve()
+    run = dict(max_degree=3, n_columns=2, max_iter=500, pricing="exact", **kw)
+    smooth = column_generation(A, y, P, smoothing=0.5, **run)
+    assert smooth.converged and smooth.lp_objective == pytest.approx(z_full, rel=1e-7)
+    bounds = [h["lp_bound"] for h in smooth.history if np.isfinite(h["lp_bound"])]
+    assert bounds and max(bounds) <= z_full + 1e-12
+    assert bounds == sorted(bounds)  # the best bound so far never falls
+    gap_stop = column_generation(A, y, P, smoothing=0.5, tol=0.05, **run)
+    last = gap_stop.history[-1]
+    assert last["lp_bound"] <= z_full + 1e-12
+    assert gap_stop.lp_objective * (1 - 0.05) <= z_full + 1e-12 or gap_stop.converged
+
+
+def test_smoothing_is_checked():
+    A, y, P = _cg_data()
+    for bad in (-0.1, 1.0, float("nan"), "0.5"):
+        with pytest.raises(InputError, match="smoothing must be"):
+            column_generation(A, y, P, max_degree=2, smoothing=bad)
+
+
+def test_a_warm_lp_past_its_iteration_bound_restarts_cold(monkeypatch):
+    """A warm re-solve of the restricted LP that needs more simplex iterations than the
+    bound is restarted without a basis: with the bound at one iteration every re-solve
+    restarts, and column generation reaches the same LP optimum and rule set."""
+    import optirules.models._rule_master as rm
+
+    A, y, P = _cg_data(seed=4, n=200, f=8)
+    kw = {"max_degree": 2, "lambda0": 0.003, "lambda1": 0.003, "master": "dual"}
+    plain = column_generation(A, y, P, **kw)
+    monkeypatch.setattr(rm, "WARM_ITERATION_FLOOR", 1)
+    monkeypatch.setattr(rm, "WARM_ITERATION_FACTOR", 0)
+    cold = column_generation(A, y, P, **kw)
+    assert cold.converged and plain.converged
+    assert cold.lp_objective == pytest.approx(plain.lp_objective, rel=1e-9)
+    assert cold.ip_objective == pytest.approx(plain.ip_objective, rel=1e-9)
+    master = restricted_master(A, y.astype(int), P, plain.pool, lambda0=0.003,
+                               lambda1=0.003, master="dual")
+    master.solve()
+    master.add_clauses([])  # no change: the re-solve is warm and takes no iteration
+    master.solve()
+    assert getattr(master, "cold_restarts_", 0) == 1  # only the first, basis-less solve
