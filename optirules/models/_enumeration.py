@@ -1,8 +1,10 @@
 r"""Exact pricing of rule-set clauses (at most 3 literals) by bound-pruned enumeration.
 
 :class:`EnumerationPricer` is prepared once per column-generation run (the literal matrix
-split into row blocks, cached as float64 where it fits in memory, the pair indices) and
+split into row blocks, cached as float64 where it fits in memory, the blocks of pairs) and
 prices every iteration's row prices with it; :func:`enumerate_pricing` is the one-call form.
+The pairs of literals are scored by blocks of rows of their sums, so the memory of a call
+is bounded (``max_pair_bytes``) and does not grow with the square of the literals.
 Every reduced cost is a sum over rows, so the work is a map over row blocks and a reduce
 (sum) of the blocks' partial sums, done in block order; the ``"dask"`` backend maps the
 blocks on a ``dask.distributed`` client (blocks stored there as packed bits) and reduces in
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -41,6 +43,14 @@ _ULPS = 4 * float(np.finfo(np.float64).eps)
 #: first literals of the degree-3 pass scored per map-reduce round (the threshold is
 #: lowered between rounds; the same on every backend, so results do not depend on it)
 _FIRST_BATCH = 4
+#: default bound on the bytes of the pair sums held at once (``max_pair_bytes``): the
+#: pairs are scored by blocks of first literals, each block's arrays within this size
+_PAIR_BYTES = 1 << 28
+#: float64 arrays of one first literal's row held at once while a block of pairs is scored
+#: (the base sums, their expansion and the scores, for prices and negative parts)
+_ROW_ARRAYS = 5
+#: and each of those arrays at most this many entries (blocks that stay in the cache)
+_BLOCK_ENTRIES = 1 << 20
 
 
 # ======================================================================= per-block work
@@ -83,6 +93,9 @@ class _Prepared:
 
     def __init__(self, Af: np.ndarray, v: np.ndarray) -> None:
         self.Af, self.v = Af, v
+        #: the base columns and the rows with negative prices, made at their first use
+        self.base: np.ndarray | None = None
+        self.negative: Any = None
 
 
 def _working(block: Any, vb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -102,9 +115,12 @@ def block_moments_delta(block: Any, V: np.ndarray, max_degree: int,
     (:math:`\min(v_i, 0)`, or the changes of both since an earlier call: the sums are
     linear in them): :math:`(h, s, G, h_-, s_-, G_-)` with :math:`h = v^\top A_B`,
     :math:`s = \sum_i v_i`, :math:`G = A_B^\top \mathrm{diag}(v) A_B` over the ``base``
-    columns ``B`` (every column when None; :func:`_expand_paired` gives the complements'),
-    and the same three over the negative parts for degree 3 (the pair bounds); the parts a
-    smaller ``max_degree`` does not need are None.  Rows where both are 0 are skipped."""
+    columns ``B`` (every column when None; the complements' follow from them, see
+    :meth:`EnumerationPricer._rows`),
+    and the same three over the negative parts (``G_-`` for degree 3: the pair bounds); the
+    matrices a smaller ``max_degree`` does not need are None (``max_degree=1``: the sums
+    alone, for pricing by blocks of pairs, :func:`block_cross`).  Rows where both are 0 are
+    skipped."""
     Ab = _block_matrix(block)
     rows = np.flatnonzero((V[:, 0] != 0.0) | (V[:, 1] != 0.0))
     if base is None:
@@ -113,52 +129,63 @@ def block_moments_delta(block: Any, V: np.ndarray, max_degree: int,
         Af = np.asarray(Ab[np.ix_(rows, base)], dtype=np.float64)
     v, vn = V[rows, 0], V[rows, 1]
     h, s = v @ Af, float(v.sum())
-    if max_degree < 2:
-        return h, s, None, None, None, None
-    G = Af.T @ (Af * v[:, None])
-    if max_degree < 3:
-        return h, s, G, None, None, None
     neg = vn != 0.0
     An, vn = Af[neg], vn[neg]
-    return h, s, G, vn @ An, float(vn.sum()), An.T @ (An * vn[:, None])
+    hn, sn = vn @ An, float(vn.sum())
+    if max_degree < 2:
+        return h, s, None, hn, sn, None
+    G = Af.T @ (Af * v[:, None])
+    if max_degree < 3:
+        return h, s, G, hn, sn, None
+    return h, s, G, hn, sn, An.T @ (An * vn[:, None])
 
 
-def _expand_paired(h: np.ndarray, s: float, G: np.ndarray | None,
-                   pairs: tuple[np.ndarray, np.ndarray, np.ndarray], n_lit: int
-                   ) -> tuple[np.ndarray, np.ndarray | None]:
-    r"""The moments over all columns from those over the ``base`` columns: a complement
-    column ``c`` of base column ``b`` has :math:`v^\top A_c = s - h_b`,
-    :math:`G_{x c} = h_x - G_{x b}` (``x`` in the base) and
-    :math:`G_{c c'} = s - h_b - h_{b'} + G_{b b'}`."""
-    base, comp, q = pairs
-    r1 = np.empty(n_lit)
-    r1[base], r1[comp] = h, s - h[q]
-    if G is None:
-        return r1, None
-    full = np.empty((n_lit, n_lit))
-    half = n_lit // 2
-    aligned = comp.size == half and (q == np.arange(half)).all()
-    hq, Gq = (h, G) if aligned else (h[q], G[:, q])
-    cross = h[:, None] - Gq
-    corner = (s - hq[:, None]) - hq[None, :]
-    corner += G if aligned else G[np.ix_(q, q)]
-    # the two layouts of binarizers ([b0, c0, b1, c1, ...] and [B, C]) by strided views
-    if aligned and (base == np.arange(0, n_lit, 2)).all() and (comp == base + 1).all():
-        bs, cs = slice(0, n_lit, 2), slice(1, n_lit, 2)
-    elif aligned and (base == np.arange(half)).all() and (comp == base + half).all():
-        bs, cs = slice(0, half), slice(half, n_lit)
-    else:
-        bs, cs = np.ix_(base, base), np.ix_(comp, comp)
-        full[bs] = G
-        full[np.ix_(base, comp)] = cross
-        full[np.ix_(comp, base)] = cross.T
-        full[cs] = corner
-        return r1, full
-    full[bs, bs] = G
-    full[bs, cs] = cross
-    full[cs, bs] = cross.T
-    full[cs, cs] = corner
-    return r1, full
+def block_cross(block: Any, vb: np.ndarray, base: np.ndarray | None, rows: Any, cols: Any,
+                which: str) -> tuple[np.ndarray | None, np.ndarray | None]:
+    r"""One block's pair sums between two sets of ``base`` columns (every column when
+    None): ``rows`` and ``cols`` (slices or index arrays into the base columns) give
+    :math:`A_R^\top \mathrm{diag}(v) A_C` (``which`` ``"pos"`` or ``"both"``) and
+    :math:`A_R^\top \mathrm{diag}(\min(v, 0)) A_C` (``"neg"`` or ``"both"``), the other
+    None: the rows ``R`` of the matrices of :func:`block_moments_delta` restricted to the
+    columns ``C``, so that pricing holds a block of them at a time."""
+    Af, v = _working(block, vb)
+    Ab = _base_columns(block, Af, base)
+    left, right = Ab[:, rows], Ab[:, cols]
+    G = Gn = None
+    if which in ("pos", "both"):
+        G = (left * v[:, None]).T @ right
+    if which in ("neg", "both"):
+        G_n = _negative_rows(block, Ab, v)
+        if G_n is None:
+            Gn = np.zeros((left.shape[1], right.shape[1]))
+        else:
+            An, vn = G_n
+            Gn = (An[:, rows] * vn[:, None]).T @ An[:, cols]
+    return G, Gn
+
+
+def _base_columns(block: Any, Af: np.ndarray, base: np.ndarray | None) -> np.ndarray:
+    """The block's base columns (kept for the pricing call when the block is prepared)."""
+    if base is None:
+        return Af
+    if isinstance(block, _Prepared):
+        if block.base is None:
+            block.base = np.ascontiguousarray(Af[:, base])
+        return block.base
+    return np.ascontiguousarray(Af[:, base])
+
+
+def _negative_rows(block: Any, Ab: np.ndarray, v: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray] | None:
+    """The rows of ``Ab`` with a negative price and those prices (None when there are none);
+    kept for the pricing call when the block is prepared."""
+    if isinstance(block, _Prepared) and block.negative is not None:
+        return block.negative or None
+    neg = v < 0.0
+    out = (np.ascontiguousarray(Ab[neg]), v[neg]) if neg.any() else ()
+    if isinstance(block, _Prepared):
+        block.negative = out
+    return out or None
 
 
 def _common_ratio(v: np.ndarray, old: np.ndarray) -> float | None:
@@ -210,7 +237,8 @@ def block_extensions(block: Any, vb: np.ndarray, jobs: Sequence[tuple[tuple[int,
     is None, the vector :math:`v^\top A` over all literals.  A job ``(anchor, part, True)``
     gives the matrix of :math:`[A_S, \mathbf{1}]` instead (its last row and column are
     :math:`v^\top A_S` and :math:`\sum v`: the sums of the complements of ``S``, see
-    :meth:`EnumerationPricer._paired_job`)."""
+    :meth:`EnumerationPricer._paired_job`); ``part`` a pair ``(R, S)`` of index arrays
+    gives the block :math:`A_R^\top \mathrm{diag}(v) A_S` of rows ``R`` of that matrix."""
     Af, v = _working(block, vb)
     out = []
     for anchor, part, *ones in jobs:
@@ -219,6 +247,10 @@ def block_extensions(block: Any, vb: np.ndarray, jobs: Sequence[tuple[tuple[int,
             cov &= Af[:, a] > 0
         if part is None:
             out.append(v[cov] @ Af[cov])
+            continue
+        if isinstance(part, tuple):
+            Ac, vc = Af[cov], v[cov]
+            out.append((Ac[:, part[0]] * vc[:, None]).T @ Ac[:, part[1]])
             continue
         As = Af[np.ix_(cov, part)]
         vc = v[cov]
@@ -261,13 +293,14 @@ class _LocalBlocks:
     def end(self) -> None:
         self._v = self._call = None
 
-    def map(self, func: Any, v: np.ndarray, *args: Any) -> list[Any]:
+    def map(self, func: Any, v: np.ndarray, *args: Any) -> Iterator[Any]:
+        """The blocks' results in block order, each computed when it is asked for."""
         if v is not self._v:  # other prices (a part of the rows): the stored blocks
-            return [func(b, v[s], *args) for b, s in zip(self.blocks, self.slices)]
+            return (func(b, v[s], *args) for b, s in zip(self.blocks, self.slices))
         if self._call is None:
             self._call = [_Prepared(*_working(b, v[s]))
                           for b, s in zip(self.blocks, self.slices)]
-        return [func(b, v[s], *args) for b, s in zip(self._call, self.slices)]
+        return (func(b, v[s], *args) for b, s in zip(self._call, self.slices))
 
     def close(self) -> None:
         self.blocks = []
@@ -287,10 +320,13 @@ class _DaskBlocks:
     def end(self) -> None:
         pass
 
-    def map(self, func: Any, v: np.ndarray, *args: Any) -> list[Any]:
+    def map(self, func: Any, v: np.ndarray, *args: Any) -> Iterator[Any]:
+        """The blocks' results in block order (all submitted at once, fetched one by one)."""
         futures = [self.client.submit(func, b, v[s], *args, pure=False)
                    for b, s in zip(self.blocks, self.slices)]
-        return self.client.gather(futures)
+        for f in futures:
+            yield f.result()
+            f.release()
 
     def close(self) -> None:
         try:
@@ -336,8 +372,10 @@ class EnumerationPricer:
     Every clause's reduced cost is :math:`r(k) = \mathrm{comp}_{|k|} + \sum_{i:\,k \ni i} v_i`
     (``v`` the row prices of :func:`~optirules.models.row_prices`, ``comp`` the
     complexity part :func:`~optirules.models.complexity_costs` by degree).  Degree 1
-    is :math:`v^\top A`, degree 2 the upper triangle of :math:`A^\top \mathrm{diag}(v) A`
-    (all pairs in one matrix product per row block).  Degree 3 uses the bound
+    is :math:`v^\top A`, degree 2 the upper triangle of :math:`A^\top \mathrm{diag}(v) A`,
+    computed and scored by blocks of its rows (first literals), each block's arrays within
+    ``max_pair_bytes``; only the best pairs found so far and each first literal's least
+    degree-3 bound are kept from one block to the next.  Degree 3 uses the bound
 
     .. math::
 
@@ -346,7 +384,8 @@ class EnumerationPricer:
 
     (extending a clause can only drop rows), so a triple can beat a threshold only if all
     three of its pairs do; for each first literal ``j`` the surviving partners are scored
-    together by one matrix product over the rows ``j`` covers.  The threshold is 0 (the
+    together by one matrix product over the rows ``j`` covers (by blocks of partners when
+    their bounds and scores would take more than ``max_pair_bytes``).  The threshold is 0 (the
     proof that no clause has :math:`r < 0`), lowered to the ``k``-th best reduced cost found
     once ``k`` new negative clauses are known; first literals are taken in the order of their
     best bound.  Without a proof to give (``need_proof=False``) a first pass extends the most
@@ -355,12 +394,13 @@ class EnumerationPricer:
 
     Everything that does not change between the calls of one column-generation run is
     prepared here once: the row blocks (``block_rows`` rows each; a float64 copy of the
-    matrix when it takes at most 512 MB, else the boolean matrix as given), the pair
-    indices and, for ``backend="dask"``, the blocks scattered to the workers as packed bits
+    matrix when it takes at most 512 MB, else the boolean matrix as given), the blocks of
+    pairs and, for ``backend="dask"``, the blocks scattered to the workers as packed bits
     (one bit per entry).  ``stats`` counts the work (``triples_scored``: triples whose
     reduced cost was computed; ``triples_pruned``: those the bound excluded;
     ``paired_jobs``: degree-3 extensions summed over fewer columns thanks to complement
-    pairs; ``seconds``).
+    pairs; ``pair_blocks``: blocks of pairs scored; ``pair_block_bytes``: the largest
+    block's pair arrays, at most ``max_pair_bytes``; ``seconds``).
 
     Parameters
     ----------
@@ -396,13 +436,22 @@ class EnumerationPricer:
         when at least as many rows changed as have a price, at a higher degree than
         before, and after 200 calls in a row (bounding the rounding that the differences
         add).  The same numbers up to rounding (tested against ``incremental=False`` and
-        brute force); ``stats["incremental_calls"]`` counts the calls that used it.
+        brute force); ``stats["incremental_calls"]`` counts the calls that used it.  The
+        pair sums are kept for this only when they fit in ``max_pair_bytes``.
+    max_pair_bytes : int, default 2**28 (256 MB)
+        Bound on the bytes of pair sums held at once.  When the sums of all pairs (of the
+        base columns, one of each complement pair; with the degree-3 bounds, twice that)
+        fit, they are computed in one matrix per row block and kept between calls; else
+        each call computes them by blocks of rows (:func:`block_cross`) and scores each
+        block in turn.  Larger blocks go faster; the clauses, reduced costs and bounds are
+        the same up to rounding whatever the blocks (ties broken by the clause, tested
+        against brute force with one row per block).
     """
 
     def __init__(self, literals: np.ndarray, *, block_rows: int | None = None,
                  backend: Any = "local", blas_threads: int | None = 1,
                  float_cache_bytes: int = _FLOAT_CACHE_BYTES, paired: bool = True,
-                 incremental: bool = True) -> None:
+                 incremental: bool = True, max_pair_bytes: int = _PAIR_BYTES) -> None:
         A = np.ascontiguousarray(literals, dtype=bool)
         if A.ndim != 2:
             raise InputError(f"the literal matrix must be 2-D, got shape {A.shape}.")
@@ -429,19 +478,56 @@ class EnumerationPricer:
             self._blocks = _DaskBlocks(A, slices, dask_client(backend))
         # columns that come with their complements (a binarizer's x <= t and x > t, or
         # [X, 1 - X]): the moments over one column of each pair give all of them, a quarter
-        # of the matrix product (_expand_paired)
+        # of the matrix product (_quadrant, _rows)
         self._pairs = complement_pairs(A) if paired else None
-        if self._pairs is not None:
-            base, comp_cols, q = self._pairs
-            self._partner = np.full(self.n_lit, -1, dtype=np.intp)
-            self._partner[comp_cols], self._partner[base[q]] = base[q], comp_cols
-            self._is_comp = np.zeros(self.n_lit, dtype=bool)
-            self._is_comp[comp_cols] = True
-        self._iu = np.triu_indices(self.n_lit, 1) if self.n_lit >= 2 else None
-        self._upper = np.triu(np.ones((self.n_lit, self.n_lit), bool), 1)
+        if isinstance(max_pair_bytes, bool) or not isinstance(max_pair_bytes, (int, np.integer)) \
+                or max_pair_bytes < 1:
+            raise InputError(f"max_pair_bytes must be an integer >= 1 (bytes of the pair sums "
+                             f"held at once), got {max_pair_bytes!r}; the default is "
+                             f"{_PAIR_BYTES} (256 MB).")
+        self.max_pair_bytes = int(max_pair_bytes)
+        self._setup_pair_blocks()
         self.stats = {"calls": 0, "seconds": 0.0, "rows_priced": 0, "pairs_scored": 0,
                       "triples_scored": 0, "triples_pruned": 0, "degree3_passes": 0,
-                      "paired_jobs": 0, "incremental_calls": 0}
+                      "paired_jobs": 0, "incremental_calls": 0, "pair_blocks": 0,
+                      "pair_block_bytes": 0}
+
+    def _setup_pair_blocks(self) -> None:
+        """Each literal's base column (itself, or the column it is the complement of) and the
+        blocks of base columns whose literals' pairs are scored together."""
+        n_lit = self.n_lit
+        self._is_comp = np.zeros(n_lit, dtype=bool)
+        if self._pairs is None:
+            self._base = None
+            self._bpos = np.arange(n_lit, dtype=np.intp)
+        else:
+            base, comp_cols, q = self._pairs
+            self._base = base
+            self._bpos = np.empty(n_lit, dtype=np.intp)
+            self._bpos[base] = np.arange(base.size)
+            self._bpos[comp_cols] = q
+            self._is_comp[comp_cols] = True
+            self._partner = np.full(n_lit, -1, dtype=np.intp)
+            self._partner[comp_cols], self._partner[base[q]] = base[q], comp_cols
+        self._n_base = n_lit if self._pairs is None else int(self._pairs[0].size)
+        # the least base column of the literals from j on: the columns a block starting at
+        # literal j - 1 pairs with
+        self._suffix_base = (np.minimum.accumulate(self._bpos[::-1])[::-1]
+                             if n_lit else self._bpos)
+        # each base column's literal and its complement's (n_lit as a row, -1 as a column
+        # when it has none); pairs are scored by blocks of base columns
+        nb = self._n_base
+        self._lit_b = np.arange(n_lit) if self._pairs is None else self._pairs[0]
+        comp_lit = np.full(nb, -1, dtype=np.intp)
+        if self._pairs is not None:
+            comp_lit[self._pairs[2]] = self._pairs[1]
+        self._lit_c_col = comp_lit
+        self._lit_c_row = np.where(comp_lit < 0, n_lit, comp_lit)
+        self._mono_c = bool((np.diff(comp_lit) >= 0).all())
+        # base rows per block: _ROW_ARRAYS float64 arrays of (rows x base columns) within
+        # max_pair_bytes, each at most _BLOCK_ENTRIES entries
+        per = self.max_pair_bytes // (8 * _ROW_ARRAYS * max(nb, 1))
+        self._block_base = int(max(1, min(per, _BLOCK_ENTRIES // max(nb, 1))))
 
     @property
     def n_blocks(self) -> int:
@@ -452,11 +538,13 @@ class EnumerationPricer:
         """Release the blocks (on a dask backend: the workers' copies)."""
         self._blocks.close()
 
-    def _reduce(self, parts: list[Any]) -> Any:
-        """Sum the blocks' partial results in block order."""
-        acc = parts[0]
-        for p in parts[1:]:
-            acc = [None if a is None else a + b for a, b in zip(acc, p)]
+    def _reduce(self, parts: Iterable[Any]) -> Any:
+        """Sum the blocks' partial results in block order (holding one block's at a time
+        besides the sum)."""
+        parts = iter(parts)
+        acc = next(parts)
+        for p in parts:  # in place: the blocks' results are their own arrays
+            acc = [None if a is None else _add(a, b) for a, b in zip(acc, p)]
         return acc
 
     # ------------------------------------------------------------------ pricing
@@ -499,43 +587,41 @@ class EnumerationPricer:
         if not (v != 0.0).any():  # every clause has r = comp >= 0
             return [], min(0.0, float(min(comp[1:max_degree + 1]))), True
         deg = min(max_degree, 3)
-        h, s, GB, hn, sn, GBn, n_nz = self._moments(v, deg)
-        if max_degree < 3:
+        # the pair sums over the base columns in one matrix when they fit in max_pair_bytes
+        # (with one row block's part being added; kept for the next call), else by blocks
+        # of rows of that matrix (block_cross)
+        held = deg >= 2 and 2 * 8 * self._n_base ** 2 * (2 if deg >= 3 else 1) \
+            <= self.max_pair_bytes
+        h, s, GB, hn, sn, GBn, n_nz = self._moments(v, deg if held else 1)
+        if not held or deg < 2:
+            GB = None
+        if not held or deg < 3:
             GBn = None
-        if self._pairs is None:
-            r1, G, Bn = h, GB, GBn
-        else:
-            r1, G = _expand_paired(h, s, GB, self._pairs, n_lit)
-            Bn = None if GBn is None else _expand_paired(hn, sn, GBn, self._pairs, n_lit)[1]
+        ctx = {"v": v, "h": h, "hn": hn, "s": s, "sn": sn, "G": GB, "Gn": GBn,
+               "r1": self._expand(h, s), "hn1": self._expand(hn, sn)}
         self.stats["rows_priced"] += int(n_nz)
         # ---- degree 1
-        r1 = comp[1] + r1
+        r1 = comp[1] + ctx["r1"]
         lower = float(r1.min())
         order = np.argsort(r1, kind="stable")[:extra]
         consider([(int(j),) for j in order], r1[order])
-        iu = self._iu
-        r2_full = None
-        if max_degree >= 2 and n_lit >= 2:
-            r2_full = comp[2] + G
-            r2 = r2_full[iu]
-            self.stats["pairs_scored"] += int(r2.size)
-            lower = min(lower, float(r2.min()))
-            # only pairs below -tol can be kept (consider): partition those alone
-            idx = np.flatnonzero(r2 < -tol)
-            if idx.size > extra:
-                idx = idx[np.argpartition(r2[idx], extra - 1)[:extra]]
-            idx = idx[np.argsort(r2[idx], kind="stable")]
-            consider([(int(iu[0][t]), int(iu[1][t])) for t in idx], r2[idx])
         complete = True
-        if max_degree >= 3 and n_lit >= 3:
-            B = comp[3] + Bn  # beta_{jl}
-            np.fill_diagonal(B, np.inf)
+        if max_degree >= 2 and n_lit >= 2:
+            n_best = max(4 * k, 40) if deg >= 3 and n_lit >= 3 and not need_proof else 0
+            pas = self._pair_pass(ctx, comp, deg, extra, tol, deadline, n_best)
+            lower = min(lower, pas["lower"])
+            pairs = pas["pairs"]
+            consider([(int(a), int(b)) for a, b in zip(pairs.a, pairs.b)], pairs.r)
+            if pas["rest"] is not None:  # stopped by the deadline: a bound for the rest
+                lower = min(lower, pas["rest"], pas["min_bound"])
+                complete = False
+        if max_degree >= 3 and n_lit >= 3 and complete:
             n_triples = n_lit * (n_lit - 1) * (n_lit - 2) // 6
             if not need_proof and found:
-                lower = min(lower, float(B[iu].min()))
+                lower = min(lower, pas["min_bound"])
                 complete = False
             else:
-                lower, complete = self._degree3(v, comp, B, r2_full, k, extra, deadline, tol,
+                lower, complete = self._degree3(ctx, comp, pas, k, extra, deadline, tol,
                                                 need_proof, consider, kth, found, lower,
                                                 n_triples)
         # ranked by the reduced cost rounded to 1e-13 (then degree, clause): equal costs
@@ -543,6 +629,145 @@ class EnumerationPricer:
         ranked = sorted(found.items(),
                         key=lambda kv: (round(kv[1], 13), len(kv[0]), kv[0]))[:k]
         return [(c, float(r)) for c, r in ranked], min(0.0, lower), complete
+
+    def _expand(self, h: np.ndarray, s: float) -> np.ndarray:
+        r"""Sums over the base columns expanded to every literal (a complement column ``c``
+        of base column ``b``: :math:`v^\top A_c = s - h_b`)."""
+        if self._pairs is None:
+            return h
+        base, comp_cols, q = self._pairs
+        out = np.empty(self.n_lit)
+        out[base], out[comp_cols] = h, s - h[q]
+        return out
+
+    def _rows(self, G: np.ndarray, rr: np.ndarray, cc: Any, J: np.ndarray, Y: Any,
+              hb: np.ndarray, full: np.ndarray) -> np.ndarray:
+        r"""The pair sums of literals ``J`` (rows) and ``Y`` (columns, a slice or indices)
+        from the base sums ``G`` (rows ``rr``, columns ``cc`` of it): with complement pairs,
+        :math:`G_{x c} = h_x - G_{x b}` for a complement column ``c`` of ``b`` (``hb`` the
+        base sums) and then :math:`G_{c y} = (v^\top A)_y - G_{b y}` for a complement row
+        (``full`` the sums of every literal)."""
+        E = G[rr[:, None], cc[None, :]]
+        if self._pairs is None:
+            return E
+        cm = self._is_comp[Y]
+        if cm.any():
+            E[:, cm] = hb[self._bpos[J]][:, None] - E[:, cm]
+        rm = self._is_comp[J]
+        if rm.any():
+            E[rm] = full[Y][None, :] - E[rm]
+        return E
+
+    def _bound_rows(self, ctx: dict[str, Any], J: np.ndarray, Y: np.ndarray) -> np.ndarray:
+        r"""The sums :math:`\sum_i \min(v_i, 0) A_{ij} A_{il}` for the literals ``j`` in ``J``
+        and ``l`` in ``Y`` (the degree-3 pair bounds without their complexity part)."""
+        rb, cb = self._bpos[J], self._bpos[Y]
+        if ctx["Gn"] is not None:
+            return self._rows(ctx["Gn"], rb, cb, J, Y, ctx["hn"], ctx["hn1"])
+        R, C = np.unique(rb), np.unique(cb)
+        cols = slice(0, C.size) if C.size == self._n_base else C  # every column: no copy
+        Gn = self._reduce(self._blocks.map(block_cross, ctx["v"], self._base, R, cols,
+                                           "neg"))[1]
+        self._note_block(Gn.nbytes + 8 * J.size * Y.size)
+        return self._rows(Gn, np.searchsorted(R, rb), np.searchsorted(C, cb), J, Y,
+                          ctx["hn"], ctx["hn1"])
+
+    def _note_block(self, nbytes: int) -> None:
+        self.stats["pair_block_bytes"] = max(self.stats["pair_block_bytes"], int(nbytes))
+
+    def _pair_pass(self, ctx: dict[str, Any], comp: Sequence[float], deg: int, extra: int,
+                   tol: float, deadline: float | None, n_best: int) -> dict[str, Any]:
+        r"""Score every pair by blocks of rows of the base sums (:func:`block_cross`), each
+        block's arrays within ``max_pair_bytes``: the least reduced cost, the ``extra`` pairs
+        of least reduced cost below ``-tol`` and, for degree 3, each first literal's least
+        pair bound (``rowmin``) and the ``n_best`` pairs of least reduced cost and of least
+        bound (seeds of the first degree-3 pass without a proof).  With complement pairs a
+        block of base rows ``R`` and columns ``C`` gives four quadrants of literal pairs: base
+        by base (:math:`G`), base by complement (:math:`h_x - G`), complement by base
+        (:math:`h_y - G`) and complement by complement (:math:`(s - h_y) - (h_x - G)`).
+        Ties are broken by the pair, so the result does not depend on the blocks.  At the
+        deadline (checked after the first block) the literals left get the bound of their
+        negative prices (``rest``)."""
+        n_lit, nb = self.n_lit, self._n_base
+        which = "both" if deg >= 3 else "pos"
+        best = _Least(extra)
+        seeds_r, seeds_b = _Least(n_best), _Least(n_best)
+        rowmin = np.full(n_lit, np.inf) if deg >= 3 else None
+        lower = min_bound = math.inf
+        rest = None
+        scored = 0
+        lit_b, lit_cr, lit_cc = self._lit_b, self._lit_c_row, self._lit_c_col
+        paired = self._pairs is not None
+        hb, hnb = ctx["h"], ctx["hn"]
+        for i, p0 in enumerate(range(0, nb, self._block_base)):
+            p1 = min(p0 + self._block_base, nb)
+            rows_b, rows_c = lit_b[p0:p1], lit_cr[p0:p1]
+            J = np.concatenate([rows_b, rows_c[rows_c < n_lit]])
+            j0 = int(J.min())
+            if j0 >= n_lit - 1:  # the last literal alone: no pair starts there
+                continue
+            if i > 0 and deadline is not None and time.perf_counter() > deadline:
+                left = np.concatenate([lit_b[p0:], lit_cr[p0:][lit_cr[p0:] < n_lit]])
+                step = min(comp[2], comp[3]) if deg >= 3 else comp[2]
+                rest = step + float(ctx["hn1"][left].min())
+                break
+            c0 = int(self._suffix_base[j0 + 1])
+            if ctx["G"] is not None:
+                Gb = ctx["G"][p0:p1, c0:]
+                Gnb = None if ctx["Gn"] is None else ctx["Gn"][p0:p1, c0:]
+            else:
+                Gb, Gnb = self._reduce(self._blocks.map(block_cross, ctx["v"], self._base,
+                                                        slice(p0, p1), slice(c0, nb), which))
+            scored += int((n_lit - 1 - J).sum())
+            self.stats["pair_blocks"] += 1
+            cols_b, cols_c = lit_b[c0:], lit_cc[c0:]
+            quads = [(rows_b, cols_b, True)]
+            if paired:
+                quads += [(rows_b, cols_c, self._mono_c), (rows_c, cols_b, True),
+                          (rows_c, cols_c, self._mono_c)]
+            largest = 0
+            for qi, (ra, cb, mono) in enumerate(quads):
+                if cb.size == 0 or int(cb.max()) <= int(ra.min()):
+                    continue  # no pair (x, y) with x < y here
+                sx, sy = qi >= 2, qi % 2 == 1  # complement rows, complement columns
+                r2 = _quadrant(Gb, hb[p0:p1], hb[c0:], ctx["s"], sx, sy)
+                r2 += comp[2]
+                invalid = _below(ra, cb, mono)
+                _mask(r2, ra, cb, mono, invalid)
+                B = None
+                if deg >= 3:
+                    B = _quadrant(Gnb, hnb[p0:p1], hnb[c0:], ctx["sn"], sx, sy)
+                    B += comp[3]
+                    _mask(B, ra, cb, mono, invalid)
+                    rm = B.min(axis=1)
+                    ok = ra < n_lit
+                    rowmin[ra[ok]] = np.minimum(rowmin[ra[ok]], rm[ok])
+                    min_bound = min(min_bound, float(rm.min()))
+                largest = max(largest, sum(a.nbytes for a in (r2, B, invalid)
+                                           if a is not None))
+                width = cb.size
+                flat = r2.ravel()
+                low = float(flat.min())
+                lower = min(lower, low)
+                if low < -tol and low <= best.worst():
+                    hit = np.flatnonzero(flat <= min(-tol, best.worst()))
+                    hit = hit[flat[hit] < -tol]
+                    best.add(flat[hit], ra[hit // width], cb[hit % width])
+                if n_best:
+                    bflat = B.ravel()
+                    for seeds, score in ((seeds_r, flat), (seeds_b, bflat)):
+                        w = seeds.worst()
+                        if float(score.min()) <= w:
+                            hit = np.flatnonzero(score <= w) if np.isfinite(w) else \
+                                np.flatnonzero(np.isfinite(score))
+                            seeds.add(score[hit], ra[hit // width], cb[hit % width],
+                                      bflat[hit])
+            held = 0 if ctx["G"] is not None else sum(a.nbytes for a in (Gb, Gnb)
+                                                       if a is not None)
+            self._note_block(held + largest)
+        self.stats["pairs_scored"] += scored
+        return {"lower": lower, "pairs": best, "rowmin": rowmin, "min_bound": min_bound,
+                "rest": rest, "seeds": (seeds_r, seeds_b)}
 
     def _moments(self, v: np.ndarray, deg: int) -> list[Any]:
         """The summed block moments at prices ``v``: ``[h, s, G, hn, sn, Gn, n]``
@@ -621,20 +846,19 @@ class EnumerationPricer:
         self.stats["paired_jobs"] += 1
         return ((j,), T, True), (C, part)
 
-    def _degree3(self, v, comp, B, r2_full, k, extra, deadline, tol, need_proof, consider,
-                 kth, found, lower, n_triples):
+    def _degree3(self, ctx, comp, pas, k, extra, deadline, tol, need_proof, consider, kth,
+                 found, lower, n_triples):
         n_lit = self.n_lit
-        iu = self._iu
+        v = ctx["v"]
         self.stats["degree3_passes"] += 1
         scored = 0
         # bound of every triple whose smallest literal is j (-> order and time-out bound)
-        Bu = np.where(self._upper, B, np.inf)
-        rowmin = Bu.min(axis=1)
+        rowmin = pas["rowmin"]
         if deadline is not None and time.perf_counter() > deadline:
             return min(lower, float(rowmin.min())), False
         # without a proof to give: a first pass extending the most promising pairs by every
         # literal, returned when it finds a negative clause
-        pairs = [] if need_proof else _best_pairs(r2_full, B, iu, n=max(4 * k, 40))
+        pairs = [] if need_proof else _seed_pairs(*pas["seeds"])
         if pairs:
             jobs = [((ja, jb), None) for ja, jb in pairs]
             sums = self._reduce(self._blocks.map(block_extensions, v, jobs))
@@ -646,12 +870,16 @@ class EnumerationPricer:
                 consider(clauses, vals[order])
                 lower = min(lower, float(vals[order[0]]))
         if not need_proof and found:  # the first pass found one: no proof asked for
-            return min(lower, float(B[iu].min())), False
+            return min(lower, pas["min_bound"]), False
         # first literals in the order of their best bound
         firsts = [int(j) for j in np.argsort(rowmin[: n_lit - 2], kind="stable")]
         complete = True
         lower3 = math.inf
         pos = 0
+        everything = np.arange(n_lit)
+        # partners of one first literal whose bounds and scores (those of a batch of first
+        # literals) fit in max_pair_bytes at once
+        whole = max(2, math.isqrt(self.max_pair_bytes // (8 * _ROW_ARRAYS * _FIRST_BATCH)))
         while pos < len(firsts):
             if deadline is not None and time.perf_counter() > deadline:
                 lower3 = min(lower3, float(rowmin[firsts[pos:]].min()))
@@ -666,30 +894,9 @@ class EnumerationPricer:
             def keep(bound: Any, thr: float = thr) -> Any:
                 return bound <= thr if thr < 0 else bound < 0
 
-            jobs, masks, coefs = [], [], []
-            batch = firsts[pos: pos + _FIRST_BATCH]
-            pos += len(batch)
-            for j in batch:
-                if not keep(rowmin[j]):
-                    continue
-                part = np.flatnonzero(keep(Bu[j]))
-                if part.size < 2:
-                    continue
-                mask = keep(Bu[np.ix_(part, part)])
-                if not mask.any():
-                    continue
-                job, coef = self._paired_job(j, part)
-                jobs.append(job)
-                coefs.append(coef)
-                masks.append(mask)
-            if not jobs:
-                continue
-            sums = self._reduce(self._blocks.map(block_extensions, v, jobs))
-            for job, coef, mask, W in zip(jobs, coefs, masks, sums):
-                j = job[0][0]
-                part = job[1] if coef is None else coef[1]
-                if coef is not None:  # [A_T, 1] C = A_S
-                    W = coef[0].T @ W @ coef[0]
+            def score(j: int, rows: np.ndarray, part: np.ndarray, mask: np.ndarray,
+                      W: np.ndarray, cut: float = cut) -> None:
+                nonlocal scored, lower3
                 vals = np.where(mask, comp[3] + W, np.inf)
                 scored += int(mask.sum())
                 best = float(vals.min())
@@ -701,8 +908,51 @@ class EnumerationPricer:
                         last = np.partition(flat[hit], extra - 1)[extra - 1]
                         hit = hit[flat[hit] <= last]
                     a, b = np.unravel_index(hit, vals.shape)
-                    consider([(j, int(part[x]), int(part[y])) for x, y in zip(a, b)],
+                    consider([(j, int(rows[x]), int(part[y])) for x, y in zip(a, b)],
                              flat[hit])
+
+            batch = [j for j in firsts[pos: pos + _FIRST_BATCH] if keep(rowmin[j])]
+            pos += _FIRST_BATCH
+            if not batch:
+                continue
+            bounds = comp[3] + self._bound_rows(ctx, np.array(batch), everything)
+            jobs, masks, coefs = [], [], []
+            for t, j in enumerate(batch):
+                bounds[t, : j + 1] = np.inf
+                part = np.flatnonzero(keep(bounds[t]))
+                if part.size < 2:
+                    continue
+                if part.size <= whole:
+                    mask = keep(comp[3] + self._bound_rows(ctx, part, part))
+                    mask &= part[None, :] > part[:, None]
+                    if not mask.any():
+                        continue
+                    job, coef = self._paired_job(j, part)
+                    jobs.append(job)
+                    coefs.append(coef)
+                    masks.append(mask)
+                    continue
+                # many partners: blocks of rows of their pair bounds and scores
+                step = max(1, self.max_pair_bytes // (8 * _ROW_ARRAYS * part.size))
+                for a in range(0, part.size, step):
+                    rows = part[a: a + step]
+                    mask = keep(comp[3] + self._bound_rows(ctx, rows, part))
+                    mask &= part[None, :] > rows[:, None]
+                    if not mask.any():
+                        continue
+                    W = self._reduce(self._blocks.map(block_extensions, v,
+                                                      [((j,), (rows, part))]))[0]
+                    self._note_block(W.nbytes + mask.nbytes)
+                    score(j, rows, part, mask, W)
+            if not jobs:
+                continue
+            sums = self._reduce(self._blocks.map(block_extensions, v, jobs))
+            for job, coef, mask, W in zip(jobs, coefs, masks, sums):
+                j = job[0][0]
+                part = job[1] if coef is None else coef[1]
+                if coef is not None:  # [A_T, 1] C = A_S
+                    W = coef[0].T @ W @ coef[0]
+                score(j, part, part, mask, W)
         self.stats["triples_scored"] += scored
         if complete:
             self.stats["triples_pruned"] += n_triples - scored
@@ -763,20 +1013,100 @@ def enumerate_pricing(A: np.ndarray, v: np.ndarray, comp: Sequence[float], max_d
                                       need_proof=need_proof, tol=tol)
 
 
-def _best_pairs(r2_full: np.ndarray | None, B: np.ndarray, iu: tuple[np.ndarray, np.ndarray],
-                n: int) -> list[tuple[int, int]]:
-    """The ``n`` pairs of least reduced cost and the ``n`` of least bound (seeds of the
-    degree-3 pass), only pairs whose bound is negative."""
-    b = B[iu]
-    scores = [b] if r2_full is None else [r2_full[iu], b]
+def _quadrant(G: np.ndarray, hr: np.ndarray, hc: np.ndarray, s: float, comp_rows: bool,
+              comp_cols: bool) -> np.ndarray:
+    r"""The pair sums of one quadrant of a block from the base sums ``G`` (rows and columns
+    base columns with sums ``hr`` and ``hc``, ``s`` the sum of the prices): for base rows
+    and columns ``G`` itself, a complement column ``c`` of ``b`` gives
+    :math:`h_x - G_{x b}`, a complement row :math:`(v^\top A)_y - G_{b y}` (both, as
+    :meth:`EnumerationPricer._rows` computes them)."""
+    if not comp_cols and not comp_rows:
+        return G.copy()
+    if comp_cols:
+        E = hr[:, None] - G
+        if comp_rows:  # (s - h_y) - (h_x - G)
+            np.subtract((s - hc)[None, :], E, out=E)
+        return E
+    return hc[None, :] - G
+
+
+def _below(rows: np.ndarray, cols: np.ndarray, monotone: bool) -> np.ndarray | None:
+    """Where column literal <= row literal (not a pair ``x < y``): None when the columns are
+    in increasing order (masked row by row then, :func:`_mask`)."""
+    if monotone:
+        return None
+    return cols[None, :] <= rows[:, None]
+
+
+def _mask(S: np.ndarray, rows: np.ndarray, cols: np.ndarray, monotone: bool,
+          invalid: np.ndarray | None) -> None:
+    """Set the entries of ``S`` that are not a pair ``x < y`` (row ``x``, column ``y``) to
+    infinity."""
+    if invalid is not None:
+        np.copyto(S, np.inf, where=invalid)
+        return
+    ends = np.searchsorted(cols, rows, side="right")
+    for t, e in enumerate(ends.tolist()):
+        S[t, :e] = np.inf
+
+
+class _Least:
+    """The ``n`` least values met so far with their pairs ``(a, b)`` (and a payload), ranked
+    as the clauses are (the value rounded to 1e-13, then the pair): the same whatever the
+    order and the grouping of the values."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.key = np.empty(0)
+        self.r = np.empty(0)
+        self.a = np.empty(0, dtype=np.intp)
+        self.b = np.empty(0, dtype=np.intp)
+        self.extra = np.empty(0)
+
+    def worst(self) -> float:
+        """A value above which a new entry cannot be kept."""
+        if self.n == 0:
+            return -math.inf
+        return float(self.key[-1]) + 1e-13 if self.r.size >= self.n else math.inf
+
+    def add(self, r: np.ndarray, a: np.ndarray, b: np.ndarray,
+            extra: np.ndarray | None = None) -> None:
+        if self.n == 0 or r.size == 0:
+            return
+        if extra is None:
+            extra = np.zeros(r.size)
+        key = np.round(r, 13)
+        if r.size > self.n:  # the n least and every tie of the last
+            last = np.partition(key, self.n - 1)[self.n - 1]
+            keep = key <= last
+            key, r, a, b, extra = key[keep], r[keep], a[keep], b[keep], extra[keep]
+        key = np.concatenate([self.key, key])
+        r = np.concatenate([self.r, r])
+        a = np.concatenate([self.a, a])
+        b = np.concatenate([self.b, b])
+        extra = np.concatenate([self.extra, extra])
+        order = np.lexsort((b, a, key))[: self.n]
+        self.key, self.r, self.a, self.b = key[order], r[order], a[order], b[order]
+        self.extra = extra[order]
+
+
+def _add(a: Any, b: Any) -> Any:
+    """``a + b``, in place for arrays."""
+    if isinstance(a, np.ndarray):
+        a += b
+        return a
+    return a + b
+
+
+def _seed_pairs(by_cost: _Least, by_bound: _Least) -> list[tuple[int, int]]:
+    """The pairs of least reduced cost, then those of least bound (seeds of the degree-3
+    pass), only pairs whose bound is negative."""
     out: list[tuple[int, int]] = []
     seen: set[tuple[int, int]] = set()
-    for score in scores:
-        take = min(n, score.size)
-        idx = np.argpartition(score, take - 1)[:take]
-        for t in idx[np.argsort(score[idx], kind="stable")]:
-            pair = (int(iu[0][t]), int(iu[1][t]))
-            if pair not in seen and b[t] < 0:
+    for least in (by_cost, by_bound):
+        for a, b, bound in zip(least.a.tolist(), least.b.tolist(), least.extra.tolist()):
+            pair = (int(a), int(b))
+            if pair not in seen and bound < 0:
                 seen.add(pair)
                 out.append(pair)
     return out
