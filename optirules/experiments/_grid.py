@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -22,6 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._atomic import atomic_write
 from ..errors import InputError
 
 __all__ = [
@@ -182,9 +184,15 @@ def load_grid_data(name: str):
     from ..data import SPLIT_FAMILIES, dataset_info, load_dataset
 
     if name.startswith("digits_") and "v" in name:
+        import re
+
         from sklearn.datasets import load_digits
 
-        a, b = (int(t) for t in name.split("_", 1)[1].split("v"))
+        match = re.fullmatch(r"digits_([0-9])v([0-9])", name)
+        if match is None or match.group(1) == match.group(2):
+            raise InputError(f"unknown grid dataset {name!r}: a digits pair is named "
+                             "digits_<a>v<b> with two different digits 0-9, e.g. digits_1v7.")
+        a, b = int(match.group(1)), int(match.group(2))
         digits = load_digits()
         keep = np.isin(digits.target, [a, b])
         X = pd.DataFrame((digits.data[keep] > 7).astype(int),
@@ -298,31 +306,290 @@ class _Store:
         return self.path / f"{cell.key(self.cv)}.json"
 
     def get(self, cell: Cell) -> list[dict[str, Any]] | None:
-        if self.path is None or not self._file(cell).exists():
+        """The stored rows of ``cell``, or None to (re)compute it: no file yet, or a file
+        that is damaged or belongs to another cell (reported with a warning naming it)."""
+        if self.path is None:
             return None
+        path = self._file(cell)
         try:
-            data = json.loads(self._file(cell).read_text())
-        except (OSError, json.JSONDecodeError):
-            return None  # a half-written file from an interrupted run: recompute the cell
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            return self._damaged(path, f"it cannot be read ({exc.strerror or exc})")
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            return self._damaged(path, "it is not UTF-8 text")
+        except RecursionError:
+            return self._damaged(path, "it is nested too deeply")
+        except ValueError as exc:  # half written by an interrupted run, or edited
+            return self._damaged(path, f"it is not valid JSON ({exc})")
+        problem = _store_problem(data, cell, self.cv)
+        if problem:
+            return self._damaged(path, problem)
         return data["rows"]
+
+    @staticmethod
+    def _damaged(path: Path, why: str) -> None:
+        import warnings
+
+        warnings.warn(f"the grid store file {str(path)!r} is damaged or out of date: {why}; "
+                      "its cell is computed again and the file replaced.", RuntimeWarning,
+                      stacklevel=3)
+        return None
 
     def put(self, cell: Cell, rows: list[dict[str, Any]]) -> None:
         if self.path is None:
             return
-        tmp = self._file(cell).with_suffix(".tmp")
-        tmp.write_text(json.dumps({"cell": asdict(cell), "rows": rows}, default=str))
-        tmp.replace(self._file(cell))
+        atomic_write(self._file(cell),
+                     json.dumps({"cell": asdict(cell), "rows": rows}, default=str))
+
+
+#: the columns of a stored row (one fold of one cell), as :func:`evaluate_cell` writes them
+_ROW_KEYS = ("dataset", "learner", "params", "seed", "solver", "fold", "n_train", "n_test",
+             "train_accuracy", "accuracy", "complexity", "fit_time", "predict_time")
+
+
+def _store_problem(data: Any, cell: Cell, cv: int) -> str | None:
+    """What is wrong with a store file's content for ``cell`` and ``cv`` folds, or None:
+    it must be ``{"cell": <this cell>, "rows": <one row per fold>}`` with the rows of
+    :func:`evaluate_cell` (this cell's identity, the expected folds, counts and
+    accuracies in range)."""
+    import math
+
+    from ..data import SPLIT_FAMILIES
+
+    if not isinstance(data, dict) or set(data) != {"cell", "rows"}:
+        return "it is not an object with the keys 'cell' and 'rows'"
+    expected = json.loads(json.dumps(asdict(cell), default=str))
+    if data["cell"] != expected:
+        return f"its 'cell' is {str(data['cell'])[:120]}, not this cell {expected}"
+    rows = data["rows"]
+    folds = ["test"] if cell.dataset in SPLIT_FAMILIES else [str(k) for k in range(cv)]
+    if not isinstance(rows, list) or len(rows) != len(folds):
+        return f"'rows' must be a list of {len(folds)} fold results"
+    ident = {"dataset": cell.dataset, "learner": cell.learner,
+             "params": json.dumps(cell.params_dict, sort_keys=True, default=str),
+             "seed": cell.seed, "solver": cell.solver or ""}
+
+    def number(v: Any) -> bool:
+        return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+    for k, (row, fold) in enumerate(zip(rows, folds)):
+        if not isinstance(row, dict) or set(row) != set(_ROW_KEYS):
+            return f"row {k} must have the columns {list(_ROW_KEYS)}"
+        for key, value in ident.items():
+            if row[key] != value or type(row[key]) is not type(value):
+                return f"row {k} has {key} {str(row[key])[:60]!r}, not {value!r}"
+        if row["fold"] != fold:
+            return f"row {k} is fold {str(row['fold'])[:20]!r}, not {fold!r}"
+        for key in ("n_train", "n_test"):
+            if not isinstance(row[key], int) or isinstance(row[key], bool) or row[key] < 1:
+                return f"row {k} has {key} {str(row[key])[:20]}, not a positive count"
+        for key in ("train_accuracy", "accuracy"):
+            if not number(row[key]) or not 0 <= row[key] <= 1:
+                return f"row {k} has {key} {str(row[key])[:20]}, not a number in [0, 1]"
+        for key in ("fit_time", "predict_time"):
+            if not number(row[key]) or not math.isfinite(row[key]) or row[key] < 0:
+                return f"row {k} has {key} {str(row[key])[:20]}, not a time >= 0"
+        c = row["complexity"]
+        if c is not None and not number(c):
+            return f"row {k} has complexity {str(c)[:20]}, not a number"
+    return None
+
+
+# ----------------------------------------------------------------------------- worker processes
+# Worker processes the grid starts end with the process that started them: a killed driver
+# (kill -9, an out-of-memory kill) would otherwise leave its workers computing cells that
+# nobody collects.
+
+#: seconds between two looks of a worker's watchdog at its parent
+_WATCH_INTERVAL = 0.5
+
+
+def _start_token(pid: int) -> str | None:
+    """When process ``pid`` started, as an opaque token that differs for a new process that
+    reuses the pid: ``""`` when there is no such process, None when it cannot be told."""
+    if os.path.isdir("/proc/self"):
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                # the start time is field 22; the name (field 2, in parentheses) may hold spaces
+                return f.read().rsplit(b")", 1)[1].split()[19].decode()
+        except (OSError, IndexError):
+            return ""
+    try:
+        import psutil
+    except ImportError:
+        return None
+    try:
+        return repr(psutil.Process(pid).create_time())
+    except psutil.Error:
+        return ""
+
+
+def _end_children() -> None:
+    """Kill this process's own children (a solver executable, a nested pool), where psutil
+    can list them."""
+    try:
+        import psutil
+
+        for child in psutil.Process().children(recursive=True):
+            try:
+                child.kill()
+            except psutil.Error:
+                pass
+    except Exception:
+        pass
+
+
+def _set_parent_death_signal() -> bool:
+    """Linux: have the kernel SIGKILL this process when its parent thread ends
+    (``prctl(PR_SET_PDEATHSIG)``), which works even while a solver holds the GIL."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(1, int(signal.SIGKILL), 0, 0, 0) == 0  # 1 = PR_SET_PDEATHSIG
+    except Exception:
+        return False
+
+
+_watched_parent: int | None = None
+
+
+def _exit_with_parent(parent: int, token: str | None, death_signal: bool = False) -> None:
+    """In a worker process: end this process (and its children) soon after process
+    ``parent`` ends.  Idempotent; does nothing in the parent itself.
+
+    A daemon thread looks every :data:`_WATCH_INTERVAL` seconds whether ``parent`` still
+    runs (its start ``token`` from :func:`_start_token`; without one, whether this process
+    has been handed to another parent) and calls ``os._exit`` when it does not.
+    ``death_signal`` also asks Linux to kill this process when its parent's spawning
+    thread ends; only safe when that thread lives as long as the workers (the main thread),
+    since the kernel signal follows the thread, not the process.
+    """
+    global _watched_parent
+    if _watched_parent is not None or os.getpid() == parent:
+        return
+    _watched_parent = parent
+    direct = os.getppid() == parent
+    if death_signal and direct and _set_parent_death_signal() and os.getppid() != parent:
+        os._exit(1)  # the parent ended before the signal was armed
+
+    def gone() -> bool:
+        if direct and os.getppid() != parent:
+            return True
+        return token is not None and _start_token(parent) != token
+
+    def watch() -> None:
+        while not gone():
+            time.sleep(_WATCH_INTERVAL)
+        _end_children()
+        os._exit(1)
+
+    import threading
+
+    threading.Thread(target=watch, name="optirules-parent-watch", daemon=True).start()
+
+
+def _worker_guard() -> tuple[int, str | None, bool]:
+    """Arguments of :func:`_exit_with_parent` for workers this process starts now."""
+    import threading
+
+    return (os.getpid(), _start_token(os.getpid()),
+            threading.current_thread() is threading.main_thread())
+
+
+#: the reaper: a small process that holds the read end of a pipe from the driver and reads
+#: ``pid token`` lines; at end of input (the driver ended, however it ended) it kills the
+#: listed processes that still run (same start token); a line ``stop`` ends it quietly
+_REAPER = r"""
+import os, signal, sys
+def token(pid):
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[19].decode()
+    except (OSError, IndexError):
+        return ""
+procs = []
+for line in sys.stdin:
+    if line.strip() == "stop":
+        sys.exit(0)
+    pid, tok = line.split()
+    procs.append((int(pid), tok))
+for pid, tok in procs:
+    if token(pid) == tok:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+"""
+
+
+def _descendants(pid: int) -> list[int]:
+    """The processes below ``pid`` (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat", "rb") as f:
+                    ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(name))
+    out, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def _start_reaper(pids: Sequence[int]):
+    """A reaper (see :data:`_REAPER`) for ``pids``; None where there is no /proc."""
+    import subprocess
+
+    if not os.path.isdir("/proc/self") or not pids:
+        return None
+    lines = "".join(f"{p} {t}\n" for p in pids if (t := _start_token(p)))
+    proc = subprocess.Popen([sys.executable, "-c", _REAPER], stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    proc.stdin.write(lines.encode())
+    proc.stdin.flush()
+    return proc
+
+
+def _stop_reaper(proc) -> None:
+    if proc is None:
+        return
+    try:
+        proc.stdin.write(b"stop\n")
+        proc.stdin.close()
+    except OSError:
+        pass
+    proc.wait()
 
 
 # ----------------------------------------------------------------------------- backends
 def _run_local(cells, cv, n_jobs, on_done):
     from joblib import Parallel, delayed
+    from joblib.parallel import BACKENDS, get_active_backend
 
     if n_jobs == 1:
         for cell in cells:
             on_done(cell, evaluate_cell(cell, cv))
         return
-    parallel = Parallel(n_jobs=n_jobs, return_as="generator")
+    # joblib's own process pool (loky, the default) is started here, so its workers watch
+    # this process; another backend chosen with joblib.parallel_config runs elsewhere
+    guard = {}
+    if isinstance(get_active_backend()[0], BACKENDS["loky"]):
+        guard = {"initializer": _exit_with_parent, "initargs": _worker_guard()}
+    parallel = Parallel(n_jobs=n_jobs, return_as="generator", **guard)
     for cell, rows in zip(cells, parallel(delayed(evaluate_cell)(c, cv) for c in cells)):
         on_done(cell, rows)
 
@@ -357,11 +624,17 @@ def _run_ray(cells, cv, n_jobs, on_done, address):
         import ray
     except ImportError:
         raise InputError("backend='ray' needs ray: pip install 'optirules[ray]'.") from None
-    started = False
+    started, reaper = False, None
     if not ray.is_initialized():
+        local = address is None and os.path.isdir("/proc")
+        before = set(_descendants(os.getpid())) if local else set()
         ray.init(address=address, num_cpus=None if address else max(1, n_jobs),
                  include_dashboard=False, log_to_driver=False)
         started = True
+        if local:
+            # a local Ray started here: Ray ends its raylet and workers with this process,
+            # but its agents linger on after a kill; the reaper ends what ray.init started
+            reaper = _start_reaper([p for p in _descendants(os.getpid()) if p not in before])
     try:
         remote = ray.remote(evaluate_cell)
         pending = {remote.remote(c, cv): c for c in cells}
@@ -372,6 +645,7 @@ def _run_ray(cells, cv, n_jobs, on_done, address):
     finally:
         if started:
             ray.shutdown()
+        _stop_reaper(reaper)
 
 
 # ----------------------------------------------------------------------------- the grid

@@ -6,6 +6,11 @@ by CLP's ``initialSolve`` (duals from ``dualConstraintSolution``, d objective / 
 over the rows of a ranged constraint), a MILP by CBC (``maximumSeconds``,
 ``allowableFractionGap``).  Values go back to the Pyomo variables by column.  CLP takes no
 time limit through cylp, so a time limit on an LP raises :class:`SolverError`.
+
+CBC counts ``maximumSeconds`` in CPU seconds of this process, not on the wall clock (cylp
+has no switch to elapsed time): on a busy machine, where the process gets a share of a core,
+a limited solve takes longer than the limit on the wall clock.  cylp also holds the GIL
+while CBC runs, so no Python thread (a watchdog) runs until the solve returns.
 """
 
 from __future__ import annotations

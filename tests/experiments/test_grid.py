@@ -125,3 +125,107 @@ def test_rule_set_cv_learner_gets_seed_solver_and_binarizer_inside():
     assert (inner.max_degree, inner.solver, inner.random_state) == (2, "highs", 7)
     assert isinstance(inner.binarizer, FeatureBinarizer)
     assert inner.binarizer.categorical_features == ["a1"]
+
+
+# ----------------------------------------------------------------------------- the store
+STORE_GRID = dict(datasets=["monks2"], learners={"decision_tree": {"max_depth": [1, 2]}},
+                  seeds=[0])
+
+
+def _store_files(store):
+    return sorted(p for p in store.iterdir() if p.suffix == ".json")
+
+
+@pytest.mark.parametrize("damage", [
+    "empty_cell_and_rows", "not_json", "truncated", "not_utf8", "rows_not_a_list",
+    "row_of_other_cell", "accuracy_out_of_range", "cell_not_an_object", "deep", "top_is_list",
+    "missing_row_key",
+])
+def test_damaged_store_files_are_reported_and_recomputed(tmp_path, damage):
+    """A store file a rerun cannot trust is named in a warning and its cell computed again
+    (not dropped from the table, not a crash); the other cells are reused."""
+    store = tmp_path / "store"
+    first = run_grid(**STORE_GRID, store=store)
+    files = _store_files(store)
+    assert len(files) == 2 and first.n_computed == 2
+    target = files[0]
+    good = target.read_text()
+    doc = json.loads(good)
+    if damage == "empty_cell_and_rows":
+        target.write_text('{"cell": {}, "rows": []}')
+    elif damage == "not_json":
+        target.write_text("{not json")
+    elif damage == "truncated":
+        target.write_text(good[: len(good) // 2])
+    elif damage == "not_utf8":
+        target.write_bytes(good.encode() + b"\xff\xfe")
+    elif damage == "rows_not_a_list":
+        doc["rows"] = {"a": 1}
+        target.write_text(json.dumps(doc))
+    elif damage == "row_of_other_cell":
+        doc["rows"][0]["learner"] = "logistic_regression"
+        target.write_text(json.dumps(doc))
+    elif damage == "accuracy_out_of_range":
+        doc["rows"][0]["accuracy"] = 7
+        target.write_text(json.dumps(doc))
+    elif damage == "cell_not_an_object":
+        doc["cell"] = 3
+        target.write_text(json.dumps(doc))
+    elif damage == "deep":
+        target.write_text("[" * 100_000 + "]" * 100_000)
+    elif damage == "top_is_list":
+        target.write_text("[1, 2]")
+    elif damage == "missing_row_key":
+        del doc["rows"][0]["fold"]
+        target.write_text(json.dumps(doc))
+    with pytest.warns(RuntimeWarning, match=f"store file '{target}' is damaged") as record:
+        again = run_grid(**STORE_GRID, store=store)
+    assert sum("store file" in str(w.message) for w in record) == 1
+    assert again.n_reused == 1 and again.n_computed == 1 and again.n_cells == 2
+    pd.testing.assert_frame_equal(_comparable(again.frame), _comparable(first.frame))
+    rewritten = json.loads(target.read_text())  # rewritten whole, for the same cell
+    assert rewritten["cell"] == json.loads(good)["cell"] and len(rewritten["rows"]) == 1
+    assert _store_problem_free(store)
+
+
+def _store_problem_free(store):
+    """A rerun now reuses every cell without a warning, and no temporary file is left."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = run_grid(**STORE_GRID, store=store)
+    leftovers = [p for p in store.iterdir() if p.suffix != ".json"]
+    return res.n_reused == 2 and res.n_computed == 0 and not leftovers
+
+
+def test_a_store_file_of_another_cell_is_not_reused(tmp_path):
+    """Two cells' files swapped (e.g. copied by hand): each is recomputed, not reused under
+    the wrong cell."""
+    store = tmp_path / "store"
+    first = run_grid(**STORE_GRID, store=store)
+    a, b = _store_files(store)
+    ta, tb = a.read_text(), b.read_text()
+    a.write_text(tb)
+    b.write_text(ta)
+    with pytest.warns(RuntimeWarning, match="not this cell"):
+        again = run_grid(**STORE_GRID, store=store)
+    assert again.n_reused == 0 and again.n_computed == 2
+    pd.testing.assert_frame_equal(_comparable(again.frame), _comparable(first.frame))
+
+
+def test_store_writes_are_atomic(tmp_path):
+    """A store file is written through a temporary file renamed over it: a store folder
+    holds only the finished cells' files."""
+    store = tmp_path / "store"
+    run_grid(**STORE_GRID, store=store)
+    names = sorted(p.name for p in store.iterdir())
+    assert len(names) == 2 and all(n.endswith(".json") and not n.startswith(".") for n in names)
+
+
+@pytest.mark.parametrize("name", ["digits_avb", "digits_1v1", "digits_12v3", "digits_v"])
+def test_a_bad_digits_pair_name_is_refused(name):
+    from optirules.experiments._grid import load_grid_data
+
+    with pytest.raises(InputError, match="digits_<a>v<b>"):
+        load_grid_data(name)
