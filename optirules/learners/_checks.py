@@ -13,7 +13,8 @@ from sklearn.utils.validation import _check_sample_weight, _num_samples, column_
 from ..errors import InputError
 
 __all__ = ["check_binary_targets", "normalized_weights", "n_rows", "fit_binarizer", "check_fitted",
-           "check_2d", "check_n_jobs", "progress_logger"]
+           "check_2d", "check_n_jobs", "check_random_state", "check_binarized_input",
+           "progress_logger"]
 
 
 def n_rows(X: Any) -> int:
@@ -91,6 +92,78 @@ def check_n_jobs(n_jobs: Any) -> None:
             or n_jobs == 0:
         raise InputError(f"n_jobs must be None or a nonzero int (joblib's: -1 for every "
                          f"core, 2 for two processes), got {n_jobs!r}.")
+
+
+def check_random_state(random_state: Any, name: str = "random_state") -> np.random.RandomState:
+    """scikit-learn's ``check_random_state`` after an :class:`InputError` for a value numpy
+    would refuse: ``random_state`` must be None, an int in ``[0, 2**32 - 1]`` or a
+    ``numpy.random.RandomState``."""
+    from sklearn.utils import check_random_state as sklearn_check_random_state
+
+    ok = (random_state is None or isinstance(random_state, np.random.RandomState)
+          or (isinstance(random_state, (int, np.integer))
+              and not isinstance(random_state, (bool, np.bool_))
+              and 0 <= random_state <= 2**32 - 1))
+    if not ok:
+        raise InputError(f"{name} must be None, an int in [0, 2**32 - 1] or a "
+                         f"numpy.random.RandomState, got {random_state!r}; pass e.g. "
+                         f"{name}=0 for a reproducible fit.")
+    return sklearn_check_random_state(random_state)
+
+
+def check_binarized_input(binarizer: Any, X: Any) -> None:
+    """Refuse at prediction time what fitting a FeatureBinarizer refuses or never saw.
+
+    ``binarizer`` is the fitted binarizer of a learner; ``X`` the raw rows to predict.  A
+    numeric column with infinite values is refused (``fit`` refuses them too), and so is a
+    missing value (NaN, None) in a column that had none when the binarizer was fitted (it
+    has no ``is missing`` literal, so the row would silently fail every literal of the
+    column).  Columns that had missing values at fit keep accepting them; a binarizer
+    without FeatureBinarizer's fitted attributes (``literals_``, ``categorical_``) or with
+    ``missing_indicator=False`` is left to its own ``transform``.
+    """
+    literals = getattr(binarizer, "literals_", None)
+    categorical = getattr(binarizer, "categorical_", None)
+    if literals is None or categorical is None:
+        return
+    import pandas as pd
+
+    check_missing = bool(getattr(binarizer, "missing_indicator", False))
+    names: dict[int, str] = {}
+    has_missing_literal: set[int] = set()
+    for lit in literals:
+        j = getattr(lit, "column", None)
+        if j is None:
+            continue
+        names.setdefault(int(j), str(lit.feature))
+        if lit.op == "is missing":
+            has_missing_literal.add(int(j))
+    if not names:
+        return
+    if isinstance(X, pd.DataFrame):
+        frame = X
+    else:
+        arr = np.asarray(X) if not hasattr(X, "toarray") else None
+        if arr is None or arr.ndim != 2:
+            return  # the binarizer's transform gives the message
+        frame = pd.DataFrame(arr)
+    n_columns = frame.shape[1]
+    for j, name in sorted(names.items()):
+        if j >= n_columns:
+            return  # a column count mismatch: the binarizer's transform gives the message
+        col = frame.iloc[:, j]
+        missing = np.asarray(pd.isna(col), dtype=bool)
+        if check_missing and j not in has_missing_literal and missing.any():
+            raise InputError(
+                f"column {name!r} has NaN (a missing value) in {int(missing.sum())} row(s), but "
+                "it had none when the model was fitted, so the model has no rule for it; "
+                "impute those values, or refit on data with missing values in that column.")
+        if not categorical[j]:
+            values = pd.to_numeric(col[~missing], errors="coerce").to_numpy(dtype=float)
+            if np.isinf(values).any():
+                raise InputError(
+                    f"column {name!r} holds infinite values, which fitting refuses; replace "
+                    "them by finite numbers.")
 
 
 def check_fitted(estimator: Any, attribute: str) -> None:

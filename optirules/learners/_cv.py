@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
-from ._checks import check_fitted
+from ._checks import check_fitted, check_random_state
 
 __all__ = ["cv_splits", "cv_scorer", "RefitDelegation"]
 
@@ -29,6 +29,7 @@ def cv_splits(cv: Any, y: np.ndarray, random_state: Any) -> list[tuple[np.ndarra
     """
     from sklearn.model_selection import StratifiedKFold, check_cv
 
+    check_random_state(random_state)
     n = y.shape[0]
     if isinstance(cv, numbers.Integral) and not isinstance(cv, bool):
         if cv < 2:

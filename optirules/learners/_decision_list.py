@@ -27,6 +27,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 
+from .._atomic import atomic_write
 from ..errors import InputError
 from ._checks import check_fitted, progress_logger
 from ._decision_list_encoding import encode_columns, fit_features, read_columns
@@ -63,6 +64,9 @@ __all__ = [
 #: ``min_coverage="auto"``: a rule must cover one in this many training rows (and at least
 #: 2 rows); chosen by ``benchmarks/decision_list_defaults.py``
 AUTO_MIN_COVERAGE_DIVISOR = 50
+
+#: the largest ``n_bins``: a bound on the per-column cut points a fit allocates
+MAX_N_BINS = 10_000
 
 
 def auto_min_coverage(n_rows: int) -> int:
@@ -144,7 +148,7 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
     confidence : float, default=0.95
         Confidence of Minimum OSR's significance test (0 < confidence < 1).
     n_bins : int, default=5
-        Number of quantile bins for numeric features (>= 2).
+        Number of quantile bins for numeric features (2 to ``MAX_N_BINS`` = 10000).
     categorical_features : None, "all" or list of int/str, default=None
         Columns to treat as categorical in addition to those inferred from the data
         (``"all"``: every column).
@@ -257,8 +261,10 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
                 or not 0.0 < float(self.confidence) < 1.0):
             raise InputError(f"confidence must be a number in (0, 1), got {self.confidence!r}; "
                              "0.95 is the paper's choice.")
-        if not is_int(self.n_bins) or self.n_bins < 2:
-            raise InputError(f"n_bins must be an integer >= 2, got {self.n_bins!r}.")
+        if not is_int(self.n_bins) or not 2 <= self.n_bins <= MAX_N_BINS:
+            raise InputError(f"n_bins must be an integer in [2, {MAX_N_BINS}] (quantile bins "
+                             f"of a numeric column; more bins than distinct values add "
+                             f"nothing), got {self.n_bins!r}.")
         if self.max_rules is not None and (not is_int(self.max_rules) or self.max_rules < 1):
             raise InputError(f"max_rules must be None or an integer >= 1, got {self.max_rules!r}.")
         cf = self.categorical_features
@@ -564,8 +570,7 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         doc = decision_list_to_doc(self, training_rows)
         text = json.dumps(doc, indent=indent, allow_nan=False)
         if path is not None:
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write(text)
+            atomic_write(path, text)
         return text
 
     @classmethod
@@ -578,9 +583,4 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         that fails later.  Files of format version 1 (the whole training matrix as lists)
         and 2 (``max_depth`` for ``max_degree``) are read too.
         """
-        text = source
-        if isinstance(source, os.PathLike) or (isinstance(source, str)
-                                               and not source.lstrip().startswith("{")):
-            with open(source, encoding="utf-8") as fh:
-                text = fh.read()
-        return decision_list_from_text(cls, text)
+        return decision_list_from_text(cls, source)

@@ -25,7 +25,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 
 from ..errors import InputError
-from ._checks import progress_logger
+from ._checks import check_n_jobs, check_random_state, progress_logger
 from ._cv import RefitDelegation, cv_scorer, cv_splits
 from ._decision_list import DecisionListClassifier
 
@@ -200,6 +200,8 @@ class DecisionListCV(RefitDelegation, ClassifierMixin, BaseEstimator):
         depths = _int_grid(self.max_degrees, "max_degrees")
         coverages = _int_grid(self.min_coverages, "min_coverages")
         clone(base).set_params(max_degree=depths[0], min_coverage=coverages[0])._check_params()
+        check_n_jobs(self.n_jobs)
+        check_random_state(self.random_state)
         if y is None:
             raise InputError("DecisionListCV requires y to be passed, but the target y is "
                              "None; pass the class labels of the training rows.")

@@ -91,6 +91,14 @@ def _check_fitted_ensemble(estimator: Any, kind: str) -> None:
     from sklearn.utils.validation import check_is_fitted
 
     attr = {"optirules": "hypotheses_", "generic": None}.get(kind, "estimators_")
+    classes = getattr(estimator, "classes_", None)
+    if (kind == "optirules" and "estimators_" in getattr(estimator, "__dict__", {})
+            and classes is not None and np.ndim(classes) == 1 and len(classes) > 2):
+        raise InputError(
+            f"The {type(estimator).__name__} was fitted on {len(classes)} classes (one "
+            "booster per class against the rest, in estimators_); prune a one-vs-rest binary "
+            "ensemble: pass estimators_[k] (classes_[k] against the rest) and the labels "
+            "y == classes_[k].")
     try:
         check_is_fitted(estimator, attr)
     except SkNotFittedError:
@@ -112,7 +120,8 @@ def _check_fitted_ensemble(estimator: Any, kind: str) -> None:
         raise InputError(
             f"The ensemble has {classes.size if classes.ndim == 1 else 'multi-output'} "
             "classes; pruning needs a binary classifier whose members predict one of two "
-            "classes (+-1). Train a one-vs-rest binary ensemble first.")
+            "classes (+-1). Prune a one-vs-rest binary ensemble: train one on the labels "
+            "y == c for the class c you want, and prune that.")
     n = _n_members(estimator, kind)
     if n == 0:
         raise InputError("The ensemble has no members: nothing to prune.")
@@ -802,7 +811,7 @@ class QMMPruner(_BasePruner):
         """
         self._check_fitted()
         path = Path(path)
-        if path.suffix not in (".lp", ".mps"):
+        if path.suffix.lower() not in (".lp", ".mps"):
             raise InputError(f"cannot write {str(path)!r}: use a .lp or .mps suffix.")
         self.model_.write(path)
         return [path]

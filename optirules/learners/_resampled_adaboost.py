@@ -12,10 +12,17 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils import check_random_state
 
-from ..errors import InputError
-from ._checks import check_fitted, progress_logger
+from ..errors import InputError, OptirulesError
+from ._checks import (
+    check_2d,
+    check_binary_targets,
+    check_fitted,
+    check_random_state,
+    n_rows,
+    normalized_weights,
+    progress_logger,
+)
 from ._explain import binary_explain, label_text, text_or_repr, vote_block, vote_text
 
 __all__ = ["ResampledAdaBoostClassifier"]
@@ -38,7 +45,8 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
     training error gets the finite vote :math:`\tfrac12\ln 999 \approx 3.45` (its update
     leaves :math:`D` unchanged and boosting continues on new resamples).  A tree with
     :math:`\epsilon_t \ge 1/2` is discarded and the weights are reset to uniform (Bauer and
-    Kohavi 1999); after ``10 * n_estimators`` discarded trees the booster stops.
+    Kohavi 1999; to ``sample_weight`` when given); after ``10 * n_estimators`` discarded
+    trees the booster stops.
 
     Unlike scikit-learn's ``AdaBoostClassifier`` it does not stop when a fully grown tree
     fits the training data, which is what the QMM paper's full-tree ensembles need.  Members
@@ -51,6 +59,8 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
     max_depth : int or None, default=None
         Depth of the trees (1 = stumps, None = fully grown).
     random_state : int, RandomState or None, default=None
+        Seed of the resampling and of the trees: None, an int in ``[0, 2**32 - 1]`` or a
+        ``numpy.random.RandomState``.
     verbose : bool, default=False
         Log every round (kept or discarded tree, its weighted error and vote) through
         :mod:`logging` (logger ``optirules.learners.resampled_adaboost``, level INFO).
@@ -63,21 +73,87 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
-    def fit(self, X: Any, y: Any) -> ResampledAdaBoostClassifier:
-        """Boost ``n_estimators`` trees on ``(X, y)``."""
-        from sklearn.tree import DecisionTreeClassifier
+    def __sklearn_tags__(self):
+        """Binary labels only."""
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def _check_params(self) -> None:
+        """Every parameter, with an :class:`InputError` naming it (before any work)."""
+        def is_int(value: Any) -> bool:
+            return (isinstance(value, (int, np.integer))
+                    and not isinstance(value, (bool, np.bool_)))
+
+        if not (is_int(self.n_estimators) and self.n_estimators >= 1):
+            raise InputError(f"n_estimators must be an int >= 1 (the number of trees), got "
+                             f"{self.n_estimators!r}.")
+        if self.max_depth is not None and not (is_int(self.max_depth) and self.max_depth >= 1):
+            raise InputError(f"max_depth must be None (fully grown trees) or an int >= 1 "
+                             f"(1 = stumps), got {self.max_depth!r}.")
+        check_random_state(self.random_state)
+
+    def _validate_X(self, X: Any, reset: bool) -> np.ndarray:
+        """``X`` as a finite float matrix, with an :class:`InputError` naming the column
+        that holds NaN or infinity (the same check in ``fit`` and at prediction)."""
         from sklearn.utils.validation import validate_data
 
-        X, y = validate_data(self, X, y, reset=True)
-        classes = np.unique(y)
-        if classes.size != 2:
-            raise InputError(f"y has {classes.size} classes; this booster is binary.")
-        if not (isinstance(self.n_estimators, (int, np.integer)) and self.n_estimators >= 1):
-            raise InputError(f"n_estimators must be a positive int, got {self.n_estimators!r}.")
+        check_2d(X)
+        try:
+            Xa = validate_data(self, X, reset=reset, dtype="numeric", ensure_all_finite=False)
+        except OptirulesError:
+            raise
+        except (ValueError, TypeError) as exc:
+            advice = ("pass numeric features (encode categorical columns first)" if reset
+                      else "pass the numeric columns the model was fitted on")
+            message = f"{exc} ResampledAdaBoostClassifier needs a 2-D numeric X; {advice}."
+            if isinstance(exc, TypeError):  # an entry that is no number (scikit-learn's type)
+                raise TypeError(message) from None
+            raise InputError(message) from None
+        Xa = np.asarray(Xa, dtype=np.float64)
+        bad = ~np.isfinite(Xa)
+        if bad.any():
+            j = int(np.flatnonzero(bad.any(axis=0))[0])
+            name = (str(self.feature_names_in_[j]) if hasattr(self, "feature_names_in_")
+                    else f"x{j}")
+            if np.isnan(Xa[:, j]).any():
+                raise InputError(f"column {name!r} has NaN; the trees need finite numbers. "
+                                 "Impute the missing values or drop those rows.")
+            raise InputError(f"column {name!r} has infinite values; the trees need finite "
+                             "numbers. Replace them by finite ones or drop those rows.")
+        return Xa
+
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> ResampledAdaBoostClassifier:
+        """Boost ``n_estimators`` trees on ``(X, y)``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Finite numeric features.
+        y : array-like of shape (n_samples,)
+            Two classes.
+        sample_weight : array-like of shape (n_samples,), optional
+            The distribution the first round resamples from (normalized; uniform by
+            default), and the one a discarded tree resets the weights to.
+
+        Returns
+        -------
+        self
+        """
+        from sklearn.tree import DecisionTreeClassifier
+
+        self._check_params()
+        if sample_weight is not None:  # checked before X, so its message comes first
+            normalized_weights(sample_weight, n_rows(X))
+        X = self._validate_X(X, reset=True)
+        classes, positive = check_binary_targets(y, X.shape[0],
+                                                 "ResampledAdaBoostClassifier")
+        y = classes[positive.astype(np.intp)]
         self.classes_ = classes
         rng = check_random_state(self.random_state)
         n = X.shape[0]
-        D = np.full(n, 1.0 / n)
+        D1 = normalized_weights(sample_weight, n)
+        D = D1.copy()
         trees, alphas, errors = [], [], []
         discarded = 0
         log = progress_logger("learners.resampled_adaboost", self.verbose)
@@ -92,7 +168,7 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
                 if log is not None:
                     log.info("tree discarded: weighted error %.4f >= 1/2; weights reset", eps)
                 discarded += 1
-                D = np.full(n, 1.0 / n)
+                D = D1.copy()
                 continue
             eps_c = max(eps, 1e-3)
             alpha = 0.5 * math.log((1.0 - eps_c) / eps_c)
@@ -111,10 +187,8 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
 
     def decision_function(self, X: Any) -> np.ndarray:
         r""":math:`\sum_t \alpha_t h_t(\mathbf x) / \sum_t \alpha_t` (> 0 for ``classes_[1]``)."""
-        from sklearn.utils.validation import validate_data
-
         check_fitted(self, "estimators_")
-        X = validate_data(self, X, reset=False)
+        X = self._validate_X(X, reset=False)
         F = np.zeros(X.shape[0])
         for a, tree in zip(self.estimator_weights_, self.estimators_):
             F += a * np.where(tree.predict(X) == self.classes_[1], 1.0, -1.0)
@@ -122,7 +196,8 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X: Any) -> np.ndarray:
         """``classes_[1]`` where the weighted vote is positive, else ``classes_[0]``."""
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        positive = self.decision_function(X) > 0  # first: it checks that the model is fitted
+        return self.classes_[positive.astype(int)]
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """Vote shares ``[(1 - F)/2, (1 + F)/2]`` of the normalized vote ``F`` (not
@@ -153,9 +228,7 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
         return text_or_repr(self, "estimators_")
 
     def _decision_support(self, X: Any) -> tuple[list[list[str]], list[list[str]]]:
-        from sklearn.utils.validation import validate_data
-
-        Xv = validate_data(self, X, reset=False)
+        Xv = self._validate_X(X, reset=False)
         order = self._by_vote()
         items = [vote_text(self.estimator_weights_[t], self._tree_text(t)) for t in order]
         H = np.column_stack([self.estimators_[t].predict(Xv) == self.classes_[1]

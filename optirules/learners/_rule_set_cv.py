@@ -36,6 +36,7 @@ from ..errors import InputError
 from ._checks import (
     check_binary_targets,
     check_n_jobs,
+    check_random_state,
     n_rows,
     normalized_weights,
     progress_logger,
@@ -304,6 +305,7 @@ class BooleanRuleSetCV(RefitDelegation, ClassifierMixin, BaseEstimator):
             raise InputError(f"n_iter_no_change must be None or an integer >= 1, got "
                              f"{patience!r}.")
         check_n_jobs(self.n_jobs)
+        check_random_state(self.random_state)
         reuse = bool(self.reuse_pool)
         if self.selection not in SELECTIONS:
             raise InputError(f"selection must be one of {SELECTIONS}, got {self.selection!r}.")

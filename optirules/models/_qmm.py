@@ -253,6 +253,13 @@ def _simplex_lstsq(A: np.ndarray, b: np.ndarray) -> np.ndarray:
     return c / total
 
 
+class _PickledResult:
+    """The fields of a ``SolveResult`` in a pickled :class:`QMMModel` (plain dicts)."""
+
+    def __init__(self, fields: dict[str, Any]) -> None:
+        self.fields = fields
+
+
 class QMMModel(OptModel):
     r"""QMM pruning QP of the QMM paper (its eq. 19) with QR pivoting, EMargin and a recorded fallback.
 
@@ -483,6 +490,31 @@ class QMMModel(OptModel):
         self._prepare()
 
     # ----------------------------------------------------------------------- preprocessing
+    # ------------------------------------------------------------------ pickling
+    def __getstate__(self) -> dict[str, Any]:
+        """The state without the read-only mappings of ``result_`` (a ``SolveResult`` holds
+        ``types.MappingProxyType`` views, which pickle refuses): the result is kept as its
+        fields with plain dicts and rebuilt by :meth:`__setstate__`."""
+        import dataclasses
+
+        state = self.__dict__.copy()
+        result = state.get("result_")
+        if result is not None and dataclasses.is_dataclass(result):
+            fields = {f.name: getattr(result, f.name) for f in dataclasses.fields(result)}
+            for name in ("values", "duals", "info"):
+                if fields.get(name) is not None:
+                    fields[name] = dict(fields[name])
+            state["result_"] = _PickledResult(fields)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        result = state.get("result_")
+        if isinstance(result, _PickledResult):
+            from ..solvers import SolveResult
+
+            state = dict(state, result_=SolveResult(**result.fields))
+        self.__dict__.update(state)
+
     def _prepare(self) -> None:
         H, y, alpha = self.predictions, self.labels, self.member_weights
         n, T = H.shape

@@ -159,6 +159,13 @@ class CartLearner(WeakLearner):
                 or self.size < low):
             raise InputError(f"size must be an int >= {low} when count={self.count!r}, "
                              f"got {self.size!r}.")
+        rs = self.random_state
+        if not (rs is None or isinstance(rs, np.random.RandomState)
+                or (isinstance(rs, (int, np.integer)) and not isinstance(rs, (bool, np.bool_))
+                    and 0 <= rs <= 2**32 - 1)):
+            raise InputError(f"random_state must be None, an int in [0, 2**32 - 1] or a "
+                             f"numpy.random.RandomState, got {rs!r}; pass e.g. "
+                             "random_state=0.")
 
     @property
     def max_leaf_nodes(self) -> int:

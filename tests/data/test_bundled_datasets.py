@@ -164,3 +164,19 @@ def test_planted_dnf_labels_follow_the_planted_terms_up_to_the_noise():
     for bad in ({"n_samples": 0}, {"n_samples": 10, "noise": 0.5}):
         with pytest.raises(InputError):
             make_planted_dnf(**bad)
+
+
+@pytest.mark.parametrize("name, close", [
+    ("digits_avb", None), ("spmbase", "spambase"), ("Heart", "heart_cleveland"),
+    ("ionosfere", "ionosphere"), ("", None),
+])
+@pytest.mark.parametrize("loader", [load_dataset, dataset_info])
+def test_unknown_names_are_input_errors_with_close_matches(loader, name, close):
+    with pytest.raises(InputError, match="Known datasets: adult, ") as info:
+        loader(name)
+    message = str(info.value)
+    assert f"unknown dataset {name!r}" in message
+    if close is None:
+        assert "Did you mean" not in message
+    else:
+        assert f"Did you mean '{close}'" in message

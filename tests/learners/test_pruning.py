@@ -553,3 +553,48 @@ def test_qmm_pruner_exports_its_qp_and_highs_reads_it_back(tmp_path):
         assert res.objective == pytest.approx(pruner.model_.objective_, rel=1e-5, abs=1e-8)
     with pytest.raises(InputError, match="suffix"):
         pruner.export_model(tmp_path / "qmm.txt")
+
+
+# --------------------------------------------------------------------------- multiclass, pickle
+def _three_classes():
+    rng = np.random.RandomState(0)
+    X = rng.rand(90, 4)
+    return X, np.arange(90) % 3
+
+
+def _multiclass_booster():
+    from optirules.learners import BoostingClassifier
+
+    return BoostingClassifier(n_estimators=3)
+
+
+@pytest.mark.parametrize("cls", [QMMPruner, KappaPruner, DREPPruner])
+@pytest.mark.parametrize("make", [
+    _multiclass_booster,
+    lambda: RandomForestClassifier(n_estimators=4, random_state=0),
+    lambda: BaggingClassifier(DecisionTreeClassifier(), n_estimators=4, random_state=0),
+    lambda: AdaBoostClassifier(n_estimators=4, random_state=0),
+], ids=["boosting", "forest", "bagging", "adaboost"])
+def test_a_fitted_multiclass_ensemble_is_refused_as_multiclass(cls, make):
+    X, y = _three_classes()
+    ensemble = make().fit(X, y)
+    with pytest.raises(InputError, match="3 classes.*[Pp]rune a one-vs-rest binary ensemble"):
+        cls(ensemble).fit(X, y)
+
+
+@pytest.mark.parametrize("interface", ["direct", "cvxpy"])
+def test_fitted_qmm_pruner_pickles_and_predicts_the_same(cancer, ada_stumps, interface):
+    import pickle
+
+    X, y, X_test, _ = cancer
+    pruner = QMMPruner(ada_stumps, interface=interface).fit(X, y)
+    again = pickle.loads(pickle.dumps(pruner))
+    np.testing.assert_array_equal(again.weights_, pruner.weights_)
+    np.testing.assert_array_equal(again.predict(X_test), pruner.predict(X_test))
+    np.testing.assert_array_equal(again.decision_function(X_test),
+                                  pruner.decision_function(X_test))
+    assert again.model_.result_.status == pruner.model_.result_.status
+    assert dict(again.model_.result_.info) == dict(pruner.model_.result_.info)
+    # the rebuilt result keeps its read-only views, so it pickles again
+    assert pickle.loads(pickle.dumps(again)).model_.result_.solver == \
+        pruner.model_.result_.solver

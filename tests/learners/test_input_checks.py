@@ -1,0 +1,261 @@
+"""Every user-facing parameter and input is checked by optirules with its own message
+(an InputError naming what was wrong), before any long work."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from optirules.errors import InputError
+from optirules.learners import (
+    BooleanRuleSetClassifier,
+    BooleanRuleSetCV,
+    BoostingClassifier,
+    DecisionListClassifier,
+    DecisionListCV,
+    DRORuleEnsembleClassifier,
+    ResampledAdaBoostClassifier,
+)
+from optirules.weak import CartLearner
+
+
+def _numeric(n: int = 40, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.RandomState(seed)
+    X = rng.rand(n, 3)
+    return X, (X[:, 0] > 0.5).astype(int)
+
+
+# --------------------------------------------------------------------------- ResampledAdaBoost
+X_NUM, Y_NUM = _numeric()
+
+
+def _with(value: float) -> np.ndarray:
+    X = X_NUM.copy()
+    X[2, 1] = value
+    return X
+
+
+BAD_PARAMS = [
+    ({"n_estimators": 0}, "n_estimators must be an int >= 1"),
+    ({"n_estimators": -3}, "n_estimators must be an int >= 1"),
+    ({"n_estimators": 2.5}, "n_estimators must be an int >= 1"),
+    ({"n_estimators": "10"}, "n_estimators must be an int >= 1"),
+    ({"n_estimators": None}, "n_estimators must be an int >= 1"),
+    ({"n_estimators": True}, "n_estimators must be an int >= 1"),
+    ({"n_estimators": float("nan")}, "n_estimators must be an int >= 1"),
+    ({"max_depth": 0}, "max_depth must be None"),
+    ({"max_depth": -1}, "max_depth must be None"),
+    ({"max_depth": 1.5}, "max_depth must be None"),
+    ({"max_depth": "deep"}, "max_depth must be None"),
+    ({"max_depth": False}, "max_depth must be None"),
+    ({"random_state": -1}, r"random_state must be None, an int in \[0, 2\*\*32 - 1\]"),
+    ({"random_state": 2**32}, r"random_state must be None, an int in \[0, 2\*\*32 - 1\]"),
+    ({"random_state": "abc"}, "random_state must be None"),
+    ({"random_state": 1.5}, "random_state must be None"),
+    ({"random_state": float("nan")}, "random_state must be None"),
+]
+
+
+@pytest.mark.parametrize("params, message", BAD_PARAMS)
+def test_resampled_adaboost_refuses_bad_parameters(params, message):
+    with pytest.raises(InputError, match=message):
+        ResampledAdaBoostClassifier(**{"n_estimators": 2, **params}).fit(X_NUM, Y_NUM)
+
+
+BAD_FIT_DATA = [
+    (_with(np.nan), Y_NUM, None, "column 'x1' has NaN"),
+    (_with(np.inf), Y_NUM, None, "column 'x1' has infinite values"),
+    (_with(-np.inf), Y_NUM, None, "column 'x1' has infinite values"),
+    (np.full((40, 2), "a"), Y_NUM, None, "numeric"),
+    (X_NUM[:, 0], Y_NUM, None, "Expected 2D array, got 1D array"),
+    (X_NUM[:, :, None], Y_NUM, None, "Expected 2D array, got 3D array"),
+    (X_NUM[:0], Y_NUM[:0], None, "0 sample"),
+    (X_NUM, Y_NUM[:-1], None, "X has 40 rows but y has 39 labels"),
+    (X_NUM, None, None, "requires y to be passed"),
+    (X_NUM, np.zeros(40), None, "y has only one class"),
+    (X_NUM, np.arange(40) % 3, None, "merge them into two"),
+    (X_NUM, np.where(Y_NUM, 1.0, np.nan), None, "y contains NaN"),
+    (X_NUM, X_NUM[:, 0], None, "continuous"),
+    (X_NUM, Y_NUM, np.ones(39), "one non-negative finite weight per row"),
+    (X_NUM, Y_NUM, -np.ones(40), "one non-negative finite weight per row"),
+    (X_NUM, Y_NUM, np.full(40, np.nan), "one non-negative finite weight per row"),
+    (X_NUM, Y_NUM, np.zeros(40), "at least one non-zero"),
+    (X_NUM, Y_NUM, "heavy", "one non-negative finite weight per row"),
+]
+
+
+@pytest.mark.parametrize("X, y, sample_weight, message", BAD_FIT_DATA)
+def test_resampled_adaboost_refuses_bad_data(X, y, sample_weight, message):
+    with pytest.raises(InputError, match=message):
+        ResampledAdaBoostClassifier(n_estimators=2).fit(X, y, sample_weight=sample_weight)
+
+
+@pytest.fixture(scope="module")
+def resampled():
+    frame = pd.DataFrame(X_NUM, columns=["age", "income", "height"])
+    return ResampledAdaBoostClassifier(n_estimators=3, max_depth=2, random_state=0).fit(
+        frame, Y_NUM)
+
+
+@pytest.mark.parametrize("method", ["predict", "predict_proba", "decision_function", "explain"])
+@pytest.mark.parametrize("value, message", [(np.nan, "column 'income' has NaN"),
+                                            (np.inf, "column 'income' has infinite values")])
+def test_resampled_adaboost_predict_checks_x_as_fit_does(resampled, method, value, message):
+    frame = pd.DataFrame(_with(value), columns=["age", "income", "height"])
+    with pytest.raises(InputError, match=message):
+        getattr(resampled, method)(frame)
+
+
+@pytest.mark.parametrize("X, message", [(X_NUM[:, :2], "expecting 3 features"),
+                                        (X_NUM[0], "Expected 2D array")])
+def test_resampled_adaboost_predict_refuses_wrong_shapes(X, message):
+    model = ResampledAdaBoostClassifier(n_estimators=2, random_state=0).fit(X_NUM, Y_NUM)
+    with pytest.raises(InputError, match=message):
+        model.predict(X)
+
+
+def test_resampled_adaboost_sample_weight_is_the_first_distribution():
+    # a zero weight keeps the row out of every resample; scaling all weights changes nothing
+    w = np.ones(40)
+    w[:10] = 0
+    a = ResampledAdaBoostClassifier(n_estimators=4, random_state=3).fit(X_NUM, Y_NUM, w)
+    assert a.estimator_weights_.shape == (4,)
+    assert np.all(np.isfinite(a.predict_proba(X_NUM)))
+    b = ResampledAdaBoostClassifier(n_estimators=4, random_state=3).fit(X_NUM, Y_NUM)
+    c = ResampledAdaBoostClassifier(n_estimators=4, random_state=3).fit(X_NUM, Y_NUM,
+                                                                        np.full(40, 2.0))
+    np.testing.assert_array_equal(b.estimator_weights_, c.estimator_weights_)
+
+
+@parametrize_with_checks(
+    [ResampledAdaBoostClassifier(n_estimators=3, random_state=0)],
+    # the resamples are drawn from the weights: a weight of 2 and a repeated row give the
+    # same distribution but different draws of the random generator, so different trees
+    expected_failed_checks=lambda est: {
+        "check_sample_weight_equivalence_on_dense_data":
+            "weighted and repeated rows give different bootstrap draws"},
+)
+def test_resampled_adaboost_is_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+# --------------------------------------------------------------------------- random_state
+BAD_SEEDS = [-1, 2**32, "abc", 0.5]
+
+
+@pytest.mark.parametrize("seed", BAD_SEEDS)
+@pytest.mark.parametrize("make", [
+    lambda s: BoostingClassifier(weak_learner="cart", n_estimators=2, random_state=s),
+    lambda s: BoostingClassifier(n_estimators=2, random_state=s),
+    lambda s: ResampledAdaBoostClassifier(n_estimators=2, random_state=s),
+    lambda s: DecisionListCV(max_degrees=[1], min_coverages=[1], cv=2, random_state=s),
+], ids=["boosting-cart", "boosting-stump", "resampled-adaboost", "decision-list-cv"])
+def test_random_state_is_checked_before_any_work(make, seed):
+    with pytest.raises(InputError, match="random_state must be None"):
+        make(seed).fit(X_NUM, Y_NUM)
+
+
+@pytest.mark.parametrize("seed", BAD_SEEDS)
+def test_rule_set_cv_random_state_is_checked(seed):
+    X = (X_NUM > 0.5).astype(int)
+    with pytest.raises(InputError, match="random_state must be None"):
+        BooleanRuleSetCV(penalties=[(0.01, 0.01)], cv=2, random_state=seed).fit(X, Y_NUM)
+
+
+@pytest.mark.parametrize("seed", BAD_SEEDS)
+def test_cart_weak_learner_random_state_is_checked(seed):
+    with pytest.raises(InputError, match="random_state must be None"):
+        CartLearner(random_state=seed).fit(X_NUM, np.where(Y_NUM, 1, -1))
+
+
+# --------------------------------------------------------------------------- n_jobs
+BAD_N_JOBS = [0, float("nan"), "abc", 1.5, True]
+
+
+@pytest.mark.parametrize("n_jobs", BAD_N_JOBS)
+def test_decision_list_cv_n_jobs_is_checked(n_jobs):
+    with pytest.raises(InputError, match="n_jobs must be None or a nonzero int"):
+        DecisionListCV(max_degrees=[1], min_coverages=[1], cv=2, n_jobs=n_jobs).fit(
+            X_NUM, Y_NUM)
+
+
+@pytest.mark.parametrize("n_jobs", BAD_N_JOBS)
+def test_rule_set_cv_n_jobs_is_checked(n_jobs):
+    X = (X_NUM > 0.5).astype(int)
+    with pytest.raises(InputError, match="n_jobs must be None or a nonzero int"):
+        BooleanRuleSetCV(penalties=[(0.01, 0.01)], cv=2, n_jobs=n_jobs).fit(X, Y_NUM)
+
+
+# --------------------------------------------------------------------------- size bounds
+@pytest.mark.parametrize("n_bins", [10**18, 10_001, 1, 0, 2.5, "5"])
+def test_decision_list_n_bins_is_bounded(n_bins):
+    with pytest.raises(InputError, match=r"n_bins must be an integer in \[2, 10000\]"):
+        DecisionListClassifier(n_bins=n_bins).fit(X_NUM, Y_NUM)
+
+
+def test_decision_list_n_bins_at_the_bound_fits():
+    model = DecisionListClassifier(n_bins=10_000).fit(X_NUM, Y_NUM)
+    assert model.predict(X_NUM).shape == (40,)
+
+
+# --------------------------------------------------------------------------- predict-time X
+def _mixed(n: int = 80, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
+    """``age`` and ``color`` without missing values, ``income`` with one."""
+    rng = np.random.RandomState(seed)
+    X = pd.DataFrame({"age": rng.rand(n) * 50 + 20, "income": rng.rand(n),
+                      "color": rng.choice(["red", "green", "blue"], n)})
+    X.loc[3, "income"] = np.nan
+    y = ((X["age"] > 40) ^ (rng.rand(n) > 0.9)).astype(int).to_numpy()
+    return X, y
+
+
+X_MIX, Y_MIX = _mixed()
+Y_MIX3 = np.arange(len(Y_MIX)) % 3
+
+BINARIZED = {
+    "rule-set": lambda: BooleanRuleSetClassifier(binarizer="auto"),
+    "boosting": lambda: BoostingClassifier(binarizer="auto", n_estimators=5),
+    "dro": lambda: DRORuleEnsembleClassifier(binarizer="auto", n_estimators=2),
+}
+
+
+@pytest.fixture(scope="module", params=[(name, k) for name in BINARIZED for k in (2, 3)],
+                ids=lambda p: f"{p[0]}-{p[1]}classes")
+def binarized_model(request):
+    name, k = request.param
+    return BINARIZED[name]().fit(X_MIX, Y_MIX if k == 2 else Y_MIX3)
+
+
+def _first_row(column: str, value) -> pd.DataFrame:
+    X = X_MIX.copy()
+    X[column] = X[column].astype(object)
+    X.loc[0, column] = value
+    return X
+
+
+@pytest.mark.parametrize("method", ["predict", "predict_proba", "decision_function", "explain"])
+@pytest.mark.parametrize("column, value, message", [
+    ("age", np.nan, "column 'age' has NaN .* but it had none when the model was fitted"),
+    ("color", None, "column 'color' has NaN .* but it had none when the model was fitted"),
+    ("age", np.inf, "column 'age' holds infinite values"),
+    ("income", -np.inf, "column 'income' holds infinite values"),
+])
+def test_prediction_refuses_what_fit_refuses(binarized_model, method, column, value, message):
+    with pytest.raises(InputError, match=message):
+        getattr(binarized_model, method)(_first_row(column, value))
+
+
+@pytest.mark.parametrize("method", ["predict", "predict_proba", "decision_function", "explain"])
+def test_prediction_keeps_nan_where_fit_had_it(binarized_model, method):
+    out = getattr(binarized_model, method)(_first_row("income", np.nan))
+    assert len(out) == len(X_MIX)
+
+
+@pytest.mark.parametrize("value, message", [(np.nan, "NaN"), (np.inf, "inf")])
+def test_decision_list_prediction_refuses_what_fit_refuses(value, message):
+    X = np.arange(8.0)[:, None]
+    model = DecisionListClassifier().fit(X, [0, 0, 0, 0, 1, 1, 1, 1])
+    with pytest.raises(InputError, match=message):
+        model.predict([[value]])
