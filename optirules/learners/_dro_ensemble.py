@@ -95,7 +95,16 @@ Each member's column generation gets the remaining time divided by the members s
 planned; when the deadline passes the loop stops after the current member (and its
 combination IP), the best ensemble found so far is returned and ``status_`` starts with
 ``"time_limit"``.  A member's final master IP and one combination IP may each take up to
-one second past the deadline.
+one second past the deadline.  A wall-clock limit makes the result depend on the machine's
+speed and load, and ``status_`` says so; without one (the default) the fit does not.
+
+**The combination IP's bound.**  Each combination IP is bounded in branch-and-bound nodes
+(``combination_max_nodes``, HiGHS's ``mip_max_nodes`` or the MILP solver's own node limit),
+not in seconds, so the same data, parameters and ``random_state`` give the same ensemble on
+any machine.  When the node bound stops an IP, the candidate is its best incumbent: the
+candidate's ``status`` says which bound stopped it and its ``gap`` is the IP's relative gap,
+and ``status_`` counts such IPs.  ``combination_time_limit`` adds a wall-clock limit per IP
+(opt-in).
 
 **Binary-loss variant** (``loss="binary"``, the DRO paper §2.3 and §4.1): steps 2 and 3 are
 replaced by :math:`P^n = \arg\max_{P \in \mathcal{P}} \mathbb{E}_P |h_n(x) - y|` for the
@@ -132,7 +141,10 @@ from ..models import (
 from ._checks import check_binary_targets, check_fitted, n_rows
 from ._explain import binary_explain, text_or_repr
 from ._json import (
+    Field,
     check_rule_columns,
+    check_rule_labels,
+    damaged_as_input_error,
     dump_json,
     json_header,
     json_scalar,
@@ -146,7 +158,7 @@ from ._rule_set import (
     _is_number,
     _RuleInputMixin,
 )
-from ._rules import RuleSet
+from ._rules import RuleSet, read_rule_set
 from ._scores import PRIOR_STRENGTH, consistent_with_prediction, smoothed_share
 
 __all__ = ["DRORuleEnsembleClassifier", "dro_max_degree", "margin_loss"]
@@ -283,10 +295,22 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         versions used 2 (``benchmarks/results/dro_defaults.md``: against every member
         grown); 1 is the measured choice of ``benchmarks/results/dro_small.md``.
     time_limit : float or None, default None
-        Seconds for the whole fit (members, pmfs, combination IPs, refit); when it is hit
-        the best ensemble so far is returned and ``status_`` says so (module docstring).
-    combination_time_limit : float or None, default 30
-        Seconds for each combination IP (within ``time_limit``).
+        Wall-clock seconds for the whole fit (members, pmfs, combination IPs, refit); when
+        it is hit the best ensemble so far is returned and ``status_`` says so, and the
+        result depends on the machine's speed (module docstring).  With more than two
+        classes the one-vs-rest ensembles share it (:mod:`optirules.learners._multiclass`).
+    combination_max_nodes : int or None, default 1000
+        Branch-and-bound nodes of each combination IP (eqs 11-14; HiGHS's
+        ``mip_max_nodes``, or the node limit of the MILP solver named by ``solver``).  When
+        it stops an IP the candidate is its best incumbent, with its gap (``candidates_``:
+        ``status``, ``gap``, ``limit``; ``status_`` counts them).  A bound in nodes does not
+        depend on the machine's speed or load.  The IP has one binary variable per
+        distinct member of the loop (at most ``n_estimators``), so the bound binds mostly
+        with many members.  ``None``: no node bound.
+    combination_time_limit : float or None, default None
+        Wall-clock seconds for each combination IP (within ``time_limit``); opt-in: when it
+        stops an IP the result depends on the machine's speed and load, and the candidate's
+        ``status`` and ``status_`` say so.  Earlier versions had 30 s here by default.
     member_ip_time_limit : float or None, default None
         Seconds for each member's master IP (within ``time_limit``); when it stops the IP,
         the member is the better of the IP solver's best rule set and the incumbent
@@ -354,7 +378,9 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         attributes below.
     estimators_ : list of DRORuleEnsembleClassifier
         Only with more than two classes: the ensemble of ``classes_[k]`` (coded 1) against
-        the rest (0).
+        the rest (0).  The one-vs-rest fit's ``status_`` names the classes that
+        ``time_limit`` cut short (``cut_classes_``, ``class_status_``,
+        ``class_time_limits_``: :mod:`optirules.learners._multiclass`).
     members_ : list of RuleSet
         :math:`h_1, \dots, h_n` in the order generated (a member may repeat).
     weights_ : ndarray of shape (n_members,)
@@ -372,7 +398,10 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
     candidates_ : list of dict
         Per candidate: ``iteration``, ``pmf`` ("worst_case"/"empirical"), ``weights``,
         ``cost``, ``robust_loss``, ``train_accuracy``, ``objective``, ``status``
-        (and ``validation_accuracy`` with ``selection="validation"``).
+        (``"optimal"``, or which bound stopped the combination IP), ``gap`` (the IP's
+        relative gap: 0 when optimal, NaN without an IP), ``limit`` (the parameter whose
+        bound stopped the IP, or None) (and ``validation_accuracy`` with
+        ``selection="validation"``).
     selected_ : int
         Index into ``candidates_`` of the returned ensemble.
     member_results_ : list of dict
@@ -400,7 +429,12 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
     refitted_ : bool
         Whether the returned ensemble was refitted on all rows.
     status_ : str
-        ``"completed"``, or ``"time_limit: ..."`` when ``time_limit`` stopped the fit.
+        ``"completed"``, or ``"time_limit: ..."`` when ``time_limit`` stopped the fit; when
+        a bound stopped combination IPs, followed by ``"; combination IPs: ..."`` naming
+        the bound (``combination_max_nodes``, ``combination_time_limit`` or
+        ``time_limit``), how many IPs it stopped, the largest gap among them and the gap of
+        the returned candidate's IP; a wall-clock bound adds that the result depends on
+        the machine's speed.
     n_estimators_ : int
         Members grown in the loop of the returned ensemble (fewer than ``n_estimators``
         when ``time_limit`` or ``n_iter_no_change`` stopped it).
@@ -429,7 +463,8 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                  pricing: str = "auto", beam_width: int = 10, n_columns: int = 10,
                  max_iter: int = 100, mip_gap: float = 0.01,
                  n_iter_no_change: int | None = 1, time_limit: float | None = None,
-                 combination_time_limit: float | None = 30.0,
+                 combination_max_nodes: int | None = 1000,
+                 combination_time_limit: float | None = None,
                  member_ip_time_limit: float | None = None,
                  member_ip_max_nodes: int | None = 1, solver: str = "highs",
                  member_warm_start: str = "support", binarizer: Any = None,
@@ -455,6 +490,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         self.mip_gap = mip_gap
         self.n_iter_no_change = n_iter_no_change
         self.time_limit = time_limit
+        self.combination_max_nodes = combination_max_nodes
         self.combination_time_limit = combination_time_limit
         self.member_ip_time_limit = member_ip_time_limit
         self.member_ip_max_nodes = member_ip_max_nodes
@@ -514,6 +550,10 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         if self.member_ip_max_nodes is not None and not _is_int(self.member_ip_max_nodes, 1):
             raise InputError(f"member_ip_max_nodes must be None or an int >= 1, got "
                              f"{self.member_ip_max_nodes!r}.")
+        if self.combination_max_nodes is not None and not _is_int(self.combination_max_nodes,
+                                                                  1):
+            raise InputError(f"combination_max_nodes must be None or an int >= 1, got "
+                             f"{self.combination_max_nodes!r}.")
         if self.n_iter_no_change is not None and not _is_int(self.n_iter_no_change, 1):
             raise InputError(f"n_iter_no_change must be None or an int >= 1, got "
                              f"{self.n_iter_no_change!r}.")
@@ -610,6 +650,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                 selection = f"robust_loss (no stratified validation split: {exc})"
         self.selection_ = selection if self.loss == "margin" else self.selection
         results: list[dict[str, Any]] = []
+        every: list[dict[str, Any]] = []  # the candidates of every loop, for status_
         self._members_left = len(budgets) * n_iter
         refitted = False
         if split is not None:
@@ -622,6 +663,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                                                  budgets)):
                 b = run["budget"]
                 runs[b] = run
+                every.extend(run["candidates"])
                 top = None
                 for ci, c in enumerate(run["candidates"]):
                     F = np.zeros(len(va))
@@ -651,6 +693,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                 self._members_left = pick["iteration"]
                 run = self._run(A, ypos, pick["iteration"], seed, b, early_stop=False)
                 self._history.extend(run["history"])
+                every.extend(run["candidates"])
                 timed_out = run["timed_out"]
                 last = max(c["iteration"] for c in run["candidates"])
                 chosen = next(i for i, c in enumerate(run["candidates"])
@@ -664,6 +707,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             best = None
             for r in self._loops(A, ypos, n_iter, seed, budgets):
                 b = r["budget"]
+                every.extend(r["candidates"])
                 ci = self._choose(r["candidates"])
                 c = r["candidates"][ci]
                 results.append({"member_complexity": b, "score": c["robust_loss"],
@@ -684,12 +728,14 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         if timed_out:
             done = sum(res["n_estimators"] for res in results)
             self.status_ = (f"time_limit: stopped after {time.perf_counter() - t0:.1f} s "
-                            f"(time_limit={self.time_limit}); {done} members grown over "
+                            f"(time_limit={self.time_limit}, wall-clock: the result depends "
+                            f"on the machine's speed); {done} members grown over "
                             f"{len(results)} of {len(budgets)} member budgets; returned the "
                             "best ensemble found" + ("" if refitted or split is None else
                                                      " on the inner split (no refit)"))
         else:
             self.status_ = "completed"
+        self.status_ += self._combination_summary(every, run["candidates"][chosen])
         self._store(run, chosen)
         self._set_vote_scores(A, ypos)
         self.history_ = self._history
@@ -944,7 +990,8 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                     candidates.append({"iteration": it, "pmf": "binary", "weights": w,
                                        "cost": _cost(clauses), "robust_loss": r / 1.0,
                                        "train_accuracy": float(np.mean(h == y)),
-                                       "objective": r, "status": "single member"})
+                                       "objective": r, "status": "single member",
+                                       "gap": math.nan, "limit": None})
                 step["robust_loss"] = r
                 history.append(step)
                 if patience is not None:  # n_iter_no_change: the best candidate so far
@@ -1021,11 +1068,12 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         costs = np.array([_cost(members[k]) for k in cols], dtype=float)
         weights = np.zeros(n_members)
         status = "no non-empty member"
-        objective = math.nan
+        objective = gap = math.nan
+        limit = None
         budget = float(self.complexity)
         hit = None if cache is None else cache.get(tuple(cols))
         if hit is not None:
-            v, status, objective = hit
+            v, status, objective, gap, limit = hit
             weights[cols] = v
         elif len(cols) == 1 and costs[0] <= budget:
             weights[cols[0]] = 1.0  # one distinct member: sum v = 1 leaves no choice
@@ -1039,29 +1087,45 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             model = SparseCombinationModel(uniq[:, :-1], uniq[:, -1].astype(int), costs,
                                            budget, margin=self.margin,
                                            sample_weight=w / w.sum())
-            tl = self.combination_time_limit
+            # the node bound (deterministic); wall-clock limits only when the user set one:
+            # combination_time_limit, within the whole fit's deadline (but at least 1 s)
+            tl = (None if self.combination_time_limit is None
+                  else float(self.combination_time_limit))
+            clock = None if tl is None else "combination_time_limit"
             rem = self._remaining()
-            if rem is not None:  # within the whole fit's deadline, but at least 1 s
-                tl = max(rem, 1.0) if tl is None else min(float(tl), max(rem, 1.0))
+            if rem is not None and (tl is None or max(rem, 1.0) < tl):
+                tl, clock = max(rem, 1.0), "time_limit"
+            nodes = self.combination_max_nodes
             try:
-                result = model.solve(self._milp_solver(), time_limit=tl)
+                result = model.solve(self._milp_solver(), time_limit=tl,
+                                     max_nodes=None if nodes is None else int(nodes))
+            except InputError:
+                raise
             except OptirulesError as exc:
-                if self._deadline is None:
-                    raise SolverError(f"the combination IP (the DRO paper eqs 11-14) at iteration "
-                                      f"{it} was not solved ({exc}); raise "
-                                      "combination_time_limit or try another solver.") from None
-                # time_limit hit without an incumbent: the best affordable single member
+                found = getattr(getattr(exc, "result", None), "status", None)
+                limit = self._combination_limit(found, clock)
+                if limit is None:
+                    raise SolverError(
+                        f"the combination IP (the DRO paper eqs 11-14) at iteration {it} was "
+                        f"not solved ({exc}); try another solver.") from None
+                # a bound stopped the IP before any incumbent: the best affordable member
                 result = None
                 ok = np.flatnonzero(costs <= budget)
                 errs = [float(w @ (uniq[:, j] != uniq[:, -1])) for j in ok]
                 weights[cols[int(ok[int(np.argmin(errs))])]] = 1.0
-                status = f"no IP solution within the time limit ({exc}); best single member"
+                status = (f"no IP solution within {self._limit_text(limit)}; best single "
+                          "member")
             if result is not None:
                 weights[cols] = model.v_
-                status = str(getattr(result.status, "value", result.status))
                 objective = float(model.objective_)
+                gap = float(result.gap) if math.isfinite(result.gap) else math.nan
+                limit = self._combination_limit(result.status, clock)
+                status = str(getattr(result.status, "value", result.status))
+                if limit is not None:
+                    status = (f"{self._limit_text(limit)} reached: best incumbent, gap "
+                              f"{gap:.4g}")
                 if cache is not None:
-                    cache[tuple(cols)] = (weights[cols].copy(), status, objective)
+                    cache[tuple(cols)] = (weights[cols].copy(), status, objective, gap, limit)
         elif n_members:
             weights[0] = 1.0  # every member is empty: the empty rule set (always negative)
         F = np.zeros(len(y))
@@ -1072,7 +1136,56 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         return {"iteration": it, "pmf": kind, "weights": weights,
                 "cost": int(sum(_cost(members[k]) for k in np.flatnonzero(weights))),
                 "robust_loss": r, "train_accuracy": float(np.mean((F >= _HALF) == y)),
-                "objective": objective, "status": status}
+                "objective": objective, "status": status, "gap": gap, "limit": limit}
+
+    def _combination_limit(self, status: Any, clock: str | None) -> str | None:
+        """The parameter whose bound stopped a combination IP with solve ``status``
+        (``combination_max_nodes``, or ``clock``: ``combination_time_limit`` or the fit's
+        ``time_limit``, whichever was the shorter; None without a wall-clock limit), or
+        None."""
+        from ..solvers import Status
+
+        if status is Status.ITERATION_LIMIT and self.combination_max_nodes is not None:
+            return "combination_max_nodes"
+        if status in (Status.TIME_LIMIT, Status.INTERRUPTED) and clock is not None:
+            return clock
+        return None
+
+    def _limit_text(self, limit: str) -> str:
+        """How a combination IP's status names the bound ``limit``."""
+        if limit == "combination_max_nodes":
+            return f"the node limit combination_max_nodes={self.combination_max_nodes}"
+        return (f"the wall-clock limit {limit}={getattr(self, limit)} s (the result depends "
+                "on the machine's speed)")
+
+    def _combination_summary(self, candidates: list[dict[str, Any]],
+                             chosen: dict[str, Any]) -> str:
+        """``"; combination IPs: ..."`` for ``status_`` when a bound stopped combination IPs
+        of ``candidates`` (every loop of the fit), else ``""``."""
+        parts = []
+        for limit in ("combination_max_nodes", "combination_time_limit", "time_limit"):
+            hit = [c for c in candidates if c.get("limit") == limit]
+            if not hit:
+                continue
+            none = sum(str(c.get("status", "")).startswith("no IP solution") for c in hit)
+            gaps = [c["gap"] for c in hit if c.get("gap") is not None
+                    and math.isfinite(c["gap"])]
+            found = []
+            if len(hit) > none:
+                found.append(f"{len(hit) - none} best incumbents"
+                             + (f", largest gap {max(gaps):.4g}" if gaps else ""))
+            if none:
+                found.append(f"{none} without an IP solution: the best single member")
+            parts.append(f"{self._limit_text(limit)} stopped the IPs of {len(hit)} of "
+                         f"{len(candidates)} candidates ({'; '.join(found)})")
+        if not parts:
+            return ""
+        mine = chosen.get("limit")
+        gap = chosen.get("gap")
+        gap_text = "" if gap is None or not math.isfinite(gap) else f", gap {gap:.4g}"
+        own = ("no bound stopped the returned candidate's IP" if mine is None
+               else f"the returned candidate's IP was stopped by {mine}{gap_text}")
+        return "; combination IPs: " + "; ".join(parts) + "; " + own
 
     def _choose(self, candidates: list[dict[str, Any]]) -> int:
         if self.selection == "last" or not candidates:
@@ -1246,76 +1359,72 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
 
     @classmethod
     def from_json(cls, source: str | os.PathLike) -> DRORuleEnsembleClassifier:
-        """Rebuild a fitted ensemble from :meth:`to_json` output (text or a file path)."""
-        data = load_json(source, "optirules.DRORuleEnsembleClassifier", "to_json")
-        est = cls(**restore_params(data["params"]))
-        load_json_header(est, data)
-        try:
-            est.members_ = [RuleSet.from_dict(m) for m in data["members"]]
-            est.member_clauses_ = [[tuple(int(j) for j in c) for c in m]
-                                   for m in data["member_clauses"]]
-            est.weights_ = np.asarray(data["weights"], dtype=float).reshape(-1)
+        """Rebuild a fitted ensemble from :meth:`to_json` output (text or a file path).
+
+        Every field is checked; a damaged or foreign file raises one
+        :class:`~optirules.errors.InputError` naming the field."""
+        name = "DRORuleEnsembleClassifier"
+        data = load_json(source, f"optirules.{name}", "to_json")
+        doc = Field(name, data)
+        with damaged_as_input_error(name):
+            est = cls(**restore_params(data["params"]))
+            load_json_header(est, data)
+            est.members_ = [read_rule_set(m) for m in doc["members"].items(min_length=1)]
+            for f, m in zip(doc["members"].items(), est.members_):
+                check_rule_labels(f, m, est.classes_)
+            n_members = len(est.members_)
+            est.member_clauses_ = [[tuple(c.counts()) for c in m.items()]
+                                   for m in doc["member_clauses"].items(n_members)]
+            w = doc["weights"].reals(n_members, lo=0.0)
+            if not w.sum() > 0:
+                raise doc["weights"].damaged("must hold one finite, non-negative weight per "
+                                             "member, not all zero")
+            est.weights_ = w
             est.member_costs_ = np.array([m.complexity for m in est.members_], dtype=float)
-            est.complexity_ = int(data["complexity"])
-            est.robust_loss_history_ = np.asarray(data["robust_loss_history"], dtype=float)
-            est.candidates_ = [dict(c, weights=np.asarray(c["weights"], dtype=float))
-                               for c in data["candidates"]]
-            est.selected_ = int(data["selected"])
-            est.member_complexity_ = float(data.get("member_complexity", math.nan))
-            est.selection_ = str(data.get("selection", est.selection))
-            est.refitted_ = bool(data.get("refitted", True))
-            est.status_ = str(data.get("status", ""))
-            est.n_estimators_ = int(data["n_estimators"])
-            est.n_iter_ = np.asarray(data["n_iter"], dtype=int).reshape(-1)
-            est.max_degree_ = int(data["max_degree"])
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            if isinstance(exc, InputError):
-                raise
-            raise InputError(f"the DRO ensemble JSON is incomplete or damaged ({exc!r}); "
-                             "re-export the model with to_json().") from None
-        w = est.weights_
-        if w.size != len(est.members_) or not np.all(np.isfinite(w)) or np.any(w < 0) \
-                or not w.sum() > 0:
-            raise InputError("the DRO ensemble JSON is damaged: it needs one finite, "
-                             "non-negative weight per member, not all zero; re-export the "
-                             "model with to_json().")
-        check_rule_columns(est, est.members_, "DRORuleEnsembleClassifier")
-        if data.get("scores") is not None:
-            est._load_vote_scores(data["scores"])
-        if est.loss == "binary":
-            cyc = data.get("cycle")
-            est.cycle_detected_ = cyc is not None
-            est.cycle_start_ = None if cyc is None else cyc[0]
-            est.cycle_length_ = None if cyc is None else cyc[1]
+            est.complexity_ = doc["complexity"].count()
+            est.robust_loss_history_ = np.asarray(
+                [f.real(null=math.nan, finite=False)
+                 for f in doc["robust_loss_history"].items()], dtype=float)
+            est.candidates_ = [_read_candidate(c) for c in doc["candidates"].items(min_length=1)]
+            est.selected_ = doc["selected"].count(hi=len(est.candidates_) - 1)
+            est.member_complexity_ = doc["member_complexity"].real(
+                null=math.nan, default=math.nan, finite=False)
+            est.selection_ = doc["selection"].string(default=str(est.selection))
+            est.refitted_ = doc["refitted"].boolean(default=True)
+            est.status_ = doc["status"].string(null="", default="")
+            est.n_estimators_ = doc["n_estimators"].count()
+            est.n_iter_ = np.asarray(doc["n_iter"].counts(), dtype=int)
+            est.max_degree_ = doc["max_degree"].count()
+            check_rule_columns(est, est.members_, name)
+            if not doc["scores"].is_null():  # files saved before the scores were kept
+                est._load_vote_scores(doc["scores"])  # predict, but refuse probabilities
+            if est.loss == "binary":
+                cyc = doc["cycle"]
+                est.cycle_detected_ = not cyc.is_null()
+                start = length = None
+                if not cyc.is_null():
+                    start, length = (f.count() for f in cyc.items(2))
+                est.cycle_start_, est.cycle_length_ = start, length
         return est
 
     def _load_vote_scores(self, scores: Any) -> None:
         """The vote levels and their scores of :meth:`to_json`, checked: finite, levels
         increasing in [0, 1], scores and the prior in [0, 1], counts >= 0 with
         positives <= support, one of each per level."""
-        try:
-            prior = float(scores["class_prior"])
-            arrays = [np.asarray(scores[k], dtype=float) for k in
-                      ("vote_levels", "vote_level_support", "vote_level_positives",
-                       "vote_level_scores")]
-        except (KeyError, TypeError, ValueError, OverflowError):
-            raise InputError("the DRO ensemble JSON has damaged or missing scores "
-                             "(class_prior, vote_levels, vote_level_support, "
-                             "vote_level_positives, vote_level_scores); re-export the model "
-                             "with to_json().") from None
-        levels, support, positives, values = arrays
+        if not isinstance(scores, Field):
+            scores = Field("DRORuleEnsembleClassifier", scores, "scores")
+        prior = scores["class_prior"].probability()
+        levels = scores["vote_levels"].reals(lo=0.0, hi=1.0)
         n = levels.size
-        ok = (n >= 1 and all(a.shape == (n,) for a in arrays)
-              and all(np.all(np.isfinite(a)) for a in arrays) and math.isfinite(prior))
-        ok = ok and (0.0 <= prior <= 1.0 and np.all((levels >= 0) & (levels <= 1))
-                     and np.all(np.diff(levels) > 0) and np.all((values >= 0) & (values <= 1))
-                     and np.all(support >= 0) and np.all(positives >= 0)
-                     and np.all(positives <= support + 1e-9))
-        if not ok:
-            raise InputError("the DRO ensemble JSON has scores out of range (one finite value "
-                             "per vote level: levels increasing in [0, 1], scores and "
-                             "class_prior in [0, 1], counts >= 0 with positives <= support); "
-                             "re-export the model with to_json().")
+        if n < 1 or np.any(np.diff(levels) <= 0):
+            raise scores["vote_levels"].damaged("must be at least one vote level, increasing "
+                                                "in [0, 1]")
+        support = scores["vote_level_support"].reals(n, lo=0.0)
+        positives = scores["vote_level_positives"].reals(n, lo=0.0)
+        values = scores["vote_level_scores"].reals(n, lo=0.0, hi=1.0)
+        if np.any(positives > support + 1e-9):
+            raise scores["vote_level_positives"].damaged("must not exceed the level's "
+                                                         "support (vote_level_support)")
         self.class_prior_ = prior
         self.vote_levels_, self.vote_level_support_ = levels, support
         self.vote_level_positives_, self.vote_level_scores_ = positives, values
@@ -1365,7 +1474,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             raise NotFittedError("export_model needs the training rows of this fit; a model "
                                  "restored from JSON cannot rebuild its IPs. Refit it.")
         path = Path(path)
-        if path.suffix not in (".lp", ".mps"):
+        if path.suffix.lower() not in (".lp", ".mps"):
             raise InputError(f"cannot write {str(path)!r}: use a .lp or .mps suffix.")
         A, y, pools = self._train
         n_members = len(self.member_clauses_)
@@ -1486,3 +1595,23 @@ def _one_vs_rest_proba_follows_predict(cls: type) -> type:
 
 
 _one_vs_rest_proba_follows_predict(DRORuleEnsembleClassifier)
+
+
+def _read_candidate(field: Any) -> dict[str, Any]:
+    """One entry of ``candidates_`` as :meth:`DRORuleEnsembleClassifier.to_json` wrote it,
+    checked: its weights finite and >= 0, its iteration and cost counts, its other facts
+    numbers or text."""
+    out: dict[str, Any] = {}
+    for key in field.object():
+        f = field[key]
+        if key == "weights":
+            out[key] = f.reals(lo=0.0)
+        elif key == "iteration" or (key == "cost" and not isinstance(f.value, float)):
+            out[key] = f.count()
+        elif key == "cost":
+            out[key] = f.real(lo=0.0)
+        elif key in ("pmf", "status", "limit"):
+            out[key] = f.string(null=None)
+        else:
+            out[key] = f.real(null=math.nan, finite=False)
+    return out

@@ -8,7 +8,19 @@ the start of ``fit``: with labels of more than two
 classes it fits ``K`` copies of the estimator (``clone``, same parameters, so the same
 ``random_state``), copy ``k`` on the labels ``y == classes_[k]`` (coded 1, the rest 0) with
 the same ``sample_weight``, and stores them in ``estimators_``; with two classes it does
-nothing and the learner fits as before.  Then, as scikit-learn's ``OneVsRestClassifier``:
+nothing and the learner fits as before.
+
+``time_limit`` (a learner that has one) bounds the whole one-vs-rest fit: the ``K`` copies
+share one budget, copy ``k`` getting what is left of it (wall-clock, ``time.perf_counter``
+as the binary learners) divided by the classes still to fit, ``class_time_limits_``.  The
+fit's ``status_`` is ``"completed"``, or starts with ``"time_limit"`` and names the classes
+whose copies the limit cut short (``cut_classes_``; ``class_status_`` holds each copy's
+``status_``); a binary model's note on a completed fit (``"completed; ..."``) is appended
+with its class.  ``gap_``, ``absolute_gap_`` and ``gap_certified_``, when the binary
+models have them, are the largest gap over the classes (NaN when one is unknown) and
+whether every class's gap is certified.  ``fit_time_`` is the whole fit's seconds.
+
+Then, as scikit-learn's ``OneVsRestClassifier``:
 
 * ``classes_`` holds the ``K`` labels (sorted);
 * ``decision_function(X)`` is ``(n_samples, K)``: column ``k`` is copy ``k``'s
@@ -29,7 +41,8 @@ from __future__ import annotations
 import functools
 import json
 import os
-from pathlib import Path
+import re
+import time
 from typing import Any
 
 import numpy as np
@@ -37,9 +50,21 @@ from sklearn.base import clone
 
 from ..errors import InputError
 from ._explain import DEFAULT_PREFIX, _is_default, explain_frame, label_text
-from ._json import dump_json, json_header, json_scalar, load_json_header
+from ._json import (
+    Field,
+    dump_json,
+    json_header,
+    json_scalar,
+    load_json_header,
+    parse_json,
+    read_source,
+)
 
 __all__ = ["OneVsRestMixin", "one_vs_rest", "multiclass_labels"]
+
+#: the smallest ``time_limit`` (seconds) a class's copy gets once the shared budget is spent:
+#: the copy then does the least work its learner can (a learner's own floors apply)
+MIN_SHARE = 1e-3
 
 
 def multiclass_labels(y: Any) -> np.ndarray | None:
@@ -83,13 +108,59 @@ class OneVsRestMixin:
             raise InputError(str(exc)) from None
         kw = {} if sample_weight is None else {"sample_weight": sample_weight}
         estimators = []
-        for c in classes:
+        limit = getattr(self, "time_limit", None)
+        t0 = time.perf_counter()
+        deadline = None if limit is None else t0 + float(limit)
+        shares: list[float | None] = []
+        for k, c in enumerate(classes):
             est = clone(self)
+            share = None
+            if deadline is not None:  # what is left of the one budget, over the classes left
+                left = deadline - time.perf_counter()
+                share = max(left / (len(classes) - k), MIN_SHARE)
+                est.set_params(time_limit=share)
+            shares.append(share)
             est.fit(X, (y == c).astype(np.int64), **kw)
             estimators.append(est)
         self.classes_ = classes
         self.estimators_ = estimators
+        self.class_time_limits_ = shares
+        self.fit_time_ = time.perf_counter() - t0
+        self._set_ovr_status()
         return True
+
+    def _set_ovr_status(self) -> None:
+        """``status_``, ``class_status_``, ``cut_classes_`` and the largest of the classes'
+        gaps (``gap_``, ``absolute_gap_``, ``gap_certified_`` when the binary models have
+        them) of a one-vs-rest fit."""
+        self.class_status_ = [str(getattr(e, "status_", "")) for e in self.estimators_]
+        # the shared limit, not combination_time_limit, pricing_time_limit ... of a copy
+        cut = [c for c, st in zip(self.classes_, self.class_status_)
+               if re.search(r"(?<!\w)time_limit(?!\w)", st)]
+        self.cut_classes_ = [json_scalar(c) for c in cut]
+        K = len(self.classes_)
+        if cut:
+            self.status_ = (
+                f"time_limit: the shared time_limit={self.time_limit} s (wall-clock: the "
+                f"result depends on the machine's speed) cut short the models of "
+                f"{len(cut)} of {K} classes: {', '.join(label_text(c) for c in cut)}; each "
+                "returned its best model so far")
+        else:
+            self.status_ = "completed"
+        # the binary models' own notes on a completed fit (a combination IP's node bound)
+        notes = [f"class {label_text(c)}: {st}" for c, st in zip(self.classes_,
+                                                                   self.class_status_)
+                 if st.startswith("completed;")]
+        if notes:
+            self.status_ += "; " + "; ".join(notes)
+        if all(hasattr(e, "gap_") for e in self.estimators_):
+            gaps = np.array([float(e.gap_) for e in self.estimators_])
+            self.gap_ = float(np.nan if np.isnan(gaps).any() else gaps.max())
+            if all(hasattr(e, "absolute_gap_") for e in self.estimators_):
+                ab = np.array([float(e.absolute_gap_) for e in self.estimators_])
+                self.absolute_gap_ = float(np.nan if np.isnan(ab).any() else ab.max())
+            if all(hasattr(e, "gap_certified_") for e in self.estimators_):
+                self.gap_certified_ = all(bool(e.gap_certified_) for e in self.estimators_)
 
     def _is_one_vs_rest(self) -> bool:
         return "estimators_" in self.__dict__ and len(getattr(self, "classes_", ())) > 2
@@ -163,30 +234,45 @@ class OneVsRestMixin:
 
 def _ovr_from_json(cls: type, data: dict[str, Any], binary: Any) -> Any:
     """Rebuild a one-vs-rest model from its JSON ``data``; ``binary(cls, text)`` loads one
-    binary model."""
-    from ._json import restore_params
+    binary model.  Every part is checked: the header (``K >= 3`` distinct classes), one
+    binary model per class, each loaded by the binary reader, with the model's columns."""
+    from ._json import _check_header, damaged_as_input_error, restore_params
 
-    fmt = f"optirules.{cls.__name__}"
+    name = cls.__name__
+    fmt = f"optirules.{name}"
     if data.get("format") != fmt:
-        raise InputError(f"this JSON was not written by {cls.__name__}.to_json(); "
+        raise InputError(f"this JSON was not written by {name}.to_json(); "
                          "re-export the model.")
-    classes = data.get("classes")
-    subs = data["one_vs_rest"]
-    if (not isinstance(classes, list) or len(classes) < 3
-            or len({json.dumps(c) for c in classes}) != len(classes)
-            or not isinstance(subs, list) or len(subs) != len(classes)):
-        raise InputError(f"this {cls.__name__} JSON is damaged: a one-vs-rest model needs "
-                         "K >= 3 distinct classes and one binary model per class; "
-                         "re-export the model with to_json().")
-    try:
+    _check_header(data, fmt, n_classes=None)
+    doc = Field(name, data)
+    subs = doc["one_vs_rest"].items(len(data["classes"]))
+    with damaged_as_input_error(name):
         est = cls(**restore_params(data["params"]))
         load_json_header(est, data)
-    except (KeyError, TypeError, ValueError) as exc:
-        if isinstance(exc, InputError):
-            raise
-        raise InputError(f"this {cls.__name__} JSON is damaged ({exc!r}); re-export the "
-                         "model with to_json().") from None
-    est.estimators_ = [binary(cls, json.dumps(s)) for s in subs]
+    estimators = []
+    for k, sub in enumerate(subs):
+        sub.object()
+        try:
+            e = binary(cls, json.dumps(sub.value))
+        except InputError as exc:
+            raise InputError(f"in {sub.path} (the model of class "
+                             f"{label_text(est.classes_[k])} against the rest): {exc}") \
+                from None
+        if e.n_features_in_ != est.n_features_in_ or (
+                getattr(e, "feature_names_in_", None) is None) != (
+                getattr(est, "feature_names_in_", None) is None) or (
+                hasattr(est, "feature_names_in_")
+                and list(e.feature_names_in_) != list(est.feature_names_in_)):
+            raise sub.damaged("must read the columns of the whole model "
+                              "('n_features_in', 'feature_names_in')")
+        if (hasattr(e, "rules_") and not hasattr(e, "rule_support_")) or (
+                hasattr(e, "members_") and not hasattr(e, "vote_level_scores_")):
+            # one-vs-rest predicts by the classes' scores: a part without them is no model
+            raise sub["scores"].damaged("is missing (one-vs-rest predicts by every class's "
+                                        "scores)")
+        estimators.append(e)
+    est.estimators_ = estimators
+    est._set_ovr_status()  # status_, class_status_, gap_ ... from the classes' models
     return est
 
 
@@ -227,22 +313,11 @@ def one_vs_rest(cls: type) -> type:
 
         @functools.wraps(binary_load)
         def from_json(klass: type, source: str | os.PathLike) -> Any:
-            data = _read(source)
+            text = read_source(source, "to_json")
+            data = parse_json(text, "to_json")
             if isinstance(data, dict) and "one_vs_rest" in data:
                 return _ovr_from_json(klass, data, binary_load)
-            return binary_load(klass, source)
+            return binary_load(klass, text)
 
         cls.from_json = classmethod(from_json)
     return cls
-
-
-def _read(source: str | os.PathLike) -> Any:
-    """The parsed JSON of a text or a file (errors are left to the learner's reader)."""
-    text = source
-    try:
-        if isinstance(source, os.PathLike) or (isinstance(source, str)
-                                               and not source.lstrip().startswith("{")):
-            text = Path(source).read_text()
-        return json.loads(text)
-    except (OSError, TypeError, ValueError, RecursionError):
-        return None

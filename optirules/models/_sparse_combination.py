@@ -22,6 +22,11 @@ __all__ = ["SparseCombinationModel"]
 #: how :meth:`SparseCombinationModel.solve` reaches the solver
 ROUTES = ("auto", "highspy", "pyomo")
 
+#: each MILP solver's own name for a bound on branch-and-bound nodes (the ``max_nodes`` of
+#: :meth:`SparseCombinationModel.solve`), as its Pyomo route takes it
+NODE_LIMIT_OPTIONS = {"highs": "mip_max_nodes", "scip": "limits/nodes", "gurobi": "NodeLimit",
+                      "cplex": "mip_limits_nodes", "cbc": "maximumNodes"}
+
 
 def _as_binary_matrix(h: Any) -> np.ndarray:
     try:
@@ -302,11 +307,18 @@ class SparseCombinationModel(OptModel):
 
     def solve(self, solver: str | None = None, *, time_limit: float | None = None,
               mip_gap: float | None = None, verbose: bool = False, route: str = "auto",
-              **options: Any):
+              max_nodes: int | None = None, **options: Any):
         """Solve the IP and read the solution back (see ``OptModel.solve``).
 
         Parameters
         ----------
+        max_nodes : int or None, default None
+            Most branch-and-bound nodes, passed as the solver's own option
+            (:data:`NODE_LIMIT_OPTIONS`: HiGHS ``mip_max_nodes``, SCIP ``limits/nodes`` ...).
+            A bound in nodes, unlike ``time_limit``, does not depend on the machine's speed.
+            When it stops the solver the best incumbent is returned with status
+            ``iteration_limit`` and its gap (``result_.gap``); without any incumbent
+            :class:`~optirules.errors.SolverStatusError` is raised.
         route : {"auto", "highspy", "pyomo"}, default "auto"
             ``"highspy"``: the model of :meth:`highs_model` solved by HiGHS (only with
             ``solver="highs"``); ``"pyomo"``: the declarative Pyomo model :attr:`model`
@@ -316,6 +328,16 @@ class SparseCombinationModel(OptModel):
         from ..solvers import solve
 
         name = str(solver or self.default_solver).lower()
+        if max_nodes is not None:
+            if isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)) \
+                    or max_nodes < 1:
+                raise InputError(f"max_nodes must be None or an int >= 1, got {max_nodes!r}.")
+            if name not in NODE_LIMIT_OPTIONS:
+                raise InputError(
+                    f"optirules does not know solver {solver!r}'s node-limit option (it knows "
+                    f"{', '.join(sorted(NODE_LIMIT_OPTIONS))}): pass max_nodes=None and the "
+                    "solver's own option by name.")
+            options.setdefault(NODE_LIMIT_OPTIONS[name], int(max_nodes))
         if route not in ROUTES:
             raise InputError(f"route must be one of {ROUTES}, got {route!r}.")
         if route == "highspy" and name != "highs":
