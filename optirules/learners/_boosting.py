@@ -24,7 +24,6 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.utils import check_random_state
 from sklearn.utils.validation import (
     validate_data,
 )
@@ -39,16 +38,29 @@ from ..weak import (
 )
 from ._checks import (
     check_2d,
+    check_binarized_input,
     check_binary_targets,
     check_fitted,
+    check_random_state,
     fit_binarizer,
     n_rows,
     normalized_weights,
     progress_logger,
 )
 from ._explain import binary_explain, label_text, text_or_repr, vote_text
-from ._json import dump_json, json_header, load_json, load_json_header, restore_params
+from ._json import (
+    INT_LIMIT,
+    Field,
+    check_literal_columns,
+    damaged_as_input_error,
+    dump_json,
+    json_header,
+    load_json,
+    load_json_header,
+    restore_params,
+)
 from ._multiclass import OneVsRestMixin, one_vs_rest
+from ._rules import _column_cache, literal_to_dict, read_literal
 
 __all__ = ["BoostingClassifier", "hypothesis_text", "madaboost_weights", "smoothboost_measure",
            "gavinsky_measure"]
@@ -326,6 +338,7 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
         if not (self.binarizer is None or self.binarizer == "auto"
                 or callable(getattr(self.binarizer, "fit", None))):
             raise InputError("binarizer must be None, 'auto' or a FeatureBinarizer instance.")
+        check_random_state(self.random_state)
 
     def _make_weak_learner(self, seed: int) -> Any:
         from ..weak import CartLearner, LiteralLearner, ParityLearner, StumpLearner
@@ -364,6 +377,8 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
             if reset:
                 self.binarizer_ = self._make_binarizer()
                 fit_binarizer(self.binarizer_, X, sample_weight)
+            else:  # what fit refuses (inf, NaN in a column without NaN at fit)
+                check_binarized_input(self.binarizer_, X)
             Xb = np.asarray(self.binarizer_.transform(X))
             if Xb.dtype.kind not in "biuf" or (Xb.dtype.kind == "f" and
                                               not np.all(np.isfinite(Xb))):
@@ -667,7 +682,7 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
             if not hasattr(self.binarizer_, "literals_"):
                 raise InputError("the binarizer has no literals_ to save; use "
                                  "optirules.data.FeatureBinarizer to save the model as JSON.")
-            literals = [lit.to_dict() for lit in self.binarizer_.literals_]
+            literals = [literal_to_dict(lit) for lit in self.binarizer_.literals_]
         data = {
             **json_header(self, _JSON_FORMAT),
             "literals": literals,
@@ -684,43 +699,76 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
 
     @classmethod
     def from_json(cls, source: str | os.PathLike) -> BoostingClassifier:
-        """Rebuild a fitted classifier from :meth:`to_json` output (text or a file path)."""
-        from ..data import Literal
+        """Rebuild a fitted classifier from :meth:`to_json` output (text or a file path).
 
+        Every field is checked; a damaged or foreign file raises one
+        :class:`~optirules.errors.InputError` naming the field."""
+        name = "BoostingClassifier"
         data = load_json(source, _JSON_FORMAT, "to_json")
-        est = cls(**restore_params(data["params"]))
-        load_json_header(est, data)
-        try:
-            est.hypotheses_ = [hypothesis_from_dict(h) for h in data["hypotheses"]]
-            est.alphas_ = np.asarray(data["alphas"], dtype=np.float64)
-            est.edges_ = np.asarray(data["edges"], dtype=np.float64)
-            est.weighted_errors_ = np.asarray(data["weighted_errors"], dtype=np.float64)
-            est.max_weight_ratios_ = np.asarray(data["max_weight_ratios"], dtype=np.float64)
-            literals = data["literals"]
-            est.feature_names_ = data["feature_names"]
+        doc = Field(name, data)
+        with damaged_as_input_error(name):
+            est = cls(**restore_params(data["params"]))
+            load_json_header(est, data)
+            doc["params"]["weak_learner"].string(choices=WEAK_LEARNERS)
+            lits = doc["literals"]
+            literals = None if lits.is_null() else [read_literal(f) for f in lits.items()]
+            if (literals is None) != (est.binarizer is None):
+                raise lits.damaged("must list the binarizer's literals exactly when "
+                                   "'params.binarizer' is set")
+            if literals is not None:
+                check_literal_columns(est, literals, name)
+            n_columns = est.n_features_in_ if literals is None else len(literals)
+            est.hypotheses_ = [_read_hypothesis(f, n_columns) for f in doc["hypotheses"].items()]
+            n = len(est.hypotheses_)
+            est.alphas_ = doc["alphas"].reals(n)
+            est.edges_ = _stats(doc["edges"])
+            est.weighted_errors_ = _stats(doc["weighted_errors"])
+            est.max_weight_ratios_ = _stats(doc["max_weight_ratios"])
+            names = doc["feature_names"]
+            est.feature_names_ = None if names.is_null() else \
+                [f.string() for f in names.items()]
             est._set_smoothness()
-            est.stop_reason_ = str(data["stop_reason"])
-        except (KeyError, TypeError, ValueError) as exc:
-            raise InputError(f"the boosting JSON is incomplete or damaged ({exc!r}); re-export "
-                             "the model with to_json().") from None
-        if len(est.hypotheses_) != est.alphas_.size:
-            raise InputError("the boosting JSON has different numbers of hypotheses and votes; "
-                             "re-export the model with to_json().")
-        if not np.all(np.isfinite(est.alphas_)):
-            raise InputError("the boosting JSON has a vote that is not a finite number; "
-                             "re-export the model with to_json().")
-        n_columns = est.n_features_in_ if literals is None else len(literals)
-        for h in est.hypotheses_:
-            try:
-                h.check_columns(n_columns)
-            except InputError as exc:
-                raise InputError(f"the boosting JSON is damaged: {exc} Re-export the model "
-                                 "with to_json().") from None
-        est.n_estimators_ = len(est.hypotheses_)
-        est.weak_learner_ = est._make_weak_learner(0)
-        est.binarizer_ = (None if literals is None
-                          else _LiteralColumns([Literal.from_dict(d) for d in literals]))
+            est.stop_reason_ = doc["stop_reason"].string()
+            est.n_estimators_ = n
+            est.weak_learner_ = est._make_weak_learner(0)
+            est.binarizer_ = None if literals is None else _LiteralColumns(literals)
         return est
+
+
+def _stats(field: Any) -> np.ndarray:
+    """A list of per-round statistics (numbers; NaN written as null)."""
+    return np.asarray([f.real(null=math.nan, finite=False) for f in field.items()],
+                      dtype=np.float64)
+
+
+def _read_hypothesis(field: Any, n_columns: int) -> WeakHypothesis:
+    """A hypothesis of :meth:`WeakHypothesis.to_dict` form, checked before it is built:
+    integers (indices, signs, children) are integers, thresholds numbers, ``negated`` a
+    boolean, and every column it reads one of the ``n_columns``."""
+    field.object()
+    for key in field.value:
+        f = field[key]
+        if key == "type":
+            f.string()
+        elif key == "feature_names":
+            if not f.is_null():
+                for g in f.items():
+                    g.string()
+        elif key == "negated":
+            f.boolean()
+        else:
+            parts = f.items() if isinstance(f.value, list) else [f]
+            for g in parts:
+                if key == "threshold":
+                    g.real(finite=False)
+                else:
+                    g.count(lo=-INT_LIMIT)
+    try:
+        h = hypothesis_from_dict(field.value)
+        h.check_columns(n_columns)
+    except InputError as exc:
+        raise field.damaged(str(exc).rstrip(".")) from None
+    return h
 
 
 class _LiteralColumns:
@@ -730,6 +778,7 @@ class _LiteralColumns:
         self.literals_ = literals
 
     def transform(self, X: Any) -> np.ndarray:
+        X = _column_cache(X)  # columns without string names: by position
         out = np.zeros((n_rows(X), len(self.literals_)), dtype=np.uint8)
         for k, lit in enumerate(self.literals_):
             out[:, k] = lit.evaluate(X)

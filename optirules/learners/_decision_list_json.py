@@ -4,7 +4,6 @@ Minimum OSR needs), written and checked without pickle."""
 from __future__ import annotations
 
 import base64
-import json
 import math
 from typing import Any
 
@@ -13,6 +12,14 @@ import numpy as np
 from ..errors import InputError
 from ._decision_list_encoding import _Feature
 from ._decision_list_rules import DecisionRule
+from ._json import (
+    Field,
+    classes_array,
+    damaged_as_input_error,
+    parse_json,
+    read_classes,
+    read_source,
+)
 
 __all__ = ["TRAINING_ROWS", "decision_list_to_doc", "decision_list_from_text"]
 
@@ -66,132 +73,135 @@ def decision_list_to_doc(est: Any, training_rows: str) -> dict:
     }
 
 
-def decision_list_from_text(cls: Any, text: str) -> Any:
-    """A ``cls`` instance (the decision-list estimator) rebuilt from JSON text, every part
-    checked; anything else raises :class:`~optirules.errors.InputError`."""
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"not valid JSON ({exc}); pass the text written by to_json().") \
-            from exc
-    except RecursionError:
-        raise InputError("the JSON is nested too deeply to be a decision list written by "
-                         "to_json(); re-export the model.") from None
+def decision_list_from_text(cls: Any, source: Any) -> Any:
+    """A ``cls`` instance (the decision-list estimator) rebuilt from JSON text (or a file
+    path, read as UTF-8), every part checked; anything else raises
+    :class:`~optirules.errors.InputError` naming the damaged field."""
+    text = read_source(source, "to_json")
+    doc = parse_json(text, "to_json", "a decision list")
     if not isinstance(doc, dict) or doc.get("format") != _JSON_FORMAT:
         raise InputError("this JSON was not written by DecisionListClassifier.to_json(); "
                          "re-export the model with to_json().")
-    if doc.get("version") not in _JSON_READS:
-        raise InputError(f"unsupported decision-list JSON version {doc.get('version')!r}; "
-                         f"this optirules reads versions {_JSON_READS}.")
-    try:
-        return _from_doc(cls, doc)
-    except InputError:
-        raise
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-        raise InputError(f"malformed decision-list JSON ({type(exc).__name__}: {exc}); "
-                         "re-export the model with to_json().") from None
+    version = doc.get("version")
+    if isinstance(version, bool) or version not in _JSON_READS:
+        raise InputError(f"unsupported decision-list JSON version {str(version)[:40]}; "
+                         f"this optirules reads versions {_JSON_READS}: re-export the model "
+                         "with this release.")
+    with damaged_as_input_error(_NAME):
+        return _from_doc(cls, Field(_NAME, doc))
 
 
-def _from_doc(cls: Any, doc: dict) -> Any:
-    def bad(what: str) -> InputError:
-        return InputError(f"malformed decision-list JSON: {what}; re-export the model "
-                          "with to_json().")
+_NAME = "DecisionListClassifier"
 
-    params = doc["params"]
-    if doc["version"] < 3 and isinstance(params, dict) and "max_depth" in params:
+
+def _from_doc(cls: Any, doc: Field) -> Any:
+    version = doc.value["version"]
+    params = doc["params"].object()
+    if version < 3 and "max_depth" in params:
         # versions 1 and 2 named the number of tests per rule max_depth
         params = {("max_degree" if k == "max_depth" else k): v for k, v in params.items()}
-    if not isinstance(params, dict) or not set(params) <= set(cls().get_params()):
-        raise bad(f"unknown parameters {sorted(set(params) - set(cls().get_params()))}"
-                  if isinstance(params, dict) else "'params' is not an object")
+    known = cls().get_params()
+    unknown = sorted(set(params) - set(known))
+    if unknown:
+        raise doc["params"].damaged(f"holds unknown parameters {unknown}")
+    pf = doc["params"]
+    for key, value in params.items():
+        if isinstance(value, float) and not math.isfinite(value):
+            raise pf[key].damaged(f"must be a finite number, not {value!r}")
+    cf = pf["categorical_features"]
+    if isinstance(cf.value, list):
+        for f in cf.items():
+            if not isinstance(f.value, str):
+                f.count()
     est = cls(**params)
-    est._check_params()
-    dtype = doc["classes_dtype"]
+    try:
+        est._check_params()
+    except InputError as exc:
+        raise doc["params"].damaged(str(exc).rstrip(".")) from None
+    labels = read_classes(doc["classes"], min_n=2)
+    dtype = doc["classes_dtype"].string()
     if dtype == "object":
-        est.classes_ = np.array(doc["classes"], dtype=object)
+        est.classes_ = classes_array(doc["classes_dtype"], labels, object)
     else:
-        dt = np.dtype(str(dtype))
-        if dt.kind not in "biufU":
-            raise bad(f"class dtype {dtype!r}")
-        est.classes_ = np.array(doc["classes"], dtype=dt)
-    if est.classes_.ndim != 1 or est.classes_.size < 2 \
-            or np.unique(est.classes_).size != est.classes_.size:
-        raise bad("'classes' must list at least two distinct labels")
+        try:
+            dt = np.dtype(dtype)
+        except TypeError:
+            dt = None
+        if dt is None or dt.kind not in "biufU":
+            raise doc["classes_dtype"].damaged(f"must be a numeric or string dtype, not "
+                                               f"{dtype[:40]!r}")
+        est.classes_ = classes_array(doc["classes_dtype"], labels, dt)
     k = est.classes_.size
-    est.features_ = [_Feature.from_dict(d) for d in doc["features"]]
-    for f in est.features_:
-        _check_feature(f, bad)
+    est.features_ = [_read_feature(f) for f in doc["features"].items(min_length=1)]
     p = len(est.features_)
-    est.n_features_in_ = int(doc["n_features_in"])
-    if est.n_features_in_ != p or p == 0:
-        raise bad(f"n_features_in {est.n_features_in_} for {p} features")
-    names = doc.get("feature_names_in")
-    if names is not None:
-        if not isinstance(names, list) or len(names) != p:
-            raise bad("'feature_names_in' does not match the features")
-        est.feature_names_in_ = np.array([str(v) for v in names], dtype=object)
+    est.n_features_in_ = doc["n_features_in"].count(lo=p, hi=p)
+    names = doc["feature_names_in"]
+    if not names.is_null():
+        est.feature_names_in_ = np.array([f.string() for f in names.items(p)], dtype=object)
     n_values = [len(f.categories) for f in est.features_]
 
-    def counts_of(v: Any, what: str) -> tuple[int, ...]:
-        if not isinstance(v, list) or len(v) != k or not all(_is_count(c) for c in v):
-            raise bad(f"{what} must be {k} non-negative integers")
-        return tuple(int(c) for c in v)
+    def counts_of(f: Field) -> tuple[int, ...]:
+        return tuple(f.counts(k))
 
     rules = []
-    for r in doc["rules"]:
-        pairs = r["conditions"]
-        if not isinstance(pairs, list) or not pairs:
-            raise bad("a rule without conditions")
+    for r in doc["rules"].items():
+        pairs = r["conditions"].items(min_length=1)
+        tests = []
         for pair in pairs:
-            if (not isinstance(pair, list) or len(pair) != 2
-                    or not all(_is_count(v) for v in pair)
-                    or pair[0] >= p or pair[1] >= n_values[pair[0]]):
-                raise bad(f"rule test {pair!r} names no attribute value")
-        if len({j for j, _ in pairs}) != len(pairs):
-            raise bad("a rule tests one attribute twice")
-        pred = r["prediction"]
-        if not _is_count(pred) or pred >= k:
-            raise bad(f"rule prediction {pred!r}")
-        conds = tuple(est._condition(int(j), int(v)) for j, v in pairs)
-        rules.append(DecisionRule(conds, est.classes_[int(pred)],
-                          counts_of(r["class_counts"], "a rule's class counts")))
+            j, v = pair.items(2)
+            j = j.count(hi=p - 1)
+            tests.append((j, v.count(hi=n_values[j] - 1)))
+        if len({j for j, _ in tests}) != len(tests):
+            raise r["conditions"].damaged("tests one attribute twice")
+        pred = r["prediction"].count(hi=k - 1)
+        conds = tuple(est._condition(j, v) for j, v in tests)
+        rules.append(DecisionRule(conds, est.classes_[pred], counts_of(r["class_counts"])))
     est.rules_ = rules
-    est.default_counts_ = np.asarray(counts_of(doc["default_counts"], "default_counts"),
-                                     dtype=np.int64)
+    est.default_counts_ = np.asarray(counts_of(doc["default_counts"]), dtype=np.int64)
     est.default_class_ = est.classes_[int(np.argmax(est.default_counts_))]
-    est.stop_reason_ = str(doc.get("stop_reason", ""))
+    est.stop_reason_ = doc["stop_reason"].string(null="", default="")
     # the integer min_coverage the fit used (files written before min_coverage="auto"
     # existed hold only the parameter, then an integer)
-    used = doc.get("min_coverage_used", params.get("min_coverage", 2))
-    if not _is_count(used) or used < 1 or (est.min_coverage != "auto"
-                                           and used != est.min_coverage):
-        raise bad(f"min_coverage_used {used!r} for min_coverage {est.min_coverage!r}")
+    used_field = doc["min_coverage_used"]
+    if used_field.present:
+        used = used_field.count(lo=1)
+    else:
+        used = params.get("min_coverage", 2)
+        if isinstance(used, bool) or not isinstance(used, int) or used < 1:
+            raise used_field.damaged("is missing and 'params.min_coverage' is no integer")
+    if est.min_coverage != "auto" and used != est.min_coverage:
+        raise used_field.damaged(f"must be min_coverage {est.min_coverage!r}, not {used!r}")
     est.min_coverage_ = int(used)
     est.history_ = []
     est.n_candidates_ = 0
     training = doc["training"]
-    if doc["version"] == 1:
-        codes = np.asarray(training["codes"], dtype=np.int64).reshape(p, -1).T
-        y = np.asarray(training["y"], dtype=np.int64)
+    training.object()
+    if version == 1:
+        columns = [c.counts() for c in training["codes"].items(p)]  # one list per attribute
+        if len({len(c) for c in columns}) > 1:
+            raise training["codes"].damaged("must hold one value per training row for "
+                                            "every attribute")
+        codes = np.asarray(columns, dtype=np.int64).reshape(p, -1).T
+        y = np.asarray(training["y"].counts(), dtype=np.int64)
         rows = "all"
     else:
-        rows = training["rows"]
-        if rows not in ("all", "uncovered", "none"):
-            raise bad(f"training rows {rows!r}")
+        rows = training["rows"].string(choices=("all", "uncovered", "none"))
         if rows == "none":
             codes, y = np.zeros((0, p), dtype=np.int64), np.zeros(0, dtype=np.int64)
         else:
-            codes = _unpack_ints(training["codes"], p, bad)
-            y = _unpack_ints(training["y"], 1, bad)[:, 0]
-    if y.shape != (codes.shape[0],) or (y.size and not 0 <= y.min() <= y.max() < k):
-        raise bad("the training labels do not match the rows or the classes")
+            codes = _unpack_ints(training["codes"], p)
+            y = _unpack_ints(training["y"], 1)[:, 0]
+    if y.shape != (codes.shape[0],):
+        raise training["y"].damaged(f"must hold one label per training row ({codes.shape[0]})")
+    if y.size and not 0 <= y.min() <= y.max() < k:
+        raise training["y"].damaged(f"must hold class indices 0 to {k - 1}")
     if codes.size and ((codes < 0).any() or (codes >= np.asarray(n_values)).any()):
-        raise bad("a training value code is out of its attribute's range")
+        raise training["codes"].damaged("holds a value code out of its attribute's range")
     m = codes.shape[0]
     if rows == "all":
-        unc = np.asarray(training["uncovered_rows"], dtype=np.int64).reshape(-1)
-        if unc.size and (unc.min() < 0 or unc.max() >= m or np.unique(unc).size != unc.size):
-            raise bad("'uncovered_rows' are not distinct row indices")
+        unc = np.asarray(training["uncovered_rows"].counts(hi=max(m - 1, 0)), dtype=np.int64)
+        if unc.size and (m == 0 or np.unique(unc).size != unc.size):
+            raise training["uncovered_rows"].damaged("must be distinct row indices")
     elif rows == "uncovered":
         unc = np.arange(m, dtype=np.int64)
     else:
@@ -203,9 +213,21 @@ def _from_doc(cls: Any, doc: dict) -> Any:
     return est
 
 
-def _is_count(v: Any) -> bool:
-    """A non-negative JSON integer (not a boolean)."""
-    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+def _read_feature(field: Field) -> _Feature:
+    """One attribute of :meth:`_Feature.to_dict` form, checked: a name, a kind, its value
+    labels (strings) and, for a numeric one, increasing finite cut points between them."""
+    name = field["name"].string()
+    kind = field["kind"].string(choices=("categorical", "numeric"))
+    categories = [f.string() for f in field["categories"].items(min_length=1)]
+    cuts_field = field["cuts"]
+    cuts = None if cuts_field.is_null() else [f.real() for f in cuts_field.items()]
+    f = _Feature(name, kind, categories, cuts)
+
+    def bad(what: str) -> InputError:
+        return field.damaged(what)
+
+    _check_feature(f, bad)
+    return f
 
 
 def _check_feature(f: _Feature, bad) -> None:
@@ -230,16 +252,20 @@ def _pack_ints(a: np.ndarray) -> dict:
             "data": base64.b64encode(data).decode("ascii")}
 
 
-def _unpack_ints(obj: Any, n_cols: int, bad) -> np.ndarray:
+def _unpack_ints(field: Field, n_cols: int) -> np.ndarray:
     """Inverse of :func:`_pack_ints`, checking dtype, shape and byte count."""
-    if not isinstance(obj, dict) or obj.get("dtype") not in ("|u1", "<u2", "<i4"):
-        raise bad("packed training rows need a dtype '|u1', '<u2' or '<i4'")
-    shape = obj.get("shape")
-    if (not isinstance(shape, list) or len(shape) != 2 or not all(_is_count(v) for v in shape)
-            or shape[1] != n_cols):
-        raise bad(f"packed training rows of shape {shape!r} for {n_cols} columns")
-    dt = np.dtype(obj["dtype"])
-    raw = base64.b64decode(str(obj.get("data", "")).encode("ascii"), validate=True)
-    if len(raw) != shape[0] * shape[1] * dt.itemsize:
-        raise bad("packed training rows hold the wrong number of bytes")
-    return np.frombuffer(raw, dtype=dt).reshape(shape).astype(np.int64)
+    field.object()
+    dtype = field["dtype"].string(choices=("|u1", "<u2", "<i4"))
+    rows, cols = (f.count() for f in field["shape"].items(2))
+    if cols != n_cols:
+        raise field["shape"].damaged(f"must have {n_cols} columns, not {cols}")
+    dt = np.dtype(dtype)
+    text = field["data"].string()
+    try:
+        raw = base64.b64decode(text.encode("ascii"), validate=True)
+    except (ValueError, UnicodeError):
+        raise field["data"].damaged("is not base64 text") from None
+    if len(raw) != rows * cols * dt.itemsize:
+        raise field["data"].damaged(f"must hold {rows} x {cols} values of {dt.itemsize} "
+                                    f"byte(s), not {len(raw)} bytes")
+    return np.frombuffer(raw, dtype=dt).reshape(rows, cols).astype(np.int64)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import math
 import os
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from ..models import (
 )
 from ._checks import (
     check_2d,
+    check_binarized_input,
     check_binary_targets,
     check_fitted,
     fit_binarizer,
@@ -41,17 +43,19 @@ from ._checks import (
 )
 from ._explain import DEFAULT_PREFIX, binary_explain, text_or_repr
 from ._json import (
+    Field,
     check_rule_columns,
+    check_rule_labels,
+    damaged_as_input_error,
     dump_json,
     json_header,
     json_scalar,
     load_json,
     load_json_header,
-    num,
     restore_params,
 )
 from ._multiclass import OneVsRestMixin, one_vs_rest
-from ._rules import Rule, RuleSet
+from ._rules import Rule, RuleSet, read_rule_set
 from ._scores import consistent_with_prediction, smoothed_share
 
 __all__ = ["BooleanRuleSetClassifier"]
@@ -71,6 +75,10 @@ def _is_number(value: Any, low: float = 0.0, strict: bool = False) -> bool:
 
 #: ``lambda0 = lambda1 = "auto"`` is ``PENALTY_SCALE / sqrt(n)`` for ``n`` training rows
 PENALTY_SCALE = 0.1
+
+#: Wentges' smoothing weight of the exact pricing (``column_generation(smoothing=...)``):
+#: prices at ``0.5 * best-bound duals + 0.5 * LP duals``
+DUAL_SMOOTHING = 0.5
 
 
 def auto_penalty(n: float) -> float:
@@ -215,6 +223,8 @@ class _RuleInputMixin:
             self.binarizer_ = self._make_binarizer()
             fit_binarizer(self.binarizer_, X, sample_weight)
             self.literals_ = list(getattr(self.binarizer_, "literals_", []))
+        else:  # what fit refuses (inf, NaN in a column without NaN at fit)
+            check_binarized_input(self.binarizer_, X)
         Xb = np.asarray(self.binarizer_.transform(X))
         if Xb.ndim != 2 or Xb.shape[0] != n_rows(X):
             raise InputError("the binarizer returned an array of unexpected shape "
@@ -306,7 +316,15 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
     n_columns : int, default 10
         Most clauses added per iteration.
     max_iter : int, default 100
-        Most column-generation iterations.
+        Most column-generation iterations (a safety net: default fits stop on ``tol``).
+    tol : float, default 0.01
+        Column generation stops once the restricted LP value :math:`z` is within ``tol``
+        of the certified Lagrangian bound :math:`\underline{z}` over every clause,
+        :math:`z - \underline{z} \le \mathrm{tol} \cdot z` (``status_`` "gap ..."),
+        or when exact pricing proves that no clause improves the LP.  Exact pricing uses
+        Wentges' dual smoothing with weight ``DUAL_SMOOTHING`` (the bound is as certified
+        as at the LP's own duals, and rises faster on degenerate masters); ``tol=0`` runs
+        to the proof, as the seed's column generation does.
     time_limit : float or None, default None
         Wall-clock seconds for the whole fit: column generation, then the master IP
         within what is left (none left: the local-search incumbent over the generated
@@ -522,6 +540,7 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         -------
         self
         """
+        t_fit = time.perf_counter()  # time_limit bounds the whole call, binarizing included
         self._check_params()
         if self._fit_one_vs_rest(X, y, sample_weight):  # K > 2 classes: K binary copies
             self.n_iter_ = np.array([e.n_iter_ for e in self.estimators_])
@@ -575,8 +594,10 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
                 max_degree=self.max_degree_, pricing=self.pricing,
                 exact_method=self.exact_method, beam_width=int(self.beam_width),
                 n_columns=int(self.n_columns), max_iter=int(self.max_iter),
-                tol=float(self.tol),
-                time_limit=self.time_limit, pricing_time_limit=self.pricing_time_limit,
+                tol=float(self.tol), smoothing=DUAL_SMOOTHING,
+                time_limit=None if self.time_limit is None else max(
+                    0.0, float(self.time_limit) - (time.perf_counter() - t_fit)),
+                pricing_time_limit=self.pricing_time_limit,
                 solver=self.solver, mip_gap=float(self.mip_gap), random_seed=self._seed(),
                 progress=progress, backend=self.backend, initial_clauses=initial,
                 master_ip="auto",
@@ -778,75 +799,67 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
 
     @classmethod
     def from_json(cls, source: str | os.PathLike) -> BooleanRuleSetClassifier:
-        """Rebuild a fitted classifier from :meth:`to_json` output (text or a file path)."""
-        data = load_json(source, "optirules.BooleanRuleSetClassifier", "to_json")
-        est = cls(**restore_params(data["params"]))
-        est._load_common(data)
-        fit = data.get("fit", {})
-        nan = float("nan")
-        est.lp_objective_ = num(fit.get("lp_objective"))
-        est.lp_bound_ = num(fit.get("lp_bound"))
-        est.ip_objective_ = num(fit.get("ip_objective"))
-        est.gap_ = num(fit.get("gap"), nan)
-        est.absolute_gap_ = num(fit.get("absolute_gap"), nan)
-        est.gap_certified_ = bool(fit.get("gap_certified", False))
-        est.pricing_complete_ = bool(fit.get("pricing_complete", False))
-        est.status_ = str(fit.get("status", ""))
-        if isinstance(fit.get("max_degree"), int):  # the degree the certified gap holds over
-            est.max_degree_ = int(fit["max_degree"])
-        for name in ("lambda0", "lambda1"):  # the penalties used ("auto" resolved)
-            value = fit.get(name)
-            if value is not None:
-                if not _is_number(value):
-                    raise InputError(f"the rule-set JSON has a damaged {name} ({value!r}); "
-                                     "re-export the model with to_json().")
-                setattr(est, f"{name}_", float(value))
-        est.ip_status_ = str(fit.get("ip_status", ""))
-        est.n_iter_ = int(fit.get("n_iter", 0))
-        est.fit_time_ = num(fit.get("fit_time"))
-        est.history_ = []
-        scores = data.get("scores")
-        if scores is not None:
-            est._load_scores(scores)
+        """Rebuild a fitted classifier from :meth:`to_json` output (text or a file path).
+
+        Every field is checked; a damaged or foreign file raises one
+        :class:`~optirules.errors.InputError` naming the field."""
+        name = "BooleanRuleSetClassifier"
+        data = load_json(source, f"optirules.{name}", "to_json")
+        doc = Field(name, data)
+        with damaged_as_input_error(name):
+            est = cls(**restore_params(data["params"]))
+            est._load_common(data)
+            fit = doc["fit"]
+            fit.object()
+            nan = float("nan")
+
+            def stat(key: str) -> float:  # a fit statistic: NaN (null) and inf allowed
+                return fit[key].real(null=nan, default=nan, finite=False)
+
+            est.lp_objective_ = stat("lp_objective")
+            est.lp_bound_ = stat("lp_bound")
+            est.ip_objective_ = stat("ip_objective")
+            est.gap_ = stat("gap")
+            est.absolute_gap_ = stat("absolute_gap")
+            est.fit_time_ = stat("fit_time")
+            est.gap_certified_ = fit["gap_certified"].boolean(default=False)
+            est.pricing_complete_ = fit["pricing_complete"].boolean(default=False)
+            est.status_ = fit["status"].string(null="", default="")
+            est.ip_status_ = fit["ip_status"].string(null="", default="")
+            est.n_iter_ = fit["n_iter"].count(null=0, default=0)
+            degree = fit["max_degree"].count(null=None, default=None)
+            if degree is not None:  # the degree the certified gap holds over
+                est.max_degree_ = degree
+            # the penalties used ("auto" resolved)
+            est.lambda0_ = fit["lambda0"].real(lo=0.0)
+            est.lambda1_ = fit["lambda1"].real(lo=0.0)
+            est.history_ = []
+            if not doc["scores"].is_null():  # files saved before the scores were kept
+                est._load_scores(doc["scores"])  # predict, but refuse probabilities
         return est
 
     def _load_scores(self, scores: Any) -> None:
         """The training precisions, supports and prior of :meth:`to_json`, checked: shares
         in [0, 1], supports finite and >= 0, one per rule."""
-        try:
-            prec = np.asarray(scores["rule_precision"], dtype=float)
-            support = np.asarray(scores["rule_support"], dtype=float)
-            values = [float(scores["default_precision"]), float(scores["default_support"]),
-                      float(scores["class_prior"])]
-        except (KeyError, TypeError, ValueError, OverflowError):
-            raise InputError("the rule-set JSON has damaged or missing scores (rule_precision, "
-                             "rule_support, default_precision, default_support, class_prior); "
-                             "re-export the model with to_json().") from None
+        if not isinstance(scores, Field):
+            scores = Field("BooleanRuleSetClassifier", scores, "scores")
         n = self.rules_.n_rules
-        if prec.shape != (n,) or support.shape != (n,):
-            raise InputError("the rule-set JSON has a precision or support count unlike its "
-                             "rule count; re-export the model with to_json().")
-        shares = np.concatenate([prec, values[0::2]])
-        counts = np.concatenate([support, values[1:2]])
-        if not (np.all(np.isfinite(shares)) and np.all((shares >= 0) & (shares <= 1))
-                and np.all(np.isfinite(counts)) and np.all(counts >= 0)):
-            raise InputError("the rule-set JSON has scores out of range (precisions and the "
-                             "prior must lie in [0, 1], supports be finite and >= 0); "
-                             "re-export the model with to_json().")
+        prec = scores["rule_precision"].reals(n, lo=0.0, hi=1.0)
+        support = scores["rule_support"].reals(n, lo=0.0)
+        values = [scores["default_precision"].probability(),
+                  scores["default_support"].real(lo=0.0),
+                  scores["class_prior"].probability()]
         self.rule_precision_, self.rule_support_ = prec, support
         self.default_precision_, self.default_support_, self.class_prior_ = values
 
     def _load_common(self, data: dict[str, Any]) -> None:
+        name = type(self).__name__
         load_json_header(self, data)
-        try:
-            self.rules_ = RuleSet.from_dict(data["rules"])
-            self.clauses_ = [tuple(int(j) for j in c) for c in data.get("clauses", [])]
-        except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, InputError):
-                raise
-            raise InputError(f"the rule-set JSON is incomplete or damaged ({exc!r}); "
-                             "re-export the model with to_json().") from None
-        check_rule_columns(self, [self.rules_], "BooleanRuleSetClassifier")
+        doc = Field(name, data)
+        self.rules_ = read_rule_set(doc["rules"])
+        check_rule_labels(doc["rules"], self.rules_, self.classes_)
+        self.clauses_ = [tuple(c.counts()) for c in doc["clauses"].items(default=[])]
+        check_rule_columns(self, [self.rules_], name)
 
     def export_model(self, path: str | os.PathLike, *, X: Any = None, y: Any = None,
                      sample_weight: Any = None, iterations: bool = False,
@@ -886,7 +899,7 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
 
         self._check_fitted()
         path = Path(path)
-        if path.suffix not in (".lp", ".mps"):
+        if path.suffix.lower() not in (".lp", ".mps"):
             raise InputError(f"cannot write {str(path)!r}: use a .lp or .mps suffix.")
         if (X is None) != (y is None):
             raise InputError("export_model takes X and y together (the training data).")

@@ -26,9 +26,17 @@ import numpy as np
 from ..data import Literal
 from ..errors import InputError
 from ._checks import n_rows
-from ._json import json_scalar
+from ._json import (
+    Field,
+    damaged_as_input_error,
+    json_scalar,
+    jsonable_value,
+    label_kind,
+    parse_json,
+    restore_value,
+)
 
-__all__ = ["Rule", "RuleSet"]
+__all__ = ["Rule", "RuleSet", "read_rule_set", "literal_to_dict"]
 
 
 def _column_cache(X: Any) -> Any:
@@ -38,6 +46,10 @@ def _column_cache(X: Any) -> Any:
     except ImportError:  # pragma: no cover - pandas is a dependency
         return X
     if isinstance(X, pd.DataFrame):
+        if len(X.columns) and not any(isinstance(c, str) for c in X.columns):
+            # columns without string names (0, 1, ...) are read by position, as the
+            # binarizer reads them, under the names it gives them (x0, x1, ...)
+            return X.set_axis([f"x{j}" for j in range(X.shape[1])], axis=1)
         return X
     arr = np.asarray(X) if hasattr(X, "__array__") or isinstance(X, (list, tuple)) else X
     if isinstance(arr, np.ndarray) and arr.ndim == 1:
@@ -121,14 +133,14 @@ class Rule:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary (``{"conditions": [...]}``)."""
-        return {"conditions": [c.to_dict() for c in self.conditions]}
+        return {"conditions": [literal_to_dict(c) for c in self.conditions]}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rule:
         """Rebuild a rule from :meth:`to_dict` output."""
         if not isinstance(data, dict) or "conditions" not in data:
             raise InputError("a rule needs a 'conditions' list; pass the output of Rule.to_dict().")
-        return cls(tuple(Literal.from_dict(c) for c in data["conditions"]))
+        return read_rule(Field("Rule", data))
 
 
 @dataclass(frozen=True)
@@ -238,11 +250,10 @@ class RuleSet:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RuleSet:
-        """Rebuild a rule set from :meth:`to_dict` output."""
+        """Rebuild a rule set from :meth:`to_dict` output (every part checked)."""
         if not isinstance(data, dict) or "rules" not in data:
             raise InputError("a rule set needs a 'rules' list; pass RuleSet.to_dict() output.")
-        return cls(tuple(Rule.from_dict(r) for r in data["rules"]),
-                   data.get("positive_class", 1), data.get("negative_class", 0))
+        return read_rule_set(Field("RuleSet", data))
 
     def to_json(self, **kwargs: Any) -> str:
         """JSON text of :meth:`to_dict` (keyword arguments go to :func:`json.dumps`)."""
@@ -251,11 +262,14 @@ class RuleSet:
     @classmethod
     def from_json(cls, text: str) -> RuleSet:
         """Rebuild a rule set from :meth:`to_json` output."""
-        try:
-            data = json.loads(text)
-        except (TypeError, ValueError) as exc:
-            raise InputError(f"not valid JSON ({exc}); pass the text of RuleSet.to_json().") \
-                from None
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise InputError(f"RuleSet.from_json takes the JSON text, not "
+                             f"{type(text).__name__}; pass the text of RuleSet.to_json().")
+        if not isinstance(text, str):
+            from ._json import read_source
+
+            text = read_source(text, "RuleSet.to_json")
+        data = parse_json(text, "RuleSet.to_json", "a rule set")
         return cls.from_dict(data)
 
     @classmethod
@@ -272,6 +286,48 @@ class RuleSet:
                     f"{len(literals)} literals given."
                 ) from None
         return cls(tuple(rules), positive_class, negative_class)
+
+
+def literal_to_dict(lit: Literal) -> dict[str, Any]:
+    """A condition as JSON (a date or time value in the form :func:`read_literal` reads)."""
+    out = lit.to_dict()
+    out["value"] = jsonable_value(out["value"])
+    return out
+
+
+def read_literal(field: Field) -> Literal:
+    """A condition from :func:`literal_to_dict` output, every key checked; a damaged one
+    raises an :class:`~optirules.errors.InputError` naming it."""
+    field.object()
+    feature = field["feature"].string()
+    op = field["op"].string()
+    value = restore_value(field["value"]) if "value" in field else None
+    column = field["column"].count(null=None, default=None)
+    try:
+        return Literal(feature, op, value, column)
+    except InputError as exc:
+        raise field.damaged(str(exc).rstrip(".")) from None
+
+
+def read_rule(field: Field) -> Rule:
+    """A rule from :meth:`Rule.to_dict` output, checked."""
+    return Rule(tuple(read_literal(c) for c in field["conditions"].items()))
+
+
+def read_rule_set(field: Field) -> RuleSet:
+    """A rule set from :meth:`RuleSet.to_dict` output, every part checked: conditions, and
+    class labels that are strings or finite numbers."""
+    field.object()
+    labels = []
+    for key, default in (("positive_class", 1), ("negative_class", 0)):
+        f = field[key]
+        label = f.value if f.present else default
+        if label_kind(label) is None:
+            raise f.damaged(f"must be a class label (a string or a finite number), not "
+                            f"{str(label)[:40]}")
+        labels.append(label)
+    with damaged_as_input_error(field.name):
+        return RuleSet(tuple(read_rule(r) for r in field["rules"].items()), *labels)
 
 
 def _label_text(value: Any) -> str:
