@@ -40,6 +40,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._workers import parallel
+
 __all__ = ["run", "summarize", "format_table", "seed_distance", "load_binarized", "SEED_TABLE1", "SEED_TABLE2",
            "SEED_TABLE3", "LEARNERS", "CART_READINGS", "DATASETS"]
 
@@ -277,9 +279,9 @@ def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
                 print(f"[{time.perf_counter() - t0:7.0f}s] {d} split {s}: {done}",
                       file=sys.stderr, flush=True)
     else:
-        from joblib import Parallel, delayed
+        from joblib import delayed
 
-        chunks = Parallel(n_jobs=n_jobs)(
+        chunks = parallel(n_jobs=n_jobs)(
             delayed(_one_split)(d, s, random_state, n_estimators, max_train, tuple(learners))
             for d, s in tasks)
     raw = pd.DataFrame([r for c in chunks for r in c])

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._workers import parallel
 from ..errors import InputError
 
 __all__ = ["run", "format_table", "SEED_TABLE1", "SEED_TABLE2", "ALGORITHMS",
@@ -207,9 +208,9 @@ def run(quick: bool = False, n_jobs: int = 1, random_state: int = 0, *,
                                   algorithms)
                   for n, m, s in tasks]
     else:
-        from joblib import Parallel, delayed
+        from joblib import delayed
 
-        chunks = Parallel(n_jobs=n_jobs)(
+        chunks = parallel(n_jobs=n_jobs)(
             delayed(_one_repetition)(n, m, s, n_estimators, epsilon, tuple(extra_epsilons),
                                      algorithms)
             for n, m, s in tasks)

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 
+from .._workers import parallel
 from ..errors import InputError
 from ._checks import check_n_jobs, check_random_state, progress_logger
 from ._cv import RefitDelegation, cv_scorer, cv_splits
@@ -190,7 +191,7 @@ class DecisionListCV(RefitDelegation, ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        from joblib import Parallel, delayed
+        from joblib import delayed
         from sklearn.utils import indexable
         from sklearn.utils.multiclass import check_classification_targets
         from sklearn.utils.validation import column_or_1d
@@ -230,7 +231,7 @@ class DecisionListCV(RefitDelegation, ClassifierMixin, BaseEstimator):
             log.info("%d pairs (max_degree, min_coverage) x %d folds = %d fits", len(grid),
                      len(splits), len(grid) * len(splits))
         jobs = [(g, s) for g in range(len(grid)) for s in range(len(splits))]
-        out = Parallel(n_jobs=self.n_jobs)(
+        out = parallel(n_jobs=self.n_jobs)(
             delayed(_fit_and_score)(candidates[g], X, y, *splits[s], scorer) for g, s in jobs)
         scores = np.full((len(grid), len(splits)), np.nan)
         n_rules = np.full_like(scores, np.nan)

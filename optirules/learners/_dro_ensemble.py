@@ -129,6 +129,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import validate_data
 
+from .._workers import parallel
 from ..errors import InputError, NotFittedError, OptirulesError, SolverError
 from ..models import (
     Clause,
@@ -755,9 +756,9 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         time (joblib); each loop's ``history`` joins ``self._history`` in that order."""
         n_jobs = 1 if self.n_jobs is None else int(self.n_jobs)
         if n_jobs != 1 and len(budgets) > 1:
-            from joblib import Parallel, delayed
+            from joblib import delayed
 
-            runs = Parallel(n_jobs=n_jobs)(
+            runs = parallel(n_jobs=n_jobs)(
                 delayed(self._run)(A, y, n_iter, seed, b) for b in budgets)
         else:
             runs = []

@@ -32,6 +32,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils import indexable
 
+from .._workers import parallel
 from ..errors import InputError
 from ._checks import (
     check_binary_targets,
@@ -295,7 +296,7 @@ class BooleanRuleSetCV(RefitDelegation, ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        from joblib import Parallel, delayed
+        from joblib import delayed
 
         t_start = time.perf_counter()
         base = self._base_estimator()
@@ -353,10 +354,10 @@ class BooleanRuleSetCV(RefitDelegation, ClassifierMixin, BaseEstimator):
             bar = tqdm(total=len(pairs) * n_s, desc="BooleanRuleSetCV", unit="fit")
         best_mean, since, stopped = -math.inf, 0, None
         try:
-            with Parallel(n_jobs=self.n_jobs, return_as="generator") as parallel:
+            with parallel(n_jobs=self.n_jobs, return_as="generator") as pool:
                 for step, c in enumerate(order):
                     t_pen = time.perf_counter()
-                    gen = parallel(
+                    gen = pool(
                         delayed(_fit_and_score)(candidates[c], X, y, w, *splits[s], scorer,
                                                 cv_deadline, state[s] if reuse else None)
                         for s in range(n_s))

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from optirules import _workers
 from optirules.experiments import _grid
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX signals")
@@ -57,6 +58,28 @@ DRIVER = textwrap.dedent('''
             t.join()
         else:
             run()
+''')
+
+LEARNER_DRIVER = textwrap.dedent('''
+    import os
+
+    import numpy as np
+
+    MARKS = {marks!r}  # each worker leaves its pid here when it starts a fold
+
+    def busy_fold(*args, **kwargs):
+        open(os.path.join(MARKS, str(os.getpid())), "w").close()
+        while True:  # computes until its process ends
+            sum(range(1000))
+
+    if __name__ == "__main__":
+        import optirules.learners._rule_set_cv as rule_set_cv
+        from optirules.learners import BooleanRuleSetCV
+
+        rule_set_cv._fit_and_score = busy_fold
+        X = np.random.default_rng(0).integers(0, 2, size=(40, 4))
+        y = X[:, 0] | X[:, 1]
+        BooleanRuleSetCV(penalties=(0.01,), cv=2, n_jobs=2).fit(X, y)
 ''')
 
 
@@ -125,7 +148,7 @@ def _command(pid: int) -> str:
 
 
 needs_proc_or_psutil = pytest.mark.skipif(
-    not os.path.isdir("/proc/self") and not _grid._start_token(os.getpid()),
+    not os.path.isdir("/proc/self") and not _workers._start_token(os.getpid()),
     reason="needs /proc or psutil to list processes")
 
 
@@ -140,17 +163,17 @@ BACKENDS = [
 ]
 
 
-@needs_proc_or_psutil
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_workers_end_when_the_driver_is_killed(backend, tmp_path):
+def _kill_the_driver_and_check(tmp_path, source: str, *args: str) -> None:
+    """Run the driver ``source`` (its ``{marks!r}`` filled in) with ``args``; once two
+    workers have left their mark, SIGKILL it and check every process below it ends."""
     script = tmp_path / "driver.py"
     marks = tmp_path / "marks"
     marks.mkdir()
-    script.write_text(DRIVER.replace("{marks!r}", repr(str(marks))))
+    script.write_text(source.replace("{marks!r}", repr(str(marks))))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])}
     log = (tmp_path / "driver.log").open("wb")
-    driver = subprocess.Popen([sys.executable, str(script), backend], cwd=tmp_path,
+    driver = subprocess.Popen([sys.executable, str(script), *args], cwd=tmp_path,
                               env=env, stdout=log, stderr=subprocess.STDOUT)
     started = {}
     try:
@@ -186,24 +209,53 @@ def test_workers_end_when_the_driver_is_killed(backend, tmp_path):
                 pass
 
 
+@needs_proc_or_psutil
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_workers_end_when_the_driver_is_killed(backend, tmp_path):
+    _kill_the_driver_and_check(tmp_path, DRIVER, backend)
+
+
+@needs_proc_or_psutil
+def test_a_learners_own_workers_end_when_the_driver_is_killed(tmp_path):
+    """A learner's ``n_jobs`` pool (here BooleanRuleSetCV's folds) watches its driver too."""
+    _kill_the_driver_and_check(tmp_path, LEARNER_DRIVER)
+
+
 # ------------------------------------------------------------------ the pieces
 def test_start_token_tells_processes_apart():
-    mine = _grid._start_token(os.getpid())
+    mine = _workers._start_token(os.getpid())
     if mine is None:
         pytest.skip("neither /proc nor psutil: the start time cannot be read")
-    assert mine and mine == _grid._start_token(os.getpid())
+    assert mine and mine == _workers._start_token(os.getpid())
     child = subprocess.Popen([sys.executable, "-c", "pass"])
     child.wait()
-    assert _grid._start_token(child.pid) == ""  # ended and reaped: no such process
+    assert _workers._start_token(child.pid) == ""  # ended and reaped: no such process
 
 
 def test_the_watch_is_a_no_op_in_the_parent():
     """The driver itself never arms the watch (it would end itself), and no thread starts."""
     before = threading.active_count()
-    _grid._exit_with_parent(*_grid._worker_guard())
+    _workers._exit_with_parent(*_workers._worker_guard())
     assert threading.active_count() == before
-    assert _grid._watched_parent is None
+    assert _workers._watched_parent is None
 
+
+def test_only_a_loky_pool_gets_the_watch():
+    """``parallel`` hands the watch to loky's workers only: no other backend takes an
+    initializer, and one set by ``parallel_config`` or a hint runs its own way."""
+    from joblib import delayed, parallel_config
+
+    def initializer(pool):
+        return pool._backend_kwargs.get("initializer")
+
+    assert initializer(_workers.parallel(2)) is _workers._exit_with_parent
+    assert initializer(_workers.parallel(2, backend="loky")) is _workers._exit_with_parent
+    assert initializer(_workers.parallel(2, prefer="threads")) is None
+    assert initializer(_workers.parallel(2, backend="threading")) is None
+    with parallel_config(backend="threading"):
+        pool = _workers.parallel(2)
+        assert initializer(pool) is None
+        assert pool(delayed(abs)(-i) for i in range(3)) == [0, 1, 2]
 
 def test_watched_workers_give_the_same_table_and_are_reused():
     """Workers started with the watch compute what one process computes, and a second grid
