@@ -584,9 +584,10 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         linear mixed-integer programming", Int. Trans. Oper. Res. 4(2)): exact pricing runs
         at :math:`\alpha \pi_c + (1 - \alpha) \pi` for the LP duals :math:`\pi` and the
         duals :math:`\pi_c` of the best Lagrangian bound so far, :math:`\alpha` =
-        ``smoothing``.  Every dual point in the box gives a valid bound, so the certificate
-        is unchanged; the bound rises faster where the LP duals oscillate (degenerate
-        restricted masters).  A clause found there enters when it improves the LP at
+        ``smoothing``, with ``pricing="auto"`` where beam search comes first (degree 3, or
+        the pricing MILP; exact pricing is then an occasional step for the bound).  Every
+        dual point in the box gives a valid bound, so the certificate is unchanged; the
+        bound rises faster where the LP duals oscillate (degenerate restricted masters).  A clause found there enters when it improves the LP at
         :math:`\pi`; when none does, pricing runs again at :math:`\pi` (so the proof of
         convergence is always at the LP's own duals).  ``0``: plain column generation.
 
@@ -659,6 +660,10 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
                             need_proof=need_proof)
 
     pos_weight = np.asarray(P, dtype=float)[y]
+    # smoothing where exact pricing is an occasional step after beam search (degree 3, the
+    # MILP); where it is the pricer of every iteration, a mispriced smoothed point costs a
+    # second enumeration per iteration
+    smooth_pricing = pricing == "auto" and beam_first
     center: dict[str, Any] | None = None  # the duals of the best Lagrangian bound so far
 
     def dual_value(d: dict[str, Any]) -> float:
@@ -695,7 +700,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         mispricing, when ``fallback``) pricing at the LP duals.  Returns the columns, the
         lower bound on the reduced cost, whether the search completed, and whether those
         two are at the LP duals."""
-        if smoothing > 0 and center is not None:
+        if smoothing > 0 and center is not None and smooth_pricing:
             s = {"mu": smoothing * center["mu"] + (1.0 - smoothing) * duals["mu"],
                  "lam": smoothing * float(center["lam"]) + (1.0 - smoothing) * float(duals["lam"]),
                  "lambda0": duals["lambda0"], "lambda1": duals["lambda1"]}

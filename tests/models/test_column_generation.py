@@ -497,7 +497,7 @@ def test_smoothing_keeps_the_certificate_and_the_optimum(form):
     kw = ({"complexity": 9.0} if form == "budget" else {"lambda0": 0.004, "lambda1": 0.002})
     full = HighsRuleMaster(A, y.astype(int), all_clauses(A, y, 3), sample_weight=P, **kw)
     z_full = full.solve()
-    run = dict(max_degree=3, n_columns=2, max_iter=500, pricing="exact", **kw)
+    run = dict(max_degree=3, n_columns=2, max_iter=500, pricing="auto", **kw)
     smooth = column_generation(A, y, P, smoothing=0.5, **run)
     assert smooth.converged and smooth.lp_objective == pytest.approx(z_full, rel=1e-7)
     bounds = [h["lp_bound"] for h in smooth.history if np.isfinite(h["lp_bound"])]
