@@ -548,8 +548,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--complexity", type=float, default=None,
                    help="complexity budget C, rules + literals (default: the penalty form)")
     p.add_argument("--solver", default="highs", help="MILP solver (default highs)")
-    p.add_argument("--time-limit", type=float, default=60.0,
-                   help="seconds for the fit; at the limit the incumbent and its gap are shown")
+    p.add_argument("--time-limit", type=float, default=None,
+                   help="wall-clock seconds for the fit (default: none, so the result does not "
+                   "depend on the machine's speed); at the limit the incumbent and its gap "
+                   "are shown")
     p.add_argument("--output", default="optirules_demo.lp", help="model file (.lp or .mps)")
     p.add_argument("--random-state", type=int, default=0)
     p.set_defaults(func=_cmd_demo)

@@ -44,6 +44,7 @@ margin distributions of the paper's breast-cancer example are :func:`noisy_diago
 
 from __future__ import annotations
 
+import os
 import time
 import warnings
 import zlib
@@ -53,6 +54,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._atomic import atomic_path
 from ..errors import InputError
 
 __all__ = [
@@ -660,7 +662,8 @@ def noisy_diagonal(n_members: int = 500, random_state: int = 0, path: str | Path
         fig.suptitle(f"Noisy diagonal (the QMM paper): {n_train} training points, {n_flip} labels "
                      f"flipped, {n_members} fully grown trees")
         fig.tight_layout()
-        fig.savefig(path, dpi=110)
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, format=os.path.splitext(str(path))[1][1:] or "png", dpi=110)
     return df
 
 
@@ -725,5 +728,6 @@ def margin_example(n_members: int = 200, random_state: int = 0, path: str | Path
                                      title=f"{name}, depth-{depth} trees, {dataset}")
     if fig is not None:
         fig.tight_layout()
-        fig.savefig(path, dpi=110)
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, format=os.path.splitext(str(path))[1][1:] or "png", dpi=110)
     return pd.DataFrame(rows)

@@ -529,7 +529,7 @@ class RulesDemoResult:
 def run_rules_demo(dataset: str = "tic_tac_toe", *, complexity: float | None = None,
                    lambda0: float | str = "auto", lambda1: float | str = "auto",
                    max_degree: int | str = "auto", solver: str = "highs",
-                   time_limit: float | None = 60.0, test_size: float = 0.25,
+                   time_limit: float | None = None, test_size: float = 0.25,
                    output: str | Path = "optirules_demo.lp", random_state: int = 0,
                    verbose: bool = False) -> RulesDemoResult:
     """Fit a :class:`BooleanRuleSetClassifier` on a bundled dataset, export its master.

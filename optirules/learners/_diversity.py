@@ -29,12 +29,14 @@ Notation of "Ensemble Pruning via Margin Maximization" (the QMM paper): the memb
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .._atomic import atomic_path
 from ..errors import InputError
 
 __all__ = [
@@ -157,7 +159,8 @@ def plot_margin_distribution(margin_sets: Any, *, ax: Any = None, path: str | Pa
         ax.set_title(title)
     ax.legend(loc="upper left", fontsize="small")
     if path is not None:
-        fig.savefig(path, dpi=120, bbox_inches="tight")
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, format=os.path.splitext(str(path))[1][1:] or "png", dpi=120, bbox_inches="tight")
     return fig
 
 

@@ -117,3 +117,19 @@ def test_bad_member_matrices_raise_input_error():
         pairwise_disagreement(np.zeros((0, 3)))
     with pytest.raises(InputError):
         kappa_statistic([1, -1], [1])
+
+
+def test_the_margin_plot_is_written_atomically(tmp_path):
+    """The figure goes to the path given (format from its suffix, PNG without one); a
+    folder that does not exist raises OutputError and leaves nothing behind."""
+    from optirules.errors import OutputError
+    from optirules.learners import plot_margin_distribution
+
+    margins = {"x": np.linspace(-1, 1, 20)}
+    plot_margin_distribution(margins, path=tmp_path / "a.svg")
+    plot_margin_distribution(margins, path=tmp_path / "b")
+    assert (tmp_path / "a.svg").read_bytes().startswith(b"<?xml")
+    assert (tmp_path / "b").read_bytes().startswith(b"\x89PNG")
+    with pytest.raises(OutputError, match="does not exist"):
+        plot_margin_distribution(margins, path=tmp_path / "missing" / "c.png")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.svg", "b"]
