@@ -103,6 +103,12 @@ _DUAL_SHARE = 0.5
 EXACT_EVERY = 5
 
 
+#: after this many mispricings (a smoothed point whose clauses do not improve the LP, so
+#: that pricing runs again at the LP duals) the pricing that follows a failed beam search
+#: is done at the LP duals alone; the periodic pricing for the bound stays smoothed
+MAX_MISPRICINGS = 2
+
+
 def _milp_pricing(A: np.ndarray, y: np.ndarray, P: np.ndarray, duals: dict[str, Any],
                   max_degree: int, solver: str, time_limit: float | None,
                   pool: set[Clause]) -> tuple[list[tuple[Clause, float]], float, bool]:
@@ -588,8 +594,11 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         the pricing MILP; exact pricing is then an occasional step for the bound).  Every
         dual point in the box gives a valid bound, so the certificate is unchanged; the
         bound rises faster where the LP duals oscillate (degenerate restricted masters).  A clause found there enters when it improves the LP at
-        :math:`\pi`; when none does, pricing runs again at :math:`\pi` (so the proof of
-        convergence is always at the LP's own duals).  ``0``: plain column generation.
+        :math:`\pi`; when none does (a mispricing), pricing runs again at :math:`\pi` (so
+        the proof of convergence is always at the LP's own duals), and after
+        ``MAX_MISPRICINGS`` of them the pricing after a failed beam search is done at
+        :math:`\pi` alone (near the optimum the smoothed points misprice; each costs a
+        second enumeration).  ``0``: plain column generation.
 
     Returns
     -------
@@ -660,6 +669,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
                             need_proof=need_proof)
 
     pos_weight = np.asarray(P, dtype=float)[y]
+    n_mispriced = 0  # smoothed points whose clauses did not improve the LP
     # smoothing where exact pricing is an occasional step after beam search (degree 3, the
     # MILP); where it is the pricer of every iteration, a mispriced smoothed point costs a
     # second enumeration per iteration
@@ -700,7 +710,9 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         mispricing, when ``fallback``) pricing at the LP duals.  Returns the columns, the
         lower bound on the reduced cost, whether the search completed, and whether those
         two are at the LP duals."""
-        if smoothing > 0 and center is not None and smooth_pricing:
+        nonlocal n_mispriced
+        if smoothing > 0 and center is not None and smooth_pricing and \
+                (not fallback or n_mispriced < MAX_MISPRICINGS):
             s = {"mu": smoothing * center["mu"] + (1.0 - smoothing) * duals["mu"],
                  "lam": smoothing * float(center["lam"]) + (1.0 - smoothing) * float(duals["lam"]),
                  "lambda0": duals["lambda0"], "lambda1": duals["lambda1"]}
@@ -709,6 +721,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
             good = improving_at(found, duals)
             if good or not fallback or (tol > 0 and z - best_bound <= tol * z):
                 return good, low, done, False
+            n_mispriced += 1
         found, low, done = exact(duals, need_proof=need_proof)
         record_bound(duals, low, z, kappa)
         return found, low, done, True
