@@ -160,8 +160,9 @@ class BooleanRuleSetCV(RefitDelegation, ClassifierMixin, BaseEstimator):
     time_limit : float or None, default None
         Wall-clock seconds for the whole search: the fold fits share ``k/(k+1)`` of it
         (largest penalties first, each fit limited to what is left, and to the rule set's
-        own ``time_limit`` if smaller) and the refit on all rows gets the rest (at least
-        one second, so the call can overrun by about that).  Fold fits the limit leaves
+        own ``time_limit`` if smaller) and the refit on all rows gets the rest (with
+        nothing left, one column-generation iteration and its incumbent; the result
+        depends on the machine's speed).  Fold fits the limit leaves
         out are skipped; the penalty is then chosen among those scored on every fold, or,
         when none was, by the mean over the folds done (the largest penalty when no fold
         finished); ``status_`` says which.
@@ -439,7 +440,9 @@ class BooleanRuleSetCV(RefitDelegation, ClassifierMixin, BaseEstimator):
                      *self.penalty_, self.status_, n)
         best = clone(candidates[self.best_index_])
         if total is not None:
-            left = max(total - (time.perf_counter() - t_start), 1.0)
+            # what is left, however little: the rule set then returns its first
+            # iteration's incumbent rather than run past the call's limit
+            left = max(total - (time.perf_counter() - t_start), 1e-3)
             own = best.time_limit
             best.set_params(time_limit=left if own is None else min(float(own), left))
         best.fit(X, y, sample_weight=sample_weight)

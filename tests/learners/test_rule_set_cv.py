@@ -181,8 +181,8 @@ def test_sklearn_compatible(estimator, check):
 
 
 def test_time_limit_bounds_the_whole_search():
-    """A limit far below the time of the full grid: the call returns within the limit plus
-    the refit's one-second floor and some slack, says that the limit cut the search, and
+    """A limit far below the time of the full grid: the call says that the limit cut the
+    search, and
     chooses only among penalties scored on every fold; without a limit the same grid is
     complete."""
     X, y = load_dataset("wdbc")
