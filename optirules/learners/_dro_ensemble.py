@@ -121,6 +121,7 @@ import functools
 import logging
 import math
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -972,6 +973,10 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                 members.append(clauses)
                 preds.append(h)
                 infos.append(info)
+                # a member cut short by its share of time_limit: the ensemble is too
+                if self.time_limit is not None and re.search(r"(?<!\w)time_limit(?!\w)",
+                                                             info["status"]):
+                    timed_out = True
                 tp = time.perf_counter()
                 r, P = _robust(z, rho, div)
                 step["pmf_time"] = time.perf_counter() - tp

@@ -193,3 +193,18 @@ def test_one_vs_rest_status_survives_the_json_round_trip():
     assert back.status_ == m.status_ and back.class_status_ == m.class_status_
     assert back.cut_classes_ == m.cut_classes_
     assert back.gap_ == m.gap_ or (np.isnan(back.gap_) and np.isnan(m.gap_))
+
+
+def test_a_member_cut_by_its_share_of_the_limit_makes_the_status_time_limit():
+    """Each member's column generation gets a share of what time_limit leaves; a member
+    that its share cut short makes the ensemble's status time_limit even when the loop
+    then ends on its own (early stopping), never "completed"."""
+    from optirules.data import load_dataset
+    from optirules.learners import DRORuleEnsembleClassifier
+
+    X, y = load_dataset("magic_gamma")
+    X, y = X.iloc[::4], y[::4]
+    m = DRORuleEnsembleClassifier(binarizer="auto", random_state=0, time_limit=1.0).fit(X, y)
+    cut = [info["status"] for info in m.member_results_ if "time_limit" in info["status"]]
+    assert cut, "the limit is far below one member's column generation here"
+    assert m.status_.startswith("time_limit") and "machine's speed" in m.status_
