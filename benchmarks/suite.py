@@ -826,6 +826,14 @@ def write_report(args, rows: list[dict], datasets: list[str], learners: list[str
         "rate as the prediction; rules and literals as the module docstring counts them; "
         "fit CPU = process time of the fit (one job, one BLAS thread).  The learners and "
         "peers are described in `benchmarks/suite.py`.",
+        "",
+        "When each learner's rows were fitted (UTC, first to last row; 1-minute load "
+        "average at the rows' start, lowest to highest): " + "; ".join(
+            f"{name} {min(times)} to {max(times)} (load {min(loads):.2f}-{max(loads):.2f})"
+            for name in learners
+            if (times := [r["time"] for r in rows if r["learner"] == name and r.get("time")])
+            and (loads := [r["load_1min"] for r in rows if r["learner"] == name
+                           and r.get("load_1min") is not None] or [float("nan")])) + ".",
     ]
     if IMODELS_ROUTE:
         lines += ["", f"imodels: {IMODELS_ROUTE['route']}."]
