@@ -4,7 +4,6 @@ brute-force optimum and the results of the pricer that holds every pair at once.
 
 from __future__ import annotations
 
-import itertools
 import tracemalloc
 
 import numpy as np
@@ -12,14 +11,7 @@ import pytest
 
 from optirules.errors import InputError
 from optirules.models import EnumerationPricer
-
-
-def brute_force(A, v, comp, degree):
-    clauses = [c for d in range(1, degree + 1)
-               for c in itertools.combinations(range(A.shape[1]), d)]
-    r = np.array([comp[len(c)] + v[np.logical_and.reduce(A[:, list(c)], axis=1)].sum()
-                  for c in clauses])
-    return clauses, r
+from tests.models.test_enumeration import brute_force
 
 
 def literals(rng, n, f, layout):
