@@ -352,13 +352,14 @@ def _improve_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequenc
                       chosen: Sequence[Clause], budget: float | None, lambda0: float,
                       lambda1: float, max_moves: int = 200, *,
                       merged: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
-                      ) -> list[Clause]:
+                      deadline: float | None = None) -> list[Clause]:
     """Local search from ``chosen``: the best of adding, dropping or swapping one pool clause,
     while it lowers the master objective (and keeps the budget).
 
     Works on the merged rows ``merged`` (:func:`_merged_rows`, computed when None).  A
     better incumbent lets the reduced-cost fixing before the master IP drop more columns;
-    the IP's optimum does not depend on it.
+    the IP's optimum does not depend on it.  At ``deadline`` (``time.perf_counter()``
+    seconds; a user's ``time_limit`` only) the moves made so far are kept.
     """
     if not pool:
         return list(chosen)
@@ -373,6 +374,8 @@ def _improve_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequenc
     cnt = C[:, inside].sum(axis=1)
     limit = np.inf if budget is None else float(budget) + 1e-9
     for _ in range(max_moves):
+        if deadline is not None and time.perf_counter() > deadline:
+            break
         spent = float(cost[inside].sum())
         gain = (w * (cnt == 0)) @ C  # uncovered weight each clause would cover
         add = np.where(~inside & (spent + cost <= limit), fixed - gain, np.inf)
@@ -730,6 +733,9 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         z = master.solve()
         duals = master.duals_for_pricing_
         kappa = _kappa(complexity, lambda0, lambda1, z)
+        if it > 1 and deadline is not None and time.perf_counter() > deadline:
+            stop = "time_limit"  # the LP over the pool is solved: no pricing time left
+            break
         cols: list[tuple[Clause, float]] = []
         lower = math.nan
         complete = True
@@ -819,7 +825,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     incumbent = _greedy_rule_set(A, y, P, pool_list, complexity, lambda0, lambda1,
                                  merged=merged)
     incumbent = _improve_rule_set(A, y, P, pool_list, incumbent, complexity, lambda0, lambda1,
-                                  merged=merged)
+                                  merged=merged, deadline=deadline)
     ub = master_objective(A, y, P, incumbent, lambda0, lambda1)
     def canonical(index: Any) -> list[Clause]:
         """Each clause by the pool's representative of its coverage, as the IP keeps them
@@ -865,7 +871,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
             if found is None:
                 continue
             cand = _improve_rule_set(A, y, P, pool_list, found, complexity, lambda0,
-                                     lambda1, merged=merged)
+                                     lambda1, merged=merged, deadline=deadline)
             obj = master_objective(A, y, P, cand, lambda0, lambda1)
             if obj < ub:
                 incumbent, ub, ip_source = cand, obj, f"restricted IP over {n} columns"
