@@ -312,7 +312,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
     combination_time_limit : float or None, default None
         Wall-clock seconds for each combination IP (within ``time_limit``); opt-in: when it
         stops an IP the result depends on the machine's speed and load, and the candidate's
-        ``status`` and ``status_`` say so.  Earlier versions had 30 s here by default.
+        ``status`` and ``status_`` say so.
     member_ip_time_limit : float or None, default None
         Seconds for each member's master IP (within ``time_limit``); when it stops the IP,
         the member is the better of the IP solver's best rule set and the incumbent
