@@ -109,7 +109,10 @@ def _cmd_export(args: argparse.Namespace) -> int:
     from .data import FeatureBinarizer, load_dataset
     from .models import RuleMasterModel, all_clauses
 
-    X, y = load_dataset(args.dataset)
+    family = args.dataset.strip().lower().replace("-", "_").replace(" ", "_")
+    # a pair of MONK's files (monks1, monks2, monks3): the master of its training file
+    split = "train" if family in ("monks1", "monks2", "monks3") else None
+    X, y = load_dataset(args.dataset, split=split)
     binarizer = FeatureBinarizer(n_thresholds=args.n_thresholds).fit(X)
     A = binarizer.transform(X)
     _check_clause_count(A.shape[1], args)
@@ -561,7 +564,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Build the rule master (the DRO paper eqs 6-8) over all clauses of at most "
         "--max-degree literals on a bundled dataset and write it, without solving.")
     p.add_argument("output", help="path ending in .lp or .mps")
-    p.add_argument("--dataset", default="tic_tac_toe")
+    p.add_argument("--dataset", default="tic_tac_toe",
+                   help="bundled dataset (default tic_tac_toe); monks1, monks2 and monks3 "
+                   "use their training file (monks1_train, ...), monks1_test names a test file")
     p.add_argument("--max-degree", type=int, default=1)
     p.add_argument("--complexity", type=float, default=20.0)
     p.add_argument("--n-thresholds", type=int, default=9)
@@ -573,7 +578,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Fit a learner on a CSV file (a stratified hold-out split gives the test "
         "accuracy), print the model, and save it as JSON (never a pickle).")
     p.add_argument("data", help="CSV file with a header row")
-    p.add_argument("--target", required=True, help="name of the label column (two classes)")
+    p.add_argument("--target", required=True,
+                   help="name of the label column, two classes or more: with more than two, "
+                   "the rule sets, the DRO ensemble and boosting fit one model per class "
+                   "against the rest, the decision list one list for all classes")
     p.add_argument("--learner", default="rule_set",
                    help="rule_set (default), rule_set_cv (its penalty by cross-validation; "
                         "saved as the refitted rule set), dro_rule_ensemble, decision_list, "
@@ -585,7 +593,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--test-size", type=float, default=0.25)
     p.add_argument("--random-state", type=int, default=0)
     p.add_argument("--output", default="model.json", help="where to save the model (JSON)")
-    p.add_argument("--export", default=None, help="also write the final model as .lp or .mps")
+    p.add_argument("--export", default=None,
+                   help="also write the final model as .lp or .mps (a two-class target only)")
     p.set_defaults(func=_cmd_fit)
 
     p = sub.add_parser("predict", help="predict a CSV file with a saved JSON model",
