@@ -42,6 +42,7 @@ from ._checks import (
     check_binary_targets,
     check_fitted,
     check_random_state,
+    class_sample_weight,
     fit_binarizer,
     n_rows,
     normalized_weights,
@@ -221,6 +222,9 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
         Log one INFO line per round (edge, error, vote, smoothness, hypothesis) and one when
         boosting stops, through :mod:`logging` under ``optirules.learners.boosting`` (a
         stderr handler is added only when the application configured none).
+    class_weight : None, "balanced" or dict {label: weight}, default=None
+        Multiplies ``sample_weight`` by the weight of each row's class, as in scikit-learn
+        (``"balanced"``: ``n_samples / (n_classes * count(class))``).
 
     Attributes
     ----------
@@ -288,7 +292,9 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
                  n_estimators: int = 100, max_degree: int = 2,
                  target_error: float | None = None,
                  gamma: float = 0.1, epsilon: float = 0.1, binarizer: Any = None,
-                 random_state: Any = None, verbose: bool = False):
+                 random_state: Any = None, verbose: bool = False, *,
+                 class_weight: Any = None):
+        self.class_weight = class_weight
         self.booster = booster
         self.weak_learner = weak_learner
         self.n_estimators = n_estimators
@@ -402,13 +408,15 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
         y : array-like of shape (n_samples,)
             Two classes, or more (one booster per class against the rest).
         sample_weight : array-like of shape (n_samples,), optional
-            The initial distribution ``D_1`` (normalized); uniform by default.
+            The initial distribution ``D_1`` (normalized); uniform by default.  Multiplied
+            by the class weights of ``class_weight``.
 
         Returns
         -------
         self
         """
         self._check_params()
+        sample_weight = class_sample_weight(self.class_weight, y, sample_weight)
         if self._fit_one_vs_rest(X, y, sample_weight):  # K > 2 classes: K binary boosters
             return self
         if sample_weight is not None:  # checked before the binarizer uses it

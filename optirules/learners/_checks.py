@@ -4,6 +4,8 @@ progress log of their ``verbose`` parameter."""
 from __future__ import annotations
 
 import logging
+import numbers
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -14,7 +16,7 @@ from ..errors import InputError
 
 __all__ = ["check_binary_targets", "normalized_weights", "n_rows", "fit_binarizer", "check_fitted",
            "check_2d", "check_n_jobs", "check_random_state", "check_binarized_input",
-           "progress_logger"]
+           "progress_logger", "class_sample_weight"]
 
 
 def n_rows(X: Any) -> int:
@@ -66,6 +68,71 @@ def normalized_weights(sample_weight: Any, rows: int) -> np.ndarray:
     if not total > 0:
         raise InputError("sample_weight sums to zero; give some rows a positive weight.")
     return w / total
+
+
+def class_sample_weight(class_weight: Any, y: Any, sample_weight: Any = None) -> Any:
+    """``sample_weight`` multiplied by the weight of each row's class (scikit-learn's
+    ``class_weight``); ``sample_weight`` itself, untouched, when ``class_weight`` is None.
+
+    ``class_weight`` is None, ``"balanced"`` (class ``c`` weighs
+    ``n_samples / (n_classes * count(c))``, the counts taken on ``y``) or a dict
+    ``{label: weight}`` (a class it does not name weighs 1).  An unknown string, a dict
+    naming a label that is not in ``y``, or a negative or non-finite weight raises an
+    :class:`InputError`, before any work.  ``y`` holds the labels the weights are computed
+    on (all ``K`` classes of a one-vs-rest fit).
+    """
+    if class_weight is None:
+        return sample_weight
+    if isinstance(class_weight, str):
+        if class_weight != "balanced":
+            raise InputError(f"class_weight must be None, 'balanced' or a dict "
+                             f"{{label: weight}}, got {class_weight!r}.")
+    elif not isinstance(class_weight, Mapping):
+        raise InputError(f"class_weight must be None, 'balanced' or a dict {{label: weight}}, "
+                         f"got {type(class_weight).__name__} {class_weight!r}.")
+    if y is None:
+        raise InputError("class_weight needs the class labels y; pass y to fit.")
+    y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y.ravel()
+    if y.ndim != 1 or y.shape[0] == 0:
+        raise InputError("class_weight needs a non-empty 1-D array of class labels y.")
+    try:
+        classes, y_idx = np.unique(y, return_inverse=True)
+    except TypeError as exc:
+        raise InputError(f"y holds labels that cannot be sorted ({exc}); pass labels of one "
+                         "type.") from None
+    y_idx = np.ravel(y_idx)
+    if isinstance(class_weight, str):
+        counts = np.bincount(y_idx, minlength=classes.size).astype(np.float64)
+        per_class = y.shape[0] / (classes.size * counts)
+    else:
+        per_class = np.ones(classes.size, dtype=np.float64)
+        known = {c.item() if hasattr(c, "item") else c: i for i, c in enumerate(classes)}
+        for label, weight in class_weight.items():
+            key = label.item() if hasattr(label, "item") else label
+            try:
+                i = known.get(key)
+            except TypeError:  # an unhashable label
+                i = None
+            if i is None:
+                raise InputError(f"class_weight names the label {label!r}, which is not in y "
+                                 f"(the classes are {classes.tolist()}); name only labels of "
+                                 "y.")
+            if isinstance(weight, (bool, np.bool_)) or not isinstance(weight, numbers.Real) \
+                    or not np.isfinite(float(weight)) or float(weight) < 0:
+                raise InputError(f"class_weight[{label!r}] must be a finite number >= 0, got "
+                                 f"{weight!r}.")
+            per_class[i] = float(weight)
+    w = per_class[y_idx]
+    if sample_weight is not None:
+        try:
+            sw = _check_sample_weight(sample_weight, np.empty((y.shape[0], 0)),
+                                      dtype=np.float64, ensure_non_negative=True)
+        except ValueError as exc:
+            raise InputError(f"{exc} Pass one non-negative finite weight per row.") from None
+        w = w * sw
+    return w
 
 
 def fit_binarizer(binarizer: Any, X: Any, sample_weight: Any = None) -> Any:

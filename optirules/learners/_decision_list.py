@@ -485,6 +485,31 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
             list(frame["text"]),
             extra={c: frame[c] for c in ("method", "rule", "fallback", "osr_path", "osr_stop")})
 
+    def rules_table(self, X: Any = None, y: Any = None) -> pd.DataFrame:
+        """A DataFrame, one row per entry in list order and a last row for the default
+        entry: ``class`` (the entry's prediction), ``rule``, ``n_literals``, ``support`` (the
+        rows the entry classifies: covered by it and by no earlier entry; for the default,
+        the rows no entry covers), ``precision``, ``recall``.
+
+        Without ``X`` and ``y``: the training class counts each entry stored; with them,
+        row counts on that data (:mod:`optirules.learners._rules_table`).
+        """
+        from ._rules_table import decision_list_table
+
+        return decision_list_table(self, X, y)
+
+    def _repr_html_(self) -> str:
+        """The list with its training support and precision as an HTML table (Jupyter);
+        scikit-learn's estimator diagram before ``fit``."""
+        from ._rules_table import decision_list_table, rules_html
+
+        return rules_html(self, lambda: decision_list_table(self, require=False))
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        from ._rules_table import rules_mimebundle
+
+        return rules_mimebundle(self, super()._repr_mimebundle_(**kwargs))
+
     def _condition(self, j: int, v: int) -> AttributeTest:
         feat = self.features_[j]
         return AttributeTest(j, feat.name, int(v), feat.label(int(v)))

@@ -300,6 +300,25 @@ class DecisionListCV(RefitDelegation, ClassifierMixin, BaseEstimator):
         self._check_fitted()
         return self.best_estimator_.to_json(path, indent=indent, training_rows=training_rows)
 
+    def rules_table(self, X: Any = None, y: Any = None):
+        """The ``rules_table`` of the refitted estimator (``best_estimator_``): one row per
+        rule with its support, precision and recall (:mod:`optirules.learners._rules_table`)."""
+        from ._rules_table import cv_table
+
+        return cv_table(self, X, y)
+
+    def _repr_html_(self) -> str:
+        """The refitted estimator's rules as an HTML table (Jupyter); scikit-learn's
+        estimator diagram before ``fit``."""
+        from ._rules_table import cv_table, rules_html
+
+        return rules_html(self, lambda: cv_table(self, require=False))
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        from ._rules_table import rules_mimebundle
+
+        return rules_mimebundle(self, super()._repr_mimebundle_(**kwargs))
+
     def __str__(self) -> str:
         if not hasattr(self, "best_estimator_"):
             return repr(self)

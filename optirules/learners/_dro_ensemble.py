@@ -1554,6 +1554,31 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         (:mod:`optirules.learners._explain`)."""
         return binary_explain(self, X)
 
+    def rules_table(self, X: Any = None, y: Any = None):
+        """A DataFrame, one row per rule of every member with a positive weight (one-vs-rest:
+        one block per class): ``class``, ``member`` (index into ``members_``), ``weight``,
+        ``rule``, ``n_literals``, ``support``, ``precision``, ``recall``.
+
+        Without ``X`` and ``y``: on the training rows the fitted ensemble holds; an ensemble
+        loaded from JSON holds none and needs ``X`` and ``y``
+        (:mod:`optirules.learners._rules_table`).
+        """
+        from ._rules_table import dro_table
+
+        return dro_table(self, X, y)
+
+    def _repr_html_(self) -> str:
+        """The members' rules with their weights, training support and precision as an HTML
+        table (Jupyter); scikit-learn's estimator diagram before ``fit``."""
+        from ._rules_table import dro_table, rules_html
+
+        return rules_html(self, lambda: dro_table(self, require=False))
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        from ._rules_table import rules_mimebundle
+
+        return rules_mimebundle(self, super()._repr_mimebundle_(**kwargs))
+
     def __str__(self) -> str:
         return text_or_repr(self, "weights_")
 

@@ -22,7 +22,7 @@ import contextlib
 import json
 import math
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -96,10 +96,14 @@ def restore_value(field: Field) -> Any:
 
 def jsonable_params(params: dict[str, Any]) -> dict[str, Any]:
     """Constructor parameters as JSON: an estimator (a binarizer) by class name and params,
-    a RandomState as None, anything else not JSON-able by its repr."""
+    a RandomState as None, a dict ``class_weight`` as a list of ``[label, weight]`` pairs
+    (JSON object keys would turn integer labels into strings), anything else not JSON-able
+    by its repr."""
     out: dict[str, Any] = {}
     for key, value in params.items():
         value = json_scalar(value)
+        if key == "class_weight" and isinstance(value, Mapping):
+            value = [[json_scalar(k), json_scalar(v)] for k, v in value.items()]
         if isinstance(value, BaseEstimator):
             value = {"__estimator__": type(value).__name__,
                      "params": jsonable_params(value.get_params(deep=False))}
@@ -116,8 +120,19 @@ def jsonable_params(params: dict[str, Any]) -> dict[str, Any]:
 
 
 def restore_params(params: dict[str, Any]) -> dict[str, Any]:
-    """Inverse of :func:`jsonable_params` for the ``binarizer`` parameter."""
+    """Inverse of :func:`jsonable_params` for the ``binarizer`` and ``class_weight``
+    parameters."""
     out = dict(params)
+    cw = out.get("class_weight")
+    if isinstance(cw, list):  # [[label, weight], ...]: the dict with its labels' types
+        if not all(isinstance(p, list) and len(p) == 2 for p in cw):
+            raise InputError("the saved class_weight is damaged (expected [label, weight] "
+                             "pairs); re-export the model with to_json().")
+        try:
+            out["class_weight"] = {label: weight for label, weight in cw}
+        except TypeError:
+            raise InputError("the saved class_weight is damaged (a label is not a scalar); "
+                             "re-export the model with to_json().") from None
     b = out.get("binarizer")
     if isinstance(b, dict) and b.get("__estimator__") == "FeatureBinarizer":
         from ..data import FeatureBinarizer

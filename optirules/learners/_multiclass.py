@@ -8,7 +8,9 @@ the start of ``fit``: with labels of more than two
 classes it fits ``K`` copies of the estimator (``clone``, same parameters, so the same
 ``random_state``), copy ``k`` on the labels ``y == classes_[k]`` (coded 1, the rest 0) with
 the same ``sample_weight``, and stores them in ``estimators_``; with two classes it does
-nothing and the learner fits as before.
+nothing and the learner fits as before.  A learner with ``class_weight`` applies it to
+``sample_weight`` on the ``K``-class labels before this call (so ``"balanced"`` balances
+the ``K`` classes, as in scikit-learn), and the copies get ``class_weight=None``.
 
 ``time_limit`` (a learner that has one) bounds the whole one-vs-rest fit: the ``K`` copies
 share one budget, copy ``k`` getting what is left of it (wall-clock, ``time.perf_counter``
@@ -114,6 +116,9 @@ class OneVsRestMixin:
         shares: list[float | None] = []
         for k, c in enumerate(classes):
             est = clone(self)
+            if "class_weight" in est.get_params(deep=False):
+                # the caller applied class_weight on the K-class labels (sample_weight)
+                est.set_params(class_weight=None)
             share = None
             if deadline is not None:  # what is left of the one budget, over the classes left
                 left = deadline - time.perf_counter()

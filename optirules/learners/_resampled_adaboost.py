@@ -19,6 +19,7 @@ from ._checks import (
     check_binary_targets,
     check_fitted,
     check_random_state,
+    class_sample_weight,
     n_rows,
     normalized_weights,
     progress_logger,
@@ -64,10 +65,15 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
     verbose : bool, default=False
         Log every round (kept or discarded tree, its weighted error and vote) through
         :mod:`logging` (logger ``optirules.learners.resampled_adaboost``, level INFO).
+    class_weight : None, "balanced" or dict {label: weight}, default=None
+        Multiplies ``sample_weight`` by the weight of each row's class, as in scikit-learn
+        (``"balanced"``: ``n_samples / (n_classes * count(class))``).
     """
 
     def __init__(self, n_estimators: int = 200, max_depth: int | None = None,
-                 random_state: Any = None, verbose: bool = False):
+                 random_state: Any = None, verbose: bool = False, *,
+                 class_weight: Any = None):
+        self.class_weight = class_weight
         self.n_estimators = n_estimators
         self.max_depth = max_depth
         self.random_state = random_state
@@ -134,7 +140,8 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
             Two classes.
         sample_weight : array-like of shape (n_samples,), optional
             The distribution the first round resamples from (normalized; uniform by
-            default), and the one a discarded tree resets the weights to.
+            default), and the one a discarded tree resets the weights to.  Multiplied by
+            the class weights of ``class_weight``.
 
         Returns
         -------
@@ -143,6 +150,7 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
         from sklearn.tree import DecisionTreeClassifier
 
         self._check_params()
+        sample_weight = class_sample_weight(self.class_weight, y, sample_weight)
         if sample_weight is not None:  # checked before X, so its message comes first
             normalized_weights(sample_weight, n_rows(X))
         X = self._validate_X(X, reset=True)

@@ -36,6 +36,7 @@ from ._checks import (
     check_binarized_input,
     check_binary_targets,
     check_fitted,
+    class_sample_weight,
     fit_binarizer,
     n_rows,
     normalized_weights,
@@ -186,7 +187,7 @@ class _RuleInputMixin:
             except OptirulesError:
                 raise
             except (ValueError, TypeError) as exc:
-                raise InputError(f"{exc} With binarizer=None X must be a 0/1 matrix; pass "
+                raise InputError(f"{str(exc).splitlines()[0].rstrip('.')}; with binarizer=None X must be a 0/1 matrix; pass "
                                  "binarizer='auto' for raw numeric or categorical data.") \
                     from None
             if Xa.dtype == bool:
@@ -369,6 +370,9 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         as :class:`BooleanRuleSetCV` does along a penalty path.  The LP optimum and the
         certificate do not depend on it; the master IP then runs over a larger pool, so its
         optimum can only be lower, and where several rule sets tie it may pick another.
+    class_weight : None, "balanced" or dict {label: weight}, default None
+        Multiplies ``sample_weight`` by the weight of each row's class, as in scikit-learn
+        (``"balanced"``: ``n_samples / (n_classes * count(class))``).
 
     Attributes
     ----------
@@ -470,7 +474,8 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
                  solver: str | Mapping[str, str] = "highs",
                  mip_gap: float = 0.01, binarizer: Any = None, random_state: Any = None,
                  verbose: bool = False, backend: Any = "local",
-                 warm_start: bool = False) -> None:
+                 warm_start: bool = False, class_weight: Any = None) -> None:
+        self.class_weight = class_weight
         self.backend = backend
         self.warm_start = warm_start
         self.complexity = complexity
@@ -534,7 +539,8 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         y : array-like of shape (n_samples,)
             Class labels: two, or more (one rule set per class against the rest).
         sample_weight : array-like of shape (n_samples,), optional
-            The pmf :math:`P` (normalized to sum 1); uniform by default.
+            The pmf :math:`P` (normalized to sum 1); uniform by default.  Multiplied by
+            the class weights of ``class_weight``.
 
         Returns
         -------
@@ -542,6 +548,7 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         """
         t_fit = time.perf_counter()  # time_limit bounds the whole call, binarizing included
         self._check_params()
+        sample_weight = class_sample_weight(self.class_weight, y, sample_weight)
         if self._fit_one_vs_rest(X, y, sample_weight):  # K > 2 classes: K binary copies
             self.n_iter_ = np.array([e.n_iter_ for e in self.estimators_])
             return self
@@ -751,6 +758,31 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         self._scores(np.zeros((0, 0), bool))
         return binary_explain(self, X)
 
+    def rules_table(self, X: Any = None, y: Any = None):
+        """A DataFrame, one row per rule (one-vs-rest: one block per class): ``class``,
+        ``rule``, ``n_literals``, ``support``, ``precision``, ``recall`` and ``score`` (the
+        smoothed training precision :meth:`predict_proba` uses).
+
+        Without ``X`` and ``y``: the training statistics (``rule_support_``,
+        ``rule_precision_``); with them, row counts on that data
+        (:mod:`optirules.learners._rules_table`).
+        """
+        from ._rules_table import rule_set_table
+
+        return rule_set_table(self, X, y)
+
+    def _repr_html_(self) -> str:
+        """The fitted rules with their training support and precision as an HTML table
+        (Jupyter); scikit-learn's estimator diagram before ``fit``."""
+        from ._rules_table import rule_set_table, rules_html
+
+        return rules_html(self, lambda: rule_set_table(self, require=False))
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        from ._rules_table import rules_mimebundle
+
+        return rules_mimebundle(self, super()._repr_mimebundle_(**kwargs))
+
     # ------------------------------------------------------------------ text, JSON, export
     def __str__(self) -> str:
         return text_or_repr(self, "rules_")
@@ -881,7 +913,8 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
             this session uses its own training data and the whole generated pool when
             they are not given; given, they replace the training data.
         sample_weight : array-like, optional
-            Row weights with ``X`` (normalized to sum 1; uniform by default).
+            Row weights with ``X`` (normalized to sum 1; uniform by default), multiplied
+            by the class weights of ``class_weight`` as in :meth:`fit`.
         iterations : bool, default False
             Also write each iteration's restricted master LP, as ``<stem>_iter<t><suffix>``
             next to ``path`` (the LP over the columns present at iteration ``t``; needs
@@ -903,6 +936,8 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
             raise InputError(f"cannot write {str(path)!r}: use a .lp or .mps suffix.")
         if (X is None) != (y is None):
             raise InputError("export_model takes X and y together (the training data).")
+        if X is not None:  # the weights of fit: sample_weight times the class weights
+            sample_weight = class_sample_weight(self.class_weight, y, sample_weight)
         restored = not hasattr(self, "_train")
         if X is None and restored:
             raise InputError("export_model needs the training data to build the master: this "

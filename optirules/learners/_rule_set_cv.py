@@ -38,6 +38,7 @@ from ._checks import (
     check_binary_targets,
     check_n_jobs,
     check_random_state,
+    class_sample_weight,
     n_rows,
     normalized_weights,
     progress_logger,
@@ -202,6 +203,11 @@ class BooleanRuleSetCV(RefitDelegation, ClassifierMixin, BaseEstimator):
     random_state : int or None, default None
         Shuffles the folds when ``cv`` is an int; ``None`` keeps the row order (still
         deterministic).
+    class_weight : None, "balanced" or dict {label: weight}, default None
+        Given to every fit (the rule set's ``class_weight``: it multiplies
+        ``sample_weight``; ``"balanced"`` is computed on each fit's rows, as scikit-learn's
+        grid search does); ``None`` keeps the estimator's own.  The scores stay unweighted
+        by it.
 
     Attributes
     ----------
@@ -237,7 +243,8 @@ class BooleanRuleSetCV(RefitDelegation, ClassifierMixin, BaseEstimator):
                  time_limit: float | None = None, n_jobs: int | None = None,
                  random_state: int | None = None, reuse_pool: bool = True,
                  n_iter_no_change: int | None = None, verbose: bool = False,
-                 solver: Any = None) -> None:
+                 solver: Any = None, class_weight: Any = None) -> None:
+        self.class_weight = class_weight
         self.solver = solver
         self.reuse_pool = reuse_pool
         self.n_iter_no_change = n_iter_no_change
@@ -324,9 +331,14 @@ class BooleanRuleSetCV(RefitDelegation, ClassifierMixin, BaseEstimator):
         w = None
         if sample_weight is not None:
             w = normalized_weights(sample_weight, n) * n
-        # the rule set's "auto" penalty counts rows as the sum of sample_weight
-        pairs = _penalty_pairs(self.penalties, float(n) if sample_weight is None else
-                               float(np.sum(np.asarray(sample_weight, dtype=float))))
+        # checked before any fit; the rule set's "auto" penalty counts rows as the sum of
+        # its weights (sample_weight times the class weights)
+        class_weight = self.class_weight
+        if class_weight is not None:
+            base = clone(base).set_params(class_weight=class_weight)
+        fit_weight = class_sample_weight(base.class_weight, y, sample_weight)
+        pairs = _penalty_pairs(self.penalties, float(n) if fit_weight is None else
+                               float(np.sum(np.asarray(fit_weight, dtype=float))))
         scorer = cv_scorer(self.scoring)
         X = indexable(X)[0]
         splits = cv_splits(self.cv, y, self.random_state)
@@ -490,6 +502,25 @@ class BooleanRuleSetCV(RefitDelegation, ClassifierMixin, BaseEstimator):
         """The refitted rule set's master (see :meth:`BooleanRuleSetClassifier.export_model`)."""
         self._check_fitted()
         return self.best_estimator_.export_model(path, **kwargs)
+
+    def rules_table(self, X: Any = None, y: Any = None):
+        """The ``rules_table`` of the refitted estimator (``best_estimator_``): one row per
+        rule with its support, precision and recall (:mod:`optirules.learners._rules_table`)."""
+        from ._rules_table import cv_table
+
+        return cv_table(self, X, y)
+
+    def _repr_html_(self) -> str:
+        """The refitted estimator's rules as an HTML table (Jupyter); scikit-learn's
+        estimator diagram before ``fit``."""
+        from ._rules_table import cv_table, rules_html
+
+        return rules_html(self, lambda: cv_table(self, require=False))
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        from ._rules_table import rules_mimebundle
+
+        return rules_mimebundle(self, super()._repr_mimebundle_(**kwargs))
 
     def __str__(self) -> str:
         return text_or_repr(self, "best_estimator_")

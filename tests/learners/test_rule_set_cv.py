@@ -208,8 +208,11 @@ def test_time_limit_bounds_the_whole_search():
     # a limit too short for any penalty to finish every fold still returns a model
     tiny = BooleanRuleSetCV(base, penalties=(0.0005, 0.001), cv=3, time_limit=0.3,
                             random_state=0).fit(X, y)
-    assert "no penalty was scored on every fold" in tiny.status_
-    assert not tiny.cv_results_["complete"].any() and tiny.score(X, y) > 0.6
+    assert tiny.score(X, y) > 0.6
+    if not tiny.cv_results_["complete"].any():  # the usual case; a fast machine may finish one
+        assert "no penalty was scored on every fold" in tiny.status_
+    else:
+        assert tiny.cv_results_["complete"][tiny.best_index_]
     small = BooleanRuleSetCV(BooleanRuleSetClassifier(max_degree=1), penalties=(0.01, 0.1),
                              cv=2, time_limit=60).fit(*binary_data(0, n=60))
     assert small.status_ == "complete" and small.cv_results_["complete"].all()
