@@ -82,8 +82,9 @@ def test_worst_case_pmf_of_a_dro_ensemble(dro):
 
 def test_worst_case_pmf_needs_a_pmf(dro):
     loaded = type(dro).from_json(dro.to_json())
-    with pytest.raises(InputError, match="not a pmf"):
+    with pytest.raises(InputError, match="JSON keeps no pmf_history_") as err:
         plotting.plot_worst_case_pmf(loaded)
+    assert "not fitted" not in str(err.value)
     # what the JSON keeps is enough for the ensemble picture
     ax = plotting.plot_dro_ensemble(loaded)
     assert np.allclose([p.get_height() for p in ax.patches], dro.weights_)
@@ -189,6 +190,186 @@ def test_boosting_curves_of_scikit_learn_adaboost(data):
     assert np.allclose(weak.get_ydata(), ada.estimator_errors_[: len(ada.estimators_)])
     assert np.allclose(error.get_ydata(), [np.mean(p != y) for p in ada.staged_predict(X)])
     assert (np.abs(margin.get_ydata()) <= 1 + 1e-12).all()
+
+
+# ============================================================ CV learners and one-vs-rest models
+@pytest.fixture(scope="module")
+def iris():
+    from sklearn.datasets import load_iris
+
+    d = load_iris()
+    return d.data[::2], d.target_names[d.target[::2]]         # 75 rows, 3 named classes
+
+
+@pytest.fixture(scope="module")
+def ovr_rule_set(iris):
+    from optirules.learners import BooleanRuleSetClassifier
+
+    return BooleanRuleSetClassifier(binarizer="auto", max_degree=1, max_iter=5,
+                                    random_state=0).fit(*iris)
+
+
+@pytest.fixture(scope="module")
+def ovr_dro(iris):
+    from optirules.learners import DRORuleEnsembleClassifier
+
+    return DRORuleEnsembleClassifier(binarizer="auto", complexity=8, n_estimators=3,
+                                     max_iter=5, max_degree=1, random_state=0).fit(*iris)
+
+
+@pytest.fixture(scope="module")
+def ovr_boosting(iris):
+    from optirules.learners import BoostingClassifier
+
+    return BoostingClassifier(binarizer="auto", **_rounds(BoostingClassifier, 5)).fit(*iris)
+
+
+@pytest.fixture(scope="module")
+def rule_set_cv(data):
+    from optirules.learners import BooleanRuleSetClassifier, BooleanRuleSetCV
+
+    est = BooleanRuleSetClassifier(max_degree=2, max_iter=5, random_state=0)
+    return BooleanRuleSetCV(est, penalties=[0.01, 0.05], cv=2).fit(*data)
+
+
+@pytest.fixture(scope="module")
+def decision_list_cv(data):
+    from optirules.learners import DecisionListCV
+
+    return DecisionListCV(max_degrees=(1,), min_coverages=(2, 10), cv=2).fit(*data)
+
+
+def _panels(axes, model):
+    """The one-vs-rest panels: one Axes per class, titled with its class, in one figure."""
+    assert isinstance(axes, np.ndarray) and axes.shape == (len(model.classes_),)
+    assert len({a.figure for a in axes}) == 1
+    for a, c in zip(axes, model.classes_):
+        assert f"class {c} vs rest" in a.get_title()
+    return list(zip(axes, model.estimators_, model.classes_))
+
+
+def test_column_generation_of_a_cv_learner_draws_the_chosen_rule_set(rule_set_cv):
+    ax = plotting.plot_column_generation(rule_set_cv)
+    best = rule_set_cv.best_estimator_
+    assert np.allclose(ax.lines[0].get_ydata(), [h["lp_objective"] for h in best.history_])
+    assert np.allclose(ax.lines[2].get_ydata(), best.ip_objective_)
+    assert "best_estimator_ of BooleanRuleSetCV" in ax.get_title()
+
+
+def test_column_generation_one_panel_per_class(ovr_rule_set):
+    axes = plotting.plot_column_generation(ovr_rule_set)
+    for ax, est, _ in _panels(axes, ovr_rule_set):
+        assert np.allclose(ax.lines[0].get_ydata(), [h["lp_objective"] for h in est.history_])
+        assert np.allclose(ax.lines[1].get_ydata(), [h["lp_bound"] for h in est.history_])
+
+
+def test_one_vs_rest_takes_axes_not_ax(ovr_rule_set, rule_set):
+    fig, ax = plt.subplots()
+    with pytest.raises(InputError, match=r"pass axes= \(a sequence of 3 matplotlib Axes"):
+        plotting.plot_column_generation(ovr_rule_set, ax=ax)
+    fig, grid = plt.subplots(1, 3)
+    got = plotting.plot_column_generation(ovr_rule_set, axes=grid)
+    assert list(got) == list(grid)
+    with pytest.raises(InputError, match="one Axes per class"):
+        plotting.plot_column_generation(ovr_rule_set, axes=grid[:2])
+    with pytest.raises(InputError, match="one model"):
+        plotting.plot_column_generation(rule_set, axes=grid)
+    assert plotting.plot_column_generation(rule_set, axes=[ax]) is ax
+    with pytest.raises(InputError, match="not both"):
+        plotting.plot_column_generation(rule_set, ax=ax, axes=[ax])
+
+
+def test_worst_case_pmf_one_panel_per_class(ovr_dro):
+    axes = plotting.plot_worst_case_pmf(ovr_dro)
+    for ax, est, _ in _panels(axes, ovr_dro):
+        q, p = est.pmf_history_[-1], est.pmf_history_[0]
+        order = np.argsort(q, kind="stable")
+        assert np.allclose(ax.lines[0].get_ydata(), q.size * q[order])
+        assert np.allclose(ax.lines[1].get_ydata(), q.size * p[order])
+    with pytest.raises(InputError, match="its own losses"):
+        plotting.plot_worst_case_pmf(ovr_dro, losses=np.zeros(75))
+
+
+def test_dro_ensemble_one_panel_per_class(ovr_dro):
+    axes = plotting.plot_dro_ensemble(ovr_dro)
+    for ax, est, _ in _panels(axes, ovr_dro):
+        assert np.allclose([p.get_height() for p in ax.patches], est.weights_)
+        assert np.allclose(ax.right_axis.lines[0].get_ydata(), est.robust_loss_history_)
+
+
+def test_rule_coverage_one_panel_per_class_against_the_rest(ovr_rule_set, iris):
+    X, y = iris
+    axes = plotting.plot_rule_coverage(ovr_rule_set, X, y)
+    for ax, est, c in _panels(axes, ovr_rule_set):
+        image = np.asarray(ax.images[0].get_array())
+        assert image.shape == (len(est.rules_), len(y))
+        order = ax.coverage_order
+        assert (y[order][: int((y == c).sum())] == c).all()       # the class's rows first
+        for k, rule in enumerate(est.rules_):
+            covered = rule.evaluate(X)
+            expected = np.where(covered, np.where(y == c, 1, -1), 0)[order]
+            assert np.array_equal(image[k], expected)
+        assert f"{c}: {int((y == c).sum())}, rest: {int((y != c).sum())}" in ax.get_xlabel()
+
+
+def test_rule_coverage_of_cv_learners_draws_the_chosen_estimator(rule_set_cv,
+                                                                   decision_list_cv, data):
+    X, y = data
+    ax = plotting.plot_rule_coverage(rule_set_cv, X, y)
+    best = rule_set_cv.best_estimator_
+    assert np.asarray(ax.images[0].get_array()).shape == (len(best.rules_), len(y))
+    assert "best_estimator_ of BooleanRuleSetCV" in ax.get_title()
+    ax = plotting.plot_rule_coverage(decision_list_cv, X, y)
+    best = decision_list_cv.best_estimator_
+    image = np.asarray(ax.images[0].get_array())
+    fired = best.explain(X)["rule"].to_numpy()
+    for k, rule in enumerate(best.rules_):
+        own = np.where(y == rule.prediction, 1, -1)
+        assert np.array_equal(image[k], np.where(fired == k, own, 0)[ax.coverage_order])
+    assert "best_estimator_ of DecisionListCV" in ax.get_title()
+    assert "min_coverage=" in ax.get_title()
+
+
+def test_boosting_one_panel_per_class(ovr_boosting, iris):
+    X, y = iris
+    axes = plotting.plot_boosting(ovr_boosting, X, y)
+    for ax, est, c in _panels(axes, ovr_boosting):
+        weak, error = ax.lines[:2]
+        assert np.allclose(weak.get_ydata(), est.weighted_errors_)
+        yk = (y == c).astype(int)
+        assert np.allclose(error.get_ydata(), [np.mean(p != yk) for p in est.staged_predict(X)])
+    assert all(len(a.lines) == 1 for a in plotting.plot_boosting(ovr_boosting))
+
+
+@pytest.mark.parametrize("func, model, learner", [
+    ("plot_boosting", "ovr_rule_set", "BoostingClassifier"),
+    ("plot_boosting", "rule_set_cv", "BoostingClassifier"),
+    ("plot_worst_case_pmf", "rule_set", "DRORuleEnsembleClassifier"),
+    ("plot_column_generation", "decision_list_cv", "BooleanRuleSetClassifier"),
+    ("plot_dro_ensemble", "ovr_boosting", "DRORuleEnsembleClassifier"),
+    ("plot_rule_coverage", "ovr_boosting", "DecisionListClassifier"),
+])
+def test_a_fitted_model_without_the_plot_s_data_is_told_what_is_needed(
+        request, iris, func, model, learner):
+    fitted = request.getfixturevalue(model)
+    args = iris if func == "plot_rule_coverage" else ()
+    with pytest.raises(InputError, match=f"{func} needs") as err:
+        getattr(plotting, func)(fitted, *args)
+    assert learner in str(err.value) and type(fitted).__name__ in str(err.value)
+    assert "not fitted" not in str(err.value) and "fit it" not in str(err.value)
+
+
+def test_an_unfitted_model_is_told_to_fit_and_what_the_plot_needs(iris):
+    from optirules.learners import BooleanRuleSetCV, BoostingClassifier, DecisionListCV
+
+    for func, model, learner in [("plot_column_generation", BooleanRuleSetCV(),
+                                  "BooleanRuleSetClassifier"),
+                                 ("plot_boosting", BoostingClassifier(), "BoostingClassifier"),
+                                 ("plot_rule_coverage", DecisionListCV(), "DecisionListCV")]:
+        args = iris if func == "plot_rule_coverage" else ()
+        with pytest.raises(InputError, match="is not fitted: fit it first") as err:
+            getattr(plotting, func)(model, *args)
+        assert learner in str(err.value)
 
 
 def test_every_notebook_draws_with_optirules_plotting():
