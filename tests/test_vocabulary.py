@@ -56,9 +56,7 @@ CLASS_WEIGHT_LEARNERS = ("BooleanRuleSetClassifier", "BooleanRuleSetCV", "Boosti
 PENDING: set[tuple[str, str]] = set()
 #: learners whose ``verbose`` / ``solver`` / ``time_limit`` is not there yet
 PENDING_PARAMS: set[tuple[str, str]] = {
-    # no row weights yet: the DRO ball is centred at the uniform pmf, and the decision
-    # list's search counts rows
-    ("DRORuleEnsembleClassifier", "class_weight"),
+    # no row weights yet: the decision list's search counts rows
     ("DecisionListClassifier", "class_weight"),
     ("DecisionListCV", "class_weight"),
 }

@@ -2,7 +2,8 @@ r"""Distributionally robust ensembles of rule sets (the DRO paper, Sections 3.1-
 
 The DRO paper (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*) grows a collection of DNF rule sets
 :math:`F_n = \frac1n \sum_{m \le n} h_m` greedily against a worst-case pmf: with
-:math:`P^0` uniform and :math:`F_0 = 0`, for :math:`n = 1, 2, \dots`
+:math:`P^0` the empirical pmf (uniform; the normalized ``sample_weight`` when given) and
+:math:`F_0 = 0`, for :math:`n = 1, 2, \dots`
 
 1. :math:`h_n = \arg\min_{h \in \mathcal{H}(\mathfrak{C}')} \mathbb{E}_{P^{n-1}} |h(x) - y|`
    (eq 4; the weighted rule master, eqs 6-8, by column generation:
@@ -140,7 +141,13 @@ from ..models import (
     column_generation,
     resolve_max_degree,
 )
-from ._checks import check_binary_targets, check_fitted, n_rows
+from ._checks import (
+    check_binary_targets,
+    check_fitted,
+    class_sample_weight,
+    n_rows,
+    normalized_weights,
+)
 from ._explain import binary_explain, text_or_repr
 from ._json import (
     Field,
@@ -209,10 +216,141 @@ def dro_max_degree(max_degree: int | str, shape: tuple[int, int]) -> int:
     return 3 if n * n_lit ** 3 / 6.0 <= AUTO_DEGREE_WORK else 2
 
 
-def _robust(z: np.ndarray, rho: float, divergence: str) -> tuple[float, np.ndarray]:
+def _uniform(q: np.ndarray) -> bool:
+    """Whether the empirical pmf ``q`` is uniform (no ``sample_weight``, or equal weights)."""
+    return bool(np.all(q == q[0]))
+
+
+def _empirical(w: np.ndarray) -> np.ndarray:
+    """The weights ``w`` (all > 0) as a pmf: exactly ``1/N`` each when they are equal, so
+    equal weights give the fit of no weights."""
+    w = np.asarray(w, dtype=float)
+    if _uniform(w):
+        return np.full(w.size, 1.0 / w.size)
+    return w / w.sum()
+
+
+def _share(correct: np.ndarray, q: np.ndarray) -> float:
+    """The weight ``q`` of the rows where ``correct`` holds, as a share of ``q``'s sum."""
+    if _uniform(q):
+        return float(np.mean(correct))
+    return float(q @ np.asarray(correct, dtype=float) / q.sum())
+
+
+def _divergence(p: np.ndarray, q: np.ndarray, divergence: str) -> float:
+    r""":math:`D_\phi(P, Q) = \sum_i Q_i \phi(P_i / Q_i)`, the phi-divergence of ``p`` from
+    the empirical pmf ``q`` (all > 0); :func:`~optirules.models.phi_divergence` when ``q``
+    is uniform."""
+    from ..models import phi_divergence
+
+    if _uniform(q):
+        return phi_divergence(p, divergence)
+    s = p / q
+    if divergence == "chi2":
+        return float(q @ (s - 1.0) ** 2)
+    u = s - 1.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(s > 0.0, s * np.log1p(u) - u, 1.0)
+    return float(q @ terms)
+
+
+def _weighted_worst_case(z: np.ndarray, q: np.ndarray, rho: float,
+                         divergence: str) -> np.ndarray:
+    r"""The worst-case pmf of eq 9 with the ball centred at the empirical pmf ``q`` (all
+    > 0): :math:`\max_P \sum_i P_i z_i` s.t. :math:`\sum_i Q_i \phi(P_i/Q_i) \le \rho`.
+
+    With integer weights this is eq 9 on the repeated rows, each row's mass the sum over
+    its copies (the copies of a row share one loss, so the optimum splits its mass equally).
+    chi2: :math:`P_i = Q_i (z_i - \eta)_+ / \sum_j Q_j (z_j - \eta)_+` with :math:`\eta`
+    solving :math:`\sum Q (z-\eta)_+^2 / (\sum Q (z-\eta)_+)^2 = 1 + \rho`, located as in
+    :func:`~optirules.models.worst_case_pmf` with weighted sums; kl:
+    :math:`P_i \propto Q_i e^{\beta z_i}`, :math:`\beta` by a bracketed Newton search."""
+    zmax = z.max()
+    if rho == 0.0 or zmax == z.min():
+        return q.copy()
+    top = z == zmax
+    q_top = float(q[top].sum())
+    if (divergence == "chi2" and rho >= 1.0 / q_top - 1.0) or (
+            divergence == "kl" and rho >= -math.log(q_top)):
+        p = np.where(top, q, 0.0)  # the divergence row is slack: all mass on the maxima
+        return p / p.sum()
+    if divergence == "chi2":
+        order = np.argsort(-z, kind="stable")
+        zs, qs = z[order], q[order]
+        x = zs - zs[0]
+        Q = np.cumsum(qs)
+        mean = np.cumsum(qs * x) / Q
+        var = np.maximum(np.cumsum(qs * x * x) / Q - mean * mean, 0.0)
+        target = 1.0 + rho
+        starts = np.flatnonzero(np.r_[True, x[1:] != x[:-1]])
+        ends = np.r_[starts[1:], x.size]
+        u = x[starts]
+        jj = ends[:-1]
+        d = mean[jj - 1] - u[1:]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            g = (var[jj - 1] + d * d) / (Q[jj - 1] * d * d)
+        below = np.flatnonzero(g <= target)
+        if below.size:
+            l_idx = below[0]
+            lo, hi = u[l_idx + 1], u[l_idx]
+        else:
+            l_idx = u.size - 1
+            lo, hi = -np.inf, u[l_idx]
+        size = int(ends[l_idx])
+        denom = target * Q[size - 1] - 1.0
+        v = var[size - 1]
+        if denom <= 0.0 or v <= 0.0:
+            eta = hi
+        else:
+            eta = min(max(mean[size - 1] - math.sqrt(v / denom), lo), hi)
+        p = q * np.maximum((z - zmax) - eta, 0.0)
+        p = p / p.sum()
+        div = _divergence(p, q, "chi2")
+        if div > rho * (1.0 + 1e-12):  # round-off: shrink towards q (scales it by t^2)
+            t = math.sqrt(rho / div)
+            p = t * p + (1.0 - t) * q
+        return p
+    x = (z - zmax) / float(zmax - z.min())
+    mean_x = float(q @ x)
+    beta = math.sqrt(2.0 * rho / max(float(q @ (x - mean_x) ** 2), 1e-300))
+    lo, hi = 0.0, math.inf
+    tol = 1e-12 * rho
+    for _ in range(300):
+        w = beta * x
+        em1 = np.expm1(w)
+        m = float(q @ em1)
+        p = q * (em1 + 1.0) / (1.0 + m)
+        kl = max(float((p * (w - math.log1p(m))).sum()), 0.0)
+        mu = float((p * x).sum())
+        dkl = beta * float((p * (x - mu) ** 2).sum())
+        if abs(kl - rho) <= tol:
+            break
+        if kl < rho:
+            lo = beta
+        else:
+            hi = beta
+        if math.isfinite(hi) and hi - lo <= 1e-15 * hi:
+            break
+        step = beta - (kl - rho) / dkl if dkl > 0 else math.nan
+        if not (lo < step < hi):
+            step = 0.5 * (lo + hi) if math.isfinite(hi) else 2.0 * beta
+        beta = step
+    if kl > rho:  # mixing with q by t scales the KL divergence by at most 1 - t
+        t = 1.0 - rho / kl
+        p = (1.0 - t) * p + t * q
+    return p
+
+
+def _robust(z: np.ndarray, rho: float, divergence: str,
+            q: np.ndarray | None = None) -> tuple[float, np.ndarray]:
+    r"""The robust loss :math:`R = \max_P P z` over the ball around the empirical pmf ``q``
+    (uniform when None) and its maximizer."""
     from ..models import worst_case_pmf
 
-    p = worst_case_pmf(z, rho, divergence)
+    if q is None or _uniform(q):
+        p = worst_case_pmf(z, rho, divergence)
+    else:
+        p = _weighted_worst_case(np.asarray(z, dtype=float), q, rho, divergence)
     return float(p @ z), p
 
 
@@ -371,6 +509,8 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         ``verbose``, the fit logs through :mod:`logging` under the logger
         ``"optirules.learners.dro_ensemble"``: one INFO record at the start, per member and
         at the end, one DEBUG record per column-generation iteration.
+    class_weight : None, "balanced" or dict {label: weight}, default None
+        Multiplies ``sample_weight`` by the weight of each row's class (scikit-learn's).
 
     Attributes
     ----------
@@ -441,12 +581,14 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         Members grown in the loop of the returned ensemble (fewer than ``n_estimators``
         when ``time_limit`` or ``n_iter_no_change`` stopped it).
     class_prior_ : float
-        The training share of ``classes_[1]``: the prior mean of the vote levels' scores.
+        The training share of ``classes_[1]`` (under :math:`P^0`): the prior mean of the
+        vote levels' scores.
     vote_levels_ : ndarray
         The distinct votes :math:`F(x_i)` of the training rows, increasing.
     vote_level_support_, vote_level_positives_ : ndarray
-        Per level, the training rows :math:`n_j` on it (:math:`N \sum P^0_i`, the row
-        count) and those of ``classes_[1]`` :math:`k_j`.
+        Per level, the training rows :math:`n_j` on it (the row count; with
+        ``sample_weight`` the sum of the rows' weights) and those of ``classes_[1]``
+        :math:`k_j`.
     vote_level_scores_ : ndarray
         Per level, the smoothed share :math:`(k_j + m\pi)/(n_j + m)` made non-decreasing
         in the vote (:meth:`predict_proba`).
@@ -471,7 +613,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                  member_ip_max_nodes: int | None = 1, solver: str = "highs",
                  member_warm_start: str = "support", binarizer: Any = None,
                  random_state: Any = None, n_jobs: int | None = None,
-                 verbose: bool = False) -> None:
+                 verbose: bool = False, class_weight: Any = None) -> None:
         self.complexity = complexity
         self.member_complexity = member_complexity
         self.rho = rho
@@ -502,6 +644,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
+        self.class_weight = class_weight
 
     # ------------------------------------------------------------------ validation
     def _check_params(self) -> None:
@@ -600,7 +743,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         return self._deadline is not None and time.perf_counter() >= self._deadline
 
     # ------------------------------------------------------------------ fitting
-    def fit(self, X: Any, y: Any) -> DRORuleEnsembleClassifier:
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> DRORuleEnsembleClassifier:
         """Grow the collections, solve the combination IPs and select the ensemble.
 
         Parameters
@@ -609,28 +752,46 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             0/1 features when ``binarizer=None``.
         y : array-like of shape (n_samples,)
             Class labels: two, or more (one ensemble per class against the rest).
+        sample_weight : array-like of shape (n_samples,), optional
+            The empirical pmf :math:`P^0` (normalized to sum 1; rows of weight 0 are
+            dropped), the centre of the divergence ball; uniform by default (the DRO
+            paper).  Multiplied by the class weights of ``class_weight``.  An integer
+            weight counts as that many copies of the row.
 
         Returns
         -------
         self
-
-        Notes
-        -----
-        No ``sample_weight``: the divergence ball is centred at the uniform pmf
-        :math:`P^0` (the DRO paper).
         """
         t0 = time.perf_counter()
         self._check_params()
-        if self._fit_one_vs_rest(X, y):  # K > 2 classes: K binary ensembles
+        sample_weight = class_sample_weight(self.class_weight, y, sample_weight)
+        if self._fit_one_vs_rest(X, y, sample_weight):  # K > 2 classes: K binary ensembles
             self.n_iter_ = np.array([int(e.n_iter_.max()) for e in self.estimators_])
             return self
         n = n_rows(X)
         if n == 0:
             raise InputError("X has no rows; pass at least one example of each class.")
         classes, ypos = check_binary_targets(y, n, "a rule ensemble")
+        q = normalized_weights(sample_weight, n)
+        keep = q > 0
+        X_fit = X
+        if not keep.all():
+            from sklearn.utils import _safe_indexing
+
+            X_fit = _safe_indexing(X, np.flatnonzero(keep))
+            if not (ypos[keep].any() and (~ypos[keep]).any()):
+                raise InputError("after dropping zero-weight rows only one class is left; give "
+                                 "rows of both classes a positive weight.")
+        sw = None if sample_weight is None else \
+            np.asarray(sample_weight, dtype=float).reshape(-1)[keep]
+        ypos = ypos[keep]
+        n = int(keep.sum())
+        q = _empirical(q[keep])
+        # the rows weigh this many rows in all (the sum of sample_weight): vote levels' counts
+        self._total_weight = float(n) if sw is None else float(sw.sum())
         self._deadline = None if self.time_limit is None else t0 + float(self.time_limit)
         self._history: list[dict[str, Any]] = []
-        A = self._literal_matrix(X, reset=True)
+        A = self._literal_matrix(X_fit, reset=True, sample_weight=sw)
         self.classes_ = classes
         self.max_degree_ = dro_max_degree(self.max_degree, A.shape)
         seed = self._seed()
@@ -648,6 +809,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             try:
                 split = train_test_split(np.arange(n), test_size=float(self.validation_fraction),
                                          stratify=ypos, random_state=seed)
+                q_tr, q_va = _empirical(q[split[0]]), _empirical(q[split[1]])
             except ValueError as exc:
                 selection = f"robust_loss (no stratified validation split: {exc})"
         self.selection_ = selection if self.loss == "margin" else self.selection
@@ -662,7 +824,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             best = None
             runs = {}
             for bi, run in enumerate(self._loops(A[tr], ypos[tr], n_iter, seed,
-                                                 budgets)):
+                                                 budgets, q_tr)):
                 b = run["budget"]
                 runs[b] = run
                 every.extend(run["candidates"])
@@ -672,7 +834,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                     for k in np.flatnonzero(c["weights"]):
                         F += c["weights"][k] * clause_coverage(A[va], run["members"][k]).any(
                             axis=1)
-                    acc = float(np.mean((F >= _HALF) == ypos[va]))
+                    acc = _share((F >= _HALF) == ypos[va], q_va)
                     c["validation_accuracy"] = acc
                     key = (-acc, c["cost"], bi, c["iteration"])
                     if top is None or key < top[0]:
@@ -693,7 +855,8 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             timed_out = any(r["timed_out"] for r in runs.values())
             if self.refit and not timed_out:
                 self._members_left = pick["iteration"]
-                run = self._run(A, ypos, pick["iteration"], seed, b, early_stop=False)
+                run = self._run(A, ypos, pick["iteration"], seed, b, early_stop=False,
+                                q=q)
                 self._history.extend(run["history"])
                 every.extend(run["candidates"])
                 timed_out = run["timed_out"]
@@ -707,7 +870,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             budget = b
         else:
             best = None
-            for r in self._loops(A, ypos, n_iter, seed, budgets):
+            for r in self._loops(A, ypos, n_iter, seed, budgets, q):
                 b = r["budget"]
                 every.extend(r["candidates"])
                 ci = self._choose(r["candidates"])
@@ -739,7 +902,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             self.status_ = "completed"
         self.status_ += self._combination_summary(every, run["candidates"][chosen])
         self._store(run, chosen)
-        self._set_vote_scores(A, ypos)
+        self._set_vote_scores(A, ypos, q)
         self.history_ = self._history
         self.fit_time_ = time.perf_counter() - t0
         _LOG.info("fit done in %.2f s: %s; C'=%g, candidate %d of %d (iteration %d, %s pmf), "
@@ -751,7 +914,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         return self
 
     def _loops(self, A: np.ndarray, y: np.ndarray, n_iter: int, seed: int,
-               budgets: list[float]) -> list[dict[str, Any]]:
+               budgets: list[float], q: np.ndarray | None = None) -> list[dict[str, Any]]:
         """The DRO loop of each member budget (:meth:`_run`), in the order of ``budgets``:
         one after the other, stopping after a loop the deadline ended, or ``n_jobs`` at a
         time (joblib); each loop's ``history`` joins ``self._history`` in that order."""
@@ -760,11 +923,11 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             from joblib import delayed
 
             runs = parallel(n_jobs=n_jobs)(
-                delayed(self._run)(A, y, n_iter, seed, b) for b in budgets)
+                delayed(self._run)(A, y, n_iter, seed, b, q=q) for b in budgets)
         else:
             runs = []
             for b in budgets:
-                runs.append(self._run(A, y, n_iter, seed, b))
+                runs.append(self._run(A, y, n_iter, seed, b, q=q))
                 if runs[-1]["timed_out"]:
                     break
         for run in runs:
@@ -890,14 +1053,14 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                                    fit_time=res.fit_time + ip_time, info=info)
 
     def _run(self, A: np.ndarray, y: np.ndarray, n_iter: int, seed: int,
-             budget: float, early_stop: bool = True) -> dict[str, Any]:
+             budget: float, early_stop: bool = True,
+             q: np.ndarray | None = None) -> dict[str, Any]:
         """The DRO loop on (A, y) with member budget C' = ``budget``: members, pmfs, robust
-        losses and candidates; stops after the member in progress when the deadline passes."""
-        from ..models import phi_divergence
-
+        losses and candidates; stops after the member in progress when the deadline passes.
+        ``q``: the empirical pmf :math:`P^0` of the rows (uniform when None)."""
         N = A.shape[0]
         rho, div = float(self.rho), self.divergence
-        P = np.full(N, 1.0 / N)
+        P = np.full(N, 1.0 / N) if q is None else np.asarray(q, dtype=float).copy()
         P0 = P.copy()
         F = np.zeros(N)
         members: list[list[Clause]] = []
@@ -978,7 +1141,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                                                              info["status"]):
                     timed_out = True
                 tp = time.perf_counter()
-                r, P = _robust(z, rho, div)
+                r, P = _robust(z, rho, div, P0)
                 step["pmf_time"] = time.perf_counter() - tp
                 robust.append(r)
                 pmfs.append(P.copy())
@@ -987,7 +1150,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                     for kind, p in (("worst_case", P), ("empirical", P0)):
                         candidates.append(self._combine(
                             preds, members, y, p, it, kind,
-                            empirical_ips if kind == "empirical" else None))
+                            empirical_ips if kind == "empirical" else None, P0))
                     step["combination_time"] = time.perf_counter() - tc
                 else:
                     step["combination_time"] = 0.0
@@ -995,7 +1158,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                     w[-1] = 1.0
                     candidates.append({"iteration": it, "pmf": "binary", "weights": w,
                                        "cost": _cost(clauses), "robust_loss": r / 1.0,
-                                       "train_accuracy": float(np.mean(h == y)),
+                                       "train_accuracy": _share(h == y, P0),
                                        "objective": r, "status": "single member",
                                        "gap": math.nan, "limit": None})
                 step["robust_loss"] = r
@@ -1027,8 +1190,8 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                 bar.close()
             if pricer is not None:
                 pricer.close()
-        divs = np.array([phi_divergence(p, div) for p in pmfs])
-        return {"A": A, "y": y, "pools": pools, "history": history,
+        divs = np.array([_divergence(p, P0, div) for p in pmfs])
+        return {"A": A, "y": y, "q": P0, "pools": pools, "history": history,
                 "fit_time": time.perf_counter() - t_run, "budget": float(budget),
                 "members": members, "preds": preds, "infos": infos, "pmfs": np.array(pmfs),
                 "robust": np.array(robust), "candidates": candidates, "cycle": cycle,
@@ -1057,7 +1220,8 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
 
     def _combine(self, preds: list[np.ndarray], members: list[list[Clause]], y: np.ndarray,
                  p: np.ndarray, it: int, kind: str,
-                 cache: dict[tuple[int, ...], tuple] | None = None) -> dict[str, Any]:
+                 cache: dict[tuple[int, ...], tuple] | None = None,
+                 q: np.ndarray | None = None) -> dict[str, Any]:
         """Solve the sparse combination IP (eqs 11-14) over the distinct non-empty members.
 
         ``cache`` (the empirical pmf's IPs of one loop, keyed by the distinct members): a
@@ -1138,10 +1302,12 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         for k in np.flatnonzero(weights):
             F += weights[k] * preds[k]
         z = margin_loss(F, y)
-        r, _ = _robust(z, float(self.rho), self.divergence)
+        r, _ = _robust(z, float(self.rho), self.divergence, q)
         return {"iteration": it, "pmf": kind, "weights": weights,
                 "cost": int(sum(_cost(members[k]) for k in np.flatnonzero(weights))),
-                "robust_loss": r, "train_accuracy": float(np.mean((F >= _HALF) == y)),
+                "robust_loss": r,
+                "train_accuracy": _share((F >= _HALF) == y, np.full(len(y), 1.0 / len(y))
+                                         if q is None else q),
                 "objective": objective, "status": status, "gap": gap, "limit": limit}
 
     def _combination_limit(self, status: Any, clock: str | None) -> str | None:
@@ -1205,6 +1371,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
     def _store(self, run: dict[str, Any], chosen: int) -> None:
         pos, neg = json_scalar(self.classes_[1]), json_scalar(self.classes_[0])
         self._train = (run["A"], run["y"], run["pools"])
+        self._train_pmf = run["q"]
         self.member_clauses_ = [[tuple(int(j) for j in c) for c in m] for m in run["members"]]
         self.members_ = [RuleSet.from_clauses(m, self.literals_, pos, neg)
                          for m in self.member_clauses_]
@@ -1230,9 +1397,9 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
             self.cycle_start_ = None if cyc is None else cyc[0]
             self.cycle_length_ = None if cyc is None else cyc[1]
 
-    def _set_vote_scores(self, A: np.ndarray, y: np.ndarray) -> None:
+    def _set_vote_scores(self, A: np.ndarray, y: np.ndarray, q: np.ndarray) -> None:
         """``class_prior_`` and the vote levels of the training rows with their counts,
-        positives and scores (:meth:`predict_proba`)."""
+        positives and scores (:meth:`predict_proba`), under the empirical pmf ``q``."""
         F = np.zeros(A.shape[0])
         for k in np.flatnonzero(self.weights_):
             cl = self.member_clauses_[k]
@@ -1240,11 +1407,12 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
                 F += self.weights_[k] * clause_coverage(A, cl).any(axis=1)
         # sums of the same weights in another order differ by round-off: one level
         levels, group = np.unique(np.round(np.clip(F, 0.0, 1.0), 12), return_inverse=True)
-        N = len(y)
-        P0 = np.full(N, 1.0 / N)  # the empirical pmf: n = N * sum of P0 = the row count
-        support = N * np.bincount(group, weights=P0, minlength=len(levels))
-        positives = N * np.bincount(group, weights=P0 * y, minlength=len(levels))
-        self.class_prior_ = float(np.mean(y))
+        # the empirical pmf P0: a row counts as total * P0_i rows (its sample weight; 1
+        # without weights, total = the row count)
+        total = float(getattr(self, "_total_weight", len(y)))
+        support = total * np.bincount(group, weights=q, minlength=len(levels))
+        positives = total * np.bincount(group, weights=q * y, minlength=len(levels))
+        self.class_prior_ = _share(y, q)
         self.vote_levels_ = levels
         self.vote_level_support_ = support
         self.vote_level_positives_ = positives
@@ -1520,7 +1688,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         H = np.column_stack([clause_coverage(A, self.member_clauses_[k]).any(axis=1)
                              for k in cols]).astype(np.int8)
         p = (self.pmf_history_[n] if c["pmf"] == "worst_case"
-             else np.full(len(y), 1.0 / len(y)))
+             else getattr(self, "_train_pmf", np.full(len(y), 1.0 / len(y))))
         SparseCombinationModel(H, y.astype(int), self.member_costs_[cols],
                                float(self.complexity), margin=self.margin,
                                sample_weight=p).write(path)

@@ -17,6 +17,7 @@ from optirules.learners import (
     BooleanRuleSetClassifier,
     BooleanRuleSetCV,
     BoostingClassifier,
+    DRORuleEnsembleClassifier,
     ResampledAdaBoostClassifier,
 )
 from optirules.learners._checks import class_sample_weight
@@ -30,6 +31,11 @@ def data(n=120, seed=0):
 
 def tripled(y):
     return np.where(y == 1, 3.0, 1.0)
+
+
+def dro(**kw):
+    return DRORuleEnsembleClassifier(binarizer="auto", complexity=9, n_estimators=2,
+                                     max_degree=1, max_iter=10, random_state=0, **kw)
 
 
 def rule_set(**kw):
@@ -78,6 +84,7 @@ LEARNERS = {
     "resampled_adaboost": lambda **kw: ResampledAdaBoostClassifier(n_estimators=5,
                                                                    max_depth=2,
                                                                    random_state=0, **kw),
+    "dro": lambda **kw: dro(**kw),
 }
 
 
@@ -187,7 +194,9 @@ def test_resampled_adaboost_class_weight_is_sample_weight():
     lambda **kw: BoostingClassifier(n_estimators=10, **kw),
     lambda **kw: BooleanRuleSetClassifier(binarizer="auto", max_degree=1, random_state=0,
                                           **kw),
-], ids=["boosting", "rule_set"])
+    lambda **kw: DRORuleEnsembleClassifier(binarizer="auto", complexity=6, n_estimators=1,
+                                           max_degree=1, max_iter=10, random_state=0, **kw),
+], ids=["boosting", "rule_set", "dro"])
 def test_one_vs_rest_balances_the_k_classes_once(make):
     """K > 2 classes: "balanced" is computed on the K-class labels and the binary copies
     get those weights (class_weight=None), not a balance of each binary problem."""
@@ -200,6 +209,21 @@ def test_one_vs_rest_balances_the_k_classes_once(make):
     np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
 
 
+def test_dro_class_weight_is_sample_weight():
+    X, y = data()
+    for kw in ({}, {"selection": "validation"}):
+        a = dro(class_weight=CW, **kw).fit(X, y)
+        b = dro(**kw).fit(X, y, sample_weight=tripled(y))
+        assert a.member_clauses_ == b.member_clauses_
+        np.testing.assert_array_equal(a.weights_, b.weights_)
+        np.testing.assert_array_equal(a.pmf_history_, b.pmf_history_)
+        np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
+    # the weights count: the class-1 rows weigh three times, so the prior moves up
+    plain = dro().fit(X, y)
+    assert a.class_prior_ == pytest.approx(3 * y.sum() / (3 * y.sum() + (1 - y).sum()))
+    assert plain.class_prior_ == pytest.approx(y.mean())
+
+
 # ------------------------------------------------------------------ JSON
 @pytest.mark.parametrize("class_weight", [CW, {0: 0.5}, "balanced", {"a": 2.0, "b": 1}])
 def test_json_restores_class_weight_exactly(class_weight):
@@ -207,7 +231,8 @@ def test_json_restores_class_weight_exactly(class_weight):
     if isinstance(class_weight, dict) and "a" in class_weight:
         y = np.where(y == 1, "b", "a")
     for est in (rule_set(class_weight=class_weight),
-                BoostingClassifier(n_estimators=5, class_weight=class_weight)):
+                BoostingClassifier(n_estimators=5, class_weight=class_weight),
+                dro(class_weight=class_weight)):
         est.fit(X, y)
         text = est.to_json()
         back = type(est).from_json(text)

@@ -631,3 +631,115 @@ def test_member_ip_time_limit_keeps_every_member_within_budget_and_bound():
     assert stopped  # at least one member's IP was stopped by the limit
     with pytest.raises(InputError, match="member_ip_time_limit"):
         DRORuleEnsembleClassifier(member_ip_time_limit=-1).fit(X, y)
+
+
+# ------------------------------------------------------------------ sample_weight
+def weighted_kw(div="chi2", selection="robust_loss"):
+    return dict(complexity=12, member_complexity=4, rho=0.3, divergence=div, n_estimators=4,
+                max_degree=2, selection=selection, random_state=0)
+
+
+@pytest.mark.parametrize("div", ["chi2", "kl"])
+def test_integer_sample_weight_is_repeated_rows(div):
+    """P^0 is the normalized weights and the ball is centred there: an integer weight is
+    that many copies of the row -- the same members, combination weights, pmfs (each row's
+    mass the sum over its copies), robust losses and probabilities."""
+    X, y = noisy_data(2)
+    sw = np.random.default_rng(0).integers(1, 4, size=len(y)).astype(float)
+    rows = np.repeat(np.arange(len(y)), sw.astype(int))
+    a = DRORuleEnsembleClassifier(**weighted_kw(div)).fit(X, y, sample_weight=sw)
+    b = DRORuleEnsembleClassifier(**weighted_kw(div)).fit(X[rows], y[rows])
+    assert a.member_clauses_ == b.member_clauses_
+    np.testing.assert_allclose(a.weights_, b.weights_, atol=1e-9)
+    assert a.selected_ == b.selected_
+    np.testing.assert_allclose(a.robust_loss_history_, b.robust_loss_history_, rtol=1e-9)
+    np.testing.assert_allclose(a.divergence_history_, b.divergence_history_, atol=1e-9)
+    merged = np.array([np.bincount(rows, weights=p, minlength=len(y))
+                       for p in b.pmf_history_])
+    np.testing.assert_allclose(a.pmf_history_, merged, atol=1e-9)
+    np.testing.assert_allclose(a.vote_level_support_, b.vote_level_support_)
+    np.testing.assert_allclose(a.vote_level_positives_, b.vote_level_positives_)
+    assert a.class_prior_ == pytest.approx(b.class_prior_)
+    np.testing.assert_allclose(a.predict_proba(X), b.predict_proba(X), atol=1e-12)
+    np.testing.assert_array_equal(a.predict(X), b.predict(X))
+    # every pmf is in the ball around P^0 = sw / sum(sw)
+    q = sw / sw.sum()
+    for p in a.pmf_history_:
+        D = (float(q @ (p / q - 1) ** 2) if div == "chi2"
+             else float(np.sum(p[p > 0] * np.log(p[p > 0] / q[p > 0]))))
+        assert D <= 0.3 + 1e-9
+
+
+def test_integer_sample_weight_ties_give_the_same_first_member_optimum():
+    """On these rows the first member's master IP has two optimal rule sets, and the
+    weighted fit and the repeated rows may settle on different ones (then the pmfs and
+    later members differ); the optimum and the first robust loss are the same."""
+    X, y = noisy_data(1)
+    sw = np.random.default_rng(0).integers(1, 4, size=len(y)).astype(float)
+    rows = np.repeat(np.arange(len(y)), sw.astype(int))
+    a = DRORuleEnsembleClassifier(**weighted_kw()).fit(X, y, sample_weight=sw)
+    b = DRORuleEnsembleClassifier(**weighted_kw()).fit(X[rows], y[rows])
+    assert a.member_results_[0]["ip_objective"] == pytest.approx(
+        b.member_results_[0]["ip_objective"], rel=1e-9)
+    assert a.robust_loss_history_[0] == pytest.approx(b.robust_loss_history_[0], rel=1e-9)
+
+
+@pytest.mark.parametrize("selection", ["robust_loss", "validation"])
+def test_uniform_sample_weight_is_no_sample_weight(selection):
+    X, y = noisy_data(1)
+    kw = weighted_kw(selection=selection)
+    a = DRORuleEnsembleClassifier(**kw).fit(X, y)
+    for w in (1.0, 2.5):
+        b = DRORuleEnsembleClassifier(**kw).fit(X, y, sample_weight=np.full(len(y), w))
+        assert a.member_clauses_ == b.member_clauses_
+        np.testing.assert_array_equal(a.weights_, b.weights_)
+        np.testing.assert_array_equal(a.pmf_history_, b.pmf_history_)
+        np.testing.assert_array_equal(a.robust_loss_history_, b.robust_loss_history_)
+        np.testing.assert_array_equal(a.divergence_history_, b.divergence_history_)
+        assert len(a.candidates_) == len(b.candidates_)
+        for ca, cb in zip(a.candidates_, b.candidates_):
+            np.testing.assert_array_equal(ca["weights"], cb["weights"])
+            assert (ca["robust_loss"], ca["train_accuracy"]) == \
+                (cb["robust_loss"], cb["train_accuracy"])
+        np.testing.assert_array_equal(a.vote_levels_, b.vote_levels_)
+        # a row counts as its weight in the vote levels' counts (as in the rule set), so
+        # weights 2.5 are 2.5 copies of each row; weights 1 are the fit without weights
+        np.testing.assert_allclose(b.vote_level_support_, w * a.vote_level_support_)
+        if w == 1.0:
+            np.testing.assert_array_equal(a.vote_level_support_, b.vote_level_support_)
+            np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
+        np.testing.assert_array_equal(a.predict(X), b.predict(X))
+
+
+def test_zero_weight_rows_are_dropped_and_the_validation_split_keeps_weights():
+    X, y = noisy_data(1, n=80)
+    sw = np.random.default_rng(1).integers(0, 3, size=len(y)).astype(float)
+    sw[:2] = 1.0  # both classes keep rows
+    keep = sw > 0
+    kw = weighted_kw(selection="validation")
+    a = DRORuleEnsembleClassifier(**kw).fit(X, y, sample_weight=sw)
+    b = DRORuleEnsembleClassifier(**kw).fit(X[keep], y[keep], sample_weight=sw[keep])
+    assert a.pmf_history_.shape[1] == keep.sum()
+    assert a.member_clauses_ == b.member_clauses_
+    np.testing.assert_array_equal(a.weights_, b.weights_)
+    assert a.validation_choice_ == b.validation_choice_
+    np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
+    # the validation accuracies are weighted shares, not counts
+    c = [cand["validation_accuracy"] for cand in a.validation_candidates_]
+    assert all(0.0 <= v <= 1.0 for v in c)
+
+
+@pytest.mark.parametrize("sw, message", [
+    (lambda n: -np.ones(n), "non-negative"),
+    (lambda n: np.r_[np.nan, np.ones(n - 1)], "Pass one non-negative finite weight"),
+    (lambda n: np.ones(n - 1), "Pass one non-negative finite weight"),
+    (lambda n: np.zeros(n), "non-zero|sums to zero"),
+    (lambda n: np.r_[1.0, 0.0, np.zeros(n - 2)], "only one class is left"),
+])
+def test_bad_sample_weight_is_refused_before_any_work(sw, message):
+    X, y = noisy_data(1)
+    est = DRORuleEnsembleClassifier(binarizer="auto", **weighted_kw())
+    with pytest.raises(InputError, match=message):
+        est.fit(X, y, sample_weight=sw(len(y)))
+    assert not hasattr(est, "classes_") and not hasattr(est, "binarizer_")
+
