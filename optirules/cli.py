@@ -142,6 +142,7 @@ JSON_MODELS = {
     "optirules.DRORuleEnsembleClassifier": ("optirules.learners", "DRORuleEnsembleClassifier"),
     "optirules.DecisionListClassifier": ("optirules.learners", "DecisionListClassifier"),
     "optirules.BoostingClassifier": ("optirules.learners", "BoostingClassifier"),
+    "optirules.BooleanRuleSetCV": ("optirules.learners", "BooleanRuleSetCV"),
 }
 
 
@@ -584,7 +585,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "against the rest, the decision list one list for all classes")
     p.add_argument("--learner", default="rule_set",
                    help="rule_set (default), rule_set_cv (its penalty by cross-validation; "
-                        "saved as the refitted rule set), dro_rule_ensemble, decision_list, "
+                        "saved with its search results and the refitted rule set), "
+                        "dro_rule_ensemble, decision_list, "
                         "decision_list_cv (its depth by cross-validation; saved as the refitted "
                         "list) or boosting")
     p.add_argument("--solver", default=None, help="solver for learners that solve models")

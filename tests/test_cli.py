@@ -207,7 +207,7 @@ def test_fit_three_classes_then_predict_explain(tmp_path, capsys):
         assert "rule " in text or "default" in text
 
 
-def test_fit_rule_set_cv_saves_the_refitted_rule_set(tmp_path, capsys):
+def test_fit_rule_set_cv_saves_the_search_and_the_refitted_rule_set(tmp_path, capsys):
     data, frame = _write_monks(tmp_path)
     model = tmp_path / "cv.json"
     assert main(["fit", str(data), "--target", "target", "--learner", "rule_set_cv",
@@ -215,10 +215,13 @@ def test_fit_rule_set_cv_saves_the_refitted_rule_set(tmp_path, capsys):
                  "penalties=[0.002, 0.02]", "--output", str(model)]) == 0
     out = capsys.readouterr().out
     assert "chosen by 2-fold cross-validation" in out
-    from optirules.learners import BooleanRuleSetClassifier
+    from optirules.learners import BooleanRuleSetCV
 
-    loaded = BooleanRuleSetClassifier.from_json(model.read_text())
-    assert loaded.rules_.n_rules >= 1 and loaded.lambda0 in (0.002, 0.02)
+    loaded = BooleanRuleSetCV.from_json(model.read_text())
+    assert loaded.best_estimator_.rules_.n_rules >= 1
+    assert loaded.penalty_ in ((0.002, 0.002), (0.02, 0.02))
+    assert loaded.best_estimator_.lambda0 == loaded.penalty_[0]
+    assert main(["predict", str(model), str(data)]) == 0  # the CLI reads the search back
 
 
 @pytest.mark.parametrize(

@@ -68,6 +68,10 @@ __all__ = ["BoostingClassifier", "hypothesis_text", "madaboost_weights", "smooth
 
 BOOSTERS = ("adaboost", "madaboost", "smoothboost", "gavinsky")
 _JSON_FORMAT = "optirules.BoostingClassifier"
+#: the JSON layout to_json writes (2: literal table and names once, hypotheses by index)
+#: and the layouts from_json reads (1: every hypothesis repeats the names)
+_JSON_VERSION = 2
+_JSON_VERSIONS = (1, 2)
 WEAK_LEARNERS = ("stump", "literal", "parity", "cart")
 
 #: the weighted error below which a hypothesis counts as perfect (AdaBoost/MadaBoost stop)
@@ -675,6 +679,11 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
         and the loaded model evaluates them on raw data, with the binarizer's semantics.
         ``training_margins_`` (one value per training row) is not saved.
 
+        Layout (version 2): the literal table (``literals``, with a binarizer) and the
+        column names (``feature_names``) are stored once; a hypothesis refers to its
+        columns by index into them and carries no names of its own.  Version 1 files,
+        whose every hypothesis repeated ``feature_names``, are still read.
+
         Raises
         ------
         InputError
@@ -692,10 +701,11 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
                                  "optirules.data.FeatureBinarizer to save the model as JSON.")
             literals = [literal_to_dict(lit) for lit in self.binarizer_.literals_]
         data = {
-            **json_header(self, _JSON_FORMAT),
+            **json_header(self, _JSON_FORMAT, version=_JSON_VERSION),
             "literals": literals,
             "feature_names": self.feature_names_,
-            "hypotheses": [h.to_dict() for h in self.hypotheses_],
+            "hypotheses": [_compact_hypothesis(h, self.feature_names_)
+                           for h in self.hypotheses_],
             "alphas": self.alphas_.tolist(),
             "edges": self.edges_.tolist(),
             "weighted_errors": self.weighted_errors_.tolist(),
@@ -712,7 +722,7 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
         Every field is checked; a damaged or foreign file raises one
         :class:`~optirules.errors.InputError` naming the field."""
         name = "BoostingClassifier"
-        data = load_json(source, _JSON_FORMAT, "to_json")
+        data = load_json(source, _JSON_FORMAT, "to_json", versions=_JSON_VERSIONS)
         doc = Field(name, data)
         with damaged_as_input_error(name):
             est = cls(**restore_params(data["params"]))
@@ -726,15 +736,16 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
             if literals is not None:
                 check_literal_columns(est, literals, name)
             n_columns = est.n_features_in_ if literals is None else len(literals)
-            est.hypotheses_ = [_read_hypothesis(f, n_columns) for f in doc["hypotheses"].items()]
+            names = doc["feature_names"]
+            est.feature_names_ = None if names.is_null() else \
+                [f.string() for f in names.items(n_columns)]
+            est.hypotheses_ = [_read_hypothesis(f, n_columns, est.feature_names_)
+                               for f in doc["hypotheses"].items()]
             n = len(est.hypotheses_)
             est.alphas_ = doc["alphas"].reals(n)
             est.edges_ = _stats(doc["edges"])
             est.weighted_errors_ = _stats(doc["weighted_errors"])
             est.max_weight_ratios_ = _stats(doc["max_weight_ratios"])
-            names = doc["feature_names"]
-            est.feature_names_ = None if names.is_null() else \
-                [f.string() for f in names.items()]
             est._set_smoothness()
             est.stop_reason_ = doc["stop_reason"].string()
             est.n_estimators_ = n
@@ -749,11 +760,25 @@ def _stats(field: Any) -> np.ndarray:
                       dtype=np.float64)
 
 
-def _read_hypothesis(field: Any, n_columns: int) -> WeakHypothesis:
+def _compact_hypothesis(h: WeakHypothesis, names: list[str] | None) -> dict[str, Any]:
+    """``h.to_dict()`` without the column names when they are the model's (version 2): the
+    hypothesis refers to the model's literal table and ``feature_names`` by column index."""
+    d = h.to_dict()
+    own = d.get("feature_names")
+    if own is None or (names is not None and list(own) == list(names)):
+        d.pop("feature_names", None)
+    return d
+
+
+def _read_hypothesis(field: Any, n_columns: int,
+                     names: list[str] | None = None) -> WeakHypothesis:
     """A hypothesis of :meth:`WeakHypothesis.to_dict` form, checked before it is built:
     integers (indices, signs, children) are integers, thresholds numbers, ``negated`` a
-    boolean, and every column it reads one of the ``n_columns``."""
+    boolean, and every column it reads one of the ``n_columns``.  Without its own
+    ``feature_names`` (version 2), it takes the model's ``names``."""
     field.object()
+    if "feature_names" not in field.value and names is not None:
+        field = Field(field.name, {**field.value, "feature_names": list(names)}, field.path)
     for key in field.value:
         f = field[key]
         if key == "type":

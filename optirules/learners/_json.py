@@ -149,11 +149,12 @@ def restore_params(params: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def json_header(est: Any, fmt: str) -> dict[str, Any]:
-    """The fields every learner's JSON starts with (format tag, params, classes)."""
+def json_header(est: Any, fmt: str, version: int = 1) -> dict[str, Any]:
+    """The fields every learner's JSON starts with (format tag, ``version`` of the learner's
+    layout, params, classes)."""
     return {
         "format": fmt,
-        "version": 1,
+        "version": version,
         "params": jsonable_params(est.get_params(deep=False)),
         "classes": [json_scalar(c) for c in est.classes_],
         "n_features_in": int(est.n_features_in_),
@@ -469,10 +470,13 @@ def read_document(source: Any, fmt: str, writer: str = "to_json") -> Field:
     return Field(fmt.split(".")[-1], data)
 
 
-def load_json(source: str | os.PathLike, fmt: str, writer: str) -> dict[str, Any]:
-    """Parse JSON text or a file, and check that ``fmt`` wrote it and its header."""
+def load_json(source: str | os.PathLike, fmt: str, writer: str,
+              versions: tuple[int, ...] | None = None) -> dict[str, Any]:
+    """Parse JSON text or a file, and check that ``fmt`` wrote it and its header
+    (``versions``: the layouts of ``fmt`` this release reads, :data:`JSON_VERSIONS` when
+    None)."""
     data = read_document(source, fmt, writer).value
-    _check_header(data, fmt)
+    _check_header(data, fmt, versions=versions)
     return data
 
 
@@ -480,7 +484,8 @@ def load_json(source: str | os.PathLike, fmt: str, writer: str) -> dict[str, Any
 JSON_VERSIONS = (1,)
 
 
-def _check_header(data: dict[str, Any], fmt: str, n_classes: int | None = 2) -> None:
+def _check_header(data: dict[str, Any], fmt: str, n_classes: int | None = 2,
+                  versions: tuple[int, ...] | None = None) -> None:
     """Refuse a header that :func:`json_header` cannot have written: another version, an
     unknown or damaged constructor parameter, classes that are not distinct labels, or
     feature counts and names that do not agree."""
@@ -489,12 +494,13 @@ def _check_header(data: dict[str, Any], fmt: str, n_classes: int | None = 2) -> 
     name = fmt.split(".")[-1]
     doc = Field(name, data)
 
+    versions = JSON_VERSIONS if versions is None else versions
     if "version" not in data:
         raise doc.damaged("it has no 'version'", path="")
-    if isinstance(data["version"], bool) or data["version"] not in JSON_VERSIONS:
+    if isinstance(data["version"], bool) or data["version"] not in versions:
         raise InputError(f"this {name} JSON has version {_show(data['version'])}; this "
                          f"release of optirules reads version "
-                         f"{', '.join(map(str, JSON_VERSIONS))}: re-export the model with "
+                         f"{', '.join(map(str, versions))}: re-export the model with "
                          "this release.")
     params = data.get("params")
     if not isinstance(params, dict):

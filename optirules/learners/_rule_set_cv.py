@@ -54,6 +54,26 @@ __all__ = ["BooleanRuleSetCV", "AUTO_PENALTY_FACTORS"]
 #: set's own "auto" penalty), for n training rows
 AUTO_PENALTY_FACTORS = (0.7, 1.0, 1.4, 2.0, 2.8)
 SELECTIONS = ("best", "one_se")
+_JSON_FORMAT = "optirules.BooleanRuleSetCV"
+
+
+def _read_estimator(field: Any) -> BooleanRuleSetClassifier | None:
+    """The ``estimator`` parameter of a saved search: null, or a saved
+    BooleanRuleSetClassifier (class name and parameters, which it must take)."""
+    from ._json import restore_params
+
+    if field.is_null():
+        return None
+    field.object()
+    if field["__estimator__"].string() != "BooleanRuleSetClassifier":
+        raise field["__estimator__"].damaged("must be 'BooleanRuleSetClassifier'")
+    params = field["params"].object()
+    known = BooleanRuleSetClassifier().get_params(deep=False)
+    unknown = sorted(set(params) - set(known))
+    if unknown:
+        raise field["params"].damaged(f"BooleanRuleSetClassifier has no parameter "
+                                      f"{unknown[0]!r}")
+    return BooleanRuleSetClassifier(**restore_params(params))
 
 
 def _penalty_pairs(penalties: Any, n: float) -> list[tuple[float, float]]:
@@ -130,8 +150,8 @@ class BooleanRuleSetCV(RefitDelegation, ClassifierMixin, BaseEstimator):
     For each penalty of the grid, the rule set is fitted on the training part of every
     fold (stratified ``cv``-fold) and scored on the held-out part; the chosen penalty is
     then refitted on all the data (``best_estimator_``), and prediction, ``rules_``,
-    ``str``, :meth:`explain`, :meth:`to_json` and :meth:`export_model` are those of the
-    refitted rule set.
+    ``str``, :meth:`explain` and :meth:`export_model` are those of the refitted rule set;
+    :meth:`to_json` saves the search (its results and the refitted rule set, nested).
 
     Parameters
     ----------
@@ -493,10 +513,126 @@ class BooleanRuleSetCV(RefitDelegation, ClassifierMixin, BaseEstimator):
         return self.best_estimator_.decision_function(X)
 
     def to_json(self, path: str | os.PathLike | None = None, *, indent: int | None = 2) -> str:
-        """The refitted rule set as :meth:`BooleanRuleSetClassifier.to_json` writes it
-        (load it with :meth:`BooleanRuleSetClassifier.from_json` or ``optirules predict``)."""
+        """The fitted search as JSON text (and written to ``path`` if given); no pickle.
+
+        Format ``"optirules.BooleanRuleSetCV"``: the header of every learner's JSON (this
+        search's own parameters, classes, columns), the chosen penalty (``penalty_``),
+        ``best_index_``, ``status_``, ``n_splits_``, ``cv_time_``, ``fit_time_``, the
+        ``cv_results_`` arrays (NaN written as null) and the refitted rule set as
+        :meth:`BooleanRuleSetClassifier.to_json` writes it (``best_estimator``).
+        :meth:`from_json` (or ``optirules predict``) rebuilds a fitted search whose
+        predictions, probabilities, rules and ``rules_table`` are the original's.
+        Parameters with no JSON form (a splitter ``cv``, a callable ``scoring``) are kept
+        as their ``repr``.
+        """
+        import json
+
+        from ._json import dump_json, json_header
+
         self._check_fitted()
-        return self.best_estimator_.to_json(path, indent=indent)
+        best = json.loads(self.best_estimator_.to_json(indent=None))
+        results = {}
+        for key, values in self.cv_results_.items():
+            arr = np.asarray(values)
+            if arr.dtype == bool:
+                results[key] = [bool(v) for v in arr]
+            else:
+                results[key] = [None if not math.isfinite(v) else float(v)
+                                for v in arr.astype(float)]
+        data = {
+            **json_header(self, _JSON_FORMAT),
+            "penalty": [float(v) for v in self.penalty_],
+            "best_index": int(self.best_index_),
+            "status": str(self.status_),
+            "n_splits": int(self.n_splits_),
+            "cv_time": float(getattr(self, "cv_time_", math.nan)),
+            "fit_time": float(getattr(self, "fit_time_", math.nan)),
+            "cv_results": results,
+            "best_estimator": best,
+        }
+        for key in ("cv_time", "fit_time"):
+            if not math.isfinite(data[key]):
+                data[key] = None
+        return dump_json(data, path, indent)
+
+    @classmethod
+    def from_json(cls, source: str | os.PathLike) -> BooleanRuleSetCV:
+        """Rebuild a fitted search from :meth:`to_json` output (text or a file path).
+
+        Every field is checked (the refitted rule set by
+        :meth:`BooleanRuleSetClassifier.from_json`); a damaged or foreign file raises one
+        :class:`~optirules.errors.InputError` naming the field."""
+        import json
+
+        from ._json import (
+            _check_header,
+            damaged_as_input_error,
+            load_json_header,
+            read_document,
+            restore_params,
+        )
+
+        name = cls.__name__
+        doc = read_document(source, _JSON_FORMAT)
+        data = doc.value
+        classes = data.get("classes")
+        _check_header(data, _JSON_FORMAT,
+                      n_classes=2 if isinstance(classes, list) and len(classes) == 2 else None)
+        sub = doc["best_estimator"]
+        sub.object()
+        try:
+            best = BooleanRuleSetClassifier.from_json(json.dumps(sub.value))
+        except InputError as exc:
+            raise InputError(f"in 'best_estimator' (the refitted rule set): {exc}") from None
+        with damaged_as_input_error(name):
+            params = restore_params(data["params"])
+            params["estimator"] = _read_estimator(doc["params"]["estimator"])
+            est = cls(**params)
+            load_json_header(est, data)
+            if (best.n_features_in_ != est.n_features_in_
+                    or list(map(str, getattr(best, "feature_names_in_", []))) !=
+                    list(map(str, getattr(est, "feature_names_in_", [])))
+                    or len(best.classes_) != len(est.classes_)
+                    or any(type(a) is not type(b) or a != b for a, b in zip(
+                        best.classes_.tolist(), est.classes_.tolist()))):
+                raise sub.damaged("must read the search's columns and predict its classes "
+                                  "('classes', 'n_features_in', 'feature_names_in')")
+            res = doc["cv_results"]
+            res.object()
+            n = len(res["lambda0"].items(min_length=1))
+            results: dict[str, Any] = {}
+            for key in ("lambda0", "lambda1"):
+                results[key] = res[key].reals(n, lo=0.0)
+            for key in ("mean_score", "std_score", "mean_complexity", "mean_fit_time"):
+                results[key] = np.asarray([f.real(null=math.nan) for f in res[key].items(n)],
+                                          dtype=float)
+            n_splits = doc["n_splits"].count(lo=1)
+            for s in range(n_splits):
+                key = f"split{s}_score"
+                results[key] = np.asarray([f.real(null=math.nan) for f in res[key].items(n)],
+                                          dtype=float)
+            for key in ("all_certified", "complete"):
+                results[key] = np.asarray([f.boolean() for f in res[key].items(n)],
+                                          dtype=bool)
+            best_index = doc["best_index"].count(hi=n - 1)
+            penalty = tuple(doc["penalty"].reals(2, lo=0.0).tolist())
+            if penalty != (results["lambda0"][best_index], results["lambda1"][best_index]):
+                raise doc["penalty"].damaged(
+                    f"must be the penalty of 'best_index' {best_index} in 'cv_results' "
+                    f"({results['lambda0'][best_index]:g}, {results['lambda1'][best_index]:g})")
+            nan = math.nan
+            est.cv_results_ = results
+            est.n_splits_ = n_splits
+            est.best_index_ = best_index
+            est.penalty_ = penalty
+            est.status_ = doc["status"].string()
+            est.cv_time_ = doc["cv_time"].real(lo=0.0, null=nan, default=nan)
+            est.fit_time_ = doc["fit_time"].real(lo=0.0, null=nan, default=nan)
+            est.best_estimator_ = best
+            est.classes_ = best.classes_
+            if hasattr(best, "rules_"):
+                est.rules_ = best.rules_
+        return est
 
     def export_model(self, path: str | os.PathLike, **kwargs: Any) -> list[Any]:
         """The refitted rule set's master (see :meth:`BooleanRuleSetClassifier.export_model`)."""

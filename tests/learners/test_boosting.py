@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -383,3 +384,124 @@ def test_verbose_logs_each_round_through_logging(caplog):
     rounds = [r.getMessage() for r in caplog.records if " round " in r.getMessage()]
     assert len(rounds) == clf.n_estimators_ and rounds[0].startswith("adaboost round 1: edge")
     assert caplog.records[-1].getMessage().endswith(clf.stop_reason_)
+
+
+# ---------------------------------------------------------------------- JSON layouts
+#: a model saved in the version-1 layout (every hypothesis repeats the literal names), as
+#: the release before the compact layout wrote it, with its predictions on _OLD_X
+_OLD_V1_JSON = (
+    '{"format": "optirules.BoostingClassifier", "version": 1, "params": {"binarizer": "au'
+    'to", "booster": "adaboost", "class_weight": null, "epsilon": 0.1, "gamma": 0.1, "max'
+    '_degree": 2, "n_estimators": 3, "random_state": null, "target_error": null, "verbose'
+    '": false, "weak_learner": "stump"}, "classes": ["no", "yes"], "n_features_in": 2, "f'
+    'eature_names_in": ["age", "colour"], "literals": [{"feature": "age", "op": "<=", "va'
+    'lue": 26.0, "column": 0}, {"feature": "age", "op": ">", "value": 26.0, "column": 0},'
+    ' {"feature": "age", "op": "<=", "value": 30.0, "column": 0}, {"feature": "age", "op"'
+    ': ">", "value": 30.0, "column": 0}, {"feature": "age", "op": "<=", "value": 40.0, "c'
+    'olumn": 0}, {"feature": "age", "op": ">", "value": 40.0, "column": 0}, {"feature": "'
+    'age", "op": "<=", "value": 46.0, "column": 0}, {"feature": "age", "op": ">", "value"'
+    ': 46.0, "column": 0}, {"feature": "age", "op": "<=", "value": 48.0, "column": 0}, {"'
+    'feature": "age", "op": ">", "value": 48.0, "column": 0}, {"feature": "age", "op": "<'
+    '=", "value": 50.0, "column": 0}, {"feature": "age", "op": ">", "value": 50.0, "colum'
+    'n": 0}, {"feature": "age", "op": "<=", "value": 55.0, "column": 0}, {"feature": "age'
+    '", "op": ">", "value": 55.0, "column": 0}, {"feature": "age", "op": "<=", "value": 6'
+    '4.0, "column": 0}, {"feature": "age", "op": ">", "value": 64.0, "column": 0}, {"feat'
+    'ure": "age", "op": "<=", "value": 68.0, "column": 0}, {"feature": "age", "op": ">", '
+    '"value": 68.0, "column": 0}, {"feature": "colour", "op": "==", "value": "blue", "col'
+    'umn": 1}, {"feature": "colour", "op": "!=", "value": "blue", "column": 1}, {"feature'
+    '": "colour", "op": "==", "value": "green", "column": 1}, {"feature": "colour", "op":'
+    ' "!=", "value": "green", "column": 1}, {"feature": "colour", "op": "==", "value": "r'
+    'ed", "column": 1}, {"feature": "colour", "op": "!=", "value": "red", "column": 1}], '
+    '"feature_names": ["age <= 26", "age > 26", "age <= 30", "age > 30", "age <= 40", "ag'
+    'e > 40", "age <= 46", "age > 46", "age <= 48", "age > 48", "age <= 50", "age > 50", '
+    '"age <= 55", "age > 55", "age <= 64", "age > 64", "age <= 68", "age > 68", "colour ='
+    '= blue", "colour != blue", "colour == green", "colour != green", "colour == red", "c'
+    'olour != red"], "hypotheses": [{"type": "stump", "feature": 6, "threshold": 0.5, "le'
+    'ft": 1, "right": -1, "feature_names": ["age <= 26", "age > 26", "age <= 30", "age > '
+    '30", "age <= 40", "age > 40", "age <= 46", "age > 46", "age <= 48", "age > 48", "age'
+    ' <= 50", "age > 50", "age <= 55", "age > 55", "age <= 64", "age > 64", "age <= 68", '
+    '"age > 68", "colour == blue", "colour != blue", "colour == green", "colour != green"'
+    ', "colour == red", "colour != red"]}, {"type": "stump", "feature": 22, "threshold": '
+    '0.5, "left": -1, "right": 1, "feature_names": ["age <= 26", "age > 26", "age <= 30",'
+    ' "age > 30", "age <= 40", "age > 40", "age <= 46", "age > 46", "age <= 48", "age > 4'
+    '8", "age <= 50", "age > 50", "age <= 55", "age > 55", "age <= 64", "age > 64", "age '
+    '<= 68", "age > 68", "colour == blue", "colour != blue", "colour == green", "colour !'
+    '= green", "colour == red", "colour != red"]}, {"type": "stump", "feature": 10, "thre'
+    'shold": 0.5, "left": 1, "right": -1, "feature_names": ["age <= 26", "age > 26", "age'
+    ' <= 30", "age > 30", "age <= 40", "age > 40", "age <= 46", "age > 46", "age <= 48", '
+    '"age > 48", "age <= 50", "age > 50", "age <= 55", "age > 55", "age <= 64", "age > 64'
+    '", "age <= 68", "age > 68", "colour == blue", "colour != blue", "colour == green", "'
+    'colour != green", "colour == red", "colour != red"]}], "alphas": [0.8047189562170503'
+    ', 0.6931471805599454, 0.7331685343967135], "edges": [0.6666666666666666, 0.6, 0.625]'
+    ', "weighted_errors": [0.16666666666666666, 0.19999999999999998, 0.1875], "max_weight'
+    '_ratios": [1.0, 3.0, 1.875], "smoothness": 3.0, "stop_reason": "n_estimators"}'
+)
+_OLD_PRED = ['no', 'no', 'yes', 'yes', 'yes', 'yes', 'no', 'no', 'yes', 'yes', 'no', 'no']
+_OLD_DECISION = [-0.8447403100538183, -2.2310346711737092, 0.7646976023802822, 0.8447403100538183, 0.8447403100538183, 2.2310346711737092, -2.2310346711737092, -2.2310346711737092, 2.2310346711737092, 0.8447403100538183, -0.8447403100538183, -0.6215967587396086]
+
+
+def _old_frame():
+    return pd.DataFrame({"age": [23., 35, 47, 52, 61, 70, 28, 44, 58, 66, 31, 49],
+                         "colour": ["red", "blue", "red", "green", "blue", "red",
+                                    "green", "green", "red", "blue", "red", "blue"]})
+
+
+def test_json_reads_the_version_1_layout():
+    doc = json.loads(_OLD_V1_JSON)
+    assert doc["version"] == 1 and "feature_names" in doc["hypotheses"][0]
+    X = _old_frame()
+    old = BoostingClassifier.from_json(_OLD_V1_JSON)
+    assert old.predict(X).tolist() == _OLD_PRED
+    assert old.decision_function(X).tolist() == _OLD_DECISION
+    assert "age <= 46 -> -1 else +1" in old.to_text()
+    # saved again, it is written in the compact layout and predicts the same
+    new = json.loads(old.to_json())
+    assert new["version"] == 2
+    assert all("feature_names" not in h for h in new["hypotheses"])
+    back = BoostingClassifier.from_json(json.dumps(new))
+    assert back.decision_function(X).tolist() == _OLD_DECISION
+    assert back.to_text() == old.to_text()
+
+
+def _as_version_1(doc):
+    """A version-2 document rewritten by hand in the version-1 layout."""
+    if "one_vs_rest" in doc:
+        return {**doc, "one_vs_rest": [_as_version_1(d) for d in doc["one_vs_rest"]]}
+    return {**doc, "version": 1,
+            "hypotheses": [{**h, "feature_names": doc["feature_names"]}
+                           for h in doc["hypotheses"]]}
+
+
+@pytest.mark.parametrize("weak", ["stump", "parity", "cart"])
+def test_json_compact_layout_stores_the_names_once(weak):
+    X, y = _mixed_frame()
+    y3 = np.where(X["thal"] == "normal", "a", np.where(X["age"] > 50, "b", "c"))
+    for target in (y, y3):
+        clf = BoostingClassifier(weak_learner=weak, n_estimators=8, binarizer="auto",
+                                 random_state=0).fit(X, target)
+        text = clf.to_json()
+        doc = json.loads(text)
+        parts = doc.get("one_vs_rest", [doc])
+        for part in parts:
+            assert part["version"] == 2 and len(part["feature_names"]) == len(part["literals"])
+            assert all("feature_names" not in h for h in part["hypotheses"])
+        back = BoostingClassifier.from_json(text)
+        np.testing.assert_array_equal(back.decision_function(X), clf.decision_function(X))
+        np.testing.assert_array_equal(back.predict_proba(X), clf.predict_proba(X))
+        assert back.to_text() == clf.to_text()
+        old_text = json.dumps(_as_version_1(doc))
+        assert len(old_text) > len(json.dumps(doc))
+        old = BoostingClassifier.from_json(old_text)
+        np.testing.assert_array_equal(old.predict(X), clf.predict(X))
+        assert old.to_text() == clf.to_text()
+
+
+def test_json_compact_layout_refuses_names_of_another_length():
+    X, y = _mixed_frame()
+    doc = json.loads(BoostingClassifier(n_estimators=3, binarizer="auto").fit(X, y).to_json())
+    doc["feature_names"] = doc["feature_names"][:-1]
+    with pytest.raises(InputError, match="'feature_names' must hold"):
+        BoostingClassifier.from_json(json.dumps(doc))
+    doc["version"] = 3
+    with pytest.raises(InputError, match="version 3.*reads version 1, 2"):
+        BoostingClassifier.from_json(json.dumps(doc))

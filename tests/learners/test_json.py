@@ -263,3 +263,109 @@ def test_damaged_saved_binarizer_parameters_are_refused(damage, message):
     damage(doc["params"]["binarizer"])
     with pytest.raises(InputError, match=message):
         BooleanRuleSetClassifier.from_json(json.dumps(doc))
+
+
+# ---------------------------------------------------------------------- BooleanRuleSetCV
+def _cv_frame(k=2, n=80, seed=0):
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({"age": rng.integers(20, 80, n).astype(float),
+                      "colour": rng.choice(["red", "green", "blue"], n)})
+    signal = (X.age > 50).astype(int) + (X.colour == "red").astype(int)
+    labels = np.array(["no", "yes"]) if k == 2 else np.array(["a", "b", "c"])
+    return X, labels[np.clip(signal.to_numpy(), 0, k - 1)]
+
+
+@pytest.fixture(scope="module")
+def saved_cv():
+    import warnings
+
+    from optirules.learners import BooleanRuleSetCV
+
+    out = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for k in (2, 3):
+            X, y = _cv_frame(k)
+            cv = BooleanRuleSetCV(BooleanRuleSetClassifier(max_degree=1, binarizer="auto"),
+                                  penalties=(0.005, (0.01, 0.02), 0.05), cv=2,
+                                  selection="one_se").fit(X, y)
+            out[k] = (cv, X, y)
+    return out
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_rule_set_cv_round_trip(saved_cv, k, tmp_path):
+    from optirules.learners import BooleanRuleSetCV
+
+    cv, X, y = saved_cv[k]
+    doc = json.loads(cv.to_json(tmp_path / "cv.json"))
+    assert doc["format"] == "optirules.BooleanRuleSetCV"
+    assert doc["best_estimator"]["format"] == "optirules.BooleanRuleSetClassifier"
+    back = BooleanRuleSetCV.from_json(tmp_path / "cv.json")
+    assert isinstance(back, BooleanRuleSetCV)
+    assert back.get_params()["selection"] == "one_se"
+    assert back.get_params()["penalties"] == [0.005, [0.01, 0.02], 0.05]
+    assert isinstance(back.estimator, BooleanRuleSetClassifier)
+    assert back.estimator.get_params()["max_degree"] == 1
+    assert back.penalty_ == cv.penalty_ and back.best_index_ == cv.best_index_
+    assert back.status_ == cv.status_ and back.n_splits_ == cv.n_splits_
+    assert set(back.cv_results_) == set(cv.cv_results_)
+    for key, values in cv.cv_results_.items():
+        np.testing.assert_array_equal(back.cv_results_[key], values)
+    np.testing.assert_array_equal(back.classes_, cv.classes_)
+    np.testing.assert_array_equal(back.predict(X), cv.predict(X))
+    np.testing.assert_array_equal(back.predict_proba(X), cv.predict_proba(X))
+    np.testing.assert_array_equal(back.decision_function(X), cv.decision_function(X))
+    if k == 2:
+        np.testing.assert_array_equal(back.decision_rules(X), cv.decision_rules(X))
+        assert back.rules_ == cv.rules_
+    import pandas as pd
+
+    pd.testing.assert_frame_equal(back.rules_table(X, y), cv.rules_table(X, y))
+    assert back.to_text() == cv.to_text()
+    assert json.loads(back.to_json())["cv_results"] == doc["cv_results"]
+
+
+def test_rule_set_cv_damage_names_the_field(saved_cv):
+    from optirules.learners import BooleanRuleSetCV
+
+    cv, _X, _y = saved_cv[2]
+    doc = json.loads(cv.to_json())
+    cases = [
+        (("best_index",), 7, r"'best_index' must be an integer in \[0, 2\]"),
+        (("penalty",), [1.0, 1.0], r"'penalty' must be the penalty of 'best_index'"),
+        (("cv_results", "mean_score", 0), "abc", r"'cv_results\.mean_score\[0\]' must be a"),
+        (("cv_results", "complete"), [True], r"'cv_results\.complete' must hold 3 values"),
+        (("status",), 5, r"'status' must be a string"),
+        (("params", "estimator", "params", "nonsense"), 1, r"has no parameter 'nonsense'"),
+        (("best_estimator", "scores", "default_precision"), 5,
+         r"in 'best_estimator'.*'scores\.default_precision' must be in \[0, 1\]"),
+        (("classes",), ["no", "maybe"], r"'best_estimator' must read the search's columns"),
+    ]
+    for path, value, message in cases:
+        bad = json.loads(json.dumps(doc))
+        parent = bad
+        for key in path[:-1]:
+            parent = parent[key]
+        parent[path[-1]] = value
+        with pytest.raises(InputError, match=message):
+            BooleanRuleSetCV.from_json(json.dumps(bad))
+    with pytest.raises(InputError, match="not written by BooleanRuleSetCV"):
+        BooleanRuleSetCV.from_json(json.dumps(doc["best_estimator"]))
+
+
+def test_cli_predicts_with_a_saved_rule_set_cv(saved_cv, tmp_path, capsys):
+    from optirules.cli import main
+
+    cv, X, _y = saved_cv[2]
+    cv.to_json(tmp_path / "cv.json")
+    X.to_csv(tmp_path / "data.csv", index=False)
+    out = tmp_path / "pred.csv"
+    assert main(["predict", str(tmp_path / "cv.json"), str(tmp_path / "data.csv"),
+                 "--output", str(out)]) == 0
+    import pandas as pd
+
+    pred = pd.read_csv(out)["prediction"].astype(str).to_numpy()
+    np.testing.assert_array_equal(pred, cv.predict(X).astype(str))

@@ -19,6 +19,7 @@ import pytest
 from optirules.errors import InputError
 from optirules.learners import (
     BooleanRuleSetClassifier,
+    BooleanRuleSetCV,
     BoostingClassifier,
     DecisionListClassifier,
     DRORuleEnsembleClassifier,
@@ -79,6 +80,11 @@ def fitted():
             "decision_list": (DecisionListClassifier(max_degree=1).fit(X, y), X),
             "one_vs_rest": (BooleanRuleSetClassifier(max_degree=1, binarizer="auto",
                                                      random_state=0).fit(X3, y3), X3),
+            "rule_set_cv": (BooleanRuleSetCV(BooleanRuleSetClassifier(max_degree=1,
+                                                                       binarizer="auto"),
+                                             penalties=(0.01, 0.05), cv=2).fit(X, y), X),
+            "boosting_one_vs_rest": (BoostingClassifier(binarizer="auto", n_estimators=2)
+                                     .fit(X3, y3), X3),
         }
     return {name: (model, X, model.to_json()) for name, (model, X) in models.items()}
 
@@ -154,7 +160,8 @@ def _outcome(cls, load, X, other_columns=False, no_scores=False):
 
 
 ACTIONS = ["delete", *VALUES, *RAW]
-MODELS = ["rule_set", "dro", "boosting", "boosting_cart", "decision_list", "one_vs_rest"]
+MODELS = ["rule_set", "dro", "boosting", "boosting_cart", "decision_list", "one_vs_rest",
+          "rule_set_cv", "boosting_one_vs_rest"]
 
 
 @pytest.mark.parametrize("name", MODELS)

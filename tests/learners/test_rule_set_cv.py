@@ -121,8 +121,11 @@ def test_scoring_json_explain_and_pipeline(tmp_path):
                            penalties=(0.001, 0.01), cv=3, scoring="balanced_accuracy")
     est.fit(X, y)
     assert set(est.classes_) == {"sick", "well"}
-    back = BooleanRuleSetClassifier.from_json(est.to_json(tmp_path / "cv.json"))
+    back = BooleanRuleSetCV.from_json(est.to_json(tmp_path / "cv.json"))
     np.testing.assert_array_equal(back.predict(X), est.predict(X))
+    assert back.penalty_ == est.penalty_ and back.best_index_ == est.best_index_
+    refit = BooleanRuleSetClassifier.from_json(est.best_estimator_.to_json())
+    np.testing.assert_array_equal(refit.predict(X), est.predict(X))
     assert len(est.explain(X[:4])) == 4 and est.decision_rules(X).shape[0] == len(y)
     # the exported master is the refitted rule set's: HiGHS re-solving it gets its objective
     from optirules.solvers import read_model
