@@ -238,107 +238,11 @@ def _share(correct: np.ndarray, q: np.ndarray) -> float:
 
 
 def _divergence(p: np.ndarray, q: np.ndarray, divergence: str) -> float:
-    r""":math:`D_\phi(P, Q) = \sum_i Q_i \phi(P_i / Q_i)`, the phi-divergence of ``p`` from
-    the empirical pmf ``q`` (all > 0); :func:`~optirules.models.phi_divergence` when ``q``
-    is uniform."""
+    r""":math:`D_\phi(P, Q)` of ``p`` from the empirical pmf ``q``
+    (:func:`~optirules.models.phi_divergence` with ``reference=q``)."""
     from ..models import phi_divergence
 
-    if _uniform(q):
-        return phi_divergence(p, divergence)
-    s = p / q
-    if divergence == "chi2":
-        return float(q @ (s - 1.0) ** 2)
-    u = s - 1.0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(s > 0.0, s * np.log1p(u) - u, 1.0)
-    return float(q @ terms)
-
-
-def _weighted_worst_case(z: np.ndarray, q: np.ndarray, rho: float,
-                         divergence: str) -> np.ndarray:
-    r"""The worst-case pmf of eq 9 with the ball centred at the empirical pmf ``q`` (all
-    > 0): :math:`\max_P \sum_i P_i z_i` s.t. :math:`\sum_i Q_i \phi(P_i/Q_i) \le \rho`.
-
-    With integer weights this is eq 9 on the repeated rows, each row's mass the sum over
-    its copies (the copies of a row share one loss, so the optimum splits its mass equally).
-    chi2: :math:`P_i = Q_i (z_i - \eta)_+ / \sum_j Q_j (z_j - \eta)_+` with :math:`\eta`
-    solving :math:`\sum Q (z-\eta)_+^2 / (\sum Q (z-\eta)_+)^2 = 1 + \rho`, located as in
-    :func:`~optirules.models.worst_case_pmf` with weighted sums; kl:
-    :math:`P_i \propto Q_i e^{\beta z_i}`, :math:`\beta` by a bracketed Newton search."""
-    zmax = z.max()
-    if rho == 0.0 or zmax == z.min():
-        return q.copy()
-    top = z == zmax
-    q_top = float(q[top].sum())
-    if (divergence == "chi2" and rho >= 1.0 / q_top - 1.0) or (
-            divergence == "kl" and rho >= -math.log(q_top)):
-        p = np.where(top, q, 0.0)  # the divergence row is slack: all mass on the maxima
-        return p / p.sum()
-    if divergence == "chi2":
-        order = np.argsort(-z, kind="stable")
-        zs, qs = z[order], q[order]
-        x = zs - zs[0]
-        Q = np.cumsum(qs)
-        mean = np.cumsum(qs * x) / Q
-        var = np.maximum(np.cumsum(qs * x * x) / Q - mean * mean, 0.0)
-        target = 1.0 + rho
-        starts = np.flatnonzero(np.r_[True, x[1:] != x[:-1]])
-        ends = np.r_[starts[1:], x.size]
-        u = x[starts]
-        jj = ends[:-1]
-        d = mean[jj - 1] - u[1:]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            g = (var[jj - 1] + d * d) / (Q[jj - 1] * d * d)
-        below = np.flatnonzero(g <= target)
-        if below.size:
-            l_idx = below[0]
-            lo, hi = u[l_idx + 1], u[l_idx]
-        else:
-            l_idx = u.size - 1
-            lo, hi = -np.inf, u[l_idx]
-        size = int(ends[l_idx])
-        denom = target * Q[size - 1] - 1.0
-        v = var[size - 1]
-        if denom <= 0.0 or v <= 0.0:
-            eta = hi
-        else:
-            eta = min(max(mean[size - 1] - math.sqrt(v / denom), lo), hi)
-        p = q * np.maximum((z - zmax) - eta, 0.0)
-        p = p / p.sum()
-        div = _divergence(p, q, "chi2")
-        if div > rho * (1.0 + 1e-12):  # round-off: shrink towards q (scales it by t^2)
-            t = math.sqrt(rho / div)
-            p = t * p + (1.0 - t) * q
-        return p
-    x = (z - zmax) / float(zmax - z.min())
-    mean_x = float(q @ x)
-    beta = math.sqrt(2.0 * rho / max(float(q @ (x - mean_x) ** 2), 1e-300))
-    lo, hi = 0.0, math.inf
-    tol = 1e-12 * rho
-    for _ in range(300):
-        w = beta * x
-        em1 = np.expm1(w)
-        m = float(q @ em1)
-        p = q * (em1 + 1.0) / (1.0 + m)
-        kl = max(float((p * (w - math.log1p(m))).sum()), 0.0)
-        mu = float((p * x).sum())
-        dkl = beta * float((p * (x - mu) ** 2).sum())
-        if abs(kl - rho) <= tol:
-            break
-        if kl < rho:
-            lo = beta
-        else:
-            hi = beta
-        if math.isfinite(hi) and hi - lo <= 1e-15 * hi:
-            break
-        step = beta - (kl - rho) / dkl if dkl > 0 else math.nan
-        if not (lo < step < hi):
-            step = 0.5 * (lo + hi) if math.isfinite(hi) else 2.0 * beta
-        beta = step
-    if kl > rho:  # mixing with q by t scales the KL divergence by at most 1 - t
-        t = 1.0 - rho / kl
-        p = (1.0 - t) * p + t * q
-    return p
+    return phi_divergence(p, divergence, reference=None if _uniform(q) else q)
 
 
 def _robust(z: np.ndarray, rho: float, divergence: str,
@@ -347,10 +251,8 @@ def _robust(z: np.ndarray, rho: float, divergence: str,
     (uniform when None) and its maximizer."""
     from ..models import worst_case_pmf
 
-    if q is None or _uniform(q):
-        p = worst_case_pmf(z, rho, divergence)
-    else:
-        p = _weighted_worst_case(np.asarray(z, dtype=float), q, rho, divergence)
+    p = worst_case_pmf(z, rho, divergence,
+                       reference=None if q is None or _uniform(q) else q)
     return float(p @ z), p
 
 

@@ -83,7 +83,7 @@ def _check_rho(rho: Any) -> float:
 
 
 # --------------------------------------------------------------------------- divergence
-def phi_divergence(p: Any, divergence: str = "chi2") -> float:
+def phi_divergence(p: Any, divergence: str = "chi2", *, reference: Any = None) -> float:
     r"""The phi-divergence of a pmf from the uniform pmf, as in the constraint of eq 9.
 
     .. math::
@@ -101,6 +101,10 @@ def phi_divergence(p: Any, divergence: str = "chi2") -> float:
         Non-negative weights (normally a pmf).
     divergence : {"chi2", "kl"}
         Which phi.
+    reference : array-like of shape (N,), optional
+        The centre :math:`Q` of the ball when it is not uniform (positive weights, e.g.
+        the normalized sample weights): :math:`D_\phi(P, Q) = \sum_i Q_i \phi(P_i/Q_i)`,
+        which is the uniform formula on rows repeated by integer weights.
 
     Returns
     -------
@@ -111,6 +115,8 @@ def phi_divergence(p: Any, divergence: str = "chi2") -> float:
     arr = _check_z(p, "p", "weights")
     if np.any(arr < 0):
         raise InputError("p has negative entries: a pmf must be non-negative.")
+    if reference is not None:
+        return _reference_divergence(arr, _check_reference(reference, arr.size), divergence)
     n = arr.size
     s = n * arr
     if divergence == "chi2":
@@ -121,6 +127,27 @@ def phi_divergence(p: Any, divergence: str = "chi2") -> float:
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(s > 0.0, s * np.log1p(u) - u, 1.0)
     return float(np.mean(terms))
+
+
+def _reference_divergence(p: np.ndarray, q: np.ndarray, divergence: str) -> float:
+    r""":math:`D_\phi(P, Q) = \sum_i Q_i \phi(P_i / Q_i)` for a reference pmf ``q`` (all
+    > 0); with ``q`` uniform it is :func:`phi_divergence`'s value."""
+    s = p / q
+    if divergence == "chi2":
+        return float(q @ (s - 1.0) ** 2)
+    u = s - 1.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(s > 0.0, s * np.log1p(u) - u, 1.0)
+    return float(q @ terms)
+
+
+def _check_reference(reference: Any, n: int) -> np.ndarray:
+    """A reference pmf: ``n`` finite positive weights, returned normalized to sum 1."""
+    q = np.asarray(reference, dtype=float).reshape(-1) if reference is not None else None
+    if q is None or q.size != n or not np.all(np.isfinite(q)) or np.any(q <= 0):
+        raise InputError(f"reference must be {n} finite positive weights (the centre of the "
+                         "divergence ball; e.g. the normalized sample weights).")
+    return q / q.sum()
 
 
 # --------------------------------------------------------------------------- exact solver
@@ -249,8 +276,95 @@ def _kl_exact(z: np.ndarray, rho: float) -> np.ndarray:
     return p
 
 
+def _reference_exact(z: np.ndarray, q: np.ndarray, rho: float,
+                     divergence: str) -> np.ndarray:
+    r"""The worst-case pmf of eq 9 with the ball centred at the reference pmf ``q`` (all
+    > 0): :math:`\max_P \sum_i P_i z_i` s.t. :math:`\sum_i Q_i \phi(P_i/Q_i) \le \rho`.
+
+    With integer weights this is eq 9 on the repeated rows, each row's mass the sum over
+    its copies (the copies of a row share one loss, so the optimum splits its mass equally).
+    chi2: :math:`P_i = Q_i (z_i - \eta)_+ / \sum_j Q_j (z_j - \eta)_+` with :math:`\eta`
+    solving :math:`\sum Q (z-\eta)_+^2 / (\sum Q (z-\eta)_+)^2 = 1 + \rho`, located as in
+    :func:`_chi2_exact` with weighted sums; kl:
+    :math:`P_i \propto Q_i e^{\beta z_i}`, :math:`\beta` by a bracketed Newton search."""
+    zmax = z.max()
+    if rho == 0.0 or zmax == z.min():
+        return q.copy()
+    top = z == zmax
+    q_top = float(q[top].sum())
+    if (divergence == "chi2" and rho >= 1.0 / q_top - 1.0) or (
+            divergence == "kl" and rho >= -math.log(q_top)):
+        p = np.where(top, q, 0.0)  # the divergence row is slack: all mass on the maxima
+        return p / p.sum()
+    if divergence == "chi2":
+        order = np.argsort(-z, kind="stable")
+        zs, qs = z[order], q[order]
+        x = zs - zs[0]
+        Q = np.cumsum(qs)
+        mean = np.cumsum(qs * x) / Q
+        var = np.maximum(np.cumsum(qs * x * x) / Q - mean * mean, 0.0)
+        target = 1.0 + rho
+        starts = np.flatnonzero(np.r_[True, x[1:] != x[:-1]])
+        ends = np.r_[starts[1:], x.size]
+        u = x[starts]
+        jj = ends[:-1]
+        d = mean[jj - 1] - u[1:]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            g = (var[jj - 1] + d * d) / (Q[jj - 1] * d * d)
+        below = np.flatnonzero(g <= target)
+        if below.size:
+            l_idx = below[0]
+            lo, hi = u[l_idx + 1], u[l_idx]
+        else:
+            l_idx = u.size - 1
+            lo, hi = -np.inf, u[l_idx]
+        size = int(ends[l_idx])
+        denom = target * Q[size - 1] - 1.0
+        v = var[size - 1]
+        if denom <= 0.0 or v <= 0.0:
+            eta = hi
+        else:
+            eta = min(max(mean[size - 1] - math.sqrt(v / denom), lo), hi)
+        p = q * np.maximum((z - zmax) - eta, 0.0)
+        p = p / p.sum()
+        div = _reference_divergence(p, q, "chi2")
+        if div > rho * (1.0 + 1e-12):  # round-off: shrink towards q (scales it by t^2)
+            t = math.sqrt(rho / div)
+            p = t * p + (1.0 - t) * q
+        return p
+    x = (z - zmax) / float(zmax - z.min())
+    mean_x = float(q @ x)
+    beta = math.sqrt(2.0 * rho / max(float(q @ (x - mean_x) ** 2), 1e-300))
+    lo, hi = 0.0, math.inf
+    tol = 1e-12 * rho
+    for _ in range(300):
+        w = beta * x
+        em1 = np.expm1(w)
+        m = float(q @ em1)
+        p = q * (em1 + 1.0) / (1.0 + m)
+        kl = max(float((p * (w - math.log1p(m))).sum()), 0.0)
+        mu = float((p * x).sum())
+        dkl = beta * float((p * (x - mu) ** 2).sum())
+        if abs(kl - rho) <= tol:
+            break
+        if kl < rho:
+            lo = beta
+        else:
+            hi = beta
+        if math.isfinite(hi) and hi - lo <= 1e-15 * hi:
+            break
+        step = beta - (kl - rho) / dkl if dkl > 0 else math.nan
+        if not (lo < step < hi):
+            step = 0.5 * (lo + hi) if math.isfinite(hi) else 2.0 * beta
+        beta = step
+    if kl > rho:  # mixing with q by t scales the KL divergence by at most 1 - t
+        t = 1.0 - rho / kl
+        p = (1.0 - t) * p + t * q
+    return p
+
+
 def worst_case_pmf(losses: Any, rho: float, divergence: str = "chi2", method: str = "exact",
-                   **solve_options: Any) -> np.ndarray:
+                   *, reference: Any = None, **solve_options: Any) -> np.ndarray:
     r"""The worst-case pmf of the DRO paper, eq 9, for ``losses`` :math:`z` and radius ``rho``.
 
     Solves
@@ -309,6 +423,11 @@ def worst_case_pmf(losses: Any, rho: float, divergence: str = "chi2", method: st
         ``"exact"``: the Lagrangian solver above (milliseconds for N = 20,000).
         ``"cvxpy"``: solve :class:`WorstCasePmfModel` (Clarabel unless ``solver=``
         is passed in ``solve_options``).
+    reference : array-like of shape (N,), optional
+        The centre :math:`Q` of the ball when it is not uniform (positive weights, e.g.
+        the normalized sample weights; ``method="exact"`` only): the constraint becomes
+        :math:`\sum_i Q_i \phi(P_i/Q_i) \le \rho`, which with integer weights is eq 9 on
+        the repeated rows (each row's mass the sum over its copies).
     **solve_options
         Passed to :meth:`WorstCasePmfModel.solve` when ``method="cvxpy"``.
 
@@ -327,6 +446,13 @@ def worst_case_pmf(losses: Any, rho: float, divergence: str = "chi2", method: st
     divergence = _check_divergence(divergence)
     if not isinstance(method, str) or method.lower() not in _METHODS:
         raise InputError(f"method must be one of {_METHODS}, got {method!r}.")
+    if reference is not None:
+        if method.lower() != "exact":
+            raise InputError("reference= is solved by method='exact' only.")
+        if solve_options:
+            raise InputError(f"solve options {sorted(solve_options)} only apply to "
+                             "method='cvxpy'.")
+        return _reference_exact(z, _check_reference(reference, z.size), rho, divergence)
     if method.lower() == "cvxpy":
         model = WorstCasePmfModel(z, rho, divergence)
         model.solve(**solve_options)

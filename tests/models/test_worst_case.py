@@ -297,3 +297,28 @@ def test_model_write_explains_cones_have_no_lp_form(tmp_path, divergence):
     model = WorstCasePmfModel([0.1, 0.5, 0.9], 0.1, divergence)
     with pytest.raises(ModelFormatError, match="cone"):
         model.write(tmp_path / "wc.lp")
+
+
+@pytest.mark.parametrize("divergence", ["chi2", "kl"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_reference_pmf_is_the_uniform_ball_on_repeated_rows(divergence, seed):
+    """With integer weights as the reference, the worst case is eq 9 on the rows repeated
+    by their weights, each row's mass the sum over its copies (copies share one loss), and
+    the divergence is the uniform one of the repeated pmf."""
+    rng = np.random.default_rng(seed)
+    n = 12
+    z = rng.integers(0, 4, n).astype(float) + rng.random(n) * (seed > 0)
+    w = rng.integers(1, 4, n)
+    rho = 0.15
+    p = worst_case_pmf(z, rho, divergence, reference=w)
+    rows = np.repeat(np.arange(n), w)
+    rep = worst_case_pmf(z[rows], rho, divergence)
+    merged = np.bincount(rows, weights=rep, minlength=n)
+    assert p @ z == pytest.approx(rep @ z[rows], rel=1e-9, abs=1e-12)
+    np.testing.assert_allclose(p, merged, atol=1e-7)
+    assert phi_divergence(p, divergence, reference=w) == pytest.approx(
+        phi_divergence(p[rows] / w[rows], divergence), rel=1e-9, abs=1e-12)
+    with pytest.raises(InputError, match="reference"):
+        worst_case_pmf(z, rho, divergence, reference=np.r_[w[:-1], 0])
+    with pytest.raises(InputError, match="method='exact'"):
+        worst_case_pmf(z, rho, divergence, method="cvxpy", reference=w)
