@@ -16,7 +16,7 @@ from ..errors import InputError
 
 __all__ = ["check_binary_targets", "normalized_weights", "n_rows", "fit_binarizer", "check_fitted",
            "check_2d", "check_n_jobs", "check_random_state", "check_binarized_input",
-           "progress_logger", "class_sample_weight"]
+           "progress_logger", "class_sample_weight", "weighted_rows"]
 
 
 def n_rows(X: Any) -> int:
@@ -68,6 +68,29 @@ def normalized_weights(sample_weight: Any, rows: int) -> np.ndarray:
     if not total > 0:
         raise InputError("sample_weight sums to zero; give some rows a positive weight.")
     return w / total
+
+
+def weighted_rows(X: Any, y: Any, sample_weight: Any, what: str
+                  ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The rows a weighted binary fit uses: ``(X_fit, classes, ypos, P, keep)`` with ``P``
+    the weights as a pmf over all rows, ``keep`` the rows of positive weight and ``X_fit``
+    those rows of ``X``; ``ypos`` (all rows) from :func:`check_binary_targets`.  No rows,
+    or one class left after dropping zero-weight rows, raise :class:`InputError`."""
+    n = n_rows(X)
+    if n == 0:
+        raise InputError("X has no rows; pass at least one example of each class.")
+    classes, ypos = check_binary_targets(y, n, what)
+    P = normalized_weights(sample_weight, n)
+    keep = P > 0
+    X_fit = X
+    if not keep.all():
+        from sklearn.utils import _safe_indexing
+
+        X_fit = _safe_indexing(X, np.flatnonzero(keep))
+        if not (ypos[keep].any() and (~ypos[keep]).any()):
+            raise InputError("after dropping zero-weight rows only one class is left; give "
+                             "rows of both classes a positive weight.")
+    return X_fit, classes, ypos, P, keep
 
 
 def class_sample_weight(class_weight: Any, y: Any, sample_weight: Any = None) -> Any:

@@ -142,11 +142,10 @@ from ..models import (
     resolve_max_degree,
 )
 from ._checks import (
-    check_binary_targets,
     check_fitted,
     class_sample_weight,
     n_rows,
-    normalized_weights,
+    weighted_rows,
 )
 from ._explain import binary_explain, text_or_repr
 from ._json import (
@@ -670,20 +669,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         if self._fit_one_vs_rest(X, y, sample_weight):  # K > 2 classes: K binary ensembles
             self.n_iter_ = np.array([int(e.n_iter_.max()) for e in self.estimators_])
             return self
-        n = n_rows(X)
-        if n == 0:
-            raise InputError("X has no rows; pass at least one example of each class.")
-        classes, ypos = check_binary_targets(y, n, "a rule ensemble")
-        q = normalized_weights(sample_weight, n)
-        keep = q > 0
-        X_fit = X
-        if not keep.all():
-            from sklearn.utils import _safe_indexing
-
-            X_fit = _safe_indexing(X, np.flatnonzero(keep))
-            if not (ypos[keep].any() and (~ypos[keep]).any()):
-                raise InputError("after dropping zero-weight rows only one class is left; give "
-                                 "rows of both classes a positive weight.")
+        X_fit, classes, ypos, q, keep = weighted_rows(X, y, sample_weight, "a rule ensemble")
         sw = None if sample_weight is None else \
             np.asarray(sample_weight, dtype=float).reshape(-1)[keep]
         ypos = ypos[keep]

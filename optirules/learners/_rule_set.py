@@ -34,13 +34,13 @@ from ..models import (
 from ._checks import (
     check_2d,
     check_binarized_input,
-    check_binary_targets,
     check_fitted,
     class_sample_weight,
     fit_binarizer,
     n_rows,
     normalized_weights,
     progress_logger,
+    weighted_rows,
 )
 from ._explain import DEFAULT_PREFIX, binary_explain, text_or_repr
 from ._json import (
@@ -552,20 +552,7 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         if self._fit_one_vs_rest(X, y, sample_weight):  # K > 2 classes: K binary copies
             self.n_iter_ = np.array([e.n_iter_ for e in self.estimators_])
             return self
-        n = n_rows(X)
-        if n == 0:
-            raise InputError("X has no rows; pass at least one example of each class.")
-        classes, ypos = check_binary_targets(y, n, "a rule set")
-        P = normalized_weights(sample_weight, n)
-        keep = P > 0
-        X_fit = X
-        if not keep.all():
-            from sklearn.utils import _safe_indexing
-
-            X_fit = _safe_indexing(X, np.flatnonzero(keep))
-            if not (ypos[keep].any() and (~ypos[keep]).any()):
-                raise InputError("after dropping zero-weight rows only one class is left; give "
-                                 "rows of both classes a positive weight.")
+        X_fit, classes, ypos, P, keep = weighted_rows(X, y, sample_weight, "a rule set")
         # the user's weights, not the pmf: integer weights then give exactly the thresholds
         # of the repeated rows (the same floating-point sums)
         prev = ((list(self.literals_), list(self.pool_)) if self.warm_start
