@@ -19,6 +19,7 @@ import inspect
 import json
 import math
 import os
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -229,6 +230,14 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
     class_weight : None, "balanced" or dict {label: weight}, default=None
         Multiplies ``sample_weight`` by the weight of each row's class, as in scikit-learn
         (``"balanced"``: ``n_samples / (n_classes * count(class))``).
+    time_limit : float or None, default=None
+        Wall-clock seconds for the fit (opt-in), counted with :func:`time.perf_counter` from
+        the start of ``fit``, binarizing included: once it has passed, boosting stops after
+        the round in progress and keeps the rounds so far, at least one (``status_`` says
+        so).  The rounds
+        kept are those of the fit without a limit, so the model is that fit truncated; how
+        many there are depends on the machine's speed.  With more than two classes the
+        classes' boosters share the one budget.
 
     Attributes
     ----------
@@ -264,7 +273,10 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
         Rounds actually run (hypotheses kept).
     stop_reason_ : str
         ``"n_estimators"``, ``"perfect hypothesis"``, ``"no edge"``,
-        ``"target_error reached"`` or ``"all weights vanished"``.
+        ``"target_error reached"``, ``"all weights vanished"`` or ``"time_limit"``.
+    status_ : str
+        ``"completed"``, or ``"time_limit: stopped after k of n_estimators rounds
+        (time_limit=..., wall-clock: ...)"`` when ``time_limit`` stopped the fit.
     binarizer_ : fitted binarizer or None
     weak_learner_ : WeakLearner
     feature_names_ : list of str or None
@@ -297,8 +309,9 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
                  target_error: float | None = None,
                  gamma: float = 0.1, epsilon: float = 0.1, binarizer: Any = None,
                  random_state: Any = None, verbose: bool = False, *,
-                 class_weight: Any = None):
+                 time_limit: float | None = None, class_weight: Any = None):
         self.class_weight = class_weight
+        self.time_limit = time_limit
         self.booster = booster
         self.weak_learner = weak_learner
         self.n_estimators = n_estimators
@@ -348,6 +361,11 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
         if not (self.binarizer is None or self.binarizer == "auto"
                 or callable(getattr(self.binarizer, "fit", None))):
             raise InputError("binarizer must be None, 'auto' or a FeatureBinarizer instance.")
+        tl = self.time_limit
+        if tl is not None and (isinstance(tl, bool) or not isinstance(tl, (int, float, np.number))
+                               or not math.isfinite(tl) or tl <= 0):
+            raise InputError(f"time_limit must be None or a positive number of seconds, got "
+                             f"{tl!r}.")
         check_random_state(self.random_state)
 
     def _make_weak_learner(self, seed: int) -> Any:
@@ -419,7 +437,9 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        t0 = time.perf_counter()
         self._check_params()
+        self._deadline = None if self.time_limit is None else t0 + float(self.time_limit)
         sample_weight = class_sample_weight(self.class_weight, y, sample_weight)
         if self._fit_one_vs_rest(X, y, sample_weight):  # K > 2 classes: K binary boosters
             return self
@@ -455,7 +475,17 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
                 F += a * h.predict(Xb)
             scale = float(np.abs(self.alphas_).sum())
             self.training_margins_ = y_pm * F / scale if scale > 0 else np.zeros(len(y_pm))
+        self._set_status()
         return self
+
+    def _set_status(self) -> None:
+        """``status_`` from ``stop_reason_``: whether ``time_limit`` cut the fit short."""
+        if self.stop_reason_ == "time_limit":
+            self.status_ = (f"time_limit: stopped after {self.n_estimators_} of "
+                            f"{int(self.n_estimators)} rounds (time_limit={self.time_limit}, "
+                            "wall-clock: the result depends on the machine's speed)")
+        else:
+            self.status_ = "completed"
 
     def _boost(self, X: np.ndarray, y: np.ndarray, d1: np.ndarray) -> None:
         booster = self.booster
@@ -475,7 +505,11 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
         errors: list[float] = []
         ratios: list[float] = []
         stop = "n_estimators"
+        deadline = getattr(self, "_deadline", None)
         for t in range(int(self.n_estimators)):
+            if deadline is not None and t > 0 and time.perf_counter() > deadline:
+                stop = "time_limit"
+                break
             # ---- the (unnormalized) weights whose normalization is D_t
             if booster == "adaboost":
                 w = np.zeros(m)
@@ -749,6 +783,7 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
             est._set_smoothness()
             est.stop_reason_ = doc["stop_reason"].string()
             est.n_estimators_ = n
+            est._set_status()
             est.weak_learner_ = est._make_weak_learner(0)
             est.binarizer_ = None if literals is None else _LiteralColumns(literals)
         return est

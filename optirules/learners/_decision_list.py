@@ -43,6 +43,7 @@ from ._decision_list_stats import (
 )
 from ._explain import explain_frame
 from ._json import json_scalar
+from ._rules_table import RulesTableMixin, decision_list_table
 
 __all__ = [
     "DecisionListClassifier",
@@ -79,7 +80,7 @@ def auto_min_coverage(n_rows: int) -> int:
     return max(2, -(-int(n_rows) // AUTO_MIN_COVERAGE_DIVISOR))
 
 
-class DecisionListClassifier(ClassifierMixin, BaseEstimator):
+class DecisionListClassifier(RulesTableMixin, ClassifierMixin, BaseEstimator):
     """BruteDL decision list with the Minimum OSR fallback (the Minimum OSR paper).
 
     The list is found by exhaustive search, not by solving an optimization model, so it has
@@ -116,9 +117,14 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
     missing test value as unknown.  Numeric columns are cut into at most ``n_bins`` quantile
     bins: the cut points are the training quantiles at ``1/n_bins, ..., (n_bins-1)/n_bins``
     (``inverted_cdf``, i.e. observed values), deduplicated, without the maximum, and bin
-    ``i`` is the interval :math:`(c_i, c_{i+1}]` - every bin holds training rows.  Numeric
-    columns must be finite.  A category never seen in training matches no rule and is
-    unknown to Minimum OSR.
+    ``i`` is the interval :math:`(c_i, c_{i+1}]` - every bin holds training rows.  Missing
+    numeric values (NaN) are handled as :class:`optirules.data.FeatureBinarizer` handles
+    them: a numeric column with NaN at fit is cut on its known values and gets one more
+    value ``"?"``, its ``is missing`` test (``x = ?``); a NaN satisfies no interval test,
+    only that one, and Minimum OSR treats it as unknown.  A NaN in a numeric column that
+    had none at fit is refused at prediction (no test of the list could read it), and
+    numeric values must otherwise be finite.  A category never seen in training matches no
+    rule and is unknown to Minimum OSR.
 
     Parameters
     ----------
@@ -166,6 +172,12 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         and seconds) and why the search stopped, through :mod:`logging` (logger
         ``optirules.learners.decision_list``, level INFO; printed to stderr when the
         application configured no logging).
+    time_limit : float or None, default=None
+        Wall-clock seconds for the fit (opt-in), counted with :func:`time.perf_counter` from
+        the start of ``fit``, encoding included: once it has passed, no further rule is
+        searched (the rule in progress is kept), the default rule is formed from the rows
+        left uncovered as usual and ``status_`` says so.  The rules kept are the first rules
+        of the list found without a limit; how many depends on the machine's speed.
 
     Attributes
     ----------
@@ -182,7 +194,10 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         :func:`auto_min_coverage` of the number of training rows.
     stop_reason_ : str
         Why rule search stopped: ``"all_covered"``, ``"min_coverage"``,
-        ``"not_better_than_default"`` or ``"max_rules"``.
+        ``"not_better_than_default"``, ``"max_rules"`` or ``"time_limit"``.
+    status_ : str
+        ``"completed"``, or ``"time_limit: stopped after k rules (time_limit=...,
+        wall-clock: ...)"`` when ``time_limit`` stopped the rule search.
     history_ : list of dict
         Per rule: Laplace accuracy, coverage, candidates evaluated, seconds.
     n_candidates_ : int
@@ -213,6 +228,8 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
     ...
     """
 
+    _table_builder = staticmethod(decision_list_table)
+
     def __init__(
         self,
         max_degree: int = 2,
@@ -224,6 +241,7 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         max_rules: int | None = None,
         osr_rows: str = "uncovered",
         verbose: bool = False,
+        time_limit: float | None = None,
     ):
         self.max_degree = max_degree
         self.min_coverage = min_coverage
@@ -234,11 +252,13 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         self.max_rules = max_rules
         self.osr_rows = osr_rows
         self.verbose = verbose
+        self.time_limit = time_limit
 
     # ------------------------------------------------------------------ tags
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.string = True
+        tags.input_tags.allow_nan = True  # the value "?" of a column with NaN at fit
         return tags
 
     # ------------------------------------------------------------------ checks
@@ -272,6 +292,11 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
             if isinstance(cf, str) or not hasattr(cf, "__iter__"):
                 raise InputError("categorical_features must be None, 'all' or a list of column "
                                  f"indices or names, got {cf!r}.")
+        tl = self.time_limit
+        if tl is not None and (not isinstance(tl, numbers.Real) or isinstance(tl, bool)
+                               or not np.isfinite(float(tl)) or float(tl) <= 0):
+            raise InputError(f"time_limit must be None or a positive number of seconds, got "
+                             f"{tl!r}.")
 
     def _validate(self, X: Any, y: Any = None, reset: bool = True) -> tuple[list, list, Any]:
         """Check X (and y) and return the columns as 1-D arrays plus their inferred kinds."""
@@ -296,8 +321,9 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        self._check_params()
         t0 = time.perf_counter()
+        self._check_params()
+        self._deadline = None if self.time_limit is None else t0 + float(self.time_limit)
         if y is None:
             raise InputError("DecisionListClassifier requires y to be passed, but the target y is "
                              "None; pass the class labels of the training rows.")
@@ -354,7 +380,7 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
 
         steps, remaining, stop = grow_decision_list(
             onehot, y, k, av_attr, self.max_degree, self.min_coverage_, self.max_rules,
-            progress=progress)
+            progress=progress, deadline=getattr(self, "_deadline", None))
         if log is not None:
             log.info("stopped (%s) after %d rules; %d training rows left to the fallback",
                      stop, len(steps), remaining.size)
@@ -374,10 +400,21 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         self.history_ = history
         self.n_candidates_ = n_candidates
         self.stop_reason_ = stop
+        self._set_status()
         self.uncovered_rows_ = np.asarray(remaining, dtype=np.int64)
         rest = y[remaining] if remaining.size else y
         self.default_counts_ = np.bincount(rest, minlength=k)
         self.default_class_ = self.classes_[int(np.argmax(self.default_counts_))]
+
+    def _set_status(self) -> None:
+        """``status_`` from ``stop_reason_``: whether ``time_limit`` cut the search short."""
+        if self.stop_reason_ == "time_limit":
+            k = len(self.rules_)
+            self.status_ = (f"time_limit: stopped after {k} rule{'s' * (k != 1)} "
+                            f"(time_limit={self.time_limit}, wall-clock: the result depends "
+                            "on the machine's speed)")
+        else:
+            self.status_ = "completed"
 
     # ------------------------------------------------------------------ predict
     def _classify(self, X: Any) -> tuple[np.ndarray, np.ndarray, list[Any]]:
@@ -494,21 +531,8 @@ class DecisionListClassifier(ClassifierMixin, BaseEstimator):
         Without ``X`` and ``y``: the training class counts each entry stored; with them,
         row counts on that data (:mod:`optirules.learners._rules_table`).
         """
-        from ._rules_table import decision_list_table
+        return self._table_builder(self, X, y)
 
-        return decision_list_table(self, X, y)
-
-    def _repr_html_(self) -> str:
-        """The list with its training support and precision as an HTML table (Jupyter);
-        scikit-learn's estimator diagram before ``fit``."""
-        from ._rules_table import decision_list_table, rules_html
-
-        return rules_html(self, lambda: decision_list_table(self, require=False))
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        from ._rules_table import rules_mimebundle
-
-        return rules_mimebundle(self, super()._repr_mimebundle_(**kwargs))
 
     def _condition(self, j: int, v: int) -> AttributeTest:
         feat = self.features_[j]

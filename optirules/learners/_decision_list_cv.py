@@ -29,6 +29,7 @@ from ..errors import InputError
 from ._checks import check_n_jobs, check_random_state, progress_logger
 from ._cv import RefitDelegation, cv_scorer, cv_splits
 from ._decision_list import DecisionListClassifier
+from ._rules_table import RulesTableMixin, cv_table
 
 __all__ = ["DecisionListCV", "DEFAULT_MAX_DEGREES", "DEFAULT_MIN_COVERAGES"]
 
@@ -73,7 +74,7 @@ def _fit_and_score(estimator: DecisionListClassifier, X: Any, y: np.ndarray,
     return {"score": score, "n_rules": float(len(est.rules_)), "fit_time": fit_time}
 
 
-class DecisionListCV(RefitDelegation, ClassifierMixin, BaseEstimator):
+class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, BaseEstimator):
     """A :class:`DecisionListClassifier` whose ``max_degree`` and ``min_coverage`` are
     chosen by cross-validation.
 
@@ -147,6 +148,8 @@ class DecisionListCV(RefitDelegation, ClassifierMixin, BaseEstimator):
     simpler list).  The paper fixes the rule depth; choosing it by cross-validation is
     ours, measured in ``benchmarks/results/decision_list.md``.
     """
+
+    _table_builder = staticmethod(cv_table)
 
     def __init__(self, estimator: Any = None, *,
                  max_degrees: Sequence[int] = DEFAULT_MAX_DEGREES,
@@ -303,21 +306,8 @@ class DecisionListCV(RefitDelegation, ClassifierMixin, BaseEstimator):
     def rules_table(self, X: Any = None, y: Any = None):
         """The ``rules_table`` of the refitted estimator (``best_estimator_``): one row per
         rule with its support, precision and recall (:mod:`optirules.learners._rules_table`)."""
-        from ._rules_table import cv_table
+        return self._table_builder(self, X, y)
 
-        return cv_table(self, X, y)
-
-    def _repr_html_(self) -> str:
-        """The refitted estimator's rules as an HTML table (Jupyter); scikit-learn's
-        estimator diagram before ``fit``."""
-        from ._rules_table import cv_table, rules_html
-
-        return rules_html(self, lambda: cv_table(self, require=False))
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        from ._rules_table import rules_mimebundle
-
-        return rules_mimebundle(self, super()._repr_mimebundle_(**kwargs))
 
     def __str__(self) -> str:
         if not hasattr(self, "best_estimator_"):

@@ -4,6 +4,12 @@ BruteDL's tests are ``attribute = value`` on distinct attributes and Minimum OSR
 on every value of one attribute, so the decision list needs a discretization (one code per
 column), which :class:`optirules.data.FeatureBinarizer` (binary threshold literals, one
 column per literal) does not give.
+
+Missing values follow the rule set's binarizer: a missing categorical value is the value
+``"?"``; a numeric column with NaN at fit gets the extra value ``"?"`` after its interval
+bins (its ``is missing`` test, ``x = ?``), so a NaN satisfies no interval test, only that
+one.  A numeric column without NaN at fit has no such value, and a NaN in it is refused at
+prediction.
 """
 
 from __future__ import annotations
@@ -32,7 +38,8 @@ class _Feature:
 
     @property
     def missing_code(self) -> int:
-        if self.kind == "categorical" and MISSING in self.categories:
+        """The code of the missing value ``"?"``, -1 when the column had none at fit."""
+        if MISSING in self.categories:
             return self.categories.index(MISSING)
         return -1
 
@@ -160,27 +167,35 @@ def fit_features(cols: list, kinds: list, names: list, n_bins: int,
             cats = sorted(set(_category_strings(col).tolist()))
             features.append(_Feature(names[j], "categorical", cats))
         else:
-            x = numeric_column(col, names[j])
-            levels = np.arange(1, n_bins) / n_bins
-            cuts = np.unique(np.quantile(x, levels, method="inverted_cdf"))
-            cuts = cuts[cuts < x.max()]
-            features.append(_Feature(names[j], "numeric", _interval_labels(cuts),
-                                     cuts.tolist()))
+            x = numeric_column(col, names[j], allow_nan=True)
+            nan = np.isnan(x)
+            x = x[~nan]  # the bins are cut on the known values
+            if x.size:
+                levels = np.arange(1, n_bins) / n_bins
+                cuts = np.unique(np.quantile(x, levels, method="inverted_cdf"))
+                cuts = cuts[cuts < x.max()]
+            else:
+                cuts = np.zeros(0)
+            labels = _interval_labels(cuts) + ([MISSING] if nan.any() else [])
+            features.append(_Feature(names[j], "numeric", labels, cuts.tolist()))
     return features
 
 
-def numeric_column(col: np.ndarray, name: str) -> np.ndarray:
-    """A numeric column as finite floats, or an InputError naming the column."""
+def numeric_column(col: np.ndarray, name: str, allow_nan: bool = False) -> np.ndarray:
+    """A numeric column as floats, finite or (with ``allow_nan``) NaN, or an InputError
+    naming the column."""
     try:
         x = np.asarray(col, dtype=float)
     except (TypeError, ValueError) as exc:
         raise InputError(f"column {name!r} was fitted as numeric but holds non-numeric "
                          "values; pass it as categorical (categorical_features).") from exc
-    if np.isnan(x).any():
-        raise InputError(f"column {name!r} holds NaN (missing) values; impute them, or list "
-                         "the column in categorical_features so that missing becomes the "
-                         "value '?'.")
-    if not np.isfinite(x).all():
+    nan = np.isnan(x)
+    if nan.any() and not allow_nan:
+        raise InputError(f"column {name!r} has NaN (a missing value) in {int(nan.sum())} "
+                         "row(s), but it had none when the model was fitted, so the decision "
+                         "list has no 'is missing' test for it; impute those values, or refit "
+                         "on data with missing values in that column.")
+    if not np.isfinite(x[~nan]).all():
         raise InputError(f"column {name!r} holds inf values; numeric features must be "
                          "finite.")
     return x
@@ -198,6 +213,11 @@ def encode_columns(features: list[_Feature], cols: list) -> tuple[np.ndarray, np
             missing[:, j] = s == MISSING
             codes[:, j] = pd.Index(feat.categories).get_indexer(s)
         else:
-            x = numeric_column(col, feat.name)
+            code = feat.missing_code
+            x = numeric_column(col, feat.name, allow_nan=code >= 0)
             codes[:, j] = np.searchsorted(np.asarray(feat.cuts, dtype=float), x, side="left")
+            nan = np.isnan(x)
+            if nan.any():  # only the 'is missing' value, no interval bin
+                codes[nan, j] = code
+                missing[:, j] = nan
     return codes, missing

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
-from ._decision_list_encoding import _Feature
+from ._decision_list_encoding import MISSING, _Feature
 from ._decision_list_rules import DecisionRule
 from ._json import (
     Field,
@@ -160,6 +160,7 @@ def _from_doc(cls: Any, doc: Field) -> Any:
     est.default_counts_ = np.asarray(counts_of(doc["default_counts"]), dtype=np.int64)
     est.default_class_ = est.classes_[int(np.argmax(est.default_counts_))]
     est.stop_reason_ = doc["stop_reason"].string(null="", default="")
+    est._set_status()
     # the integer min_coverage the fit used (files written before min_coverage="auto"
     # existed hold only the parameter, then an integer)
     used_field = doc["min_coverage_used"]
@@ -235,7 +236,9 @@ def _check_feature(f: _Feature, bad) -> None:
         raise bad(f"feature {f.name!r} of kind {f.kind!r} with {len(f.categories)} values")
     if f.kind == "numeric":
         cuts = f.cuts if f.cuts is not None else []
-        if (len(cuts) + 1 != len(f.categories) or not all(math.isfinite(c) for c in cuts)
+        # the interval bins, then "?" when the column had NaN at fit
+        bins = f.categories[:-1] if f.categories[-1] == MISSING else f.categories
+        if (len(cuts) + 1 != len(bins) or MISSING in bins or not all(math.isfinite(c) for c in cuts)
                 or any(a >= b for a, b in zip(cuts, cuts[1:]))):
             raise bad(f"numeric feature {f.name!r}: cut points and bins do not match")
     elif f.cuts is not None or len(set(f.categories)) != len(f.categories):

@@ -281,6 +281,7 @@ def grow_decision_list(
     *,
     buffer_words: int = 1 << 18,
     progress: Callable[[dict], None] | None = None,
+    deadline: float | None = None,
 ) -> tuple[list[dict], np.ndarray, str]:
     """BruteDL: grow the ordered list of best-Laplace conjunctions on the uncovered rows.
 
@@ -301,6 +302,9 @@ def grow_decision_list(
         Work buffer size of :func:`best_conjunction`.
     progress : callable, optional
         Called with each step's dict as soon as its rule is found.
+    deadline : float, optional
+        A :func:`time.perf_counter` value: once it has passed, no further rule is searched
+        (the rule in progress is kept) and ``stop`` is ``"time_limit"``.
 
     Returns
     -------
@@ -311,7 +315,7 @@ def grow_decision_list(
         Training rows no rule covers.
     stop : str
         ``"all_covered"``, ``"min_coverage"``, ``"not_better_than_default"`` or
-        ``"max_rules"``.
+        ``"max_rules"`` or ``"time_limit"``.
     """
     k = int(n_classes)
     n_av, n = onehot.shape
@@ -325,6 +329,9 @@ def grow_decision_list(
             break
         if max_rules is not None and len(steps) >= max_rules:
             stop = "max_rules"
+            break
+        if deadline is not None and time.perf_counter() > deadline:
+            stop = "time_limit"
             break
         t0 = time.perf_counter()
         yr = y[remaining]

@@ -167,6 +167,7 @@ from ._rule_set import (
     _RuleInputMixin,
 )
 from ._rules import RuleSet, read_rule_set
+from ._rules_table import RulesTableMixin, dro_table
 from ._scores import PRIOR_STRENGTH, consistent_with_prediction, smoothed_share
 
 __all__ = ["DRORuleEnsembleClassifier", "dro_max_degree", "margin_loss"]
@@ -256,7 +257,7 @@ def _robust(z: np.ndarray, rho: float, divergence: str,
 
 
 @one_vs_rest
-class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
+class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
                                 BaseEstimator):
     r"""A sparse convex combination of DNF rule sets trained by DRO (the DRO paper §3).
 
@@ -498,6 +499,8 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         one-vs-rest: shape (n_classes,), the most any member of each class's ensemble took.
     fit_time_ : float
     """
+
+    _table_builder = staticmethod(dro_table)
 
     def __init__(self, complexity: float = 30.0, *, member_complexity: float | None = None,
                  rho: float = 0.1, divergence: str = "chi2", n_estimators: int = 10,
@@ -1619,21 +1622,8 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin
         loaded from JSON holds none and needs ``X`` and ``y``
         (:mod:`optirules.learners._rules_table`).
         """
-        from ._rules_table import dro_table
+        return self._table_builder(self, X, y)
 
-        return dro_table(self, X, y)
-
-    def _repr_html_(self) -> str:
-        """The members' rules with their weights, training support and precision as an HTML
-        table (Jupyter); scikit-learn's estimator diagram before ``fit``."""
-        from ._rules_table import dro_table, rules_html
-
-        return rules_html(self, lambda: dro_table(self, require=False))
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        from ._rules_table import rules_mimebundle
-
-        return rules_mimebundle(self, super()._repr_mimebundle_(**kwargs))
 
     def __str__(self) -> str:
         return text_or_repr(self, "weights_")

@@ -57,6 +57,7 @@ from ._json import (
 )
 from ._multiclass import OneVsRestMixin, one_vs_rest
 from ._rules import Rule, RuleSet, read_rule_set
+from ._rules_table import RulesTableMixin, rule_set_table
 from ._scores import consistent_with_prediction, smoothed_share
 
 __all__ = ["BooleanRuleSetClassifier"]
@@ -262,7 +263,7 @@ def _carried_pool(prev: Any, literals: list[Any]) -> list[tuple[int, ...]]:
 
 # ============================================================================ estimator
 @one_vs_rest
-class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
+class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
                                BaseEstimator):
     r"""A DNF rule set learned by column generation (weighted BRCG, the DRO paper §3, eqs 6-8).
 
@@ -465,6 +466,8 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
     Rows with zero weight are dropped before fitting (also from the binarizer's fit), so
     zero weights are equivalent to removing rows.
     """
+
+    _table_builder = staticmethod(rule_set_table)
 
     def __init__(self, complexity: float | None = None, *, lambda0: float | str = "auto",
                  lambda1: float | str = "auto", max_degree: int | str = "auto", pricing: str = "auto",
@@ -754,21 +757,8 @@ class BooleanRuleSetClassifier(OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
         ``rule_precision_``); with them, row counts on that data
         (:mod:`optirules.learners._rules_table`).
         """
-        from ._rules_table import rule_set_table
+        return self._table_builder(self, X, y)
 
-        return rule_set_table(self, X, y)
-
-    def _repr_html_(self) -> str:
-        """The fitted rules with their training support and precision as an HTML table
-        (Jupyter); scikit-learn's estimator diagram before ``fit``."""
-        from ._rules_table import rule_set_table, rules_html
-
-        return rules_html(self, lambda: rule_set_table(self, require=False))
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        from ._rules_table import rules_mimebundle
-
-        return rules_mimebundle(self, super()._repr_mimebundle_(**kwargs))
 
     # ------------------------------------------------------------------ text, JSON, export
     def __str__(self) -> str:

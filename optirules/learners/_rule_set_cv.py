@@ -47,6 +47,7 @@ from ._cv import RefitDelegation, cv_scorer, cv_splits
 from ._explain import text_or_repr
 from ._multiclass import multiclass_labels
 from ._rule_set import BooleanRuleSetClassifier, auto_penalty
+from ._rules_table import RulesTableMixin, cv_table
 
 __all__ = ["BooleanRuleSetCV", "AUTO_PENALTY_FACTORS"]
 
@@ -144,7 +145,7 @@ def _fit_and_score(estimator: Any, X: Any, y: np.ndarray, w: np.ndarray | None,
             "state": state}
 
 
-class BooleanRuleSetCV(RefitDelegation, ClassifierMixin, BaseEstimator):
+class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, ClassifierMixin, BaseEstimator):
     """A :class:`BooleanRuleSetClassifier` whose penalty is chosen by cross-validation.
 
     For each penalty of the grid, the rule set is fitted on the training part of every
@@ -257,6 +258,8 @@ class BooleanRuleSetCV(RefitDelegation, ClassifierMixin, BaseEstimator):
     fit_time_ : float
         Seconds of the whole fit.
     """
+
+    _table_builder = staticmethod(cv_table)
 
     def __init__(self, estimator: Any = None, *, penalties: Sequence[Any] | str = "auto",
                  cv: Any = 5, scoring: Any = None, selection: str = "best",
@@ -642,21 +645,8 @@ class BooleanRuleSetCV(RefitDelegation, ClassifierMixin, BaseEstimator):
     def rules_table(self, X: Any = None, y: Any = None):
         """The ``rules_table`` of the refitted estimator (``best_estimator_``): one row per
         rule with its support, precision and recall (:mod:`optirules.learners._rules_table`)."""
-        from ._rules_table import cv_table
+        return self._table_builder(self, X, y)
 
-        return cv_table(self, X, y)
-
-    def _repr_html_(self) -> str:
-        """The refitted estimator's rules as an HTML table (Jupyter); scikit-learn's
-        estimator diagram before ``fit``."""
-        from ._rules_table import cv_table, rules_html
-
-        return rules_html(self, lambda: cv_table(self, require=False))
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        from ._rules_table import rules_mimebundle
-
-        return rules_mimebundle(self, super()._repr_mimebundle_(**kwargs))
 
     def __str__(self) -> str:
         return text_or_repr(self, "best_estimator_")
