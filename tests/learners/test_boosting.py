@@ -505,3 +505,75 @@ def test_json_compact_layout_refuses_names_of_another_length():
     doc["version"] = 3
     with pytest.raises(InputError, match="version 3.*reads version 1, 2"):
         BoostingClassifier.from_json(json.dumps(doc))
+
+
+# ------------------------------------------------------------------ time_limit
+class SlowStumps(WeakLearner):
+    """Stumps that take at least ``pause`` seconds a round: a wall-clock limit of a few
+    rounds' pauses cuts the fit short on any machine."""
+
+    def __init__(self, pause: float = 0.02):
+        self.pause = pause
+
+    def fit(self, X, y, sample_weight=None):
+        import time
+
+        time.sleep(self.pause)
+        return StumpLearner().fit(X, y, sample_weight)
+
+
+def test_time_limit_keeps_the_first_rounds_of_the_full_fit():
+    X, y = _data(seed=3, m=120, n=6)
+    full = BoostingClassifier(weak_learner=SlowStumps(), n_estimators=20).fit(X, y)
+    assert full.status_ == "completed" and full.n_estimators_ == 20
+    cut = BoostingClassifier(weak_learner=SlowStumps(), n_estimators=20,
+                             time_limit=0.05).fit(X, y)
+    k = cut.n_estimators_
+    assert 1 <= k < 20 and cut.stop_reason_ == "time_limit"
+    assert cut.status_.startswith(f"time_limit: stopped after {k} of 20 rounds")
+    assert "time_limit=0.05" in cut.status_ and "wall-clock" in cut.status_
+    np.testing.assert_array_equal(cut.alphas_, full.alphas_[:k])
+    F_k = list(full.staged_decision_function(X))[k - 1]
+    np.testing.assert_allclose(cut.decision_function(X), F_k)
+    np.testing.assert_array_equal(cut.predict(X), list(full.staged_predict(X))[k - 1])
+
+
+@pytest.mark.parametrize("booster", ["adaboost", "smoothboost"])
+def test_no_time_limit_or_an_unreached_one_gives_the_same_completed_model(booster):
+    X, y = _data(seed=4)
+    none = BoostingClassifier(booster=booster, n_estimators=15).fit(X, y)
+    assert BoostingClassifier().get_params()["time_limit"] is None
+    far = BoostingClassifier(booster=booster, n_estimators=15, time_limit=1e6).fit(X, y)
+    assert none.status_ == far.status_ == "completed"
+    assert none.stop_reason_ == far.stop_reason_ != "time_limit"
+    assert [h.to_dict() for h in none.hypotheses_] == [h.to_dict() for h in far.hypotheses_]
+    np.testing.assert_array_equal(none.alphas_, far.alphas_)
+    np.testing.assert_array_equal(none.decision_function(X), far.decision_function(X))
+
+
+def test_time_limit_is_checked_and_the_status_survives_json():
+    X, y = _data(seed=5)
+    for bad in (0, -1.0, True, "1", math.inf):
+        with pytest.raises(InputError, match="time_limit"):
+            BoostingClassifier(time_limit=bad).fit(X, y)
+    cut = BoostingClassifier(weak_learner=SlowStumps(0.01), n_estimators=30,
+                             time_limit=0.02).fit(X, y)
+    assert cut.status_.startswith("time_limit")
+    fitted = BoostingClassifier(n_estimators=5, time_limit=30.0).fit(X, y)
+    back = BoostingClassifier.from_json(fitted.to_json())
+    assert back.time_limit == 30.0 and back.status_ == fitted.status_ == "completed"
+
+
+def test_one_vs_rest_boosters_share_one_time_limit():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(150, 4))
+    y = np.digitize(X[:, 0] + 0.3 * X[:, 1], [-0.5, 0.5])
+    est = BoostingClassifier(weak_learner=SlowStumps(0.02), n_estimators=20,
+                             time_limit=0.1).fit(X, y)
+    assert len(est.estimators_) == 3 and len(est.class_time_limits_) == 3
+    assert all(s is not None and s > 0 for s in est.class_time_limits_)
+    assert est.status_.startswith("time_limit") and est.cut_classes_
+    for e, s in zip(est.estimators_, est.class_status_):
+        assert s == e.status_ and e.n_estimators_ >= 1
+        assert (e.stop_reason_ == "time_limit") == s.startswith("time_limit")
+    assert est.predict(X).shape == (150,)

@@ -504,8 +504,11 @@ def test_bad_data_raises_input_error():
         DecisionListClassifier().fit(X, np.zeros(len(y)))
     with pytest.raises(InputError):
         DecisionListClassifier().fit(X, y[:-1])
-    with pytest.raises(InputError, match="NaN"):
-        DecisionListClassifier().fit(np.array([[1.0], [np.nan], [2.0], [3.0]]), [0, 1, 0, 1])
+    with pytest.raises(InputError, match="NaN"):  # no NaN at fit: refused at predict
+        DecisionListClassifier().fit(np.array([[1.0], [0.0], [2.0], [3.0]]),
+                                     [0, 1, 0, 1]).predict([[np.nan]])
+    with pytest.raises(InputError, match="inf"):
+        DecisionListClassifier().fit(np.array([[1.0], [np.nan], [np.inf], [3.0]]), [0, 1, 0, 1])
     with pytest.raises(InputError, match="categorical_features"):
         DecisionListClassifier(categorical_features=["nope"]).fit(X, y)
     clf = DecisionListClassifier().fit(X.to_numpy(), y)
@@ -730,3 +733,149 @@ def test_verbose_logs_each_rule_and_the_stop(caplog):
     caplog.clear()
     DecisionListClassifier(max_degree=2, min_coverage=1).fit(X, y)
     assert not caplog.records
+
+
+# --------------------------------------------------------------------------- time_limit
+def _noisy_codes(seed=0, n=300):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 4, size=(n, 6)).astype(str)
+    y = (X[:, 0] == X[:, 1]).astype(int) ^ (rng.random(n) < 0.1)
+    return X, y
+
+
+def test_time_limit_keeps_the_first_rules_of_the_full_list(monkeypatch):
+    """Each rule search takes at least 0.03 s, so a limit of 0.1 s stops the list after a
+    few rules on any machine; those rules are the full list's first ones."""
+    import time
+
+    from optirules.learners import _decision_list_search as search
+
+    X, y = _noisy_codes()
+    full = DecisionListClassifier(min_coverage=1, fallback="default").fit(X, y)
+    assert full.status_ == "completed" and full.stop_reason_ != "time_limit"
+    assert len(full.rules_) > 10
+    search_once = search.best_conjunction
+
+    def slow(*args, **kwargs):
+        time.sleep(0.03)
+        return search_once(*args, **kwargs)
+
+    monkeypatch.setattr(search, "best_conjunction", slow)
+    cut = DecisionListClassifier(min_coverage=1, fallback="default", time_limit=0.1).fit(X, y)
+    monkeypatch.undo()
+    k = len(cut.rules_)
+    assert k < len(full.rules_) and cut.stop_reason_ == "time_limit"
+    assert cut.status_.startswith(f"time_limit: stopped after {k} rule")
+    assert "time_limit=0.1" in cut.status_ and "wall-clock" in cut.status_
+    assert [str(r) for r in cut.rules_] == [str(r) for r in full.rules_[:k]]
+    assert [r.class_counts for r in cut.rules_] == [r.class_counts for r in full.rules_[:k]]
+    # the default rule is formed from the rows the kept rules leave uncovered
+    left = np.ones(len(y), dtype=bool)
+    for rule in cut.rules_:
+        left &= ~rule.evaluate(cut.train_codes_)
+    np.testing.assert_array_equal(cut.uncovered_rows_, np.flatnonzero(left))
+    np.testing.assert_array_equal(cut.default_counts_, np.bincount(y[left], minlength=2))
+    # predictions: the first k rules, then the default rule
+    expected = np.full(len(y), cut.default_class_)
+    taken = np.zeros(len(y), dtype=bool)
+    for rule in cut.rules_:
+        hit = ~taken & rule.evaluate(cut.train_codes_)
+        expected[hit] = rule.prediction
+        taken |= hit
+    np.testing.assert_array_equal(cut.predict(X), expected)
+    back = DecisionListClassifier.from_json(cut.to_json())
+    assert back.status_ == cut.status_ and back.time_limit == 0.1
+
+
+def test_no_time_limit_or_an_unreached_one_gives_the_same_list():
+    X, y = _noisy_codes(seed=1)
+    assert DecisionListClassifier().get_params()["time_limit"] is None
+    none = DecisionListClassifier(min_coverage=1).fit(X, y)
+    far = DecisionListClassifier(min_coverage=1, time_limit=1e6).fit(X, y)
+    assert none.status_ == far.status_ == "completed"
+    assert [str(r) for r in none.rules_] == [str(r) for r in far.rules_]
+    assert none.stop_reason_ == far.stop_reason_
+    np.testing.assert_array_equal(none.predict_proba(X), far.predict_proba(X))
+    for bad in (0, -2.0, True, "1", math.inf):
+        with pytest.raises(InputError, match="time_limit"):
+            DecisionListClassifier(time_limit=bad).fit(X, y)
+
+
+# --------------------------------------------------------------------------- numeric NaN
+def _nan_data(seed=0, n=200):
+    """Column a is NaN on a fifth of the rows, all of class 1; elsewhere y = [a > 0.5]."""
+    rng = np.random.default_rng(seed)
+    a, b = rng.normal(size=n), rng.normal(size=n)
+    nan = rng.random(n) < 0.2
+    y = np.where(nan, 1, (a > 0.5).astype(int))
+    a[nan] = np.nan
+    return pd.DataFrame({"a": a, "b": b}), y, nan
+
+
+@pytest.mark.parametrize("fallback", ["default", "min_osr"])
+def test_numeric_nan_gets_an_is_missing_test_and_no_threshold_test(fallback):
+    X, y, nan = _nan_data()
+    clf = DecisionListClassifier(fallback=fallback).fit(X, y)
+    fa, fb = clf.features_
+    assert fa.kind == "numeric" and fa.categories[-1] == "?" and fa.missing_code >= 0
+    assert len(fa.cuts) + 2 == len(fa.categories)
+    assert fb.missing_code == -1 and "?" not in fb.categories  # b had no NaN
+    # the bins are cut on the known values only
+    np.testing.assert_array_equal(clf.train_codes_[nan, 0], fa.missing_code)
+    assert (clf.train_codes_[~nan, 0] < fa.missing_code).all()
+    # a NaN row satisfies no interval test of a: only the 'is missing' one
+    codes, missing = clf._encode([X["a"].to_numpy(), X["b"].to_numpy()])
+    np.testing.assert_array_equal(missing[:, 0], nan)
+    for rule in clf.rules_:
+        for cond in rule.conditions:
+            if cond.feature == 0:
+                assert cond.evaluate(codes)[nan].all() == (cond.label == "?")
+                assert not (cond.label != "?" and cond.evaluate(codes)[nan].any())
+    missing_rules = [r for r, rule in enumerate(clf.rules_)
+                     if [str(c) for c in rule.conditions] == ["a = ?"]]
+    assert missing_rules, clf.to_text()
+    r = missing_rules[0]
+    _, rule_idx, _ = clf._classify(X)
+    # every NaN row is decided by a rule without interval tests on a: the 'is missing'
+    # rule unless an earlier rule on b took it
+    for i in np.flatnonzero(nan):
+        if rule_idx[i] >= 0:
+            assert all(c.feature != 0 or c.label == "?" for c in
+                       clf.rules_[rule_idx[i]].conditions)
+    followed = nan & (rule_idx == r)
+    assert followed.any()
+    np.testing.assert_array_equal(clf.predict(X)[followed], clf.rules_[r].prediction)
+    # new rows: NaN in a follows the same rule when no earlier rule takes them
+    new = pd.DataFrame({"a": [np.nan, np.nan], "b": X["b"][followed].to_numpy()[:2]})
+    np.testing.assert_array_equal(clf.predict(new), clf.rules_[r].prediction)
+    with pytest.raises(InputError, match="'b' has NaN .* but it had none when the model was fitted"):
+        clf.predict(pd.DataFrame({"a": [0.0], "b": [np.nan]}))
+
+
+@pytest.mark.parametrize("training_rows", ["all", "uncovered", "none"])
+def test_numeric_nan_json_round_trip(training_rows):
+    X, y, nan = _nan_data(seed=1)
+    fallback = "default" if training_rows == "none" else "min_osr"
+    clf = DecisionListClassifier(fallback=fallback, min_coverage=1, max_rules=3).fit(X, y)
+    back = DecisionListClassifier.from_json(clf.to_json(training_rows=training_rows))
+    assert back.features_[0].categories == clf.features_[0].categories
+    assert back.to_text() == clf.to_text()
+    rows = pd.concat([X, pd.DataFrame({"a": [np.nan, np.nan, 0.7], "b": [0.0, 9.0, np.nan]})
+                      .iloc[:2]], ignore_index=True)
+    np.testing.assert_array_equal(back.predict(rows), clf.predict(rows))
+    np.testing.assert_allclose(back.predict_proba(rows), clf.predict_proba(rows))
+    with pytest.raises(InputError, match="NaN"):
+        back.predict(pd.DataFrame({"a": [0.0], "b": [np.nan]}))
+
+
+def test_numeric_nan_in_an_array_and_an_all_missing_column():
+    X, y, nan = _nan_data(seed=2)
+    arr = X.to_numpy()
+    clf = DecisionListClassifier().fit(arr, y)
+    np.testing.assert_array_equal(clf.predict(arr), DecisionListClassifier().fit(X, y)
+                                  .predict(X))
+    empty = np.column_stack([arr, np.full(len(y), np.nan)])
+    fit = DecisionListClassifier().fit(empty, y)
+    assert fit.features_[2].categories == ["(-inf, inf)", "?"]
+    assert fit.predict(empty).shape == y.shape
+    DecisionListClassifier.from_json(fit.to_json()).predict(empty)
