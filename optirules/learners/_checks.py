@@ -202,15 +202,17 @@ def check_random_state(random_state: Any, name: str = "random_state") -> np.rand
 
 
 def check_binarized_input(binarizer: Any, X: Any) -> None:
-    """Refuse at prediction time what fitting a FeatureBinarizer refuses or never saw.
+    """Refuse at prediction time what fitting a FeatureBinarizer refuses.
 
     ``binarizer`` is the fitted binarizer of a learner; ``X`` the raw rows to predict.  A
-    numeric column with infinite values is refused (``fit`` refuses them too), and so is a
-    missing value (NaN, None) in a column that had none when the binarizer was fitted (it
-    has no ``is missing`` literal, so the row would silently fail every literal of the
-    column).  Columns that had missing values at fit keep accepting them; a binarizer
-    without FeatureBinarizer's fitted attributes (``literals_``, ``categorical_``) or with
-    ``missing_indicator=False`` is left to its own ``transform``.
+    numeric column with infinite values is refused (``fit`` refuses them too).  A missing
+    value (NaN, None) is accepted in every column, as ``fit`` accepts it: it satisfies no
+    comparison or category literal of its column (negations included), and the column's
+    ``is missing`` literal where the training rows had missing values there; so a row
+    whose only missing values fall in columns that had none at fit is decided by its other
+    columns (a cross-validation fold or a test set may hold the only NaN of a column).  A
+    binarizer without FeatureBinarizer's fitted attributes (``literals_``,
+    ``categorical_``) is left to its own ``transform``.
     """
     literals = getattr(binarizer, "literals_", None)
     categorical = getattr(binarizer, "categorical_", None)
@@ -218,16 +220,12 @@ def check_binarized_input(binarizer: Any, X: Any) -> None:
         return
     import pandas as pd
 
-    check_missing = bool(getattr(binarizer, "missing_indicator", False))
     names: dict[int, str] = {}
-    has_missing_literal: set[int] = set()
     for lit in literals:
         j = getattr(lit, "column", None)
         if j is None:
             continue
         names.setdefault(int(j), str(lit.feature))
-        if lit.op == "is missing":
-            has_missing_literal.add(int(j))
     if not names:
         return
     if isinstance(X, pd.DataFrame):
@@ -243,11 +241,6 @@ def check_binarized_input(binarizer: Any, X: Any) -> None:
             return  # a column count mismatch: the binarizer's transform gives the message
         col = frame.iloc[:, j]
         missing = np.asarray(pd.isna(col), dtype=bool)
-        if check_missing and j not in has_missing_literal and missing.any():
-            raise InputError(
-                f"column {name!r} has NaN (a missing value) in {int(missing.sum())} row(s), but "
-                "it had none when the model was fitted, so the model has no rule for it; "
-                "impute those values, or refit on data with missing values in that column.")
         if not categorical[j]:
             values = pd.to_numeric(col[~missing], errors="coerce").to_numpy(dtype=float)
             if np.isinf(values).any():

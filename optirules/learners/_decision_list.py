@@ -122,8 +122,8 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, BaseEstimator):
     them: a numeric column with NaN at fit is cut on its known values and gets one more
     value ``"?"``, its ``is missing`` test (``x = ?``); a NaN satisfies no interval test,
     only that one, and Minimum OSR treats it as unknown.  A NaN in a numeric column that
-    had none at fit is refused at prediction (no test of the list could read it), and
-    numeric values must otherwise be finite.  A category never seen in training matches no
+    had none at fit matches no test of that column at prediction (as a category never seen
+    in training), and numeric values must otherwise be finite.  A category never seen in training matches no
     rule and is unknown to Minimum OSR.
 
     Parameters

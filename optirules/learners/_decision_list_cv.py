@@ -168,6 +168,7 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, BaseEsti
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.string = True
+        tags.input_tags.allow_nan = True  # as its decision lists
         return tags
 
     # ------------------------------------------------------------------ parameters

@@ -167,7 +167,7 @@ def fit_features(cols: list, kinds: list, names: list, n_bins: int,
             cats = sorted(set(_category_strings(col).tolist()))
             features.append(_Feature(names[j], "categorical", cats))
         else:
-            x = numeric_column(col, names[j], allow_nan=True)
+            x = numeric_column(col, names[j])
             nan = np.isnan(x)
             x = x[~nan]  # the bins are cut on the known values
             if x.size:
@@ -181,20 +181,15 @@ def fit_features(cols: list, kinds: list, names: list, n_bins: int,
     return features
 
 
-def numeric_column(col: np.ndarray, name: str, allow_nan: bool = False) -> np.ndarray:
-    """A numeric column as floats, finite or (with ``allow_nan``) NaN, or an InputError
-    naming the column."""
+def numeric_column(col: np.ndarray, name: str) -> np.ndarray:
+    """A numeric column as floats, finite or NaN (a missing value), or an InputError naming
+    the column."""
     try:
         x = np.asarray(col, dtype=float)
     except (TypeError, ValueError) as exc:
         raise InputError(f"column {name!r} was fitted as numeric but holds non-numeric "
                          "values; pass it as categorical (categorical_features).") from exc
     nan = np.isnan(x)
-    if nan.any() and not allow_nan:
-        raise InputError(f"column {name!r} has NaN (a missing value) in {int(nan.sum())} "
-                         "row(s), but it had none when the model was fitted, so the decision "
-                         "list has no 'is missing' test for it; impute those values, or refit "
-                         "on data with missing values in that column.")
     if not np.isfinite(x[~nan]).all():
         raise InputError(f"column {name!r} holds inf values; numeric features must be "
                          "finite.")
@@ -214,10 +209,11 @@ def encode_columns(features: list[_Feature], cols: list) -> tuple[np.ndarray, np
             codes[:, j] = pd.Index(feat.categories).get_indexer(s)
         else:
             code = feat.missing_code
-            x = numeric_column(col, feat.name, allow_nan=code >= 0)
+            x = numeric_column(col, feat.name)
             codes[:, j] = np.searchsorted(np.asarray(feat.cuts, dtype=float), x, side="left")
             nan = np.isnan(x)
-            if nan.any():  # only the 'is missing' value, no interval bin
-                codes[nan, j] = code
+            if nan.any():  # only the 'is missing' value (-1, no value, where the training
+                # rows had none there): no interval test matches a missing value
+                codes[nan, j] = code if code >= 0 else -1
                 missing[:, j] = nan
     return codes, missing
