@@ -217,28 +217,34 @@ def _chi2_exact(z: np.ndarray, rho: float) -> np.ndarray:
     return p
 
 
-def _kl_state(x: np.ndarray, beta: float) -> tuple[np.ndarray, float, float]:
-    """Gibbs pmf exp(beta x)/sum, its KL from uniform and the derivative d KL / d beta.
+def _kl_state(x: np.ndarray, beta: float, q: np.ndarray | None = None
+              ) -> tuple[np.ndarray, float, float]:
+    """Gibbs pmf exp(beta x) q / sum, its KL from ``q`` (uniform when None) and the
+    derivative d KL / d beta.
 
     ``x <= 0`` with ``max x = 0``, so ``w = beta x <= 0`` (log-sum-exp shift built in).
-    With ``m = mean(expm1(w))``, ``P_i = exp(w_i) / (N (1 + m))`` and
-    ``log(N P_i) = w_i - log1p(m)``: accurate also for tiny beta (tiny rho), where the
+    With ``m = E_q[expm1(w)]``, ``P_i = q_i exp(w_i) / (1 + m)`` and
+    ``log(P_i / q_i) = w_i - log1p(m)``: accurate also for tiny beta (tiny rho), where the
     textbook ``log N + sum P log P`` loses everything to cancellation.
     """
     n = x.size
     w = beta * x
     em1 = np.expm1(w)
-    m = float(em1.sum()) / n
-    log_mean = math.log1p(m)
-    p = (em1 + 1.0) / (n * (1.0 + m))
     # elementwise sums, not np.dot: a threaded BLAS dot is 100x slower on a busy machine
+    if q is None:
+        m = float(em1.sum()) / n
+        p = (em1 + 1.0) / (n * (1.0 + m))
+    else:
+        m = float((q * em1).sum())
+        p = q * (em1 + 1.0) / (1.0 + m)
+    log_mean = math.log1p(m)
     kl = float((p * (w - log_mean)).sum())
     mean = float((p * x).sum())
     var = float((p * (x - mean) ** 2).sum())
     return p, max(kl, 0.0), beta * var
 
 
-def _kl_exact(z: np.ndarray, rho: float) -> np.ndarray:
+def _kl_exact(z: np.ndarray, rho: float, q: np.ndarray | None = None) -> np.ndarray:
     r"""Exact KL worst case, for 0 < rho < log(N/k) (k = number of maximal z).
 
     :math:`P_i \propto \exp(\beta z_i)` with :math:`\beta = 1/\tau`; the KL divergence
@@ -251,11 +257,12 @@ def _kl_exact(z: np.ndarray, rho: float) -> np.ndarray:
     x = (z - z.max()) / scale  # in [-1, 0]
     # start from the small-beta expansion KL ~ beta^2 Var(z) / 2, then Newton steps kept
     # inside a bracket [lo, hi] that doubles while no upper end is known
-    beta = math.sqrt(2.0 * rho / max(float(x.var()), 1e-300))
+    spread = float(x.var()) if q is None else float((q * (x - float((q * x).sum())) ** 2).sum())
+    beta = math.sqrt(2.0 * rho / max(spread, 1e-300))
     lo, hi = 0.0, math.inf
     tol = 1e-12 * rho
     for _ in range(300):
-        p, kl, dkl = _kl_state(x, beta)
+        p, kl, dkl = _kl_state(x, beta, q)
         if abs(kl - rho) <= tol:
             break
         if kl < rho:
@@ -272,7 +279,7 @@ def _kl_exact(z: np.ndarray, rho: float) -> np.ndarray:
         # mixing with P^0 by a weight t scales the KL divergence by at most (1 - t)
         # (convexity), so this restores feasibility at an objective cost of O(tol)
         t = 1.0 - rho / kl
-        p = (1.0 - t) * p + t / z.size
+        p = (1.0 - t) * p + t * (1.0 / z.size if q is None else q)
     return p
 
 
@@ -332,35 +339,7 @@ def _reference_exact(z: np.ndarray, q: np.ndarray, rho: float,
             t = math.sqrt(rho / div)
             p = t * p + (1.0 - t) * q
         return p
-    x = (z - zmax) / float(zmax - z.min())
-    mean_x = float(q @ x)
-    beta = math.sqrt(2.0 * rho / max(float(q @ (x - mean_x) ** 2), 1e-300))
-    lo, hi = 0.0, math.inf
-    tol = 1e-12 * rho
-    for _ in range(300):
-        w = beta * x
-        em1 = np.expm1(w)
-        m = float(q @ em1)
-        p = q * (em1 + 1.0) / (1.0 + m)
-        kl = max(float((p * (w - math.log1p(m))).sum()), 0.0)
-        mu = float((p * x).sum())
-        dkl = beta * float((p * (x - mu) ** 2).sum())
-        if abs(kl - rho) <= tol:
-            break
-        if kl < rho:
-            lo = beta
-        else:
-            hi = beta
-        if math.isfinite(hi) and hi - lo <= 1e-15 * hi:
-            break
-        step = beta - (kl - rho) / dkl if dkl > 0 else math.nan
-        if not (lo < step < hi):
-            step = 0.5 * (lo + hi) if math.isfinite(hi) else 2.0 * beta
-        beta = step
-    if kl > rho:  # mixing with q by t scales the KL divergence by at most 1 - t
-        t = 1.0 - rho / kl
-        p = (1.0 - t) * p + t * q
-    return p
+    return _kl_exact(z, rho, q)
 
 
 def worst_case_pmf(losses: Any, rho: float, divergence: str = "chi2", method: str = "exact",
