@@ -197,7 +197,10 @@ def test_time_limit_bounds_the_whole_search():
     est = BooleanRuleSetCV(base, penalties=grid, cv=3, time_limit=1.0, random_state=0).fit(X, y)
     res = est.cv_results_
     # what the limit cuts depends on the machine's speed; what it must not break does not
-    assert est.status_.startswith("time_limit") and not res["complete"].all()
+    if res["complete"].all():  # a fast machine scored the whole grid within the limit
+        assert est.status_ == "complete"
+    else:
+        assert est.status_.startswith("time_limit")
     assert np.isnan(res["mean_score"][~res["complete"]]).all()
     if res["complete"].any():
         assert res["complete"][est.best_index_]
