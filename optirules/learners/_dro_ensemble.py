@@ -216,6 +216,11 @@ def dro_max_degree(max_degree: int | str, shape: tuple[int, int]) -> int:
     return 3 if n * n_lit ** 3 / 6.0 <= AUTO_DEGREE_WORK else 2
 
 
+#: under time_limit, the seconds a member's master IP and a combination IP get at least
+#: (a solver given less returns no solution at all)
+MIN_IP_SECONDS = 1.0
+
+
 def _uniform(q: np.ndarray) -> bool:
     """Whether the empirical pmf ``q`` is uniform (no ``sample_weight``, or equal weights)."""
     return bool(np.all(q == q[0]))
@@ -310,10 +315,8 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
         :math:`N L^3 / 6 \le 10^8` (``N`` rows, ``L`` literals; :data:`AUTO_DEGREE_WORK`),
         else 2 -- a smaller degree than BooleanRuleSetClassifier's ``"auto"`` (3 for
         ``L <= 288`` whatever ``N``), because the ensemble prices clauses for every member.
-        The threshold is a measured choice: earlier versions used :math:`10^9`, and the
-        data sets between the two (credit-g, ILPD, breast-cancer Wisconsin) fitted several
-        times faster at degree 2 without losing held-out accuracy
-        (``benchmarks/results/dro_small.md``; larger data: ``benchmarks/results/dro.md``).
+        The threshold was chosen by the runs of ``benchmarks/results/dro_small.md`` (larger
+        data: ``benchmarks/results/dro.md``).
         The paper fixes no degree.
     pricing, beam_width, n_columns, max_iter, solver
         Column generation of each member, as for BooleanRuleSetClassifier.
@@ -333,9 +336,9 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
         have not improved its best candidate (least training robust loss, then cost, the
         key of ``selection="robust_loss"``, in every selection mode); ``None`` grows
         ``n_estimators`` members, the paper's fixed number of iterations.  The loop is
-        deterministic, so a stopped run is the first members of the full one.  Earlier
-        versions used 2 (``benchmarks/results/dro_defaults.md``: against every member
-        grown); 1 is the measured choice of ``benchmarks/results/dro_small.md``.
+        deterministic, so a stopped run is the first members of the full one.  The default
+        was chosen by the runs of ``benchmarks/results/dro_defaults.md`` and
+        ``benchmarks/results/dro_small.md``.
     time_limit : float or None, default None
         Wall-clock seconds for the whole fit (members, pmfs, combination IPs, refit); when
         it is hit the best ensemble so far is returned and ``status_`` says so, and the
@@ -369,8 +372,7 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
         HiGHS's MILP (``solver`` HiGHS, :math:`\mathfrak{C}' \ge 8` and fewer label-1 rows
         than :data:`~optirules.models.BRANCH_AND_BOUND_ROWS`); larger IPs go to branch and
         bound over the dual LP, smaller budgets to enumeration, both exact to ``mip_gap``.
-        A measured choice: the node bound changed the held-out accuracy little and the fit
-        time much (``benchmarks/results/dro_small.md``).
+        The default was chosen by the runs of ``benchmarks/results/dro_small.md``.
     member_warm_start : {"support", "members", "pool", "none"}, default "support"
         The clauses each member's column generation starts from (margin loss only; the
         binary loss always starts empty, so a repeat proves a cycle; the first member of
@@ -850,8 +852,8 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
         )
         if own_ip:
             # the IP's seconds as column generation gives them: what is left of the
-            # member's share (at least 1 s), within member_ip_time_limit
-            ip_tl = None if tl is None else max(tl - (time.perf_counter() - t_cg), 1.0)
+            # member's share (with a floor of MIN_IP_SECONDS), within member_ip_time_limit
+            ip_tl = None if tl is None else max(tl - (time.perf_counter() - t_cg), MIN_IP_SECONDS)
             if self.member_ip_time_limit is not None:
                 ip_tl = (float(self.member_ip_time_limit) if ip_tl is None
                          else min(ip_tl, float(self.member_ip_time_limit)))
@@ -1149,13 +1151,13 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
                                            budget, margin=self.margin,
                                            sample_weight=w / w.sum())
             # the node bound (deterministic); wall-clock limits only when the user set one:
-            # combination_time_limit, within the whole fit's deadline (but at least 1 s)
+            # combination_time_limit, within the whole fit's deadline (floor MIN_IP_SECONDS)
             tl = (None if self.combination_time_limit is None
                   else float(self.combination_time_limit))
             clock = None if tl is None else "combination_time_limit"
             rem = self._remaining()
-            if rem is not None and (tl is None or max(rem, 1.0) < tl):
-                tl, clock = max(rem, 1.0), "time_limit"
+            if rem is not None and (tl is None or max(rem, MIN_IP_SECONDS) < tl):
+                tl, clock = max(rem, MIN_IP_SECONDS), "time_limit"
             nodes = self.combination_max_nodes
             try:
                 result = model.solve(self._milp_solver(), time_limit=tl,

@@ -344,14 +344,11 @@ def test_rule_set_cv_damage_names_the_field(saved_cv):
          r"in 'best_estimator'.*'scores\.default_precision' must be in \[0, 1\]"),
         (("classes",), ["no", "maybe"], r"'best_estimator' must read the search's columns"),
     ]
+    from tests.learners.test_json_catalogue import with_value
+
     for path, value, message in cases:
-        bad = json.loads(json.dumps(doc))
-        parent = bad
-        for key in path[:-1]:
-            parent = parent[key]
-        parent[path[-1]] = value
         with pytest.raises(InputError, match=message):
-            BooleanRuleSetCV.from_json(json.dumps(bad))
+            BooleanRuleSetCV.from_json(with_value(doc, path, value))
     with pytest.raises(InputError, match="not written by BooleanRuleSetCV"):
         BooleanRuleSetCV.from_json(json.dumps(doc["best_estimator"]))
 

@@ -101,6 +101,16 @@ def _paths(value, prefix=()):
             yield from _paths(value[i], (*prefix, i))
 
 
+def with_value(doc, path, value):
+    """The JSON text of ``doc`` with the value at ``path`` (keys and indices) replaced."""
+    bad = json.loads(json.dumps(doc))
+    parent = bad
+    for key in path[:-1]:
+        parent = parent[key]
+    parent[path[-1]] = value
+    return json.dumps(bad)
+
+
 def _mutated(doc, path, action):
     """The JSON text of ``doc`` with the value at ``path`` deleted or replaced."""
     bad = json.loads(json.dumps(doc))
@@ -222,13 +232,8 @@ def test_the_reader_names_the_damaged_field(fitted):
         (("classes",), ["yes", "yes"], r"'classes' must be two distinct labels"),
     ]
     for path, value, message in cases:
-        bad = json.loads(json.dumps(doc))
-        parent = bad
-        for key in path[:-1]:
-            parent = parent[key]
-        parent[path[-1]] = value
         with pytest.raises(InputError, match=message):
-            BooleanRuleSetClassifier.from_json(json.dumps(bad))
+            BooleanRuleSetClassifier.from_json(with_value(doc, path, value))
     nan_classes = text.replace('"classes": [\n    "no",\n    "yes"\n  ]', '"classes": [NaN, 1]')
     assert nan_classes != text
     with pytest.raises(InputError, match="'classes'.*no class label"):
