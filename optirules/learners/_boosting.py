@@ -38,6 +38,8 @@ from ..weak import (
     hypothesis_from_dict,
 )
 from ._checks import (
+    binarized_input_summary,
+    binary_input_summary,
     check_2d,
     check_binarized_input,
     check_binary_targets,
@@ -48,6 +50,7 @@ from ._checks import (
     n_rows,
     normalized_weights,
     progress_logger,
+    table_kind,
 )
 from ._explain import binary_explain, label_text, text_or_repr, vote_text
 from ._json import (
@@ -217,10 +220,13 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
         accumulated advantage ``N`` reaches ``1/epsilon``).  Long and Servedio do not state
         the value they used; 0.1 is our choice, not the paper's (the documentation's
         *Smooth boosting* page gives the measured grid of values).
-    binarizer : None, "auto" or FeatureBinarizer, default=None
-        Transform raw features into 0/1 features first (needed by ``"literal"`` and
-        ``"parity"`` on non-binary data). ``"auto"`` uses
-        ``optirules.data.FeatureBinarizer()`` with its defaults; an instance is cloned.
+    binarizer : None, "auto" or FeatureBinarizer, default="auto"
+        ``"auto"``: ``X`` is read as it is when it holds only 0/1 values, or only finite
+        numbers and the weak learner reads numbers (``"stump"``, ``"cart"``); otherwise
+        (strings, categories, missing values, or non-0/1 numbers for ``"literal"`` and
+        ``"parity"``) it is binarized by ``optirules.data.FeatureBinarizer()`` with its
+        defaults.  ``input_summary_`` and ``str(model)`` say which.  ``None``: ``X`` is
+        read as it is (numbers); an instance is cloned and fitted.
     random_state : int, RandomState or None, default=None
         Seeds the CART learner's tie-breaking; every other part is deterministic.
     verbose : bool, default=False
@@ -278,6 +284,9 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
         ``"completed"``, or ``"time_limit: stopped after k of n_estimators rounds
         (time_limit=..., wall-clock: ...)"`` when ``time_limit`` stopped the fit.
     binarizer_ : fitted binarizer or None
+        None when ``X`` was read as it is.
+    input_summary_ : str
+        One line on what ``fit`` did with ``X``; the last line of ``str(model)``.
     weak_learner_ : WeakLearner
     feature_names_ : list of str or None
         Names of the (binarized) features the hypotheses read.
@@ -307,7 +316,7 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
     def __init__(self, booster: str = "adaboost", weak_learner: Any = "stump",
                  n_estimators: int = 100, max_degree: int = 2,
                  target_error: float | None = None,
-                 gamma: float = 0.1, epsilon: float = 0.1, binarizer: Any = None,
+                 gamma: float = 0.1, epsilon: float = 0.1, binarizer: Any = "auto",
                  random_state: Any = None, verbose: bool = False, *,
                  time_limit: float | None = None, class_weight: Any = None):
         self.class_weight = class_weight
@@ -395,15 +404,31 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
         return clone(self.binarizer) if isinstance(self.binarizer, BaseEstimator) \
             else copy.deepcopy(self.binarizer)
 
+    def _takes_as_is(self, X: Any) -> bool:
+        """Whether ``fit`` reads ``X`` without a binarizer: ``binarizer=None``, or
+        ``"auto"`` on 0/1 values, or on finite numbers when the weak learner reads numbers
+        (stumps and CART do; literals and parities need 0/1 columns)."""
+        b = self.binarizer
+        if b is None:
+            return True
+        if not (isinstance(b, str) and b == "auto"):
+            return False
+        kind = table_kind(X)
+        wl = self.weak_learner
+        needs_binary = (wl in ("literal", "parity") if isinstance(wl, str)
+                        else bool(getattr(wl, "requires_binary", False)))
+        return kind == "binary" or (kind == "numeric" and not needs_binary)
+
     def _validate_X(self, X: Any, reset: bool, sample_weight: Any = None) -> np.ndarray:
-        """Validate X, binarize it when a binarizer is set; return the matrix h_t reads.
+        """Validate X, binarize it when a binarizer is used; return the matrix h_t reads.
         The binarizer is fitted with ``sample_weight`` (weighted quantile thresholds), so
         an integer weight is the same as the row repeated."""
-        if self.binarizer is not None:
+        if reset:
+            self.binarizer_ = None if self._takes_as_is(X) else self._make_binarizer()
+        if self.binarizer_ is not None:
             check_2d(X)
             validate_data(self, X, reset=reset, skip_check_array=True)
             if reset:
-                self.binarizer_ = self._make_binarizer()
                 fit_binarizer(self.binarizer_, X, sample_weight)
             else:  # what fit refuses (inf, NaN in a column without NaN at fit)
                 check_binarized_input(self.binarizer_, X)
@@ -411,14 +436,23 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
             if Xb.dtype.kind not in "biuf" or (Xb.dtype.kind == "f" and
                                               not np.all(np.isfinite(Xb))):
                 raise InputError("The binarizer returned non-numeric or non-finite values.")
+            if reset:
+                self.input_summary_ = binarized_input_summary(self.binarizer_, Xb.shape[1])
             return Xb
         try:
-            return validate_data(self, X, reset=reset, dtype="numeric")
+            Xa = validate_data(self, X, reset=reset, dtype="numeric")
         except InputError:
             raise
         except ValueError as exc:
-            raise InputError(f"{exc} Impute or drop missing values, or pass numeric data "
-                             "(use binarizer='auto' for categorical columns).") from exc
+            why = ("Impute or drop missing values, or pass numeric data (use binarizer='auto' "
+                   "for categorical columns)." if self.binarizer is None else
+                   "This model read X's numbers as they are at fit; pass finite numbers.")
+            raise InputError(f"{exc} {why}") from exc
+        if reset:
+            self.input_summary_ = (binary_input_summary(Xa.shape[1])
+                                   if table_kind(Xa) == "binary" else
+                                   f"input: {Xa.shape[1]} numeric columns taken as they are")
+        return Xa
 
     # ------------------------------------------------------------------ fitting
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> BoostingClassifier:
@@ -458,7 +492,7 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
             Xb = check_binary_matrix(
                 np.asarray(Xb), f"weak learner {type(learner).__name__}")
         self.weak_learner_ = learner
-        if self.binarizer is not None and hasattr(self.binarizer_, "get_feature_names_out"):
+        if self.binarizer_ is not None and hasattr(self.binarizer_, "get_feature_names_out"):
             self.feature_names_ = [str(s) for s in self.binarizer_.get_feature_names_out()]
         elif hasattr(self, "feature_names_in_"):
             self.feature_names_ = [str(s) for s in self.feature_names_in_]
@@ -562,7 +596,7 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
             if log is not None:
                 log.info("%s round %d: edge %.4f, error %.4f, vote %.4f, max D/D1 %.2f, h: %s",
                          booster, t + 1, edge, err, alpha, ratios[-1],
-                         hypothesis_text(h, self.feature_names_, self.binarizer is not None
+                         hypothesis_text(h, self.feature_names_, self.binarizer_ is not None
                                          and self.feature_names_ is not None))
             if booster in ("adaboost", "madaboost") and err < _PERFECT:
                 stop = "perfect hypothesis"
@@ -640,7 +674,7 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
         first (a hypothesis chosen in several rounds votes with the sum of its votes)."""
         check_fitted(self, "hypotheses_")
         names = self.feature_names_
-        literal_names = self.binarizer is not None and names is not None
+        literal_names = self.binarizer_ is not None and names is not None
         votes: dict[str, list] = {}
         for t, (a, h) in enumerate(zip(self.alphas_, self.hypotheses_)):
             key = json.dumps({k: v for k, v in h.to_dict().items() if k != "feature_names"},
@@ -663,7 +697,8 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
                  f"({r} round{'s' * (r != 1)}, {k} distinct hypothes{'es' if k != 1 else 'is'})",
                  "  vote     h(x)"]
         lines.extend("  " + vote_text(a, text) for a, text, _ in votes)
-        return "\n".join(lines)
+        summary = getattr(self, "input_summary_", "")
+        return "\n".join(lines + ([summary] if summary else []))
 
     def _decision_support(self, X: Any) -> tuple[list[list[str]], list[list[str]]]:
         """Per row, the hypotheses voting -1 and +1, with their votes, largest first."""
@@ -672,7 +707,7 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
         merged: dict[str, Any] = {}
         for h in self.hypotheses_:
             merged.setdefault(hypothesis_text(h, self.feature_names_,
-                                              self.binarizer is not None
+                                              self.binarizer_ is not None
                                               and self.feature_names_ is not None), h)
         H = np.column_stack([merged[text].predict(Xb) for _, text, _ in votes]) \
             if votes else np.zeros((Xb.shape[0], 0), np.int8)
@@ -700,6 +735,7 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
             "hypotheses": [h.to_dict() for h in self.hypotheses_],
             "smoothness": self.smoothness_,
             "stop_reason": self.stop_reason_,
+            "input_summary": getattr(self, "input_summary_", None),
         }
 
     def __str__(self) -> str:
@@ -729,7 +765,7 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
             raise InputError("a BoostingClassifier with a custom weak-learner object cannot be "
                              f"saved as JSON; use one of {list(WEAK_LEARNERS)}.")
         literals = None
-        if self.binarizer is not None:
+        if self.binarizer_ is not None:
             if not hasattr(self.binarizer_, "literals_"):
                 raise InputError("the binarizer has no literals_ to save; use "
                                  "optirules.data.FeatureBinarizer to save the model as JSON.")
@@ -746,6 +782,7 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
             "max_weight_ratios": self.max_weight_ratios_.tolist(),
             "smoothness": self.smoothness_,
             "stop_reason": self.stop_reason_,
+            "input_summary": getattr(self, "input_summary_", None),
         }
         return dump_json(data, path, indent)
 
@@ -764,9 +801,9 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
             doc["params"]["weak_learner"].string(choices=WEAK_LEARNERS)
             lits = doc["literals"]
             literals = None if lits.is_null() else [read_literal(f) for f in lits.items()]
-            if (literals is None) != (est.binarizer is None):
-                raise lits.damaged("must list the binarizer's literals exactly when "
-                                   "'params.binarizer' is set")
+            if literals is not None and est.binarizer is None:
+                raise lits.damaged("must be null when 'params.binarizer' is null (the model "
+                                   "read X's columns as they are)")
             if literals is not None:
                 check_literal_columns(est, literals, name)
             n_columns = est.n_features_in_ if literals is None else len(literals)
@@ -786,6 +823,9 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
             est._set_status()
             est.weak_learner_ = est._make_weak_learner(0)
             est.binarizer_ = None if literals is None else _LiteralColumns(literals)
+            summary = doc["input_summary"].string(null=None, default=None)
+            if summary is not None:
+                est.input_summary_ = summary
         return est
 
 

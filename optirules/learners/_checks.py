@@ -16,7 +16,8 @@ from ..errors import InputError
 
 __all__ = ["check_binary_targets", "normalized_weights", "n_rows", "fit_binarizer", "check_fitted",
            "check_2d", "check_n_jobs", "check_random_state", "check_binarized_input",
-           "progress_logger", "class_sample_weight", "weighted_rows"]
+           "progress_logger", "class_sample_weight", "weighted_rows", "table_kind",
+           "binary_input_summary", "binarized_input_summary"]
 
 
 def n_rows(X: Any) -> int:
@@ -247,6 +248,50 @@ def check_binarized_input(binarizer: Any, X: Any) -> None:
                 raise InputError(
                     f"column {name!r} holds infinite values, which fitting refuses; replace "
                     "them by finite numbers.")
+
+
+def table_kind(X: Any) -> str:
+    """What ``binarizer="auto"`` sees in ``X``: ``"binary"`` when every entry is 0 or 1
+    (numbers or booleans, nothing missing), ``"numeric"`` when every entry is a finite
+    number, else ``"raw"`` (strings, categories, missing or infinite values, sparse input
+    or anything numpy cannot read as a 2-D table of numbers)."""
+    import pandas as pd
+
+    if hasattr(X, "toarray") or hasattr(X, "tocsr"):
+        return "raw"
+    if isinstance(X, pd.DataFrame):
+        if not all(pd.api.types.is_bool_dtype(t) or (pd.api.types.is_numeric_dtype(t)
+                                                     and not isinstance(t, pd.CategoricalDtype))
+                   for t in X.dtypes):
+            return "raw"
+        try:
+            A = X.to_numpy(dtype=float, na_value=np.nan)
+        except (TypeError, ValueError):
+            return "raw"
+    else:
+        try:
+            A = np.asarray(X)
+        except (TypeError, ValueError):
+            return "raw"
+        if A.dtype.kind not in "biuf":
+            return "raw"
+    if A.ndim != 2 or A.size == 0:
+        return "raw"
+    if A.dtype.kind == "b":
+        return "binary"
+    if A.dtype.kind == "f" and not np.isfinite(A).all():
+        return "raw"
+    return "binary" if np.all((A == 0) | (A == 1)) else "numeric"
+
+
+def binary_input_summary(n_columns: int) -> str:
+    """``input_summary_`` of a learner that took X's 0/1 columns as they are."""
+    return f"input: {n_columns} 0/1 columns taken as they are (literals x == 1 and x == 0)"
+
+
+def binarized_input_summary(binarizer: Any, n_literals: int) -> str:
+    """``input_summary_`` of a learner that binarized X with ``binarizer``."""
+    return f"input: binarized by {type(binarizer).__name__} into {n_literals} literals"
 
 
 def check_fitted(estimator: Any, attribute: str) -> None:

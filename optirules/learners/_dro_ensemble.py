@@ -387,14 +387,13 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
         the path of column generation, not what it solves: each member is the master IP
         (eqs 6-8) over its final pool.  ``"support"`` is the default on a measured result
         (``benchmarks/results/dro_warm_start.md``: 10 data sets, 5 folds, against
-        ``"members"``): mean held-out accuracy 0.8603 vs 0.8524 (ahead on 8, behind on
-        banknote and blood transfusion by 0.2 and 0.5 points), 119.9 vs 143.8 CPU seconds
-        per fold in all (magic_gamma 59.8 vs 70.8 s, adult 11.0 vs 13.8 s).  ``"pool"``
-        needs fewer column-generation iterations still, but hands the master IP the
-        largest pool: a DRO fit on magic_gamma (19,020 rows) took 85.6 s with it against
-        61.8 s with ``"members"`` (column generation 49.3 vs 44.6 s, member IPs 33.4 vs
-        14.9 s).
-    binarizer : None, "auto" or FeatureBinarizer, default None
+        ``"members"``: higher mean held-out accuracy and less CPU time per fold).
+        ``"pool"`` needs fewer column-generation iterations still, but hands the master
+        IP the largest pool, which made the whole fit slower on the largest data set.
+    binarizer : None, "auto" or FeatureBinarizer, default "auto"
+        As :class:`BooleanRuleSetClassifier`'s: ``"auto"`` takes a table of 0/1 values as
+        it is and binarizes anything else with a
+        :class:`~optirules.data.FeatureBinarizer`; ``input_summary_`` says which.
     random_state : int or None, default None
         Seeds the validation split and HiGHS.  The fit is deterministic given it.
     n_jobs : int or None, default None
@@ -499,6 +498,10 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
     n_iter_ : ndarray of int, shape ``(n_estimators_,)``
         Column-generation iterations of each member of that loop (each ``<= max_iter``);
         one-vs-rest: shape (n_classes,), the most any member of each class's ensemble took.
+    binarizer_ : FeatureBinarizer or None
+        The fitted binarizer; None when ``X`` was taken as it is (0/1 columns).
+    input_summary_ : str
+        One line on what ``fit`` did with ``X``; the last line of ``str(model)``.
     fit_time_ : float
     """
 
@@ -517,7 +520,7 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
                  combination_time_limit: float | None = None,
                  member_ip_time_limit: float | None = None,
                  member_ip_max_nodes: int | None = 1, solver: str = "highs",
-                 member_warm_start: str = "support", binarizer: Any = None,
+                 member_warm_start: str = "support", binarizer: Any = "auto",
                  random_state: Any = None, n_jobs: int | None = None,
                  verbose: bool = False, class_weight: Any = None) -> None:
         self.complexity = complexity
@@ -655,7 +658,8 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
         Parameters
         ----------
         X : array-like or DataFrame of shape (n_samples, n_features)
-            0/1 features when ``binarizer=None``.
+            Raw features (numeric, categorical, missing) with ``binarizer="auto"``; 0/1
+            features with ``binarizer=None``.
         y : array-like of shape (n_samples,)
             Class labels: two, or more (one ensemble per class against the rest).
         sample_weight : array-like of shape (n_samples,), optional
@@ -1413,6 +1417,7 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
             "n_estimators": int(self.n_estimators_),
             "n_iter": [int(i) for i in self.n_iter_],
             "max_degree": int(self.max_degree_),
+            "input_summary": getattr(self, "input_summary_", None),
             "cycle": ([self.cycle_start_, self.cycle_length_]
                       if getattr(self, "cycle_detected_", False) else None),
             "scores": {"class_prior": float(self.class_prior_),
@@ -1462,6 +1467,9 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
             est.n_estimators_ = doc["n_estimators"].count()
             est.n_iter_ = np.asarray(doc["n_iter"].counts(), dtype=int)
             est.max_degree_ = doc["max_degree"].count()
+            summary = doc["input_summary"].string(null=None, default=None)
+            if summary is not None:
+                est.input_summary_ = summary
             check_rule_columns(est, est.members_, name)
             if not doc["scores"].is_null():  # files saved before the scores were kept
                 est._load_vote_scores(doc["scores"])  # predict, but refuse probabilities
@@ -1638,7 +1646,8 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
                  f"(cost {self.complexity_} of budget {self.complexity}):"]
         for k in np.flatnonzero(self.weights_):
             lines.append(f"  v = {self.weights_[k]:.4f}  member {k + 1}: {self.members_[k]}")
-        return "\n".join(lines)
+        summary = getattr(self, "input_summary_", "")
+        return "\n".join(lines + ([summary] if summary else []))
 
 
 def _monotone_scores(positives: np.ndarray, support: np.ndarray, prior: float) -> np.ndarray:

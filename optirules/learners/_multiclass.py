@@ -158,6 +158,11 @@ class OneVsRestMixin:
                  if st.startswith("completed;")]
         if notes:
             self.status_ += "; " + "; ".join(notes)
+        summaries = {getattr(e, "input_summary_", None) for e in self.estimators_}
+        if len(summaries) == 1 and None not in summaries:  # what every class's fit did with X
+            self.input_summary_ = summaries.pop()
+        else:
+            self.__dict__.pop("input_summary_", None)
         if all(hasattr(e, "gap_") for e in self.estimators_):
             gaps = np.array([float(e.gap_) for e in self.estimators_])
             self.gap_ = float(np.nan if np.isnan(gaps).any() else gaps.max())
@@ -221,10 +226,12 @@ class OneVsRestMixin:
         K = len(self.classes_)
         lines = [f"one-vs-rest over {K} classes: predict the class whose model scores "
                  "highest"]
+        shared = getattr(self, "input_summary_", None)  # said once, at the end
         for c, e in zip(self.classes_, self.estimators_):
             lines.append(f"class {label_text(c)} (1) vs the rest (0):")
-            lines.extend("  " + line for line in e.to_text().splitlines())
-        return "\n".join(lines)
+            lines.extend("  " + line for line in e.to_text().splitlines()
+                         if shared is None or line != shared)
+        return "\n".join(lines + ([shared] if shared else []))
 
     # ------------------------------------------------------------------ JSON
     def _ovr_to_json(self, path: str | os.PathLike | None = None, *,

@@ -528,7 +528,7 @@ class _BasePruner(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             e = self.ensemble_
             names = e.feature_names_
             return hypothesis_text(e.hypotheses_[t], names,
-                                   e.binarizer is not None and names is not None)
+                                   getattr(e, "binarizer_", None) is not None and names is not None)
         names = getattr(self, "feature_names_in_", None) if self._kind_ == "matrix" else None
         return f"member {names[t]}" if names is not None else f"member {t + 1}"
 

@@ -32,6 +32,8 @@ from ..models import (
     split_solver,
 )
 from ._checks import (
+    binarized_input_summary,
+    binary_input_summary,
     check_2d,
     check_binarized_input,
     check_fitted,
@@ -40,6 +42,7 @@ from ._checks import (
     n_rows,
     normalized_weights,
     progress_logger,
+    table_kind,
     weighted_rows,
 )
 from ._explain import DEFAULT_PREFIX, binary_explain, text_or_repr
@@ -178,33 +181,43 @@ class _RuleInputMixin:
         lits = [Literal(n, "==", 1, j) for j, n in enumerate(names)]
         return lits + [Literal(n, "==", 0, j) for j, n in enumerate(names)]
 
+    def _reads_binary(self, X: Any) -> bool:
+        """Whether ``fit`` takes the columns of ``X`` as they are: ``binarizer=None``, or
+        ``"auto"`` on a table of 0/1 values."""
+        b = self.binarizer
+        return b is None or (isinstance(b, str) and b == "auto" and table_kind(X) == "binary")
+
     def _literal_matrix(self, X: Any, *, reset: bool, sample_weight: Any = None) -> np.ndarray:
         """Validate ``X`` and return its literal matrix (binarized, or ``[X, 1 - X]``); a
         binarizer is fitted with ``sample_weight`` (weighted quantile thresholds)."""
-        if self.binarizer is None:
+        if reset:
+            self.binarizer_ = None if self._reads_binary(X) else self._make_binarizer()
+        if self.binarizer_ is None:
+            why = ("binarizer=None" if self.binarizer is None
+                   else "this model was fitted on 0/1 columns taken as they are, so")
             try:
                 Xa = validate_data(self, X, reset=reset, dtype=None,
                                    ensure_all_finite=True)
             except OptirulesError:
                 raise
             except (ValueError, TypeError) as exc:
-                raise InputError(f"{str(exc).splitlines()[0].rstrip('.')}; with binarizer=None X must be a 0/1 matrix; pass "
-                                 "binarizer='auto' for raw numeric or categorical data.") \
-                    from None
+                raise InputError(f"{str(exc).splitlines()[0].rstrip('.')}; with {why} X must "
+                                 "be a 0/1 matrix; pass binarizer='auto' for raw numeric or "
+                                 "categorical data.") from None
             if Xa.dtype == bool:
                 Xb = Xa
             else:
                 if Xa.dtype.kind not in "biuf":
                     raise InputError(
-                        f"X has dtype {Xa.dtype}; with binarizer=None X must hold 0/1 values. "
+                        f"X has dtype {Xa.dtype}; with {why} X must hold 0/1 values. "
                         "Pass binarizer='auto' to binarize numeric and categorical columns."
                     )
                 ok = (Xa == 0) | (Xa == 1)
                 if not ok.all():
                     bad = Xa[~ok].ravel()[0]
                     raise InputError(
-                        f"X holds the non-binary value {bad!r}, but binarizer=None needs 0/1 "
-                        "features; pass binarizer='auto' (a FeatureBinarizer) to learn "
+                        f"X holds the non-binary value {bad!r}, but with {why} X must hold "
+                        "0/1 features; pass binarizer='auto' (a FeatureBinarizer) to learn "
                         "thresholds, or binarize X yourself."
                     )
                 Xb = Xa == 1
@@ -213,6 +226,7 @@ class _RuleInputMixin:
                          if hasattr(self, "feature_names_in_")
                          else [f"x{j}" for j in range(Xb.shape[1])])
                 self.literals_ = self._binary_literals(names)
+                self.input_summary_ = binary_input_summary(Xb.shape[1])
             return np.ascontiguousarray(np.hstack([Xb, ~Xb]))
         check_2d(X)
         try:
@@ -222,7 +236,6 @@ class _RuleInputMixin:
         except (ValueError, TypeError) as exc:
             raise InputError(f"{exc} Pass the columns the model was fitted on.") from None
         if reset:
-            self.binarizer_ = self._make_binarizer()
             fit_binarizer(self.binarizer_, X, sample_weight)
             self.literals_ = list(getattr(self.binarizer_, "literals_", []))
         else:  # what fit refuses (inf, NaN in a column without NaN at fit)
@@ -241,6 +254,7 @@ class _RuleInputMixin:
                     if hasattr(self.binarizer_, "get_feature_names_out") \
                     else [f"b{j}" for j in range(Xb.shape[1])]
                 self.literals_ = [Literal(n, "==", 1, None) for n in names]
+            self.input_summary_ = binarized_input_summary(self.binarizer_, Xb.shape[1])
             if Xb.shape[1] == 0:
                 raise InputError("the binarizer produced no literal (every column is constant); "
                                  "a rule set needs at least one varying feature.")
@@ -348,12 +362,15 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         own model; other solvers get the Pyomo model).  Checked before any work
         (:func:`optirules.solvers.require_support`); ``optirules solvers`` lists who can
         take which part.
-    mip_gap : float, default 1e-6
+    mip_gap : float, default 0.01
         Relative gap at which the master IP may stop.
-    binarizer : None, "auto" or FeatureBinarizer, default None
-        ``None``: ``X`` must already be 0/1 (literals are ``x == 1`` and ``x == 0``);
-        ``"auto"``: :class:`~optirules.data.FeatureBinarizer` with its defaults (deciles,
-        negations, categorical and missing values); an instance is cloned and fitted.
+    binarizer : None, "auto" or FeatureBinarizer, default "auto"
+        ``"auto"``: a table whose every entry is 0 or 1 (numbers or booleans, nothing
+        missing) is taken as it is (literals ``x == 1`` and ``x == 0``); any other table is
+        binarized by a :class:`~optirules.data.FeatureBinarizer` with its defaults
+        (deciles, negations, categorical and missing values).  ``input_summary_`` and
+        ``str(model)`` say which was done.  ``None``: ``X`` must be 0/1 and is taken as it
+        is; an instance is cloned and fitted.
     random_state : int or None, default None
         Passed to HiGHS as ``random_seed`` for the master IP.  Everything else is
         deterministic, so equal ``random_state`` gives equal fits.
@@ -404,6 +421,11 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         The learned DNF; its conditions read like ``age > 52.5``.
     literals_ : list of optirules.data.Literal
         The literals (columns of the literal matrix).
+    binarizer_ : FeatureBinarizer or None
+        The fitted binarizer; None when ``X`` was taken as it is (0/1 columns).
+    input_summary_ : str
+        One line on what ``fit`` did with ``X`` (taken as 0/1 columns, or binarized into
+        how many literals); the last line of ``str(model)``.
     clauses_ : list of tuple of int
         The rules as literal indices.
     history_ : list of dict
@@ -475,7 +497,7 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
                  max_iter: int = 100, tol: float = 0.01, time_limit: float | None = None,
                  pricing_time_limit: float | None = None,
                  solver: str | Mapping[str, str] = "highs",
-                 mip_gap: float = 0.01, binarizer: Any = None, random_state: Any = None,
+                 mip_gap: float = 0.01, binarizer: Any = "auto", random_state: Any = None,
                  verbose: bool = False, backend: Any = "local",
                  warm_start: bool = False, class_weight: Any = None) -> None:
         self.class_weight = class_weight
@@ -538,7 +560,8 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         Parameters
         ----------
         X : array-like or DataFrame of shape (n_samples, n_features)
-            0/1 features when ``binarizer=None``; anything the binarizer takes otherwise.
+            Raw features (numeric, categorical, missing) with ``binarizer="auto"``; 0/1
+            features with ``binarizer=None``; anything the binarizer takes otherwise.
         y : array-like of shape (n_samples,)
             Class labels: two, or more (one rule set per class against the rest).
         sample_weight : array-like of shape (n_samples,), optional
@@ -665,7 +688,7 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         """
         self._refuse_one_vs_rest("decision_rules")
         self._check_fitted()
-        if hasattr(self, "literals_") and (self.binarizer is None or hasattr(self, "binarizer_")):
+        if hasattr(self, "literals_") and hasattr(self, "binarizer_"):
             A = self._literal_matrix(X, reset=False)
             return clause_coverage(A, self.clauses_)
         return self._rules_fired_from_json(X)
@@ -777,7 +800,8 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         else:
             tail = (f"complexity {self.rules_.complexity} (rules + literals); master objective "
                     f"{self.ip_objective_:.6g}, gap unknown (not certified)")
-        return f"{head}\n{tail}"
+        summary = getattr(self, "input_summary_", "")
+        return f"{head}\n{tail}" + (f"\n{summary}" if summary else "")
 
     def to_json(self, path: str | os.PathLike | None = None, *, indent: int | None = 2) -> str:
         """The fitted model as JSON text (and written to ``path`` if given); no pickle.
@@ -797,6 +821,7 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
                 "status": self.status_, "ip_status": self.ip_status_,
                 "n_iter": self.n_iter_, "fit_time": self.fit_time_,
                 "max_degree": getattr(self, "max_degree_", None),
+                "input_summary": getattr(self, "input_summary_", None),
                 "lambda0": self.lambda0_, "lambda1": self.lambda1_}.items()},
             "scores": {"rule_precision": self.rule_precision_.tolist(),
                        "default_precision": self.default_precision_,
@@ -836,6 +861,9 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
             est.status_ = fit["status"].string(null="", default="")
             est.ip_status_ = fit["ip_status"].string(null="", default="")
             est.n_iter_ = fit["n_iter"].count(null=0, default=0)
+            summary = fit["input_summary"].string(null=None, default=None)
+            if summary is not None:
+                est.input_summary_ = summary
             degree = fit["max_degree"].count(null=None, default=None)
             if degree is not None:  # the degree the certified gap holds over
                 est.max_degree_ = degree

@@ -589,7 +589,7 @@ def test_clear_errors():
     with pytest.raises(InputError, match="only one class"):
         DRORuleEnsembleClassifier().fit(X, np.zeros(30))
     with pytest.raises(InputError, match="binarizer"):
-        DRORuleEnsembleClassifier().fit(X * 0.3, y)
+        DRORuleEnsembleClassifier(binarizer=None).fit(X * 0.3, y)
 
 
 def test_pipeline_and_gridsearch():

@@ -353,16 +353,16 @@ def test_clear_errors_on_bad_input():
     with pytest.raises(InputError, match="only one class"):
         BooleanRuleSetClassifier().fit(X, np.ones(20))
     with pytest.raises(InputError, match="binarizer"):
-        BooleanRuleSetClassifier().fit(X + 0.5, y)
+        BooleanRuleSetClassifier(binarizer=None).fit(X + 0.5, y)
     Xn = X.astype(float)
     Xn[0, 0] = np.nan
     with pytest.raises(InputError, match="NaN"):
-        BooleanRuleSetClassifier().fit(Xn, y)
+        BooleanRuleSetClassifier(binarizer=None).fit(Xn, y)
     with pytest.raises(InputError, match="rows"):
         BooleanRuleSetClassifier().fit(X, y[:-1])
     # three classes are one-vs-rest inside the estimator; X is still checked first
     with pytest.raises(InputError, match="binarizer"):
-        BooleanRuleSetClassifier().fit(X + 0.5, np.arange(20) % 3)
+        BooleanRuleSetClassifier(binarizer=None).fit(X + 0.5, np.arange(20) % 3)
     for bad in (dict(pricing="greedy"), dict(max_degree=0), dict(complexity=1.0),
                 dict(lambda0=-1), dict(time_limit=0), dict(binarizer=3),
                 dict(exact_method="enumerate", max_degree=4)):

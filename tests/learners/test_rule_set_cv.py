@@ -161,7 +161,8 @@ def test_clear_errors():
         with pytest.raises(InputError):
             BooleanRuleSetCV(**{"cv": 2, **bad}).fit(X, y)
     with pytest.raises(InputError, match="binarizer"):
-        fit(X + 0.5, y)
+        BooleanRuleSetCV(BooleanRuleSetClassifier(max_degree=1, binarizer=None),
+                         cv=2).fit(X + 0.5, y)
     with pytest.raises(NotFittedError, match="not fitted"):
         BooleanRuleSetCV().predict(X)
 
