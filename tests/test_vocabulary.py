@@ -55,11 +55,7 @@ CLASS_WEIGHT_LEARNERS = ("BooleanRuleSetClassifier", "BooleanRuleSetCV", "Boosti
 #: here until its entry is removed
 PENDING: set[tuple[str, str]] = set()
 #: learners whose ``verbose`` / ``solver`` / ``time_limit`` is not there yet
-PENDING_PARAMS: set[tuple[str, str]] = {
-    # no row weights yet: the decision list's search counts rows
-    ("DecisionListClassifier", "class_weight"),
-    ("DecisionListCV", "class_weight"),
-}
+PENDING_PARAMS: set[tuple[str, str]] = set()
 
 
 def _public_classes(module) -> dict[str, type]:

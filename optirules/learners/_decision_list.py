@@ -17,19 +17,22 @@ to value codes), ``_decision_list_rules`` (the typed tests and rules) and
 from __future__ import annotations
 
 import json
+import math
 import numbers
 import os
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import _check_sample_weight
 
 from .._atomic import atomic_write
 from ..errors import InputError
-from ._checks import check_fitted, progress_logger
+from ._checks import check_fitted, class_sample_weight, progress_logger
 from ._decision_list_encoding import encode_columns, fit_features, read_columns
 from ._decision_list_json import TRAINING_ROWS, decision_list_from_text, decision_list_to_doc
 from ._decision_list_osr import OSRResult, minimum_osr
@@ -70,14 +73,24 @@ AUTO_MIN_COVERAGE_DIVISOR = 50
 MAX_N_BINS = 10_000
 
 
-def auto_min_coverage(n_rows: int) -> int:
+def auto_min_coverage(n_rows: int | float) -> int:
     """The integer ``min_coverage="auto"`` stands for on ``n_rows`` training rows.
 
     :math:`\\max(2, \\lceil n / 50 \\rceil)`, computed in integers (no rounding error):
     2 up to 100 rows, then one rule per 2 % of the training rows at least, so a list
-    fitted with it has at most 50 rules.
+    fitted with it has at most 50 rules.  For a weighted fit ``n`` is the total weight
+    (a whole number is taken as that many rows).
     """
-    return max(2, -(-int(n_rows) // AUTO_MIN_COVERAGE_DIVISOR))
+    if isinstance(n_rows, numbers.Integral) or float(n_rows).is_integer():
+        return max(2, -(-int(n_rows) // AUTO_MIN_COVERAGE_DIVISOR))
+    return max(2, math.ceil(float(n_rows) / AUTO_MIN_COVERAGE_DIVISOR))
+
+
+def _count_text(count: int | float) -> str:
+    """A row count as text; a weight sum (float) with up to 6 significant digits."""
+    if isinstance(count, float):
+        return f"{count:.6g}"
+    return str(count)
 
 
 class DecisionListClassifier(RulesTableMixin, ClassifierMixin, BaseEstimator):
@@ -126,6 +139,15 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, BaseEstimator):
     in training), and numeric values must otherwise be finite.  A category never seen in training matches no
     rule and is unknown to Minimum OSR.
 
+    **Row weights.**  ``fit(X, y, sample_weight)`` and ``class_weight`` (which multiplies
+    ``sample_weight``) weigh the training rows: a row of weight ``w`` counts as ``w``
+    repeated rows everywhere a count is used - the class counts :math:`n_c` (weight sums)
+    of the Laplace accuracy, the coverage compared with ``min_coverage`` (and the total
+    weight behind ``min_coverage="auto"``), the default rule, Minimum OSR's statistics,
+    ``predict_proba`` and the quantile bins (weighted ``inverted_cdf`` quantiles) - so
+    integer weights give exactly the list fitted on the repeated rows.  Rows of weight 0
+    are dropped before anything else.  A weighted fit's class counts are floats.
+
     Parameters
     ----------
     max_degree : int, default=2
@@ -136,7 +158,8 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, BaseEstimator):
         :class:`~optirules.learners.DecisionListCV` chooses it, and ``min_coverage``, by
         cross-validation.
     min_coverage : int or "auto", default="auto"
-        Smallest number of uncovered training rows a rule must cover when it is added.
+        Smallest number of uncovered training rows a rule must cover when it is added
+        (their total weight, for a weighted fit).
         ``"auto"`` (:func:`auto_min_coverage`): :math:`\\max(2, \\lceil n / 50 \\rceil)` for
         ``n`` training rows, so every rule covers at least 2 % of the training rows (two
         rows up to 100 rows) and the list has at most 50 rules; the integer used is
@@ -178,6 +201,12 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, BaseEstimator):
         searched (the rule in progress is kept), the default rule is formed from the rows
         left uncovered as usual and ``status_`` says so.  The rules kept are the first rules
         of the list found without a limit; how many depends on the machine's speed.
+    class_weight : None, "balanced" or dict {label: weight}, default=None
+        Keyword only.  Weights of the classes, multiplying ``sample_weight`` of
+        :meth:`fit` (scikit-learn's meaning): ``"balanced"`` weighs class ``c``
+        ``n_samples / (n_classes * count(c))``, a dict names the weight of some classes
+        (others weigh 1).  Weights count as repeated rows (see *Row weights*); ``"balanced"``
+        lets a minority class win rules and the default rule it would lose by counts.
 
     Attributes
     ----------
@@ -186,7 +215,8 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, BaseEstimator):
     rules_ : list of DecisionRule
         The decision list, in order.
     default_counts_ : ndarray of shape (k,)
-        Class counts behind the default rule.
+        Class counts behind the default rule (integers; weight sums, floats, for a
+        weighted fit).
     default_class_ : object
         The default rule's class.
     min_coverage_ : int
@@ -207,6 +237,11 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, BaseEstimator):
     train_codes_, train_y_ : ndarray
         Encoded training data (Minimum OSR works on it); after :meth:`from_json`, only the
         rows the JSON file holds (see ``training_rows_``).
+    train_weights_ : ndarray of float or None
+        The positive weight of each row of ``train_codes_`` (``sample_weight`` times the
+        class weights, rows of weight 0 dropped; a row of weight ``w`` counts as ``w``
+        repeated rows), or None for an unweighted fit (no weights, or every weight 1).
+        :meth:`to_json` stores the weights of the training rows it stores.
     uncovered_rows_ : ndarray of int
         Training rows no rule covers (indices into ``train_codes_``).
     training_rows_ : {"all", "uncovered", "none"}
@@ -242,6 +277,8 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, BaseEstimator):
         osr_rows: str = "uncovered",
         verbose: bool = False,
         time_limit: float | None = None,
+        *,
+        class_weight: Any = None,
     ):
         self.max_degree = max_degree
         self.min_coverage = min_coverage
@@ -253,6 +290,7 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, BaseEstimator):
         self.osr_rows = osr_rows
         self.verbose = verbose
         self.time_limit = time_limit
+        self.class_weight = class_weight
 
     # ------------------------------------------------------------------ tags
     def __sklearn_tags__(self):
@@ -292,6 +330,11 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, BaseEstimator):
             if isinstance(cf, str) or not hasattr(cf, "__iter__"):
                 raise InputError("categorical_features must be None, 'all' or a list of column "
                                  f"indices or names, got {cf!r}.")
+        cw = self.class_weight
+        if cw is not None and not (isinstance(cw, str) and cw == "balanced") \
+                and not isinstance(cw, Mapping):
+            raise InputError(f"class_weight must be None, 'balanced' or a dict "
+                             f"{{label: weight}}, got {cw!r}.")
         tl = self.time_limit
         if tl is not None and (not isinstance(tl, numbers.Real) or isinstance(tl, bool)
                                or not np.isfinite(float(tl)) or float(tl) <= 0):
@@ -307,7 +350,7 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, BaseEstimator):
         return encode_columns(self.features_, cols)
 
     # ------------------------------------------------------------------ fit
-    def fit(self, X: Any, y: Any) -> DecisionListClassifier:
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> DecisionListClassifier:
         """Build the decision list from training data.
 
         Parameters
@@ -316,6 +359,13 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, BaseEstimator):
             Categorical and/or numeric features (see the class docstring).
         y : array-like, shape (n_samples,)
             Class labels (at least two distinct classes).
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative finite row weights, multiplied by the class weights of
+            ``class_weight``.  A row of weight ``w`` counts as ``w`` repeated rows (see
+            *Row weights* in the class docstring); rows of weight 0 are dropped before
+            anything else (they shape neither the bins, nor the categories, nor the
+            counts).  Negative, non-finite or all-zero weights, or a length other than
+            ``n_samples``, raise :class:`~optirules.errors.InputError`.
 
         Returns
         -------
@@ -332,29 +382,63 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, BaseEstimator):
             check_classification_targets(y)
         except ValueError as exc:
             raise InputError(f"{exc} DecisionListClassifier needs discrete class labels.") from exc
+        weights = self._row_weights(y, sample_weight)
+        if weights is not None:
+            keep = weights > 0  # rows of weight 0 are dropped before anything else
+            if not keep.all():
+                cols = [c[keep] for c in cols]
+                y = np.asarray(y)[keep]
+                weights = weights[keep]
+            if (weights == 1.0).all():
+                weights = None  # unit weights: the unweighted fit
         self.classes_, y_enc = np.unique(y, return_inverse=True)
         y_enc = y_enc.ravel().astype(np.int64)
         if self.classes_.size < 2:
-            raise InputError(f"y holds one class only ({self.classes_[0]!r}); a classifier needs "
-                             "at least two classes in the training data.")
+            raise InputError(f"y holds one class only ({self.classes_[0]!r})"
+                             + ("" if sample_weight is None and self.class_weight is None
+                                else " among the rows of positive weight")
+                             + "; a classifier needs at least two classes in the training "
+                             "data.")
         self.features_ = fit_features(cols, kinds, names, self.n_bins,
-                                      self.categorical_features)
+                                      self.categorical_features, weights)
         codes, _ = self._encode(cols)
         self.train_codes_ = codes
         self.train_y_ = y_enc
+        self.train_weights_ = weights
         self.training_rows_ = "all"
-        self.min_coverage_ = self._min_coverage_for(codes.shape[0])
-        self._build_list(codes, y_enc)
+        self.min_coverage_ = self._min_coverage_for(
+            codes.shape[0] if weights is None else float(weights.sum()))
+        self._build_list(codes, y_enc, weights)
         self.fit_time_ = time.perf_counter() - t0
         return self
 
-    def _min_coverage_for(self, n_rows: int) -> int:
-        """The integer ``min_coverage`` of a fit on ``n_rows`` training rows."""
+    def _row_weights(self, y: np.ndarray, sample_weight: Any) -> np.ndarray | None:
+        """``sample_weight`` times the class weights, checked (one non-negative finite weight
+        per row, not all zero), or None when neither is given."""
+        w = class_sample_weight(self.class_weight, y, sample_weight)
+        if w is None:
+            return None
+        n = np.asarray(y).shape[0]
+        try:
+            w = _check_sample_weight(w, np.empty((n, 0)), dtype=np.float64,
+                                     ensure_non_negative=True, copy=True)
+        except ValueError as exc:
+            raise InputError(f"{exc} Pass one non-negative finite weight per row "
+                             "(sample_weight).") from None
+        if not w.sum() > 0:
+            raise InputError("sample_weight is zero on every row (after class_weight); give "
+                             "some rows a positive weight.")
+        return w
+
+    def _min_coverage_for(self, n_rows: int | float) -> int:
+        """The integer ``min_coverage`` of a fit on ``n_rows`` training rows (the total
+        weight of a weighted fit)."""
         if isinstance(self.min_coverage, str):  # "auto" (checked by _check_params)
             return auto_min_coverage(n_rows)
         return int(self.min_coverage)
 
-    def _build_list(self, codes: np.ndarray, y: np.ndarray) -> None:
+    def _build_list(self, codes: np.ndarray, y: np.ndarray,
+                    weights: np.ndarray | None = None) -> None:
         k = self.classes_.size
         n, p = codes.shape
         n_values = np.array([len(f.categories) for f in self.features_], dtype=np.int64)
@@ -374,13 +458,13 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, BaseEstimator):
             def progress(step: dict) -> None:
                 tests = " AND ".join(str(self._condition(int(av_attr[a]), int(av_value[a])))
                                      for a in step["conj"])
-                log.info("rule found: %s (covers %d, Laplace %.4f, %d candidates, %.2f s)",
-                         tests, step["coverage"], step["laplace"], step["candidates"],
-                         step["seconds"])
+                log.info("rule found: %s (covers %s, Laplace %.4f, %d candidates, %.2f s)",
+                         tests, _count_text(step["coverage"]), step["laplace"],
+                         step["candidates"], step["seconds"])
 
         steps, remaining, stop = grow_decision_list(
             onehot, y, k, av_attr, self.max_degree, self.min_coverage_, self.max_rules,
-            progress=progress, deadline=getattr(self, "_deadline", None))
+            progress=progress, deadline=getattr(self, "_deadline", None), weights=weights)
         if log is not None:
             log.info("stopped (%s) after %d rules; %d training rows left to the fallback",
                      stop, len(steps), remaining.size)
@@ -391,7 +475,8 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, BaseEstimator):
                           for a in step["conj"])
             pred = int(np.argmax(step["counts"]))
             rules.append(DecisionRule(conds, self.classes_[pred],
-                              tuple(int(c) for c in step["counts"])))
+                              tuple((int if weights is None else float)(c)
+                                    for c in step["counts"])))
             history.append({"rule": len(rules) - 1, "laplace": step["laplace"],
                             "coverage": step["coverage"], "candidates": step["candidates"],
                             "seconds": step["seconds"]})
@@ -402,8 +487,9 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, BaseEstimator):
         self.stop_reason_ = stop
         self._set_status()
         self.uncovered_rows_ = np.asarray(remaining, dtype=np.int64)
-        rest = y[remaining] if remaining.size else y
-        self.default_counts_ = np.bincount(rest, minlength=k)
+        rest = remaining if remaining.size else np.arange(n)
+        self.default_counts_ = np.bincount(
+            y[rest], weights=None if weights is None else weights[rest], minlength=k)
         self.default_class_ = self.classes_[int(np.argmax(self.default_counts_))]
 
     def _set_status(self) -> None:
@@ -428,7 +514,7 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, BaseEstimator):
         k = self.classes_.size
         rule_idx = np.full(n, -1, dtype=np.int64)
         open_rows = np.ones(n, dtype=bool)
-        counts = np.empty((n, k), dtype=np.int64)
+        counts = np.empty((n, k), dtype=np.asarray(self.default_counts_).dtype)
         for r, rule in enumerate(self.rules_):
             hit = open_rows & rule.evaluate(codes)
             rule_idx[hit] = r
@@ -438,15 +524,19 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, BaseEstimator):
         rows = np.flatnonzero(open_rows)
         if rows.size and self.fallback == "min_osr":
             train_codes, train_y = self.train_codes_, self.train_y_
+            train_w = getattr(self, "train_weights_", None)
             if self.osr_rows == "uncovered" and self.uncovered_rows_.size:
                 train_codes = train_codes[self.uncovered_rows_]
                 train_y = train_y[self.uncovered_rows_]
+                if train_w is not None:
+                    train_w = train_w[self.uncovered_rows_]
             n_values = np.array([len(f.categories) for f in self.features_], dtype=np.int64)
             missing_codes = np.array([f.missing_code for f in self.features_], dtype=np.int64)
             key = np.column_stack([codes[rows], missing[rows]])
             _, first, inverse = np.unique(key, axis=0, return_index=True, return_inverse=True)
             results = [minimum_osr(train_codes, train_y, n_values, codes[rows[i]],
-                                   missing[rows[i]], k, float(self.confidence), missing_codes)
+                                   missing[rows[i]], k, float(self.confidence), missing_codes,
+                                   weights=train_w)
                        for i in first]
             inverse = np.ravel(inverse)
             for pos, row in enumerate(rows):
@@ -458,7 +548,8 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, BaseEstimator):
         return counts, rule_idx, osr
 
     def predict_proba(self, X: Any) -> np.ndarray:
-        """Laplace-smoothed class distribution ``(n_c + 1)/(n + k)`` behind each decision."""
+        """Laplace-smoothed class distribution ``(n_c + 1)/(n + k)`` behind each decision
+        (``n_c`` weight sums for a weighted fit)."""
         counts, _, _ = self._classify(X)
         k = self.classes_.size
         return (counts + 1.0) / (counts.sum(axis=1, keepdims=True) + k)
@@ -528,8 +619,9 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, BaseEstimator):
         rows the entry classifies: covered by it and by no earlier entry; for the default,
         the rows no entry covers), ``precision``, ``recall``.
 
-        Without ``X`` and ``y``: the training class counts each entry stored; with them,
-        row counts on that data (:mod:`optirules.learners._rules_table`).
+        Without ``X`` and ``y``: the training class counts each entry stored (weight sums
+        for a weighted fit); with them, row counts on that data
+        (:mod:`optirules.learners._rules_table`).
         """
         return self._table_builder(self, X, y)
 
@@ -540,13 +632,15 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ printing
     def to_text(self, stats: bool = False) -> str:
-        """The list as text, one rule a line; ``stats`` appends coverage and Laplace accuracy."""
+        """The list as text, one rule a line; ``stats`` appends coverage and Laplace accuracy
+        (for a weighted fit, the weighted coverage: the weight sum of the rows covered)."""
         check_fitted(self, "rules_")
         lines = []
         for r, rule in enumerate(self.rules_):
             line = ("ELSE " if r else "") + str(rule)
             if stats:
-                line += f"    [covers {rule.coverage}, Laplace {rule.laplace:.4f}]"
+                line += (f"    [covers {_count_text(rule.coverage)}, "
+                         f"Laplace {rule.laplace:.4f}]")
             lines.append(line)
         tail = "uncovered points: Minimum OSR, default rule in its two cases" \
             if self.fallback == "min_osr" else "uncovered points: default rule"
@@ -629,7 +723,8 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, BaseEstimator):
         Only JSON is parsed (no pickle, no code), and every part is checked - parameters,
         classes, features, rule tests and counts, the stored training rows - so a damaged
         or foreign file raises :class:`~optirules.errors.InputError` instead of a model
-        that fails later.  Files of format version 1 (the whole training matrix as lists)
-        and 2 (``max_depth`` for ``max_degree``) are read too.
+        that fails later.  Files of format version 1 (the whole training matrix as lists),
+        2 (``max_depth`` for ``max_degree``) and 3 (no row weights: integer counts) are read
+        too; version 4 adds real (weighted) class counts and ``train_weights_``.
         """
         return decision_list_from_text(cls, source)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numbers
 import os
 import time
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,7 +27,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 
 from .._workers import parallel
 from ..errors import InputError
-from ._checks import check_n_jobs, check_random_state, progress_logger
+from ._checks import check_n_jobs, check_random_state, normalized_weights, progress_logger
 from ._cv import RefitDelegation, cv_scorer, cv_splits
 from ._decision_list import DecisionListClassifier
 from ._rules_table import RulesTableMixin, cv_table
@@ -59,19 +60,33 @@ def _int_grid(values: Any, name: str) -> list[int]:
 
 
 def _fit_and_score(estimator: DecisionListClassifier, X: Any, y: np.ndarray,
-                   train: np.ndarray, test: np.ndarray, scorer: Any) -> dict[str, float]:
+                   w: np.ndarray | None, train: np.ndarray, test: np.ndarray, scorer: Any,
+                   deadline: float | None = None) -> dict[str, Any] | None:
+    """Fit on ``train`` (with the weights ``w``, if any) and score on ``test``; ``None``
+    when ``deadline`` (a ``time.time()`` value, shared by the worker processes) has passed
+    before the fit, which is otherwise limited to what is left."""
     from sklearn.utils import _safe_indexing
 
     est = clone(estimator).set_params(verbose=False)   # the folds' fits stay quiet
+    if deadline is not None:
+        left = deadline - time.time()
+        if left <= 0:
+            return None
+        own = est.time_limit
+        est.set_params(time_limit=left if own is None else min(float(own), left))
     Xtr, Xte = _safe_indexing(X, train), _safe_indexing(X, test)
     t0 = time.perf_counter()
-    est.fit(Xtr, y[train])
+    est.fit(Xtr, y[train], sample_weight=None if w is None else w[train])
     fit_time = time.perf_counter() - t0
     if scorer is None:
-        score = float(np.mean(est.predict(Xte) == y[test]))
-    else:
+        hit = est.predict(Xte) == y[test]
+        score = float(np.average(hit, weights=None if w is None else w[test]))
+    elif w is None:
         score = float(scorer(est, Xte, y[test]))
-    return {"score": score, "n_rules": float(len(est.rules_)), "fit_time": fit_time}
+    else:
+        score = float(scorer(est, Xte, y[test], sample_weight=w[test]))
+    return {"score": score, "n_rules": float(len(est.rules_)), "fit_time": fit_time,
+            "cut": est.stop_reason_ == "time_limit"}
 
 
 class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, BaseEstimator):
@@ -84,7 +99,9 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, BaseEsti
     :meth:`explain`, :meth:`to_text`, :meth:`to_json`, ``rules_`` and ``str`` are those of
     the refitted list.  The other parameters of ``estimator`` (``fallback``,
     ``osr_rows``, ``confidence``, ``n_bins``, ``categorical_features``, ``max_rules``)
-    are kept in every fit.
+    are kept in every fit.  With ``time_limit`` the grid is fitted from the cheapest
+    pair (smallest depth, largest coverage) on, and pairs the limit leaves unscored on
+    some fold are left out of the choice (``status_`` says so).
 
     Parameters
     ----------
@@ -117,6 +134,17 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, BaseEsti
         :mod:`logging` (logger ``optirules.learners.decision_list_cv``, level INFO; printed
         to stderr when the application configured no logging).  The fits inside the
         cross-validation stay quiet; the refit logs as ``estimator`` does.
+    time_limit : float or None, default None
+        Wall-clock seconds for the whole search (opt-in): the fold fits share ``k/(k+1)``
+        of it (cheapest pair first, each fit limited to what is left, and to the list's own
+        ``time_limit`` if smaller) and the refit on all rows gets the rest.  Fold fits the
+        limit leaves out are skipped; the pair is then chosen among those scored on every
+        fold, or, when none was, by the mean over the folds done (the cheapest pair when no
+        fold finished).  The result then depends on the machine's speed; ``status_`` says
+        what happened.
+    class_weight : None, "balanced" or dict {label: weight}, default None
+        Given to every fit (the list's ``class_weight``: it multiplies ``sample_weight``);
+        ``None`` keeps the estimator's own.  The held-out scores are not weighted by it.
 
     Attributes
     ----------
@@ -133,10 +161,14 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, BaseEsti
         ``max_degrees[1]`` ...): ``param_max_degree``, ``param_min_coverage``, ``params``
         (list of dicts), ``split<k>_test_score``, ``mean_test_score``,
         ``std_test_score``, ``rank_test_score`` (1 = best; ties share the lower rank),
-        ``mean_n_rules``, ``mean_fit_time``.
+        ``mean_n_rules``, ``mean_fit_time``, ``complete`` (scored on every fold, with no
+        fold fit cut by ``time_limit``; pairs not complete have NaN mean scores).
     n_splits_ : int
     classes_, n_features_in_, feature_names_in_, rules_ :
         As the refitted list's.
+    status_ : str
+        ``"complete"``, or ``"time_limit (...)"`` with how many fold fits were done and how
+        the pair was chosen.
     cv_time_ : float
         Seconds of the cross-validation (the refit excluded).
     refit_time_ : float
@@ -155,7 +187,10 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, BaseEsti
                  max_degrees: Sequence[int] = DEFAULT_MAX_DEGREES,
                  min_coverages: Sequence[int] = DEFAULT_MIN_COVERAGES,
                  cv: Any = 5, scoring: Any = None, n_jobs: int | None = None,
-                 random_state: int | None = None, verbose: bool = False) -> None:
+                 random_state: int | None = None, verbose: bool = False,
+                 time_limit: float | None = None, class_weight: Any = None) -> None:
+        self.time_limit = time_limit
+        self.class_weight = class_weight
         self.estimator = estimator
         self.max_degrees = max_degrees
         self.min_coverages = min_coverages
@@ -181,7 +216,7 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, BaseEsti
         return self.estimator
 
     # ------------------------------------------------------------------ fit
-    def fit(self, X: Any, y: Any) -> DecisionListCV:
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> DecisionListCV:
         """Cross-validate the grid, then refit the chosen pair on all rows.
 
         Parameters
@@ -190,6 +225,9 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, BaseEsti
             Categorical and/or numeric features (as :class:`DecisionListClassifier`).
         y : array-like of shape (n_samples,)
             Class labels.
+        sample_weight : array-like of shape (n_samples,), optional
+            Passed to every fit (an integer weight counts as the row repeated) and weights
+            the held-out scores.
 
         Returns
         -------
@@ -202,6 +240,13 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, BaseEsti
 
         t_start = time.perf_counter()
         base = self._base_estimator()
+        if self.class_weight is not None:
+            base = clone(base).set_params(class_weight=self.class_weight)
+        tl = self.time_limit
+        if tl is not None and (isinstance(tl, bool) or not isinstance(tl, numbers.Real)
+                               or not np.isfinite(tl) or tl <= 0):
+            raise InputError(f"time_limit must be None or a positive number of seconds, got "
+                             f"{tl!r}.")
         depths = _int_grid(self.max_degrees, "max_degrees")
         coverages = _int_grid(self.min_coverages, "min_coverages")
         clone(base).set_params(max_degree=depths[0], min_coverage=coverages[0])._check_params()
@@ -226,26 +271,46 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, BaseEsti
         if np.unique(y).size < 2:
             raise InputError("y holds one class only; a classifier needs at least two classes "
                              "in the training data.")
+        w = None
+        if sample_weight is not None:
+            w = normalized_weights(sample_weight, y.shape[0]) * y.shape[0]
         scorer = cv_scorer(self.scoring)
         splits = cv_splits(self.cv, y, self.random_state)
+        # the folds get k/(k+1) of the limit, the refit on all rows the rest
+        cv_deadline = (None if tl is None
+                       else time.time() + float(tl) * len(splits) / (len(splits) + 1))
         grid = [(d, c) for d in depths for c in coverages]
         candidates = [clone(base).set_params(max_degree=d, min_coverage=c) for d, c in grid]
         log = progress_logger("learners.decision_list_cv", self.verbose)
         if log is not None:
             log.info("%d pairs (max_degree, min_coverage) x %d folds = %d fits", len(grid),
                      len(splits), len(grid) * len(splits))
-        jobs = [(g, s) for g in range(len(grid)) for s in range(len(splits))]
+        # cheapest first: smaller depth, then larger coverage (what a time limit leaves)
+        order = sorted(range(len(grid)), key=lambda i: (grid[i][0], -grid[i][1]))
+        jobs = [(g, s) for g in order for s in range(len(splits))]
         out = parallel(n_jobs=self.n_jobs)(
-            delayed(_fit_and_score)(candidates[g], X, y, *splits[s], scorer) for g, s in jobs)
+            delayed(_fit_and_score)(candidates[g], X, y, w, *splits[s], scorer, cv_deadline)
+            for g, s in jobs)
         scores = np.full((len(grid), len(splits)), np.nan)
         n_rules = np.full_like(scores, np.nan)
         times = np.full_like(scores, np.nan)
+        cut = np.zeros(len(grid), dtype=bool)
         for (g, s), rec in zip(jobs, out):
+            if rec is None:  # the time limit came first
+                continue
             scores[g, s] = rec["score"]
             n_rules[g, s] = rec["n_rules"]
             times[g, s] = rec["fit_time"]
+            cut[g] |= rec["cut"]
         self.cv_time_ = time.perf_counter() - t_start
-        mean = scores.mean(axis=1)
+        complete = ~np.isnan(scores).any(axis=1) & ~cut
+        n_done = int(np.sum(~np.isnan(scores)))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN rows of skipped fits
+            partial = np.nanmean(scores, axis=1)
+            n_rules_mean = np.nanmean(n_rules, axis=1)
+            times_mean = np.nanmean(times, axis=1)
+        mean = np.where(complete, partial, np.nan)
         results: dict[str, Any] = {
             "param_max_degree": np.array([d for d, _ in grid]),
             "param_min_coverage": np.array([c for _, c in grid]),
@@ -254,17 +319,33 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, BaseEsti
         for s in range(len(splits)):
             results[f"split{s}_test_score"] = scores[:, s].copy()
         results["mean_test_score"] = mean
-        results["std_test_score"] = scores.std(axis=1)
+        results["std_test_score"] = np.where(complete, np.nan_to_num(scores).std(axis=1),
+                                             np.nan)
+        ranked = np.nan_to_num(mean, nan=-np.inf)
         results["rank_test_score"] = np.array(
-            [1 + int(np.sum(mean > m + 1e-12)) for m in mean], dtype=np.int32)
-        results["mean_n_rules"] = n_rules.mean(axis=1)
-        results["mean_fit_time"] = times.mean(axis=1)
+            [1 + int(np.sum(ranked > m + 1e-12)) for m in ranked], dtype=np.int32)
+        results["mean_n_rules"] = n_rules_mean
+        results["mean_fit_time"] = times_mean
+        results["complete"] = complete
         self.cv_results_ = results
         self.n_splits_ = len(splits)
         # smaller depth first, then larger coverage: the first of the best means wins
-        order = sorted(range(len(grid)), key=lambda i: (grid[i][0], -grid[i][1]))
-        top = float(mean.max())
-        best = next(i for i in order if mean[i] >= top - 1e-12)
+        if complete.all():
+            self.status_ = "complete"
+            chosen_by = mean
+        elif complete.any():
+            self.status_ = (f"time_limit ({n_done} of {scores.size} fold fits done; pair "
+                            "chosen among those scored on every fold)")
+            chosen_by = mean
+        else:
+            self.status_ = (f"time_limit ({n_done} of {scores.size} fold fits done; no pair "
+                            "was scored on every fold, so the pair is chosen by the mean over "
+                            "the folds done, the cheapest pair when none was)")
+            chosen_by = partial
+        chosen_by = np.nan_to_num(chosen_by, nan=-np.inf)
+        top = float(chosen_by.max())
+        best = next(i for i in order if chosen_by[i] >= top - 1e-12) if np.isfinite(top) \
+            else order[0]
         self.best_index_ = int(best)
         self.best_params_ = dict(results["params"][best])
         self.best_score_ = float(mean[best])
@@ -273,10 +354,16 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, BaseEsti
                 log.info("max_degree=%d, min_coverage=%d: mean score %.4f (sd %.4f), %.1f "
                          "rules", d, c, mean[i], results["std_test_score"][i],
                          results["mean_n_rules"][i])
-            log.info("chosen: max_degree=%d, min_coverage=%d (%.1f s of cross-validation); "
-                     "refitting on all rows", *grid[best], self.cv_time_)
+            log.info("chosen: max_degree=%d, min_coverage=%d (%.1f s of cross-validation, "
+                     "%s); refitting on all rows", *grid[best], self.cv_time_, self.status_)
         t0 = time.perf_counter()
-        self.best_estimator_ = clone(candidates[best]).fit(X, y)
+        best_est = clone(candidates[best])
+        if tl is not None:
+            # what is left, however little: the list then stops before its next rule
+            left = max(float(tl) - (time.perf_counter() - t_start), 1e-3)
+            own = best_est.time_limit
+            best_est.set_params(time_limit=left if own is None else min(float(own), left))
+        self.best_estimator_ = best_est.fit(X, y, sample_weight=sample_weight)
         self.refit_time_ = time.perf_counter() - t0
         est = self.best_estimator_
         self.classes_ = est.classes_

@@ -141,9 +141,25 @@ def read_columns(est: Any, X: Any, y: Any, reset: bool) -> tuple[list, list, Any
     return cols, kinds, (names, y)
 
 
+def weighted_inverted_cdf(x: np.ndarray, weights: np.ndarray, levels: np.ndarray) -> np.ndarray:
+    """The weighted ``inverted_cdf`` quantiles of ``x`` at ``levels``: for each level ``q``,
+    the first sorted value whose cumulative weight reaches ``q`` times the total weight.
+
+    A row of integer weight ``w`` counts as ``w`` repeated rows, so integer weights give
+    :func:`numpy.quantile` (``method="inverted_cdf"``) of the repeated values exactly.
+    """
+    order = np.argsort(x, kind="stable")
+    xs = x[order]
+    cw = np.cumsum(np.asarray(weights, dtype=np.float64)[order])
+    idx = np.searchsorted(cw, np.asarray(levels, dtype=np.float64) * cw[-1], side="left")
+    return xs[np.minimum(idx, xs.size - 1)]
+
+
 def fit_features(cols: list, kinds: list, names: list, n_bins: int,
-                 categorical_features: Any) -> list[_Feature]:
-    """How each column becomes value codes: its categories, or its ``n_bins`` quantile bins."""
+                 categorical_features: Any, weights: np.ndarray | None = None
+                 ) -> list[_Feature]:
+    """How each column becomes value codes: its categories, or its ``n_bins`` quantile bins
+    (weighted quantiles, :func:`weighted_inverted_cdf`, with positive row ``weights``)."""
     p = len(cols)
     cf = categorical_features
     forced = np.zeros(p, dtype=bool)
@@ -172,7 +188,11 @@ def fit_features(cols: list, kinds: list, names: list, n_bins: int,
             x = x[~nan]  # the bins are cut on the known values
             if x.size:
                 levels = np.arange(1, n_bins) / n_bins
-                cuts = np.unique(np.quantile(x, levels, method="inverted_cdf"))
+                if weights is None:
+                    q = np.quantile(x, levels, method="inverted_cdf")
+                else:
+                    q = weighted_inverted_cdf(x, np.asarray(weights)[~nan], levels)
+                cuts = np.unique(q)
                 cuts = cuts[cuts < x.max()]
             else:
                 cuts = np.zeros(0)

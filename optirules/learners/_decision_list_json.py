@@ -1,10 +1,18 @@
 """The JSON form of a fitted decision list (rules, features and the training rows
-Minimum OSR needs), written and checked without pickle."""
+Minimum OSR needs), written and checked without pickle.
+
+Format versions: 1 (the training matrix as lists), 2 (``max_depth`` for ``max_degree``),
+3 (packed training rows), 4 (row weights: the class counts of a weighted fit are
+non-negative reals, and ``training.weights`` holds the weights of the stored training
+rows, packed as little-endian float64; absent for an unweighted fit).  Every version is
+read; integer counts are read as integers.
+"""
 
 from __future__ import annotations
 
 import base64
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -16,16 +24,18 @@ from ._json import (
     Field,
     classes_array,
     damaged_as_input_error,
+    json_scalar,
     parse_json,
     read_classes,
     read_source,
+    restore_params,
 )
 
 __all__ = ["TRAINING_ROWS", "decision_list_to_doc", "decision_list_from_text"]
 
 _JSON_FORMAT = "optirules.DecisionListClassifier"
-_JSON_VERSION = 3
-_JSON_READS = (1, 2, 3)
+_JSON_VERSION = 4
+_JSON_READS = (1, 2, 3, 4)
 TRAINING_ROWS = ("auto", "all", "uncovered", "none")
 
 
@@ -43,6 +53,9 @@ def decision_list_to_doc(est: Any, training_rows: str) -> dict:
     cf = params["categorical_features"]
     if cf is not None and not isinstance(cf, str):
         params["categorical_features"] = [c if isinstance(c, str) else int(c) for c in cf]
+    cw = params.get("class_weight")
+    if isinstance(cw, Mapping):  # [label, weight] pairs keep the labels' types
+        params["class_weight"] = [[json_scalar(c), json_scalar(w)] for c, w in cw.items()]
     training: dict[str, Any] = {"rows": rows}
     if rows != "none":
         idx = est.uncovered_rows_ if rows == "uncovered" and held == "all" else None
@@ -50,6 +63,9 @@ def decision_list_to_doc(est: Any, training_rows: str) -> dict:
         y = est.train_y_ if idx is None else est.train_y_[idx]
         training["codes"] = _pack_ints(codes)
         training["y"] = _pack_ints(y[:, None])
+        w = getattr(est, "train_weights_", None)
+        if w is not None:
+            training["weights"] = _pack_floats(w if idx is None else w[idx])
         if rows == "all":
             training["uncovered_rows"] = est.uncovered_rows_.tolist()
     return {
@@ -66,7 +82,7 @@ def decision_list_to_doc(est: Any, training_rows: str) -> dict:
         "rules": [{"conditions": [[c.feature, c.value] for c in r.conditions],
                    "prediction": int(np.flatnonzero(est.classes_ == r.prediction)[0]),
                    "class_counts": list(r.class_counts)} for r in est.rules_],
-        "default_counts": est.default_counts_.tolist(),
+        "default_counts": np.asarray(est.default_counts_).tolist(),
         "stop_reason": est.stop_reason_,
         "min_coverage_used": int(est.min_coverage_),
         "training": training,
@@ -100,6 +116,7 @@ def _from_doc(cls: Any, doc: Field) -> Any:
     if version < 3 and "max_depth" in params:
         # versions 1 and 2 named the number of tests per rule max_depth
         params = {("max_degree" if k == "max_depth" else k): v for k, v in params.items()}
+    params = restore_params(params)  # class_weight pairs back to a dict
     known = cls().get_params()
     unknown = sorted(set(params) - set(known))
     if unknown:
@@ -140,8 +157,12 @@ def _from_doc(cls: Any, doc: Field) -> Any:
         est.feature_names_in_ = np.array([f.string() for f in names.items(p)], dtype=object)
     n_values = [len(f.categories) for f in est.features_]
 
-    def counts_of(f: Field) -> tuple[int, ...]:
-        return tuple(f.counts(k))
+    def counts_of(f: Field) -> tuple[int, ...] | tuple[float, ...]:
+        # integers (an unweighted fit) or non-negative reals (weight sums, version 4)
+        items = f.items(k)
+        if version >= 4 and any(isinstance(i.value, float) for i in items):
+            return tuple(i.real(lo=0.0) for i in items)
+        return tuple(i.count() for i in items)
 
     rules = []
     for r in doc["rules"].items():
@@ -157,7 +178,9 @@ def _from_doc(cls: Any, doc: Field) -> Any:
         conds = tuple(est._condition(j, v) for j, v in tests)
         rules.append(DecisionRule(conds, est.classes_[pred], counts_of(r["class_counts"])))
     est.rules_ = rules
-    est.default_counts_ = np.asarray(counts_of(doc["default_counts"]), dtype=np.int64)
+    default = counts_of(doc["default_counts"])
+    est.default_counts_ = np.asarray(
+        default, dtype=np.float64 if any(isinstance(c, float) for c in default) else np.int64)
     est.default_class_ = est.classes_[int(np.argmax(est.default_counts_))]
     est.stop_reason_ = doc["stop_reason"].string(null="", default="")
     est._set_status()
@@ -207,8 +230,12 @@ def _from_doc(cls: Any, doc: Field) -> Any:
         unc = np.arange(m, dtype=np.int64)
     else:
         unc = np.zeros(0, dtype=np.int64)
+    weights = None
+    if version >= 4 and rows != "none" and training["weights"].present:
+        weights = _unpack_floats(training["weights"], m)
     est.train_codes_ = np.ascontiguousarray(codes, dtype=np.int32)
     est.train_y_ = y
+    est.train_weights_ = weights
     est.uncovered_rows_ = unc
     est.training_rows_ = rows
     return est
@@ -253,6 +280,33 @@ def _pack_ints(a: np.ndarray) -> dict:
     data = np.ascontiguousarray(a, dtype=np.dtype(dtype)).tobytes()
     return {"dtype": dtype, "shape": [int(a.shape[0]), int(a.shape[1])],
             "data": base64.b64encode(data).decode("ascii")}
+
+
+def _pack_floats(a: np.ndarray) -> dict:
+    """A 1-D float array as base64 little-endian float64 bytes (exact)."""
+    a = np.ascontiguousarray(a, dtype="<f8")
+    return {"dtype": "<f8", "shape": [int(a.shape[0])],
+            "data": base64.b64encode(a.tobytes()).decode("ascii")}
+
+
+def _unpack_floats(field: Field, n: int) -> np.ndarray:
+    """Inverse of :func:`_pack_floats`: ``n`` positive finite weights, checked."""
+    field.object()
+    field["dtype"].string(choices=("<f8",))
+    (rows,) = (f.count() for f in field["shape"].items(1))
+    if rows != n:
+        raise field["shape"].damaged(f"must hold one weight per training row ({n}), not "
+                                     f"{rows}")
+    try:
+        raw = base64.b64decode(field["data"].string().encode("ascii"), validate=True)
+    except (ValueError, UnicodeError):
+        raise field["data"].damaged("is not base64 text") from None
+    if len(raw) != 8 * n:
+        raise field["data"].damaged(f"must hold {n} values of 8 bytes, not {len(raw)} bytes")
+    w = np.frombuffer(raw, dtype="<f8").astype(np.float64)
+    if not (np.isfinite(w).all() and (w > 0).all()):
+        raise field["data"].damaged("must hold positive finite weights")
+    return w
 
 
 def _unpack_ints(field: Field, n_cols: int) -> np.ndarray:

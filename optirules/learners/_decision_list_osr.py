@@ -52,6 +52,7 @@ def minimum_osr(
     n_classes: int,
     confidence: float = 0.95,
     missing_codes: np.ndarray | None = None,
+    weights: np.ndarray | None = None,
 ) -> OSRResult:
     """Minimum OSR: one greedy rule for one test point (the Minimum OSR paper, "The Minimum OSR").
 
@@ -73,6 +74,10 @@ def minimum_osr(
         Confidence of the significance test.
     missing_codes : ndarray of int, shape (p,), optional
         Code of the missing value ``"?"`` of each attribute in training (-1 if none).
+    weights : ndarray of float, shape (n,), optional
+        Positive weight of each training row: every count below (class counts, the shares
+        :math:`P(v)` and :math:`P(c \\mid v)`, the S statistic's counts, the leaf counts)
+        is then a weight sum, a row of weight ``w`` counting as ``w`` repeated rows.
 
     Returns
     -------
@@ -111,7 +116,7 @@ def minimum_osr(
     n, p = train_codes.shape
     x = np.asarray(x)
     x_missing = np.asarray(x_missing, dtype=bool)
-    total_counts = np.bincount(train_y, minlength=k)
+    total_counts = np.bincount(train_y, weights=weights, minlength=k)
     if x_missing.all():
         return OSRResult((), total_counts, "all_missing", True)
     known = ~x_missing & (x >= 0)
@@ -138,7 +143,8 @@ def minimum_osr(
             break
         yy = train_y[node]
         g = (train_codes[node] + offsets).ravel() * k + np.repeat(yy, p)
-        table = np.bincount(g, minlength=n_av * k).reshape(n_av, k)
+        table = np.bincount(g, weights=None if weights is None else np.repeat(weights[node], p),
+                            minlength=n_av * k).reshape(n_av, k)
         n_v = table.sum(axis=1)
         cand = known & ~used
         cand[cand] = n_v[x_av[cand]] > 0
@@ -148,12 +154,14 @@ def minimum_osr(
             stop = "no_tests"
             break
         weighted = np.bincount(av_attr, weights=n_v * class_entropy(table), minlength=p)
-        im = weighted / node.size
+        im = weighted / (node.size if weights is None else node_counts.sum())
         cand_idx = np.flatnonzero(cand)
         j = int(cand_idx[np.argmin(im[cand_idx])])
         h_node = class_entropy(node_counts)
         child = node[train_codes[node, j] == x[j]]
-        child_counts = np.bincount(train_y[child], minlength=k)
+        child_counts = np.bincount(train_y[child],
+                                   weights=None if weights is None else weights[child],
+                                   minlength=k)
         step = {"feature": j, "im": float(im[j]), "node_entropy": float(h_node)}
         if path:
             if im[j] >= h_node - 1e-12:

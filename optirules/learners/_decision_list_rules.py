@@ -44,17 +44,21 @@ class DecisionRule:
     its own class and is read in list order.
 
     ``class_counts`` are the class counts of the training rows the rule covered when it was
-    added to the list (rows not covered by an earlier rule).
+    added to the list (rows not covered by an earlier rule): integers, or, for a list fitted
+    with row weights, the classes' weight sums (floats; a row of weight ``w`` counts as
+    ``w`` rows).
     """
 
     conditions: tuple[AttributeTest, ...]
     prediction: Any
-    class_counts: tuple[int, ...]
+    class_counts: tuple[int, ...] | tuple[float, ...]
 
     @property
-    def coverage(self) -> int:
-        """Number of (still uncovered) training rows the rule covered when it was added."""
-        return int(sum(self.class_counts))
+    def coverage(self) -> int | float:
+        """Number of (still uncovered) training rows the rule covered when it was added
+        (their weight sum, a float, for a weighted fit)."""
+        total = sum(self.class_counts)
+        return total if isinstance(total, float) else int(total)
 
     @property
     def laplace(self) -> float:

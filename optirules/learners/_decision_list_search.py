@@ -3,7 +3,10 @@ Etzioni 1994), and the greedy growth of the ordered list.
 
 Coverage sets are packed ``uint64`` bitsets (:mod:`optirules.learners._bitset`): one per
 attribute-value and one per class, restricted to the training rows not yet covered, so a
-conjunction's class counts are popcounts of word-wise ANDs.
+conjunction's class counts are popcounts of word-wise ANDs.  With row weights (each row
+counts as that many repeated rows) a conjunction's class counts are weight sums, counted by
+:class:`_WeightedCounter`: weighted popcounts when the rows take few distinct weights, else
+per-byte lookup tables.
 """
 
 from __future__ import annotations
@@ -13,15 +16,16 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._bitset import _HAS_BITWISE_COUNT, pack_rows, popcount
+from ._bitset import _HAS_BITWISE_COUNT, pack_rows, popcount, unpack_rows
 from ._decision_list_stats import laplace_accuracy
 
 __all__ = ["best_conjunction", "grow_decision_list"]
 
 
 def _row_sum(a: np.ndarray) -> np.ndarray:
-    """Row sums of a narrow 2-D array (a column loop: far faster than ``sum(axis=1)``)."""
-    out = a[:, 0].astype(np.int64)
+    """Row sums of a narrow 2-D array (a column loop: far faster than ``sum(axis=1)``);
+    integer counts sum as ``int64``, weighted (float) counts as ``float64``."""
+    out = a[:, 0].astype(np.float64 if a.dtype.kind == "f" else np.int64)
     for c in range(1, a.shape[1]):
         out += a[:, c]
     return out
@@ -79,6 +83,104 @@ class _Counter:
         return out
 
 
+#: the weighted counter uses one popcount per (class, weight) group up to this many groups,
+#: per-byte lookup tables beyond
+MAX_WEIGHT_GROUPS = 24
+
+#: bytes of the lookup tables one gather reads (a block that stays in the CPU cache)
+_TABLE_BLOCK_BYTES = 1 << 17
+
+#: largest memory for the lookup tables (``k * 256 * n`` bytes for ``n`` rows); beyond it
+#: the covers are unpacked and multiplied with the class weights, in batches
+_MAX_TABLE_BYTES = 1 << 27
+
+
+class _WeightedCounter:
+    """Weighted class counts of packed coverage sets: per class, the sum of the weights of
+    the rows a set holds (a row of weight ``w`` counts as ``w`` rows).
+
+    When the rows fall into few groups of equal (class, weight) - e.g. ``class_weight``
+    alone, or unit weights with a few exceptions - a class count is
+    :math:`\\sum_g w_g\\,\\mathrm{popcount}(\\text{cover} \\wedge \\text{group}_g)`.  Otherwise
+    each class has a lookup table per byte position of the packed sets (256 entries: the
+    weight sum of the rows of that class the byte value selects) and a count is the sum of
+    the table entries the cover's bytes pick; on very many rows (tables beyond
+    ``_MAX_TABLE_BYTES``) the covers are unpacked and multiplied with the class weights.
+    Integer weights give integer sums every way (exact in floating point), hence exactly
+    the counts of the repeated rows.
+    """
+
+    def __init__(self, class_bits: np.ndarray, weights: np.ndarray, n_words: int,
+                 buffer_words: int):
+        self.k = k = class_bits.shape[0]
+        n = weights.shape[0]
+        weights = np.asarray(weights, dtype=np.float64)
+        member = unpack_rows(class_bits, n)  # (k, n)
+        y = np.argmax(member, axis=0)
+        values, w_code = np.unique(weights, return_inverse=True)
+        keys, group = np.unique(y * values.size + np.ravel(w_code), return_inverse=True)
+        group = np.ravel(group)
+        rows = max(1, buffer_words // max(1, n_words))
+        self.tmp = np.empty((rows, n_words), dtype=np.uint64)
+        self.pop = _Counter(class_bits, n_words, buffer_words)  # its popcount buffers
+        if keys.shape[0] > MAX_WEIGHT_GROUPS and k * 256 * 8 * n_words * 8 > _MAX_TABLE_BYTES:
+            self.mode = "dense"
+            self.n = n
+            self.class_weights = np.zeros((n, k))
+            self.class_weights[np.arange(n), y] = weights
+            self.rows = max(1, buffer_words // max(1, n))
+        elif keys.shape[0] <= MAX_WEIGHT_GROUPS:
+            self.mode = "groups"
+            self.group_bits = pack_rows(group[None, :] == np.arange(keys.shape[0])[:, None])
+            self.group_class = keys // values.size
+            self.group_weight = values[keys % values.size]
+        else:
+            self.mode = "tables"
+            n_bytes = 8 * n_words
+            self.n_bytes = n_bytes
+            self.rows = max(1, buffer_words // max(1, n_bytes))
+            bits = ((np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1).astype(np.float64)
+            w = np.zeros((k, n_bytes * 8))
+            w[y, np.arange(n)] = weights
+            # tables[c, b * 256 + v]: the weight sum of the rows of class c in byte b that
+            # the byte value v selects
+            self.tables = (w.reshape(k * n_bytes, 8) @ bits.T).reshape(k, n_bytes * 256)
+            # byte positions per gather: a block of a table stays in the CPU cache
+            self.block = max(1, _TABLE_BLOCK_BYTES // (256 * 8))
+            self.base = (np.arange(self.block, dtype=np.intp) * 256)[None, :]
+
+    def counts(self, covers: np.ndarray) -> np.ndarray:
+        m = covers.shape[0]
+        out = np.zeros((m, self.k), dtype=np.float64)
+        if self.mode == "groups":
+            rows = self.tmp.shape[0]
+            for s in range(0, m, rows):
+                e = min(m, s + rows)
+                tmp = self.tmp[: e - s]
+                for g in range(self.group_bits.shape[0]):
+                    np.bitwise_and(covers[s:e], self.group_bits[g], out=tmp)
+                    out[s:e, self.group_class[g]] += (self.group_weight[g]
+                                                      * self.pop._popcount(tmp))
+            return out
+        as_bytes = np.ascontiguousarray(covers).view(np.uint8)
+        if self.mode == "dense":
+            for s in range(0, m, self.rows):
+                e = min(m, s + self.rows)
+                bits = np.unpackbits(as_bytes[s:e], axis=1, count=self.n, bitorder="little")
+                out[s:e] = bits.astype(np.float64) @ self.class_weights
+            return out
+        nb, blk = self.n_bytes, self.block
+        for s in range(0, m, self.rows):
+            e = min(m, s + self.rows)
+            for b0 in range(0, nb, blk):
+                b1 = min(nb, b0 + blk)
+                idx = as_bytes[s:e, b0:b1] + self.base[:, : b1 - b0]
+                for c in range(self.k):
+                    vals = np.take(self.tables[c, b0 * 256: b1 * 256], idx)
+                    out[s:e, c] += np.add.reduce(vals, axis=1)
+        return out
+
+
 class _Best:
     """Running best conjunction under the order (LA desc, coverage desc, depth asc, lex asc).
 
@@ -114,7 +216,7 @@ class _Best:
         if (top > self.laplace or cov > self.coverage
                 or (len(cand) == len(self.conj) and cand < self.conj)):
             self.laplace = float(top)
-            self.coverage = int(cov)
+            self.coverage = cov.item()  # an int, or a weight sum
             self.conj = cand
             self.counts = counts[ties[i]].copy()
 
@@ -206,6 +308,7 @@ def best_conjunction(
     *,
     buffer_words: int = 1 << 18,
     prune: bool = True,
+    weights: np.ndarray | None = None,
 ) -> tuple[tuple[int, ...] | None, np.ndarray | None, float, int]:
     """Exhaustive depth-bounded search for the conjunction of best Laplace accuracy.
 
@@ -227,6 +330,10 @@ def best_conjunction(
     prune : bool
         Skip extensions that cannot beat the best conjunction found so far (see Notes);
         False evaluates every conjunction (for timing and tests).
+    weights : ndarray of float, shape (n,), optional
+        Positive weight of each candidate row (in bit order); class counts, coverage and
+        ``min_coverage`` are then weight sums (a row of weight ``w`` counts as ``w`` rows)
+        and the counts are floats.  None: row counts (integers).
 
     Returns
     -------
@@ -253,7 +360,10 @@ def best_conjunction(
     k = class_bits.shape[0]
     min_coverage = max(1, int(min_coverage))
     best = _Best(k)
-    counter = _Counter(class_bits, av_bits.shape[1], buffer_words)
+    if weights is None:
+        counter = _Counter(class_bits, av_bits.shape[1], buffer_words)
+    else:
+        counter = _WeightedCounter(class_bits, weights, av_bits.shape[1], buffer_words)
 
     def visit(depth, counts, ok, conj_of):
         best.update(counts, ok, conj_of)
@@ -282,6 +392,7 @@ def grow_decision_list(
     buffer_words: int = 1 << 18,
     progress: Callable[[dict], None] | None = None,
     deadline: float | None = None,
+    weights: np.ndarray | None = None,
 ) -> tuple[list[dict], np.ndarray, str]:
     """BruteDL: grow the ordered list of best-Laplace conjunctions on the uncovered rows.
 
@@ -305,12 +416,15 @@ def grow_decision_list(
     deadline : float, optional
         A :func:`time.perf_counter` value: once it has passed, no further rule is searched
         (the rule in progress is kept) and ``stop`` is ``"time_limit"``.
+    weights : ndarray of float, shape (n,), optional
+        Positive row weights (a row of weight ``w`` counts as ``w`` repeated rows): class
+        counts, coverage, ``min_coverage`` and the default rule's counts are weight sums.
 
     Returns
     -------
     steps : list of dict
         Per rule: ``conj`` (attribute-value indices), ``counts``, ``laplace``,
-        ``coverage``, ``candidates`` and ``seconds``.
+        ``coverage`` (rows, or their weight sum), ``candidates`` and ``seconds``.
     remaining : ndarray of int
         Training rows no rule covers.
     stop : str
@@ -337,17 +451,20 @@ def grow_decision_list(
         yr = y[remaining]
         av_bits = pack_rows(onehot[:, remaining])
         class_bits = pack_rows(yr[None, :] == np.arange(k)[:, None])
+        wr = None if weights is None else weights[remaining]
         conj, counts, lap, n_eval = best_conjunction(
-            av_bits, class_bits, av_attr, max_degree, min_coverage, buffer_words=buffer_words)
+            av_bits, class_bits, av_attr, max_degree, min_coverage, buffer_words=buffer_words,
+            weights=wr)
         if conj is None:
             stop = "min_coverage"
             break
-        if lap <= laplace_accuracy(np.bincount(yr, minlength=k), k):
+        if lap <= laplace_accuracy(np.bincount(yr, weights=wr, minlength=k), k):
             stop = "not_better_than_default"
             break
         covered = np.all(onehot[np.asarray(conj)][:, remaining], axis=0)
+        coverage = int(covered.sum()) if wr is None else float(np.sum(counts))
         steps.append({"conj": conj, "counts": counts, "laplace": float(lap),
-                      "coverage": int(covered.sum()), "candidates": int(n_eval),
+                      "coverage": coverage, "candidates": int(n_eval),
                       "seconds": time.perf_counter() - t0})
         if progress is not None:
             progress(steps[-1])

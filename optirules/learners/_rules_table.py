@@ -304,7 +304,9 @@ def _dro_training_rows(model: Any) -> tuple[np.ndarray, np.ndarray] | None:
 def decision_list_table(model: Any, X: Any = None, y: Any = None, *,
                         require: bool = True) -> pd.DataFrame:
     """The table of a :class:`~optirules.learners.DecisionListClassifier`: one row per
-    entry in list order, then the default entry (``DEFAULT <class>``, no literals)."""
+    entry in list order, then the default entry (``DEFAULT <class>``, no literals).
+    Without data the support is the entries' stored training class counts: weight sums
+    (weighted support) for a list fitted with row weights."""
     check_fitted(model, "rules_")
     rules = list(model.rules_)
     classes = model.classes_

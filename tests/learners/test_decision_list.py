@@ -663,7 +663,7 @@ def test_json_version_2_files_name_max_depth():
     X, y = _uncovered_negatives_data()
     clf = DecisionListClassifier(max_degree=2, min_coverage=1).fit(X, y)
     doc = json.loads(clf.to_json())
-    assert doc["version"] == 3 and doc["params"]["max_degree"] == 2
+    assert doc["version"] == 4 and doc["params"]["max_degree"] == 2
     doc["version"] = 2
     doc["params"]["max_depth"] = doc["params"].pop("max_degree")
     back = DecisionListClassifier.from_json(json.dumps(doc))

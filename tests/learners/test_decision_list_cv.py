@@ -181,3 +181,48 @@ def test_verbose_logs_the_grid_scores_and_choice_but_not_the_folds(caplog):
     dl_lines = by_name["optirules.learners.decision_list"]
     assert sum(m.startswith("BruteDL search") for m in dl_lines) == 1
     assert sum(m.startswith("rule found") for m in dl_lines) == len(cv.rules_)
+
+
+def test_time_limit_bounds_the_search_and_says_so():
+    from optirules.data import load_dataset
+
+    X, y = load_dataset("splice")
+    full_grid = dict(max_degrees=(1, 2, 3), min_coverages=(2, 5, 10), cv=3, random_state=0)
+    cv = DecisionListCV(time_limit=1.0, **full_grid).fit(X, y)
+    # a depth-3 exhaustive search on splice's 60 attributes takes far longer than a
+    # second, so some pair is left unscored (or cut) and the choice says so
+    assert cv.status_.startswith("time_limit (")
+    res = cv.cv_results_
+    assert not res["complete"].all()
+    assert np.isnan(res["mean_test_score"][~res["complete"]]).all()
+    # the chosen pair was scored on every fold when some pair was, cheapest pairs first
+    if res["complete"].any():
+        assert res["complete"][cv.best_index_]
+        assert res["complete"][np.flatnonzero(res["param_max_degree"] == 1)].all()
+    assert cv.predict(X.iloc[:5]).shape == (5,)
+    with pytest.raises(InputError, match="time_limit"):
+        DecisionListCV(time_limit=0).fit(X, y)
+
+
+def test_no_time_limit_is_complete():
+    X, y = _parity_pair_data(120)
+    cv = DecisionListCV(max_degrees=(1, 2), min_coverages=(2, 5), cv=3).fit(X, y)
+    assert cv.status_ == "complete" and cv.cv_results_["complete"].all()
+
+
+def test_weights_are_passed_to_every_fit_and_weight_the_scores():
+    X, y = _parity_pair_data(160, noise=0.1)
+    w = np.random.default_rng(0).integers(1, 4, size=len(y))
+    kw = dict(max_degrees=(1, 2), min_coverages=(2, 5), cv=StratifiedKFold(3))
+    weighted = DecisionListCV(**kw).fit(X, y, sample_weight=w)
+    # the refit is the list of the chosen pair fitted with the same weights
+    plain = DecisionListClassifier(**weighted.best_params_).fit(X, y, sample_weight=w)
+    assert weighted.to_text().splitlines()[:-1] == plain.to_text().splitlines()
+    # class_weight reaches every fit: it equals the weights scikit-learn computes
+    from sklearn.utils.class_weight import compute_sample_weight
+
+    a = DecisionListCV(class_weight="balanced", **kw).fit(X, y)
+    b = DecisionListClassifier(class_weight="balanced", **a.best_params_).fit(X, y)
+    c = DecisionListClassifier(**a.best_params_).fit(
+        X, y, sample_weight=compute_sample_weight("balanced", y))
+    assert a.best_estimator_.to_text() == b.to_text() == c.to_text()
