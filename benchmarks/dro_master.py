@@ -13,7 +13,7 @@ Three switches are compared, all on (``after``) against all off (``before``):
 * ``column_generation(skip_ip=...)``: no master IP when the incumbent is within
   ``mip_gap`` of the restricted LP's optimum (the DRO ensemble passes ``True``);
 * HiGHS presolve and feasibility jump off for master IPs of >= 1,000 cover rows
-  (``_rule_master._LARGE_IP_ROWS``; ``before`` sets it out of reach).
+  (``optirules.models.masters._highs._LARGE_IP_ROWS``; ``before`` sets it out of reach).
 
 Each case runs in a fresh subprocess (one BLAS thread), ``before`` and ``after``
 interleaved.  Cases: the default ``DRORuleEnsembleClassifier(binarizer="auto",
@@ -47,8 +47,9 @@ def _switch(mode: str) -> None:
     if mode == "after":
         return
     import optirules.learners._dro_ensemble as de
+    import optirules.models as rm
     import optirules.models._column_generation as cgm
-    import optirules.models._rule_master as rm
+    import optirules.models.masters._highs as highs
 
     orig_cg = cgm.column_generation
 
@@ -57,7 +58,7 @@ def _switch(mode: str) -> None:
         return orig_cg(*a, **kw)
 
     de.column_generation = cg
-    rm._LARGE_IP_ROWS = 10 ** 12
+    highs._LARGE_IP_ROWS = 10 ** 12
     init = rm.MergedHighsRuleMaster.__init__
 
     def init_cold(self, *a, **kw):
@@ -96,7 +97,7 @@ def _member(mode: str) -> dict:
     from dro import _rows
 
     _switch(mode)
-    import optirules.models._rule_master as rm
+    import optirules.models as rm
     from optirules.learners import DRORuleEnsembleClassifier
     from optirules.models import column_generation
 

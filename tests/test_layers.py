@@ -70,3 +70,73 @@ def test_layers_import_one_way_down_and_only_public_names():
             if inner.split(".")[0].startswith("_"):
                 problems.append(f"{where}: imports the private module {target}.{inner}")
     assert not problems, "\n".join(problems)
+
+
+def _module_of(parts: list[str]) -> str | None:
+    """The module (dotted name) that ``parts`` names, if it is a file of the package."""
+    path = PACKAGE.parent.joinpath(*parts)
+    if path.with_suffix(".py").is_file() or (path / "__init__.py").is_file():
+        return ".".join(parts)
+    return None
+
+
+def _edges(path: Path):
+    """The optirules modules ``path`` imports, at any depth (function-level imports too)."""
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    package = list(parts[:-1]) if parts[-1] != "__init__" else list(parts[:-1])
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[:len(package) - node.level + 1]
+                target = base + (node.module.split(".") if node.module else [])
+            else:
+                target = (node.module or "").split(".")
+            if target[:1] != ["optirules"]:
+                continue
+            for alias in node.names:  # a submodule by name, else the module itself
+                module = _module_of(target + [alias.name]) or _module_of(target)
+                if module:
+                    yield module
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "optirules" and _module_of(alias.name.split(".")):
+                    yield alias.name
+
+
+def test_no_import_circle_anywhere():
+    """No module imports, directly or through others, a module that imports it back (a
+    package's own ``__init__`` included; function-level imports count)."""
+    graph = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        graph[name] = {m for m in _edges(path) if m != name}
+    # Tarjan's strongly connected components: a component of two or more modules is a circle
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                circles.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    assert not circles, f"import circles: {circles}"

@@ -5,7 +5,7 @@ features make nearly every label-1 row distinct (magic_gamma: about 10,000 cover
 after merging, 120-170 clauses).  A MILP solver works on the primal, one LP row per cover
 row, and re-solves that LP at every node.  Here every node LP is the *dual* of the node's
 LP relaxation, held in one warm ``highspy`` model
-(:class:`~optirules.models._dual_master.DualHighsRuleMaster`: one row per clause), so a
+(:class:`~optirules.models.DualHighsRuleMaster`: one row per clause), so a
 node is a change of bounds re-solved from its parent's basis.
 
 **Node LP.**  A node fixes :math:`w_k = 1` for :math:`k \in O` and :math:`w_k = 0` for
@@ -71,7 +71,7 @@ from ._clauses import (
     clause_coverage,
     normalize_clauses,
 )
-from ._rule_master import LP_TOLERANCES, MasterIP, aggregate_rows
+from .masters import LP_TOLERANCES, DualHighsRuleMaster, MasterIP, aggregate_rows
 
 __all__ = ["branch_and_bound_master"]
 
@@ -117,7 +117,6 @@ def branch_and_bound_master(A: Any, y: Any, P: Any, clauses: Iterable[Iterable[A
     the same optimum).  Raises :class:`~optirules.errors.SolverError` when HiGHS fails on a
     node LP twice (from the parent's basis and from scratch).
     """
-    from ._dual_master import DualHighsRuleMaster
 
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + max(0.0, float(time_limit))

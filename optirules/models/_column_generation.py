@@ -14,7 +14,7 @@ over the exponentially many clauses :math:`K` (conjunctions of at most ``max_deg
 literals, cost :math:`c_k = 1 + |k|`), solved by column generation as in Dash, Günlük
 and Wei (2018, NeurIPS): the LP relaxation over a growing pool (the restricted master,
 :func:`restricted_master`: the warm highspy model
-:class:`~optirules.models._rule_master.HighsRuleMaster`, a Pyomo persistent solver, or the
+:class:`~optirules.models.HighsRuleMaster`, a Pyomo persistent solver, or the
 LP rebuilt for any solver that returns duals) alternates with pricing, the
 search for a clause of negative reduced cost
 
@@ -25,7 +25,7 @@ search for a clause of negative reduced cost
 
 (:math:`\mu, \lambda` the duals of the cover and budget rows).  When pricing proves that no
 clause has :math:`r(k) < 0` the restricted LP equals the LP over all clauses; the master
-IP over the generated pool (:class:`~optirules.models._rule_master.RuleMasterModel`) then
+IP over the generated pool (:class:`~optirules.models.RuleMasterModel`) then
 gives the rule set, and the LP value bounds every rule set from below.
 
 **Certified lower bound.**  For any restricted-master duals :math:`(\mu, \lambda)` and any
@@ -57,6 +57,7 @@ from ..errors import InputError, OptirulesError, SolverError, SolverStatusError
 from ._branch_and_bound import branch_and_bound_master
 from ._clauses import Clause, clause_coverage, complexity_costs, row_prices
 from ._enumeration import RC_TOL, EnumerationPricer
+from .masters import MASTERS, aggregate_rows, restricted_master
 
 __all__ = [
     "BRANCH_AND_BOUND_ROWS",
@@ -76,8 +77,6 @@ __all__ = [
 
 PRICING = ("auto", "exact", "beam")
 EXACT_METHODS = ("auto", "enumerate", "milp")
-#: implementations of the restricted master LP (see :func:`restricted_master`)
-MASTERS = ("auto", "direct", "merged", "dual", "persistent", "rebuild")
 #: how the final master IP is solved (``column_generation(master_ip=)``)
 MASTER_IPS = ("milp", "auto", "branch_and_bound")
 #: master_ip="auto" on HiGHS solves master IPs of at least this many merged label-1 rows by
@@ -89,15 +88,6 @@ MASTER_IPS = ("milp", "auto", "branch_and_bound")
 #: LPs have one row per cover row, the dual node LPs one per clause: the first wins where the
 #: rows are many.
 BRANCH_AND_BOUND_ROWS = 5000
-#: master="auto" on HiGHS merges rows (:class:`MergedHighsRuleMaster`) from this many
-#: label-1 rows on
-_MERGE_MIN_POSITIVES = 5000
-
-#: ... and the dual master (DualHighsRuleMaster) from this many label-1 rows on when more
-#: than this share of them are distinct rows of the literal matrix
-_DUAL_MIN_POSITIVES = 1000
-_DUAL_SHARE = 0.5
-
 #: column_generation(tol > 0) with beam search first: exact pricing for a bound every this
 #: many iterations in which the beam found clauses
 EXACT_EVERY = 5
@@ -157,83 +147,6 @@ def split_solver(solver: Any) -> tuple[str, str]:
         return names["lp"].strip().lower(), names["milp"].strip().lower()
     raise InputError(f"solver must be a solver name such as 'highs' or a mapping "
                      f"{{'lp': ..., 'milp': ...}}, got {solver!r}.")
-
-
-def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
-                      clauses: Sequence[Clause] = (), *, complexity: float | None = None,
-                      lambda0: float = 0.0, lambda1: float = 0.0, lp_solver: str = "highs",
-                      master: str = "auto") -> Any:
-    """The restricted master LP implementation for ``lp_solver``.
-
-    ``master``: ``"direct"`` (:class:`~optirules.models._rule_master.HighsRuleMaster`,
-    HiGHS only), ``"merged"`` (:class:`~optirules.models._rule_master.MergedHighsRuleMaster`:
-    the same LP over rows merged by their coverage of the pool, HiGHS only),
-    ``"persistent"`` (:class:`~optirules.models._rule_master.PersistentRuleMaster`:
-    HiGHS, Gurobi, CPLEX), ``"rebuild"``
-    (:class:`~optirules.models._rule_master.RebuildRuleMaster`: any LP solver with duals),
-    ``"dual"`` (:class:`~optirules.models._dual_master.DualHighsRuleMaster`: the LP's dual,
-    one row per clause, HiGHS only), ``"auto"``: for HiGHS the dual from 1,000 label-1
-    rows on when more than half of them are distinct rows of ``A``, else merged rows from
-    5,000 (which turn into the dual once they stop merging) and direct below; persistent
-    where the solver has a persistent interface, rebuild otherwise.  (Distinct literal rows
-    may still merge by their coverage of the pool: the planted DNF's 1,000,000 rows of 30
-    random bits fit in 33.0 s with the dual and 31.4 s merged, ``benchmarks/scale.py`` ten
-    minutes apart; magic_gamma's DRO fit spent 64 s in column generation with the dual
-    and 82 s merged.)  The dual, measured on magic_gamma (19,020 rows,
-    12,332 label-1 rows, nearly all distinct; budget 10, uniform weights, 15 iterations
-    adding the same 133 clauses, CPU s): 38.1 s of LP solves in the direct master, 1.9 s
-    in the dual, the same optimum at every solve; column generation of that member 8.7 s
-    with the merged master (warm-started), 2.9 s with the dual; the whole DRO fit on its
-    first 3,000 rows (1,950 label-1 rows) spent 28.8 s in column generation with the
-    direct master and 10.4 s with the dual, while on WDBC (212) the rule set fit takes
-    about the same either way (0.40 / 0.49 s).  Merged rows, measured
-    (CPU s of the whole column generation and master IP): adult (48,842 rows, a random pmf,
-    budget 10, degree 2) 5.1 -> 3.4 s; the planted DNF of 1,000,000 rows: the whole fit
-    15.8 s, of which column generation 13.8 s (``benchmarks/results/scale.md``), against
-    271 s of column generation in a 279 s fit of the unmerged code on a busier machine
-    (one LP row per label-1 row, 337k).  Below 5,000 label-1 rows the LP is
-    cheap either way (WDBC: 14 solves of 1-2 ms) and merged rows stop paying once the pool
-    separates most rows.
-    """
-    from ._rule_master import (
-        LP_TOLERANCES,
-        PERSISTENT_LP_SOLVERS,
-        HighsRuleMaster,
-        MergedHighsRuleMaster,
-        PersistentRuleMaster,
-        RebuildRuleMaster,
-    )
-
-    if master not in MASTERS:
-        raise InputError(f"master must be one of {MASTERS}, got {master!r}.")
-    lp_solver = lp_solver.strip().lower()
-    if master == "auto":
-        pos = np.asarray(y) == 1
-        n_pos = int(np.count_nonzero(pos))
-        if lp_solver != "highs":
-            master = "persistent" if lp_solver in PERSISTENT_LP_SOLVERS else "rebuild"
-        elif n_pos < _DUAL_MIN_POSITIVES:
-            master = "direct"
-        else:  # the dual while the label-1 rows are mostly distinct, else merged rows
-            rows = np.packbits(np.ascontiguousarray(np.asarray(A, dtype=bool)[pos]), axis=1)
-            distinct = np.unique(rows.view(np.dtype((np.void, rows.shape[1]))).ravel()).size
-            master = ("dual" if distinct > _DUAL_SHARE * n_pos else
-                      "merged" if n_pos >= _MERGE_MIN_POSITIVES else "direct")
-    if master in ("direct", "merged", "dual"):
-        if lp_solver != "highs":
-            raise InputError(f"master={master!r} is the highspy path and needs the LP solver "
-                             f"'highs', got {lp_solver!r}; use 'persistent' or 'rebuild'.")
-        from ._dual_master import DualHighsRuleMaster
-
-        cls = {"direct": HighsRuleMaster, "merged": MergedHighsRuleMaster,
-               "dual": DualHighsRuleMaster}[master]
-        return cls(A, y, clauses, sample_weight=P, complexity=complexity, lambda0=lambda0,
-                   lambda1=lambda1, options=LP_TOLERANCES)
-    kw = dict(sample_weight=P, complexity=complexity, lambda0=lambda0, lambda1=lambda1,
-              solver=lp_solver)
-    if master == "persistent":
-        return PersistentRuleMaster(A, y, clauses, **kw)
-    return RebuildRuleMaster(A, y, clauses, **kw)
 
 
 # ====================================================================== column generation
@@ -304,10 +217,9 @@ def _merged_rows(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence[Cla
                  coverage: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray,
                                                                np.ndarray]:
     """The rows merged by their label and coverage of ``pool``
-    (:func:`~optirules.models._rule_master.aggregate_rows`): ``(coverage, labels, weights)``
+    (:func:`~optirules.models.aggregate_rows`): ``(coverage, labels, weights)``
     of one row per group.  ``coverage``: ``clause_coverage(A, pool)`` when the caller has
     it."""
-    from ._rule_master import aggregate_rows
 
     cov_all = clause_coverage(A, list(pool)) if coverage is None else coverage
     first, weights, _ = aggregate_rows(cov_all, y, P)
@@ -457,7 +369,7 @@ def enumerate_master(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence
     pairwise and triple intersections (matrix products over the label-1 rows), so all
     :math:`inom{K}{\le 3}` subsets are scored at once.  Returns the optimal clauses
     (ties: fewer clauses, then the first in pool order) and the objective; equal to
-    :class:`~optirules.models._rule_master.RuleMasterModel`'s IP optimum (tested).
+    :class:`~optirules.models.RuleMasterModel`'s IP optimum (tested).
     """
     K = len(pool)
     pos_mass = float(P[y].sum())

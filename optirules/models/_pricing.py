@@ -1,6 +1,6 @@
 r"""Pricing for the rule master: the clause of minimum reduced cost.
 
-Given the duals of the master LP (:class:`~optirules.models._rule_master.RuleMasterModel`
+Given the duals of the master LP (:class:`~optirules.models.RuleMasterModel`
 with ``relax=True``) — :math:`\mu_i \ge 0` of the cover rows (the DRO paper eq 7) and
 :math:`\lambda \ge 0` of the complexity row (eq 8), or the penalty costs
 :math:`\lambda_0, \lambda_1` — the reduced cost of clause ``k`` is

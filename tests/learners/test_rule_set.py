@@ -19,12 +19,12 @@ from optirules.data._binarizer import FeatureBinarizer
 from optirules.errors import InputError, NotFittedError
 from optirules.learners import BooleanRuleSetClassifier, DRORuleEnsembleClassifier
 from optirules.models import (
+    RuleMasterModel,
     enumerate_master,
     enumerate_pricing,
     master_objective,
 )
 from optirules.models._clauses import complexity_costs, reduced_costs, row_prices
-from optirules.models._rule_master import RuleMasterModel
 
 
 def binary_data(seed: int, n: int = 40, d: int = 5, noise: float = 0.1):
@@ -308,7 +308,7 @@ def test_export_from_json_with_the_training_data_names_each_column_after_its_rul
     path = back.export_model(tmp_path / "r.lp", X=X, y=y)[0]
     text = path.read_text()
     for rule in est.rules_.rules:
-        from optirules.models._rule_master import lp_name
+        from optirules.models.masters import lp_name
 
         label = lp_name(str(rule))
         assert f"\\ w({label}): {rule}" in text  # the comment line, exact rule text

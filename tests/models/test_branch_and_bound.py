@@ -9,12 +9,12 @@ import optirules.models._column_generation as cg_module
 from optirules.errors import InputError
 from optirules.models import (
     BRANCH_AND_BOUND_ROWS,
+    HighsRuleMaster,
     branch_and_bound_master,
     column_generation,
     master_objective,
 )
 from optirules.models._clauses import normalize_clause
-from optirules.models._rule_master import HighsRuleMaster
 from optirules.solvers import available_solvers
 
 from .test_rule_master import brute_force, make_instance

@@ -8,13 +8,14 @@ import numpy as np
 import pytest
 
 from optirules.errors import InputError
-from optirules.models import column_generation
-from optirules.models._column_generation import restricted_master, split_solver
-from optirules.models._rule_master import (
+from optirules.models import (
     HighsRuleMaster,
     PersistentRuleMaster,
     RebuildRuleMaster,
     RestrictedMaster,
+    column_generation,
+    restricted_master,
+    split_solver,
 )
 from optirules.solvers import available_solvers
 
@@ -231,8 +232,8 @@ def test_merged_master_lp_and_duals_are_those_of_the_full_lp(seed, form, max_sha
     optimum, and its duals (one per label-1 row) are optimal for the full LP: feasible
     (0 <= mu <= 1, every pool reduced cost >= 0) with the dual objective equal to the
     optimum.  max_share=0.05 switches to the unmerged LP part-way."""
+    from optirules.models import MergedHighsRuleMaster
     from optirules.models._clauses import reduced_costs
-    from optirules.models._rule_master import MergedHighsRuleMaster
 
     A, y, P = _repeated_cg_data(seed)
     kw = {"complexity": 9.0} if form == "budget" else {"lambda0": 0.01, "lambda1": 0.005}
@@ -357,8 +358,8 @@ def test_dual_master_lp_equals_the_direct_lp_and_its_duals_are_optimal(seed, for
     """master='dual' (the LP's dual, one row per clause): after every batch the optimum of
     the direct (primal) LP, w and xi feasible for the primal with that objective, mu in
     [0, 1] with dual objective = optimum, reduced costs >= 0 and equal to the formula's."""
+    from optirules.models import DualHighsRuleMaster
     from optirules.models._clauses import reduced_costs
-    from optirules.models._dual_master import DualHighsRuleMaster
 
     A, y, P, pool = make_instance(seed, n_rows=60, n_features=5, n_clauses=18)
     kw = {"complexity": 7.0} if form == "budget" else {"lambda0": 0.01, "lambda1": 0.004}
@@ -520,7 +521,7 @@ def test_a_warm_lp_past_its_iteration_bound_restarts_cold(monkeypatch):
     """A warm re-solve of the restricted LP that needs more simplex iterations than the
     bound is restarted without a basis: with the bound at one iteration every re-solve
     restarts, and column generation reaches the same LP optimum and rule set."""
-    import optirules.models._rule_master as rm
+    import optirules.models.masters._highs_lp as rm
 
     A, y, P = _cg_data(seed=4, n=200, f=8)
     kw = {"max_degree": 2, "lambda0": 0.003, "lambda1": 0.003, "master": "dual"}

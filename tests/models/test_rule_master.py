@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from optirules.errors import InputError, ModelFormatError
+from optirules.models import HighsRuleMaster, RuleMasterModel
 from optirules.models._clauses import (
     clause_coverage,
     negative_loss,
@@ -16,7 +17,6 @@ from optirules.models._clauses import (
     ruleset_covers,
     weighted_hamming_loss,
 )
-from optirules.models._rule_master import HighsRuleMaster, RuleMasterModel
 
 TOL = 1e-7
 
@@ -413,7 +413,7 @@ def _all_objectives(A, y, P, pool, budget=None, lambda0=0.0, lambda1=0.0):
 
 
 def test_aggregate_rows_merges_exactly_the_rows_of_equal_label_and_coverage():
-    from optirules.models._rule_master import aggregate_rows
+    from optirules.models import aggregate_rows
 
     A, y, P, pool = _repeated_instance(0)
     cov = clause_coverage(A.astype(bool), pool)
@@ -497,7 +497,7 @@ def test_merged_master_rebuilt_from_the_last_basis_keeps_the_lp_optimum(seed, fo
     each batch (budget rows at their bound included), also past the switch to every row
     (the LP then held as its dual, solved cold), and the warm one had its carried-over
     basis accepted by HiGHS before the switch."""
-    from optirules.models._rule_master import MergedHighsRuleMaster
+    from optirules.models import MergedHighsRuleMaster
 
     rng = np.random.default_rng(seed)
     n, f = 240, 8
@@ -558,7 +558,7 @@ def test_large_master_ip_without_presolve_equals_brute_force(seed, monkeypatch):
     runs without presolve and the feasibility-jump heuristic (_LARGE_IP_OPTIONS): 2,400
     distinct rows, brute force over every subset of 12 clauses gives the same optimum;
     HiGHS's options are restored."""
-    import optirules.models._rule_master as rm
+    import optirules.models.masters._highs as rm
 
     monkeypatch.setattr(rm, "_LARGE_IP_ROWS", 1000)
     _LARGE_IP_ROWS = 1000
@@ -588,8 +588,8 @@ def test_restricted_ip_is_the_optimum_over_its_columns(seed):
     """_restricted_ip solves the master IP over the given columns alone: brute force over
     every subset of those 10 clauses (2,000 rows, budget 9) gives the same objective, on
     the direct and the dual master."""
+    from optirules.models import DualHighsRuleMaster
     from optirules.models._column_generation import _restricted_ip, master_objective
-    from optirules.models._dual_master import DualHighsRuleMaster
 
     rng = np.random.default_rng(seed)
     X = rng.integers(0, 2, size=(2000, 10))

@@ -33,22 +33,18 @@ from typing import Any
 
 import numpy as np
 
-from ._clauses import Clause, clause_label
-from ._rule_master import (
-    HighsRuleMaster,
-    MasterIP,
-    _MasterData,
-    _MasterIPMixin,
-    _PoolView,
-    highs_with_options,
-    run_lp,
-)
+from .._clauses import Clause, clause_label
+from ._data import MasterData, PoolView
+from ._highs import HighsRuleMaster
+from ._highs_lp import highs_with_options, run_lp
+from ._ip import MasterIPMixin
+from ._protocol import MasterIP
 
 __all__ = ["DualHighsRuleMaster"]
 
 
-class DualHighsRuleMaster(_MasterIPMixin, _PoolView):
-    r"""The restricted master LP of :class:`~optirules.models._rule_master.HighsRuleMaster`,
+class DualHighsRuleMaster(MasterIPMixin, PoolView):
+    r"""The restricted master LP of :class:`~optirules.models.HighsRuleMaster`,
     held as its dual in a warm ``highspy.Highs`` (module docstring).
 
     Variables: :math:`\mu_i \in [0, 1]` for the label-1 rows, then :math:`\lambda \ge 0`
@@ -74,7 +70,7 @@ class DualHighsRuleMaster(_MasterIPMixin, _PoolView):
                  options: dict[str, Any] | None = None) -> None:
         import highspy
 
-        self._data = d = _MasterData(literals, labels, sample_weight, complexity, lambda0,
+        self._data = d = MasterData(literals, labels, sample_weight, complexity, lambda0,
                                      lambda1)
         self._options = dict(options or {})
         self._inf = highspy.kHighsInf

@@ -1,0 +1,101 @@
+"""Fingerprints of every learner's fitted model, to show that a refactoring changed no model.
+
+Each learner is fitted with its defaults (``random_state=0`` where it takes one) on three
+bundled data sets with different kinds of columns (numeric, categorical, missing values);
+its ``to_json()`` output, without the keys that hold seconds (``fit_time``, ``time``,
+``cv_time`` ...), is hashed with SHA-256.  ``--write`` stores the table in
+``benchmarks/results/fingerprints.json`` with the commit it was taken at; ``--check``
+compares a new run with it and lists the models that differ.
+
+    python benchmarks/fingerprints.py --write
+    python benchmarks/fingerprints.py --check
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+RESULTS = Path(__file__).parent / "results" / "fingerprints.json"
+DATA_SETS = ("banknote", "tic_tac_toe", "heart_cleveland")
+
+
+def learners() -> dict:
+    from optirules.learners import (
+        BooleanRuleSetClassifier,
+        BooleanRuleSetCV,
+        BoostingClassifier,
+        DecisionListClassifier,
+        DecisionListCV,
+        DRORuleEnsembleClassifier,
+    )
+
+    return {"rule_set": lambda: BooleanRuleSetClassifier(random_state=0),
+            "rule_set_cv": lambda: BooleanRuleSetCV(random_state=0),
+            "dro": lambda: DRORuleEnsembleClassifier(random_state=0),
+            "boosting": lambda: BoostingClassifier(random_state=0),
+            "boosting_parity": lambda: BoostingClassifier(weak_learner="parity",
+                                                          random_state=0),
+            "decision_list": lambda: DecisionListClassifier(),
+            "decision_list_cv": lambda: DecisionListCV(random_state=0)}
+
+
+def _without_seconds(value):
+    if isinstance(value, dict):
+        return {k: _without_seconds(v) for k, v in value.items() if "time" not in k}
+    if isinstance(value, list):
+        return [_without_seconds(v) for v in value]
+    return value
+
+
+def fingerprint(model) -> str:
+    doc = _without_seconds(json.loads(model.to_json()))
+    text = json.dumps(doc, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def run() -> dict[str, dict[str, str]]:
+    from optirules.data import load_dataset
+
+    out: dict[str, dict[str, str]] = {}
+    for name in DATA_SETS:
+        X, y = load_dataset(name)
+        for learner, make in learners().items():
+            t0 = time.perf_counter()
+            out.setdefault(learner, {})[name] = fingerprint(make().fit(X, y))
+            print(f"{learner} on {name}: {out[learner][name]} "
+                  f"({time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--write", action="store_true", help="store the fingerprints")
+    group.add_argument("--check", action="store_true", help="compare with the stored ones")
+    args = parser.parse_args(argv)
+    found = run()
+    if args.write:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True, cwd=Path(__file__).parent).stdout.strip()
+        RESULTS.write_text(json.dumps({"commit": commit, "date": time.strftime("%Y-%m-%d"),
+                                       "fingerprints": found}, indent=2) + "\n")
+        print(f"wrote {RESULTS}")
+        return 0
+    stored = json.loads(RESULTS.read_text())
+    diff = [(lr, ds) for lr, by in stored["fingerprints"].items() for ds, h in by.items()
+            if found.get(lr, {}).get(ds) != h]
+    for lr, ds in diff:
+        print(f"DIFFERS: {lr} on {ds}")
+    n = sum(len(by) for by in stored["fingerprints"].values())
+    print(f"{n - len(diff)} of {n} models equal those of commit {stored['commit']}")
+    return 1 if diff else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

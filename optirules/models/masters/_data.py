@@ -1,0 +1,179 @@
+"""The data every restricted master shares: the validated literal matrix, labels,
+weights and penalties with the clause pool (:class:`MasterData`), the pool view, and the
+merging of rows that have the same label and coverage."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from ...errors import InputError
+from .._clauses import (
+    Clause,
+    check_labels,
+    check_literal_matrix,
+    check_nonnegative,
+    check_sample_weight,
+    clause_costs,
+    clause_coverage,
+    clause_degrees,
+    complexity_costs,
+    negative_loss,
+    normalize_clauses,
+    row_prices,
+)
+
+
+def aggregate_rows(coverage: np.ndarray, labels: np.ndarray, weights: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""Merge the rows that have the same label and the same coverage over a clause pool.
+
+    Two label-1 rows ``i, j`` covered by the same clauses give the cover rows
+    :math:`\xi_i + P_i \sum_{k \in K_i} w_k \ge P_i` and the same with ``j``; at any
+    :math:`w` their least :math:`\xi` are :math:`P_i \max(0, 1 - \sum_{K_i} w_k)` and
+    the same with :math:`P_j`, so the pair is one row of weight :math:`P_i + P_j` (the IP and
+    the LP keep their optimum and their optimal ``w``).  Label-0 rows enter only the clause
+    costs :math:`\sum_{i \in Z_k} P_i`, which a merged row of summed weight keeps.
+
+    Parameters
+    ----------
+    coverage : bool array of shape (N, K)
+        ``coverage[i, k]``: clause ``k`` covers row ``i``.
+    labels : bool array of shape (N,)
+    weights : array of shape (N,)
+
+    Returns
+    -------
+    first : int array of shape (G,)
+        One row of each group (its first, in row order; groups in order of their first row).
+    group_weights : array of shape (G,)
+        The summed weight of each group.
+    group : int array of shape (N,)
+        The group of each row.
+    """
+    labels = np.asarray(labels, dtype=bool).astype(np.int64).ravel()
+    group, first = refine_groups(labels, coverage)
+    return first, np.bincount(group, weights=np.asarray(weights, dtype=float),
+                              minlength=first.size), group
+
+
+#: operators of a condition's text and how :func:`lp_name` spells them
+_LP_OPERATORS = (("<=", "_le_"), (">=", "_ge_"), ("!=", "_ne_"), ("==", "_eq_"),
+                 ("<", "_lt_"), (">", "_gt_"), ("=", "_eq_"), (" AND ", "_and_"),
+                 ("&", "_and_"), ("-", "m"), (".", "p"))
+
+
+def lp_name(text: str, max_length: int = 200) -> str:
+    """``text`` as a column name every LP-format reader takes unchanged.
+
+    Operators become words (``<=`` -> ``_le_``, ``AND`` -> ``_and_``), ``.`` becomes ``p``
+    and ``-`` ``m`` (so ``x1 <= -0.19`` is ``x1_le_m0p19``), any other character outside
+    ``[A-Za-z0-9_]`` ``_``; the result is cut to ``max_length`` characters (LP files allow
+    255) and starts with a letter.
+    """
+    out = str(text)
+    for op, word in _LP_OPERATORS:
+        out = out.replace(op, word)
+    out = re.sub(r"[^A-Za-z0-9_]", "_", out.replace(" ", ""))
+    out = re.sub(r"_+", "_", out).strip("_") or "clause"
+    if not out[0].isalpha():
+        out = "c" + out
+    return out[:max_length]
+
+
+class MasterData:
+    """Validated data and the clause pool shared by the Pyomo master and the highspy path."""
+
+    def __init__(self, A: Any, y: Any, sample_weight: Any, complexity: Any,
+                 lambda0: Any, lambda1: Any) -> None:
+        self.A = check_literal_matrix(A)
+        n_rows = self.A.shape[0]
+        self.y = check_labels(y, n_rows)
+        if not self.y.any():
+            raise InputError(
+                "y has no label-1 row, so the rule master has nothing to cover; pass data "
+                "with at least one positive example."
+            )
+        self.P = check_sample_weight(sample_weight, n_rows)
+        self.pos = np.flatnonzero(self.y)
+        if complexity is not None:
+            complexity = check_nonnegative(complexity, "complexity")
+        self.budget = complexity
+        self.lambda0 = check_nonnegative(lambda0, "lambda0")
+        self.lambda1 = check_nonnegative(lambda1, "lambda1")
+        self.clauses: list[Clause] = []
+        self.index: dict[Clause, int] = {}
+        self.coverage = np.zeros((n_rows, 0), dtype=bool)
+        self.neg_loss = np.zeros(0)
+        self.cost = np.zeros(0)
+        self.penalty = np.zeros(0)
+
+    def add(self, clauses: Iterable[Iterable[Any]]) -> list[int]:
+        """Append the clauses not yet in the pool; return the indices of the new ones."""
+        new: list[Clause] = []
+        for k in normalize_clauses(clauses, self.A.shape[1]):
+            if k not in self.index:
+                self.index[k] = len(self.clauses) + len(new)
+                new.append(k)
+        if not new:
+            return []
+        cov = clause_coverage(self.A, new)
+        start = len(self.clauses)
+        self.clauses.extend(new)
+        self.coverage = np.concatenate([self.coverage, cov], axis=1)
+        self.neg_loss = np.concatenate([self.neg_loss, negative_loss(cov, self.y, self.P)])
+        self.cost = np.concatenate([self.cost, clause_costs(new)])
+        self.penalty = np.concatenate(
+            [self.penalty, complexity_costs(clause_degrees(new), 0.0, self.lambda0, self.lambda1)]
+        )
+        return list(range(start, len(self.clauses)))
+
+    @property
+    def form(self) -> str:
+        penalty = self.lambda0 > 0 or self.lambda1 > 0
+        if self.budget is not None:
+            return "budget+penalty" if penalty else "budget"
+        return "penalty"
+
+    def reduced_costs(self, mu: np.ndarray, lam: float) -> np.ndarray:
+        """Reduced costs of the pool's columns (the same formula as ``_clauses.reduced_costs``)."""
+        v = row_prices(self.y, self.P, mu)
+        return complexity_costs(clause_degrees(self.clauses), lam, self.lambda0,
+                                self.lambda1) + v @ self.coverage
+
+
+class PoolView:
+    """The clause pool and the form of a master, shared by both master classes."""
+
+    _data: MasterData
+
+    @property
+    def clauses_(self) -> list[Clause]:
+        """The clause pool; column ``k`` is labelled ``clause_k``."""
+        return list(self._data.clauses)
+
+    @property
+    def form(self) -> str:
+        """``"budget"``, ``"penalty"`` or ``"budget+penalty"``."""
+        return self._data.form
+
+
+
+def refine_groups(group: np.ndarray, coverage: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Split the row groups ``group`` by the rows' coverage of new clauses.
+
+    Returns the new group of each row (numbered in order of their first row) and the first
+    row of each group."""
+    n = group.shape[0]
+    key = np.concatenate([group.astype("<i8").reshape(n, 1).view(np.uint8),
+                          np.packbits(np.asarray(coverage, dtype=bool), axis=1)], axis=1)
+    view = np.ascontiguousarray(key).view(np.dtype((np.void, key.shape[1]))).ravel()
+    _, first, inverse = np.unique(view, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return rank[inverse.reshape(-1)], first[order]
+

@@ -1,0 +1,96 @@
+"""Choose the restricted master for a solver and a data set (:func:`restricted_master`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ...errors import InputError
+from .._clauses import Clause
+from ._dual import DualHighsRuleMaster
+from ._highs import HighsRuleMaster
+from ._highs_lp import LP_TOLERANCES
+from ._merged import MergedHighsRuleMaster
+from ._persistent import PERSISTENT_LP_SOLVERS, PersistentRuleMaster
+from ._rebuild import RebuildRuleMaster
+
+__all__ = ["MASTERS", "restricted_master"]
+
+#: implementations of the restricted master LP (see :func:`restricted_master`)
+MASTERS = ("auto", "direct", "merged", "dual", "persistent", "rebuild")
+#: master="auto" on HiGHS merges rows (:class:`MergedHighsRuleMaster`) from this many
+#: label-1 rows on
+_MERGE_MIN_POSITIVES = 5000
+
+#: ... and the dual master (DualHighsRuleMaster) from this many label-1 rows on when more
+#: than this share of them are distinct rows of the literal matrix
+_DUAL_MIN_POSITIVES = 1000
+_DUAL_SHARE = 0.5
+
+
+def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
+                      clauses: Sequence[Clause] = (), *, complexity: float | None = None,
+                      lambda0: float = 0.0, lambda1: float = 0.0, lp_solver: str = "highs",
+                      master: str = "auto") -> Any:
+    """The restricted master LP implementation for ``lp_solver``.
+
+    ``master``: ``"direct"`` (:class:`~optirules.models.HighsRuleMaster`,
+    HiGHS only), ``"merged"`` (:class:`~optirules.models.MergedHighsRuleMaster`:
+    the same LP over rows merged by their coverage of the pool, HiGHS only),
+    ``"persistent"`` (:class:`~optirules.models.PersistentRuleMaster`:
+    HiGHS, Gurobi, CPLEX), ``"rebuild"``
+    (:class:`~optirules.models.RebuildRuleMaster`: any LP solver with duals),
+    ``"dual"`` (:class:`~optirules.models.DualHighsRuleMaster`: the LP's dual,
+    one row per clause, HiGHS only), ``"auto"``: for HiGHS the dual from 1,000 label-1
+    rows on when more than half of them are distinct rows of ``A``, else merged rows from
+    5,000 (which turn into the dual once they stop merging) and direct below; persistent
+    where the solver has a persistent interface, rebuild otherwise.  (Distinct literal rows
+    may still merge by their coverage of the pool: the planted DNF's 1,000,000 rows of 30
+    random bits fit in 33.0 s with the dual and 31.4 s merged, ``benchmarks/scale.py`` ten
+    minutes apart; magic_gamma's DRO fit spent 64 s in column generation with the dual
+    and 82 s merged.)  The dual, measured on magic_gamma (19,020 rows,
+    12,332 label-1 rows, nearly all distinct; budget 10, uniform weights, 15 iterations
+    adding the same 133 clauses, CPU s): 38.1 s of LP solves in the direct master, 1.9 s
+    in the dual, the same optimum at every solve; column generation of that member 8.7 s
+    with the merged master (warm-started), 2.9 s with the dual; the whole DRO fit on its
+    first 3,000 rows (1,950 label-1 rows) spent 28.8 s in column generation with the
+    direct master and 10.4 s with the dual, while on WDBC (212) the rule set fit takes
+    about the same either way (0.40 / 0.49 s).  Merged rows, measured
+    (CPU s of the whole column generation and master IP): adult (48,842 rows, a random pmf,
+    budget 10, degree 2) 5.1 -> 3.4 s; the planted DNF of 1,000,000 rows: the whole fit
+    15.8 s, of which column generation 13.8 s (``benchmarks/results/scale.md``), against
+    271 s of column generation in a 279 s fit of the unmerged code on a busier machine
+    (one LP row per label-1 row, 337k).  Below 5,000 label-1 rows the LP is
+    cheap either way (WDBC: 14 solves of 1-2 ms) and merged rows stop paying once the pool
+    separates most rows.
+    """
+    if master not in MASTERS:
+        raise InputError(f"master must be one of {MASTERS}, got {master!r}.")
+    lp_solver = lp_solver.strip().lower()
+    if master == "auto":
+        pos = np.asarray(y) == 1
+        n_pos = int(np.count_nonzero(pos))
+        if lp_solver != "highs":
+            master = "persistent" if lp_solver in PERSISTENT_LP_SOLVERS else "rebuild"
+        elif n_pos < _DUAL_MIN_POSITIVES:
+            master = "direct"
+        else:  # the dual while the label-1 rows are mostly distinct, else merged rows
+            rows = np.packbits(np.ascontiguousarray(np.asarray(A, dtype=bool)[pos]), axis=1)
+            distinct = np.unique(rows.view(np.dtype((np.void, rows.shape[1]))).ravel()).size
+            master = ("dual" if distinct > _DUAL_SHARE * n_pos else
+                      "merged" if n_pos >= _MERGE_MIN_POSITIVES else "direct")
+    if master in ("direct", "merged", "dual"):
+        if lp_solver != "highs":
+            raise InputError(f"master={master!r} is the highspy path and needs the LP solver "
+                             f"'highs', got {lp_solver!r}; use 'persistent' or 'rebuild'.")
+        cls = {"direct": HighsRuleMaster, "merged": MergedHighsRuleMaster,
+               "dual": DualHighsRuleMaster}[master]
+        return cls(A, y, clauses, sample_weight=P, complexity=complexity, lambda0=lambda0,
+                   lambda1=lambda1, options=LP_TOLERANCES)
+    kw = dict(sample_weight=P, complexity=complexity, lambda0=lambda0, lambda1=lambda1,
+              solver=lp_solver)
+    if master == "persistent":
+        return PersistentRuleMaster(A, y, clauses, **kw)
+    return RebuildRuleMaster(A, y, clauses, **kw)

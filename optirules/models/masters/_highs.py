@@ -1,0 +1,310 @@
+"""The restricted master LP held in one warm ``highspy`` model, columns appended."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from .._clauses import (
+    Clause,
+    clause_label,
+    normalize_clauses,
+    row_label,
+)
+from ._data import (
+    MasterData,
+    PoolView,
+)
+from ._highs_lp import (
+    highs_with_options,
+    run_lp,
+)
+from ._ip import (
+    MasterIPMixin,
+)
+from ._protocol import (
+    MasterIP,
+)
+from ._pyomo import (
+    RuleMasterModel,
+)
+
+_IP_OPTIONS = {"mip_heuristic_run_rins": False, "mip_heuristic_run_rens": False,
+               "mip_heuristic_run_root_reduced_cost": False}
+#: ... and from this many cover rows on, presolve and the feasibility-jump heuristic off
+#: too (_LARGE_IP_OPTIONS): presolve removed at most 7 of the 1,900-10,000 rows of the DRO
+#: members' IPs on magic_gamma and took 0.7-1.2 s of 2-8 s (3,000 rows), 5.1 of 12 s
+#: (19,020 rows).  On the captured IPs of DRO fits (CPU s, 1 BLAS thread, the same
+#: objective within the 1 % gap): 19,020 rows 10.2 -> 7.0 and 13.9 -> 8.9 s; 3,000 rows,
+#: 13 IPs, 65.0 -> 59.6 s in all (5 of them slower, by <= 1.6 s).  Small IPs keep them
+#: (they cost little there, and which of several optimal rule sets HiGHS returns changes).
+#: From 5,000 rows: a DRO fit on magic_gamma's 3,000 rows (IPs of ~1,900 rows) with them
+#: took 98.0 s CPU against 75.1 s without (18 vs 17 members; benchmarks/dro_master.py)
+#: Strong branching off there as well (``mip_pscost_minreliable=0``: pseudocosts from the
+#: first branching on): the 11 member IPs of a DRO fit on magic_gamma (7,345-10,988 cover
+#: rows, 121-170 columns, mip_gap 0.01) took 358 s CPU with HiGHS's default (8) and 237 s
+#: with 0 (one IP 34.2 -> 14.0 s), every one still within the 1 % gap.
+_LARGE_IP_ROWS = 5000
+_LARGE_IP_OPTIONS = {"presolve": "off", "mip_heuristic_run_feasibility_jump": False,
+                     "mip_pscost_minreliable": 0}
+
+
+#: HiGHS tolerances of the restricted master LP and the branch-and-bound node LPs (tighter
+
+
+class HighsRuleMaster(MasterIPMixin, PoolView):
+    r"""The LP relaxation of :class:`RuleMasterModel` held in a warm ``highspy.Highs``.
+
+    Same data, same formulation (the DRO paper eqs 6-8 relaxed to ``w >= 0``, or the
+    penalty form) and same dual conventions as ``RuleMasterModel(..., relax=True)``;
+    :meth:`add_clauses` appends columns with ``Highs.addCols`` so the next
+    :meth:`solve` restarts the simplex from the previous basis (the fast path of a
+    column-generation loop).  The final integer program over the generated pool is
+    solved in the same highspy model by :meth:`solve_ip`; :meth:`to_model` gives its
+    declarative form (for export and other solvers).
+
+    Column layout: ``xi(i_i)`` for the label-1 rows, then ``w(clause_k)``; rows:
+    ``cover(i_i)`` then ``complexity`` (budget form only); the names use parentheses,
+    as Pyomo's LP writer does, because HiGHS drops names with brackets from .lp files.
+    HiGHS reports row duals as d objective / d rhs, which for the cover rows is
+    :math:`\mu_i \ge 0` and for the budget row :math:`-\lambda`;
+    ``complexity_dual_`` is :math:`\lambda`.  The duals of this degenerate LP need not
+    equal those of the Pyomo route vertex for vertex; both are optimal duals (tested).
+
+    Parameters
+    ----------
+    literals, labels, clauses, sample_weight, complexity, lambda0, lambda1
+        As for :class:`RuleMasterModel`.
+    options : dict, optional
+        Extra HiGHS options (``{"primal_feasibility_tolerance": 1e-9}`` ...).
+
+    Attributes
+    ----------
+    objective_, w_, xi_, cover_duals_, complexity_dual_, duals_for_pricing_
+        As for :class:`RuleMasterModel` with ``relax=True``.
+    reduced_costs_ : ndarray of shape (K,)
+        HiGHS's column duals of the ``w`` columns (equal to
+        :func:`~optirules.models._clauses.reduced_costs` at these duals).
+    status_ : str
+        HiGHS model status text.
+    iterations_ : int
+        Simplex iterations of the last solve.
+    wall_time_ : float
+        Seconds spent in the last ``run``.
+    """
+
+    def __init__(self, literals: Any, labels: Any, clauses: Iterable[Iterable[Any]] = (), *,
+                 sample_weight: Any = None, complexity: float | None = None,
+                 lambda0: float = 0.0, lambda1: float = 0.0,
+                 options: dict[str, Any] | None = None) -> None:
+        import highspy
+
+        self._data = d = MasterData(literals, labels, sample_weight, complexity, lambda0,
+                                     lambda1)
+        self._inf = highspy.kHighsInf
+        self._options = dict(options or {})
+        h = highs_with_options(self._options)
+        n_pos = len(d.pos)
+        h.addVars(n_pos, np.zeros(n_pos), np.full(n_pos, self._inf))
+        h.changeColsCost(n_pos, np.arange(n_pos, dtype=np.int32), np.ones(n_pos))
+        p_pos = d.P[d.pos]
+        h.addRows(n_pos, p_pos.astype(float), np.full(n_pos, self._inf), n_pos,
+                  np.arange(n_pos, dtype=np.int32), np.arange(n_pos, dtype=np.int32),
+                  np.ones(n_pos))
+        if d.budget is not None:
+            h.addRows(1, np.array([-self._inf]), np.array([d.budget]), 0,
+                      np.zeros(1, dtype=np.int32), np.zeros(0, dtype=np.int32), np.zeros(0))
+        self._h = h
+        self._n_pos = n_pos
+        # position of each data row among the label-1 rows (row index in the LP)
+        self._pos_row = np.full(d.A.shape[0], -1, dtype=np.int64)
+        self._pos_row[d.pos] = np.arange(n_pos)
+        self._solved = False
+        self._named = 0
+        self._rows_named = False
+        self.add_clauses(clauses)
+
+    @property
+    def highs(self) -> Any:
+        """The underlying ``highspy.Highs`` object (for inspection; do not modify)."""
+        self._name_columns()
+        return self._h
+
+    def _name_columns(self) -> None:
+        """Name the ``xi`` columns and rows (first call) and the ``w`` columns added since
+        the last call (``w(clause_k)``).
+
+        Names are set only when someone looks (:attr:`highs`, :meth:`write`,
+        :meth:`solve_ip`): one ``passColName`` call per column is a measurable share of a
+        column-generation iteration.
+        """
+        base = self._n_pos
+        if not self._rows_named:  # xi columns and rows: one Python call each (1M rows: 7 s)
+            h, d = self._h, self._data
+            for t, i in enumerate(d.pos):
+                h.passColName(t, f"xi({row_label(i)})")
+                h.passRowName(t, f"cover({row_label(i)})")
+            if d.budget is not None:
+                h.passRowName(base, "complexity")
+            self._rows_named = True
+        for c in range(self._named, len(self._data.clauses)):
+            self._h.passColName(base + c, f"w({clause_label(c)})")
+        self._named = len(self._data.clauses)
+
+    def add_clauses(self, clauses: Iterable[Iterable[Any]]) -> list[str]:
+        """Append clauses (skipping those already present) as columns of the warm LP.
+
+        Returns the labels (``clause_k``) of the new columns.
+        """
+        d = self._data
+        new = d.add(clauses)
+        if not new:
+            return []
+        # one addCols call for the batch, its sparse columns built without a Python loop:
+        # column t holds P_i on the cover rows of the label-1 rows it covers, then c_k on
+        # the budget row
+        k = len(new)
+        cov = d.coverage[d.pos, new[0]:new[-1] + 1]  # the new columns are the last ones
+        col, row = np.nonzero(cov.T)  # row-major over the transpose: by column, then row
+        counts = np.bincount(col, minlength=k)
+        idx = row.astype(np.int32)
+        val = d.P[d.pos][row].astype(float)
+        if d.budget is not None:
+            ends = np.cumsum(counts)
+            idx = np.insert(idx, ends, self._n_pos).astype(np.int32)
+            val = np.insert(val, ends, d.cost[new])
+            counts = counts + 1
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int32)
+        cost = (d.neg_loss[new] + d.penalty[new]).astype(float)
+        self._h.addCols(k, cost, np.zeros(k), np.full(k, self._inf), int(idx.size), starts,
+                        idx, val)
+        return [clause_label(c) for c in new]
+
+    def solve(self) -> float:
+        """Re-solve the LP from the current basis; return and store ``objective_``."""
+        h = self._h
+        run_lp(self, "the rule master LP", "check the data (e.g. a negative budget) or solve "
+               "RuleMasterModel(relax=True) with another solver")
+        info = h.getInfo()
+        sol = h.getSolution()
+        d = self._data
+        col_value = np.asarray(sol.col_value)
+        col_dual = np.asarray(sol.col_dual)
+        row_dual = np.asarray(sol.row_dual)
+        n_pos = self._n_pos
+        self.iterations_ = int(info.simplex_iteration_count)
+        self.objective_ = float(info.objective_function_value)
+        self.xi_ = col_value[:n_pos].copy()
+        self.w_ = col_value[n_pos:].copy()
+        self.reduced_costs_ = col_dual[n_pos:].copy()
+        self.selected_ = [d.clauses[k] for k in np.flatnonzero(self.w_ > 0.5)]
+        self.cover_duals_ = row_dual[:n_pos].copy()
+        lam = -float(row_dual[n_pos]) if d.budget is not None else 0.0
+        self.complexity_dual_ = lam + 0.0
+        self.duals_for_pricing_ = {"mu": self.cover_duals_.copy(), "lam": max(lam, 0.0),
+                                   "lambda0": d.lambda0, "lambda1": d.lambda1}
+        self._solved = True
+        return self.objective_
+
+    def solve_ip(self, clauses: Iterable[Iterable[Any]] | None = None, *,
+                 solver: str = "highs", time_limit: float | None = None,
+                 mip_gap: float | None = None, incumbent: Iterable[Clause] = (),
+                 random_seed: int | None = None, aggregate: bool = True) -> MasterIP:
+        r"""The master IP over ``clauses`` (default: the pool), eqs 6-8 with :math:`w_k \in \{0, 1\}`.
+
+        With ``solver="highs"`` the IP is solved by ``highspy`` without a Pyomo model.
+        ``aggregate=True`` (default): over the rows merged by :func:`aggregate_rows` (rows
+        of equal label and equal coverage over ``clauses``, weights summed; the same optimum
+        and optimal rule sets), in a new ``highspy`` model of those rows and ``clauses``
+        only.  ``aggregate=False``: in this object's own model, whose ``w`` columns get
+        bounds :math:`[0, 1]` (:math:`[0, 0]` for pool columns not in ``clauses``) and
+        integrality, and are continuous again afterwards (the next :meth:`solve` is the LP).
+        ``incumbent`` (a rule set, e.g. a greedy one) is not passed to HiGHS: HiGHS 1.16
+        mapped such a start solution wrongly into its presolved model and reported a false
+        optimum below the LP bound (the caller keeps the better of the incumbent and the
+        IP's rule set).  HiGHS runs with its sub-MIP heuristics off and, from 5,000 cover
+        rows on, without presolve, the feasibility-jump heuristic and strong branching
+        (``_IP_OPTIONS``, ``_LARGE_IP_OPTIONS``: they only cost time on these IPs; the
+        gap reached is unchanged).  Any other solver gets :class:`RuleMasterModel` through
+        :func:`~optirules.solvers.solve` (:meth:`MasterIPMixin.solve_ip`).  All give the
+        same optimum (tested).
+        """
+        if str(solver).strip().lower() != "highs":
+            return super().solve_ip(clauses, solver=solver, time_limit=time_limit,
+                                    mip_gap=mip_gap, incumbent=incumbent,
+                                    random_seed=random_seed, aggregate=aggregate)
+        import highspy
+
+        from ...solvers import Status, solve
+
+        t0 = time.perf_counter()
+        cols = self._ip_columns(clauses)
+        if aggregate:
+            A, y, P = self._ip_rows(cols, True)
+            d = self._data
+            small = HighsRuleMaster(A, y.astype(int), cols, sample_weight=P,
+                                    complexity=d.budget, lambda0=d.lambda0, lambda1=d.lambda1,
+                                    options=self._options)
+            ip = small.solve_ip(solver="highs", time_limit=time_limit, mip_gap=mip_gap,
+                                incumbent=incumbent, random_seed=random_seed, aggregate=False)
+            ip.wall_time = time.perf_counter() - t0
+            return ip
+        d, h, n_pos = self._data, self._h, self._n_pos
+        K = len(d.clauses)
+        keep = np.zeros(K, dtype=bool)
+        keep[[d.index[c] for c in cols]] = True
+        idx = (n_pos + np.arange(K)).astype(np.int32)
+        h.changeColsBounds(K, idx, np.zeros(K), keep.astype(float))
+        h.changeColsIntegrality(K, idx, np.full(K, highspy.HighsVarType.kInteger))
+        # ``incumbent`` is not passed as a start solution (setSolution): HiGHS 1.16 mapped a
+        # feasible start of objective 0.02719 into its presolved model as 0.01979, below the
+        # LP bound 0.02317, and returned it as "optimal" (WDBC, first fold; tested)
+        normalize_clauses(incumbent, d.A.shape[1])  # still validated
+        options: dict[str, Any] = dict(_IP_OPTIONS)
+        if n_pos >= _LARGE_IP_ROWS:
+            options.update(_LARGE_IP_OPTIONS)
+        saved = {k: h.getOptionValue(k)[1] for k in ("time_limit", "mip_rel_gap", "random_seed",
+                                                    "mip_feasibility_tolerance", *options)}
+        if random_seed is not None:
+            options["random_seed"] = int(random_seed)
+        # a cover row reads xi_i + P_i sum w >= P_i: with HiGHS's default MIP feasibility
+        # tolerance (1e-6) a row whose weight P_i is near 1e-6 (a million uniform rows) is
+        # "met" by xi_i = 0 and the IP's objective drops the missed positives; the tolerance
+        # is therefore a thousandth of the smallest positive weight (at most 1e-6)
+        p_min = float(d.P[d.pos][d.P[d.pos] > 0].min()) if n_pos else 1.0
+        options["mip_feasibility_tolerance"] = max(1e-10, min(1e-6, 1e-3 * p_min))
+        self._name_columns()
+        try:
+            result = solve(h, "highs", time_limit=time_limit, mip_gap=mip_gap, **options)
+            w = np.asarray(h.getSolution().col_value, dtype=float)[n_pos:]
+        finally:
+            h.changeColsIntegrality(K, idx, np.full(K, highspy.HighsVarType.kContinuous))
+            h.changeColsBounds(K, idx, np.zeros(K), np.full(K, self._inf))
+            for k, v in saved.items():
+                h.setOptionValue(k, v)
+            h.setOptionValue("output_flag", False)
+        if not result.has_solution:
+            result.raise_for_status()
+        status = result.status.value if isinstance(result.status, Status) else \
+            str(result.status)
+        return MasterIP([d.clauses[k] for k in np.flatnonzero(w > 0.5)],
+                        float(result.objective), float(result.bound), status,
+                        time.perf_counter() - t0, "highspy")
+
+    def to_model(self, *, relax: bool = False) -> RuleMasterModel:
+        """The declarative :class:`RuleMasterModel` over the same data and clause pool."""
+        d = self._data
+        return RuleMasterModel(d.A, d.y.astype(int), d.clauses, sample_weight=d.P,
+                               complexity=d.budget, lambda0=d.lambda0,
+                               lambda1=d.lambda1, relax=relax)
+
+    def write(self, path: Any) -> None:
+        """Write the LP (with its readable names) to ``path`` (.lp or .mps) via HiGHS."""
+        from ...solvers import write_model
+
+        self._name_columns()
+        write_model(self._h, path)
+
