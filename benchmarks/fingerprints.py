@@ -2,8 +2,9 @@
 
 Each learner is fitted with its defaults (``random_state=0`` where it takes one) on three
 bundled data sets with different kinds of columns (numeric, categorical, missing values);
-its ``to_json()`` output, without the keys that hold seconds (``fit_time``, ``time``,
-``cv_time`` ...), is hashed with SHA-256.  ``--write`` stores the table in
+its text (``str(model)``: the rules, hypotheses or list) and its ``predict_proba`` on the
+training rows (rounded to 12 decimals) are hashed with SHA-256, so a new parameter or a
+new JSON field leaves the fingerprint alone while any change of the model shows.  ``--write`` stores the table in
 ``benchmarks/results/fingerprints.json`` with the commit it was taken at; ``--check``
 compares a new run with it and lists the models that differ.
 
@@ -45,18 +46,13 @@ def learners() -> dict:
             "decision_list_cv": lambda: DecisionListCV(random_state=0)}
 
 
-def _without_seconds(value):
-    if isinstance(value, dict):
-        return {k: _without_seconds(v) for k, v in value.items() if "time" not in k}
-    if isinstance(value, list):
-        return [_without_seconds(v) for v in value]
-    return value
+def fingerprint(model, X) -> str:
+    import numpy as np
 
-
-def fingerprint(model) -> str:
-    doc = _without_seconds(json.loads(model.to_json()))
-    text = json.dumps(doc, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    proba = np.round(np.asarray(model.predict_proba(X), dtype=float), 12)
+    h = hashlib.sha256(str(model).encode())
+    h.update(np.ascontiguousarray(proba).tobytes())
+    return h.hexdigest()[:16]
 
 
 def run() -> dict[str, dict[str, str]]:
@@ -67,7 +63,7 @@ def run() -> dict[str, dict[str, str]]:
         X, y = load_dataset(name)
         for learner, make in learners().items():
             t0 = time.perf_counter()
-            out.setdefault(learner, {})[name] = fingerprint(make().fit(X, y))
+            out.setdefault(learner, {})[name] = fingerprint(make().fit(X, y), X)
             print(f"{learner} on {name}: {out[learner][name]} "
                   f"({time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
     return out
