@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import optirules.models._column_generation as cg_module
+import optirules.models._pool_ip as cg_module
 from optirules.errors import InputError
 from optirules.models import (
     BRANCH_AND_BOUND_ROWS,

@@ -299,7 +299,7 @@ def test_local_search_incumbent_is_one_opt_and_never_worse(seed, form):
     """The incumbent handed to the master IP: from the greedy rule set, no single add, drop
     or swap of a pool clause lowers the objective (checked move by move), it keeps the
     budget, and it is never worse than the greedy start."""
-    from optirules.models._column_generation import (
+    from optirules.models._pool_ip import (
         _greedy_rule_set,
         _improve_rule_set,
         master_objective,
@@ -333,7 +333,7 @@ def test_master_ip_keeps_one_clause_per_coverage_and_its_optimum(seed):
     the IP keeps the fewest literals, then the first clause, and its optimum is the brute
     force optimum over the whole pool."""
     from optirules.models._clauses import clause_coverage
-    from optirules.models._column_generation import _distinct_coverage
+    from optirules.models._pool_ip import _distinct_coverage
 
     A, y, P, pool = make_instance(seed, n_rows=30, n_clauses=9)
     n_lit = A.shape[1]

@@ -589,7 +589,7 @@ def test_restricted_ip_is_the_optimum_over_its_columns(seed):
     every subset of those 10 clauses (2,000 rows, budget 9) gives the same objective, on
     the direct and the dual master."""
     from optirules.models import DualHighsRuleMaster
-    from optirules.models._column_generation import _restricted_ip, master_objective
+    from optirules.models._pool_ip import _restricted_ip, master_objective
 
     rng = np.random.default_rng(seed)
     X = rng.integers(0, 2, size=(2000, 10))
@@ -616,7 +616,8 @@ def test_column_generation_restricted_ip_incumbent_keeps_the_optimum(seed, monke
     incumbent they give is never worse than the local search's, the final rule set at
     mip_gap=1e-9 is still the brute-force optimum over the pool, and skip_ip at a wide gap
     returns a rule set within that gap of it; the source of the incumbent is reported."""
-    import optirules.models._column_generation as cg
+    import optirules.models._pool_ip as cg
+    from optirules.models import column_generation
 
     rng = np.random.default_rng(seed)
     X = rng.integers(0, 2, size=(300, 7))
@@ -625,10 +626,10 @@ def test_column_generation_restricted_ip_incumbent_keeps_the_optimum(seed, monke
     y = y.astype(bool)
     P = rng.dirichlet(np.ones(300))
     kw = dict(complexity=9.0, max_degree=2, random_seed=0, n_columns=3, max_iter=4)
-    off = cg.column_generation(A, y, P, mip_gap=1e-9, **kw)
+    off = column_generation(A, y, P, mip_gap=1e-9, **kw)
     monkeypatch.setattr(cg, "RESTRICTED_IP_COLUMNS", (3, 5))
     monkeypatch.setattr(cg, "RESTRICTED_IP_ROWS", 0)
-    on = cg.column_generation(A, y, P, mip_gap=1e-9, **kw)
+    on = column_generation(A, y, P, mip_gap=1e-9, **kw)
     assert on.pool == off.pool
     assert on.info["greedy_objective"] <= off.info["greedy_objective"] + 1e-15
     assert on.ip_objective == pytest.approx(off.ip_objective, abs=1e-12)
@@ -640,5 +641,5 @@ def test_column_generation_restricted_ip_incumbent_keeps_the_optimum(seed, monke
     if seed == 5:  # there the restricted IP beats the local search
         assert on.info["incumbent_source"].startswith("restricted IP")
         assert on.info["greedy_objective"] < off.info["greedy_objective"] - 1e-6
-    wide = cg.column_generation(A, y, P, mip_gap=0.2, skip_ip=True, **kw)
+    wide = column_generation(A, y, P, mip_gap=0.2, skip_ip=True, **kw)
     assert wide.ip_objective <= on.ip_objective / (1 - 0.2) + 1e-12

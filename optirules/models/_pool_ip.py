@@ -1,0 +1,429 @@
+"""The master IP over the pool column generation generated: an incumbent (greedy, local
+search, the restricted LP rounded, restricted IPs over the LP's largest columns),
+reduced-cost fixing, then enumeration, branch and bound or the MILP (:class:`PoolIP`);
+and the master objective of a rule set, which every step compares."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError, OptirulesError, SolverError, SolverStatusError
+from ._branch_and_bound import branch_and_bound_master
+from ._clauses import Clause, clause_coverage
+from .masters import aggregate_rows
+
+__all__ = ["BRANCH_AND_BOUND_ROWS", "PoolIP", "enumerate_master", "master_objective",
+           "prune_redundant"]
+
+#: master_ip="auto" on HiGHS solves master IPs of at least this many merged label-1 rows by
+#: branch_and_bound_master, the others by HiGHS's MILP.  benchmarks/results/master_ip.md
+#: (36 DRO member IPs at mip_gap 0.01, CPU s summed, MILP / B&B): from 5,000 rows (magic_gamma,
+#: 7,433-11,181 rows) 232.0 / 37.1 s, faster on all 12; 1,000-4,999 rows (magic_gamma's
+#: 3,000-row sample) 71.9 / 159.1 s, slower on the 4 hardest (budget 15-30: up to 2,931
+#: nodes, where HiGHS's cuts close the gap); below 1,000 (adult) 2.4 / 0.4 s.  The MILP's
+#: LPs have one row per cover row, the dual node LPs one per clause: the first wins where the
+#: rows are many.
+BRANCH_AND_BOUND_ROWS = 5000
+
+
+def master_objective(A: np.ndarray, y: np.ndarray, P: np.ndarray, clauses: Sequence[Clause],
+                     lambda0: float, lambda1: float) -> float:
+    """The master IP objective of a rule set: weighted Hamming loss plus penalties."""
+    cov = clause_coverage(A, list(clauses))
+    missed = y & ~cov.any(axis=1) if clauses else y.copy()
+    neg = float((np.where(y, 0.0, P) @ cov).sum()) if clauses else 0.0
+    pen = sum(lambda0 + lambda1 * len(c) for c in clauses)
+    return float(P[missed].sum()) + neg + pen
+
+
+def prune_redundant(A: np.ndarray, y: np.ndarray, P: np.ndarray, clauses: list[Clause],
+                     lambda0: float, lambda1: float) -> list[Clause]:
+    """Drop clauses whose removal does not increase the master objective (greedy, stable).
+
+    The IP optimum is unchanged (removing never increases it, and it was optimal), but a
+    budget-form IP may otherwise keep clauses that cost nothing and do nothing.
+    """
+    current = list(clauses)
+    obj = master_objective(A, y, P, current, lambda0, lambda1)
+    changed = True
+    while changed and current:
+        changed = False
+        for c in sorted(current, key=lambda c: (-len(c), c)):
+            trial = [d for d in current if d != c]
+            o = master_objective(A, y, P, trial, lambda0, lambda1)
+            if o <= obj + 1e-15:
+                current, obj, changed = trial, min(o, obj), True
+                break
+    return current
+
+
+def _merged_rows(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence[Clause],
+                 coverage: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray,
+                                                               np.ndarray]:
+    """The rows merged by their label and coverage of ``pool``
+    (:func:`~optirules.models.aggregate_rows`): ``(coverage, labels, weights)``
+    of one row per group.  ``coverage``: ``clause_coverage(A, pool)`` when the caller has
+    it."""
+
+    cov_all = clause_coverage(A, list(pool)) if coverage is None else coverage
+    first, weights, _ = aggregate_rows(cov_all, y, P)
+    return cov_all[first], y[first], weights
+
+
+def _greedy_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence[Clause],
+                     budget: float | None, lambda0: float, lambda1: float, *,
+                     merged: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+                     ) -> list[Clause]:
+    """A quick feasible rule set: add the pool clause that lowers the objective most.
+
+    Its objective is the incumbent of the reduced-cost fixing before the master IP.  Works
+    on the merged rows ``merged`` (:func:`_merged_rows`, computed when None).
+    """
+    if not pool:
+        return []
+    cov, pos, weights = _merged_rows(A, y, P, pool) if merged is None else merged
+    C = cov.astype(np.float64)
+    cost = 1.0 + np.fromiter((len(c) for c in pool), float, len(pool))
+    fixed = np.where(pos, 0.0, weights) @ C + lambda0 + lambda1 * (cost - 1.0)
+    uncovered = pos.copy()
+    spent = 0.0
+    chosen: list[int] = []
+    free = np.ones(len(pool), bool)
+    while True:
+        gain = np.where(uncovered, weights, 0.0) @ C - fixed
+        ok = free & (gain > 1e-15)
+        if budget is not None:
+            ok &= spent + cost <= budget + 1e-9
+        if not ok.any():
+            break
+        k = int(np.flatnonzero(ok)[np.argmax(gain[ok])])
+        chosen.append(k)
+        free[k] = False
+        spent += cost[k]
+        uncovered &= ~cov[:, k]
+    return [pool[k] for k in chosen]
+
+
+def _improve_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence[Clause],
+                      chosen: Sequence[Clause], budget: float | None, lambda0: float,
+                      lambda1: float, max_moves: int = 200, *,
+                      merged: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+                      deadline: float | None = None) -> list[Clause]:
+    """Local search from ``chosen``: the best of adding, dropping or swapping one pool clause,
+    while it lowers the master objective (and keeps the budget).
+
+    Works on the merged rows ``merged`` (:func:`_merged_rows`, computed when None).  A
+    better incumbent lets the reduced-cost fixing before the master IP drop more columns;
+    the IP's optimum does not depend on it.  At ``deadline`` (``time.perf_counter()``
+    seconds; a user's ``time_limit`` only) the moves made so far are kept.
+    """
+    if not pool:
+        return list(chosen)
+    cov, pos, weights = _merged_rows(A, y, P, pool) if merged is None else merged
+    C = cov[pos].astype(np.float64)
+    w = weights[pos]
+    cost = 1.0 + np.fromiter((len(c) for c in pool), float, len(pool))
+    fixed = np.where(pos, 0.0, weights) @ cov + lambda0 + lambda1 * (cost - 1.0)
+    index = {c: k for k, c in enumerate(pool)}
+    inside = np.zeros(len(pool), bool)
+    inside[[index[c] for c in chosen if c in index]] = True
+    cnt = C[:, inside].sum(axis=1)
+    limit = np.inf if budget is None else float(budget) + 1e-9
+    for _ in range(max_moves):
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        spent = float(cost[inside].sum())
+        gain = (w * (cnt == 0)) @ C  # uncovered weight each clause would cover
+        add = np.where(~inside & (spent + cost <= limit), fixed - gain, np.inf)
+        best, move = float(add.min()), ("add", int(np.argmin(add)), -1)
+        for k in np.flatnonzero(inside):
+            lost = w * ((cnt == 1) & (C[:, k] > 0))  # rows only k covers
+            drop = float(lost.sum()) - fixed[k]
+            if drop < best:
+                best, move = drop, ("drop", int(k), -1)
+            swap = fixed - fixed[k] + lost @ (1.0 - C) - gain
+            swap = np.where(~inside & (spent - cost[k] + cost <= limit), swap, np.inf)
+            j = int(np.argmin(swap))
+            if swap[j] < best:
+                best, move = float(swap[j]), ("swap", j, int(k))
+        if not best < -1e-15:
+            break
+        kind, j, k = move
+        if kind in ("add", "swap"):
+            inside[j] = True
+            cnt += C[:, j]
+        if kind == "drop":
+            inside[j] = False
+            cnt -= C[:, j]
+        if kind == "swap":
+            inside[k] = False
+            cnt -= C[:, k]
+    return [pool[k] for k in np.flatnonzero(inside)]
+
+
+def _distinct_coverage(pool: Sequence[Clause], coverage: np.ndarray | None,
+                       index: Sequence[int]) -> list[int]:
+    """Of the pool clauses ``index``, one per coverage of the rows: the fewest literals, then
+    the first in clause order.  Clauses of equal coverage have equal master columns, the
+    one with more literals a higher cost, so the master IP's optimum is unchanged, and the
+    rule set chosen among equal ones does not depend on how the rows are given (weights or
+    repeated rows) or on the order of the pool."""
+    if coverage is None or len(index) < 2:
+        return list(index)
+    keys = np.packbits(np.ascontiguousarray(coverage[:, list(index)].T), axis=1)
+    best: dict[bytes, int] = {}
+    for row, k in zip(keys, index):
+        key = row.tobytes()
+        j = best.get(key)
+        if j is None or (len(pool[k]), pool[k]) < (len(pool[j]), pool[j]):
+            best[key] = k
+    return sorted(best.values())
+
+
+#: the restricted IPs of :func:`column_generation` run when the master IP has at least this
+#: many label-1 cover rows (merged by their coverage of the pool), over the restricted LP's
+#: 10 and then 20 largest columns (ties: the lower reduced cost first).  Measured on the 11
+#: member IPs of a DRO fit on magic_gamma (19,020 rows; 7,345-10,988 cover rows, 121-170
+#: columns, budgets 10-30): the best of the two, after local search, was the IP's optimum on
+#: 8 of them and within 1.4 % on the others, in 0.1-0.7 s CPU, where the greedy and local
+#: search alone were 0.8-8.4 % above the optimum and HiGHS took 5-36 s to the 1 % gap.
+RESTRICTED_IP_ROWS = 1000
+RESTRICTED_IP_COLUMNS = (10, 20)
+
+
+def _restricted_ip(master: Any, cols: list[Clause], solver: str, time_limit: float | None,
+                   random_seed: int | None) -> list[Clause] | None:
+    """The master IP over ``cols`` alone (an incumbent for the IP over the pool), to
+    HiGHS's default precision; None when it finds no rule set (a time limit)."""
+    try:
+        ip = master.solve_ip(cols, solver=solver, time_limit=time_limit, mip_gap=1e-6,
+                             random_seed=random_seed)
+    except OptirulesError:
+        return None
+    return list(ip.selected)
+
+
+def enumerate_master(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence[Clause],
+                     budget: float, lambda0: float = 0.0, lambda1: float = 0.0,
+                     ) -> tuple[list[Clause], float]:
+    r"""The master IP over a pool by enumeration, when the budget admits at most 3 clauses.
+
+    Every clause costs at least 2, so with :math:`C < 8` a rule set has at most 3 clauses.
+    The weighted positives covered by a union come from inclusion-exclusion over the
+    pairwise and triple intersections (matrix products over the label-1 rows), so all
+    :math:`inom{K}{\le 3}` subsets are scored at once.  Returns the optimal clauses
+    (ties: fewer clauses, then the first in pool order) and the objective; equal to
+    :class:`~optirules.models.RuleMasterModel`'s IP optimum (tested).
+    """
+    K = len(pool)
+    pos_mass = float(P[y].sum())
+    if K == 0:
+        return [], pos_mass
+    if budget >= 8:
+        raise InputError("enumerate_master handles budgets below 8 (at most 3 clauses).")
+    cov = clause_coverage(A, list(pool))
+    C = cov[y].astype(np.float64)
+    w = P[y]
+    cost = 1.0 + np.fromiter((len(c) for c in pool), float, K)
+    fixed = np.where(y, 0.0, P) @ cov + lambda0 + lambda1 * (cost - 1.0)
+    single = w @ C
+    best_obj, best = pos_mass, ()
+    ok1 = cost <= budget + 1e-9
+    obj1 = pos_mass - single + fixed
+    obj1[~ok1] = np.inf
+    if ok1.any():
+        a = int(np.argmin(obj1))
+        if obj1[a] < best_obj - 1e-15:
+            best_obj, best = float(obj1[a]), (a,)
+    I2 = C.T @ (C * w[:, None])
+    tri = np.triu(np.ones((K, K), bool), 1)
+    ok2 = tri & (cost[:, None] + cost[None, :] <= budget + 1e-9)
+    if ok2.any():
+        obj2 = pos_mass - (single[:, None] + single[None, :] - I2) + fixed[:, None] \
+            + fixed[None, :]
+        obj2 = np.where(ok2, obj2, np.inf)
+        t = int(np.argmin(obj2))
+        if obj2.flat[t] < best_obj - 1e-15:
+            best_obj, best = float(obj2.flat[t]), tuple(int(v) for v in divmod(t, K))
+    if cost.min() * 3 <= budget + 1e-9:
+        for a in range(K - 2):
+            ok3 = tri.copy()
+            ok3[: a + 1, :] = False
+            ok3 &= cost[a] + cost[:, None] + cost[None, :] <= budget + 1e-9
+            if not ok3.any():
+                continue
+            I3 = C.T @ (C * (w * C[:, a])[:, None])
+            union = (single[a] + single[:, None] + single[None, :] - I2[a][:, None]
+                     - I2[a][None, :] - I2 + I3)
+            obj3 = pos_mass - union + fixed[a] + fixed[:, None] + fixed[None, :]
+            obj3 = np.where(ok3, obj3, np.inf)
+            t = int(np.argmin(obj3))
+            if obj3.flat[t] < best_obj - 1e-15:
+                b, c = divmod(t, K)
+                best_obj, best = float(obj3.flat[t]), (a, int(b), int(c))
+    chosen = [pool[k] for k in best]
+    return chosen, master_objective(A, y, P, chosen, lambda0, lambda1)
+
+
+
+class PoolIP:
+    """The master IP over a run's pool: an incumbent (greedy, local search, the LP
+    rounded, restricted IPs), reduced-cost fixing, then the route (enumeration, branch and
+    bound, or the MILP) within what ``time_limit`` leaves."""
+
+    def __init__(self, run: Any) -> None:
+        self.run = run
+        master = run.master
+        self.pool = master.clauses_
+        self.duals = {k: (np.array(v, copy=True) if isinstance(v, np.ndarray) else float(v))
+                      for k, v in master.duals_for_pricing_.items()}
+        # the final restricted LP's w where the master keeps it, and its support (w_k > 0)
+        w_lp = getattr(master, "w_", None)
+        self.w_lp = None if w_lp is None or len(w_lp) != len(self.pool) else w_lp
+        self.lp_support = [] if self.w_lp is None else [
+            self.pool[k] for k in np.flatnonzero(np.asarray(self.w_lp) > 1e-9)]
+        cov = clause_coverage(run.A, self.pool) if self.pool else None
+        self.merged = _merged_rows(run.A, run.y, run.P, self.pool, cov) if self.pool else None
+        self.n_cover = 0 if self.merged is None else int(np.count_nonzero(self.merged[1]))
+        self.enumerated = (run.master_ip == "auto" and run.complexity is not None
+                           and run.complexity < 8)
+        self.rc_lp = np.asarray(master.reduced_costs_, dtype=float)
+        if run.unsolved:  # (no reduced-cost fixing below: z is not the LP over these)
+            self.rc_lp = np.concatenate([self.rc_lp, run.unsolved])
+
+    def objective(self, clauses: Sequence[Clause]) -> float:
+        r = self.run
+        return master_objective(r.A, r.y, r.P, clauses, r.lambda0, r.lambda1)
+
+    def improved(self, start: list[Clause]) -> list[Clause]:
+        r = self.run
+        return _improve_rule_set(r.A, r.y, r.P, self.pool, start, r.complexity, r.lambda0,
+                                 r.lambda1, merged=self.merged, deadline=r.deadline)
+
+    def canonical(self, index: Any) -> list[Clause]:
+        """Each clause by the pool's representative of its coverage, as the IP keeps them
+        (never a higher cost or objective)."""
+        cov = self.merged[0]
+        keys = [r.tobytes() for r in np.packbits(np.ascontiguousarray(cov.T), axis=1)]
+        rep = {keys[k]: k for k in _distinct_coverage(self.pool, cov, range(len(self.pool)))}
+        return [self.pool[k] for k in sorted({rep[keys[k]] for k in index})]
+
+    def incumbent(self) -> tuple[list[Clause], float, str]:
+        """The best rule set found without the IP: greedy then local search; with
+        ``skip_ip`` the restricted LP's solution rounded; on a large IP the restricted IPs
+        over the LP's largest columns, each followed by local search."""
+        r = self.run
+        inc = _greedy_rule_set(r.A, r.y, r.P, self.pool, r.complexity, r.lambda0,
+                               r.lambda1, merged=self.merged)
+        inc = self.improved(inc)
+        ub, source = self.objective(inc), "local search"
+        # skip_ip: the LP optimum z bounds the IP over the pool from below, so an
+        # incumbent within mip_gap of it meets the gap the IP solver would be asked for
+        # and no IP is solved.  The restricted LP's solution rounded (w_k > 0.5) is a
+        # candidate too (integral LP solutions are common).  Among rule sets of equal
+        # objective the incumbent need not be the one the IP solver returns (nor the same
+        # for weights as for repeated rows), hence an option.
+        if r.skip_ip and self.w_lp is not None and self.merged is not None:
+            lp_set = self.canonical(np.flatnonzero(np.asarray(self.w_lp) > 0.5))
+            if r.complexity is None or \
+                    sum(1 + len(c) for c in lp_set) <= r.complexity + 1e-9:
+                lp_obj = self.objective(lp_set)
+                if lp_obj < ub:
+                    inc, ub = lp_set, lp_obj
+        # restricted IPs: on a large master IP, the IP over the restricted LP's largest
+        # columns (the rows merged over those few columns), then local search over the
+        # whole pool, is a far better incumbent than the greedy one (not before
+        # enumerate_master, which needs no incumbent)
+        if self.w_lp is not None and self.n_cover >= RESTRICTED_IP_ROWS and \
+                not self.enumerated:
+            order = np.lexsort((self.rc_lp, -np.asarray(self.w_lp, dtype=float)))
+            for n in RESTRICTED_IP_COLUMNS:
+                if n >= len(self.pool) or (r.remaining() is not None and r.remaining() <= 0):
+                    break
+                found = _restricted_ip(r.master, [self.pool[k] for k in np.sort(order[:n])],
+                                       r.solver, r.remaining(), r.random_seed)
+                if found is None:
+                    continue
+                cand = self.improved(found)
+                obj = self.objective(cand)
+                if obj < ub:
+                    inc, ub, source = cand, obj, f"restricted IP over {n} columns"
+        return inc, ub, source
+
+    def columns(self, ub: float) -> list[Clause]:
+        """Reduced-cost fixing: with the final LP duals every IP solution using column k
+        costs at least z + r_k, so columns with z + r_k > ub are in no optimal solution;
+        of equal coverage one column is kept."""
+        r = self.run
+        rc = np.maximum(self.rc_lp, 0.0)
+        keep = [k for k, rk in enumerate(rc) if r.unsolved or r.z + rk <= ub + 1e-12]
+        return [self.pool[k] for k in _distinct_coverage(
+            self.pool, None if self.merged is None else self.merged[0], keep)]
+
+    def solve(self) -> dict[str, Any]:
+        r = self.run
+        incumbent, ub, source = self.incumbent()
+        keep_cols = self.columns(ub)
+        within_gap = r.skip_ip and r.mip_gap is not None and ub - r.z <= float(r.mip_gap) * ub
+        branch_and_bound = r.master_ip == "branch_and_bound" or (
+            r.master_ip == "auto" and not self.enumerated and r.solver == "highs"
+            and self.n_cover >= BRANCH_AND_BOUND_ROWS)
+        tl = r.remaining()  # the master IP's seconds: what time_limit leaves
+        if r.ip_time_limit is not None:
+            tl = float(r.ip_time_limit) if tl is None else min(tl, float(r.ip_time_limit))
+        out = {"chosen": [], "status": "optimal", "bound": math.nan, "route": "",
+               "nodes": None}
+        if keep_cols and within_gap:
+            out["chosen"] = self.canonical([self.pool.index(c) for c in incumbent])
+            out["status"] = "optimal (incumbent within mip_gap of the LP bound)"
+        elif keep_cols and tl is not None and tl <= 0:
+            # time_limit is spent: no IP, the incumbent (greedy and local search over the
+            # pool) is the rule set, its gap to the certified bound reported
+            out.update(chosen=incumbent, route="incumbent", status="time_limit (no time "
+                       "left for the IP; the local-search incumbent)")
+        elif keep_cols and self.enumerated:
+            out["chosen"], _ = enumerate_master(r.A, r.y, r.P, keep_cols, r.complexity,
+                                                r.lambda0, r.lambda1)
+            out["status"] = "optimal (enumeration)"
+        elif keep_cols and branch_and_bound:
+            ip = branch_and_bound_master(r.A, r.y, r.P, keep_cols, complexity=r.complexity,
+                                         lambda0=r.lambda0, lambda1=r.lambda1,
+                                         mip_gap=r.mip_gap, time_limit=tl,
+                                         incumbent=incumbent, random_seed=r.random_seed)
+            out.update(chosen=list(ip.selected), status=ip.status, bound=float(ip.bound),
+                       route=ip.route, nodes=ip.info.get("nodes"))
+        elif keep_cols:
+            out.update(self.milp(keep_cols, tl, incumbent))
+        if self.objective(out["chosen"]) > ub:
+            out["chosen"] = incumbent  # only after a time limit: the better heuristic one
+        out.update(n_columns=len(keep_cols), incumbent_objective=ub, source=source,
+                   lp_support=self.lp_support, duals=self.duals)
+        return out
+
+    def milp(self, cols: list[Clause], tl: float | None, incumbent: list[Clause]
+             ) -> dict[str, Any]:
+        """The master IP by the MILP solver (on HiGHS the LP's own model)."""
+        r = self.run
+        try:
+            ip = r.master.solve_ip(cols, solver=r.solver, time_limit=tl, mip_gap=r.mip_gap,
+                                   incumbent=incumbent, random_seed=r.random_seed)
+        except OptirulesError as exc:
+            from ..solvers import Status
+
+            res = exc.result if isinstance(exc, SolverStatusError) else None
+            if res is None or res.status is not Status.TIME_LIMIT:
+                raise SolverError(
+                    f"the master IP over {len(self.pool)} generated clauses was not solved "
+                    f"({exc}). Raise time_limit or try another solver."
+                ) from None
+            # the time limit came before the IP solver's first solution: the incumbent
+            # (greedy and local search over the pool) is the rule set, its gap reported
+            return {"chosen": incumbent, "route": "incumbent",
+                    "status": "time_limit (no IP solution; the local-search incumbent)"}
+        return {"chosen": list(ip.selected), "status": ip.status, "bound": float(ip.bound),
+                "route": ip.route}
