@@ -38,6 +38,7 @@ import numpy as np
 
 from .._atomic import atomic_path
 from ..errors import InputError
+from ..models import ensemble_margins
 
 __all__ = [
     "ensemble_margins",
@@ -61,29 +62,6 @@ def _as_pm1_matrix(H: Any) -> np.ndarray:
     except ValueError:  # ragged input: the validator explains it
         pass
     return check_pm1_matrix(H)
-
-
-def ensemble_margins(H: Any, y: Any, weights: Any = None) -> np.ndarray:
-    r"""Voting margins :math:`m_i = y_i \sum_t \alpha_t h_{it}` with weights on the simplex.
-
-    Parameters
-    ----------
-    H : array-like of shape (n_samples, n_members)
-        Member predictions in {-1, +1}.
-    y : array-like of shape (n_samples,)
-        Labels in {-1, +1}.
-    weights : array-like of shape (n_members,), optional
-        Non-negative member weights :math:`\boldsymbol\alpha` (normalised to sum to one;
-        default uniform, as in a random forest).
-
-    Returns
-    -------
-    ndarray of shape (n_samples,)
-        Margins in [-1, 1]; positive where the weighted vote is right.
-    """
-    from ..models import margins
-
-    return margins(H, y, weights)
 
 
 def cumulative_margin_distribution(margins: Any) -> tuple[np.ndarray, np.ndarray]:

@@ -47,7 +47,7 @@ _EXPORTS = {
     "enumerate_pricing": "._enumeration",
     "EnumerationPricer": "._enumeration",
     "check_backend": "._enumeration",
-    "margins": "._margins",
+    "ensemble_margins": "._margins",
 }
 __all__ = sorted(_EXPORTS)
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -48,7 +48,7 @@ import numpy as np
 from ..errors import InputError
 
 __all__ = [
-    "margins",
+    "ensemble_margins",
     "as_pm1_matrix",
     "check_ensemble",
     "bernoulli_kl",
@@ -173,7 +173,7 @@ def check_ensemble(H: Any, y: Any, alpha: Any = None) -> tuple[np.ndarray, np.nd
     return Hm, ym, am
 
 
-def margins(H: Any, y: Any, alpha: Any = None) -> np.ndarray:
+def ensemble_margins(H: Any, y: Any, weights: Any = None) -> np.ndarray:
     r"""Voting margins :math:`\mathbf m = \mathbf E \boldsymbol\alpha` with :math:`\mathbf E = \mathbf H \bullet \mathbf y`.
 
     Parameters
@@ -182,16 +182,22 @@ def margins(H: Any, y: Any, alpha: Any = None) -> np.ndarray:
         Member predictions in {-1, +1}.
     y : array-like of shape (n_samples,)
         Labels in {-1, +1}.
-    alpha : array-like of shape (n_members,), optional
-        Non-negative member weights, normalised to the simplex (default uniform).
+    weights : array-like of shape (n_members,), optional
+        Non-negative member weights :math:`\boldsymbol\alpha`, normalised to the simplex
+        (default uniform, as in a random forest).
 
     Returns
     -------
     ndarray of shape (n_samples,)
         :math:`m_i = y_i \sum_t \alpha_t h_{it} \in [-1, 1]`; positive means the weighted
         vote is right on row :math:`i` (the QMM paper, the definition of :math:`\mathbf E`).
+
+    Examples
+    --------
+    >>> ensemble_margins([[1, -1], [1, 1]], [1, -1], [0.75, 0.25])
+    array([ 0.5, -1. ])
     """
-    Hm, ym, am = check_ensemble(H, y, alpha)
+    Hm, ym, am = check_ensemble(H, y, weights)
     return ym * (Hm @ am)
 
 

@@ -15,7 +15,7 @@ from optirules.models._margins import (
     bernoulli_kl,
     bernoulli_kl_inverse,
     emargin,
-    margins,
+    ensemble_margins,
     tree_hypothesis_space_size,
 )
 from optirules.models._qmm import QMMFallbackWarning, QMMModel
@@ -57,7 +57,7 @@ def _lower_rows_ok(model: QMMModel) -> None:
     assert np.all(w >= 0)
     assert abs(w.sum() - 1) < 1e-9
     assert np.all(w[np.setdiff1d(np.arange(w.size), model.kept_)] == 0)
-    new = margins(model.predictions, model.labels, w)
+    new = ensemble_margins(model.predictions, model.labels, w)
     rows = model.lower_rows_
     assert rows.size == math.ceil(model.n_samples_ * model.upsilon_ - 1e-9)
     assert np.all(new[rows] >= model.reference_margins_[rows] - TOL)
@@ -76,7 +76,7 @@ def test_simplex_and_lower_margins_on_adaboost(ada, upsilon):
     assert result.status is Status.OPTIMAL and not model.fallback_used_
     # stumps: every non-pivot column repeats an earlier stump exactly, so nothing is folded
     assert model.moved_weight_ == 0 and model.margin_shift_ < 1e-12
-    np.testing.assert_allclose(model.reference_margins_, margins(H, y, alpha), atol=1e-12)
+    np.testing.assert_allclose(model.reference_margins_, ensemble_margins(H, y, alpha), atol=1e-12)
     _lower_rows_ok(model)
     assert model.pruning_rate_ == 1 - model.kept_.size / H.shape[1]
 
@@ -242,7 +242,7 @@ def test_h_and_minus_h_keep_the_reference_vote():
     np.testing.assert_allclose(model.reference_weights_, [0.3, 0.35, 0.2, 0.15, 0.0], atol=1e-12)
     assert model.merged_weight_ == pytest.approx(0.25)
     assert model.moved_weight_ == 0.0 and model.margin_shift_ < 1e-12
-    original = margins(H, y, alpha)
+    original = ensemble_margins(H, y, alpha)
     np.testing.assert_allclose(model.reference_margins_, original, atol=1e-12)
     # the vote of h0 and -h0 together is 0.15 * h0: 0.3 h0 - 0.15 h0
     np.testing.assert_allclose(original, y * (0.15 * H[:, 0] + 0.35 * H[:, 1] + 0.2 * H[:, 2]),
@@ -285,7 +285,7 @@ def test_singular_covariance_rule_returns_the_reference_weights():
     expected[2] += expected[9]
     expected[9] = 0.0
     np.testing.assert_allclose(model.weights_, expected, atol=1e-12)  # merged, nothing else
-    np.testing.assert_allclose(model.margins_, margins(H, y, alpha), atol=1e-12)
+    np.testing.assert_allclose(model.margins_, ensemble_margins(H, y, alpha), atol=1e-12)
     # with the paper's drop the fallback is alpha' on the QR basis: 6 members
     drop = QMMModel(H, y, alpha, upsilon=0.5, dependent="drop")
     with pytest.warns(QMMFallbackWarning, match="singular"):
@@ -350,7 +350,7 @@ def test_fallback_when_infeasible(solver):
     assert model.status_ in (Status.INFEASIBLE, Status.INFEASIBLE_OR_UNBOUNDED)
     # the fallback is the original vote (identical members merged): nothing changes
     np.testing.assert_allclose(model.weights_, alpha / alpha.sum())
-    np.testing.assert_allclose(model.margins_, margins(H, y, alpha), atol=1e-12)
+    np.testing.assert_allclose(model.margins_, ensemble_margins(H, y, alpha), atol=1e-12)
     assert model.constraint_violation_ < 1e-12
     assert model.summary()["fallback_used"] is True
 
@@ -372,7 +372,7 @@ def test_fallback_when_not_psd(ada):
         result = model.solve()
     assert result.status is Status.NUMERICAL_ERROR and model.fallback_used_
     np.testing.assert_allclose(model.weights_, model.reference_weights_)
-    np.testing.assert_allclose(model.margins_, margins(H, y, alpha), atol=1e-12)
+    np.testing.assert_allclose(model.margins_, ensemble_margins(H, y, alpha), atol=1e-12)
 
 
 def test_no_warning_on_success(ada):
@@ -555,7 +555,7 @@ def test_qmm_with_emargin(ada):
     H, y, alpha = ada
     size = tree_hypothesis_space_size(30, 100, depth=1)
     model = QMMModel(H, y, alpha, upsilon="emargin", hypothesis_space_size=size)
-    expected = emargin(margins(H, y, alpha), size)
+    expected = emargin(ensemble_margins(H, y, alpha), size)
     assert model.emargin_.emargin == pytest.approx(expected.emargin, abs=1e-12)
     assert model.emargin_.emargin_error == expected.emargin_error
     assert model.upsilon_ == expected.upsilon
