@@ -41,6 +41,18 @@ import numpy as np
 from ..errors import InputError, SolverError, SolverStatusError
 from ._base import OptModel
 from ._margins import EMarginResult, check_ensemble, emargin
+from ._qmm_linalg import (
+    PickledResult,
+    check_choice,
+    check_positive,
+    check_upsilon,
+    complemented_rows,
+    covariance_rank,
+    distinct_margin_rows,
+    group_identical_columns,
+    pivoted_qr_basis,
+    simplex_lstsq,
+)
 
 __all__ = ["QMMModel", "QMMFallbackWarning"]
 
@@ -97,167 +109,6 @@ _DIRECT_DEFAULTS: dict[str, dict[str, Any]] = {
 
 class QMMFallbackWarning(UserWarning):
     """Warned when :class:`QMMModel` falls back to its reference weights."""
-
-
-def _check_upsilon(upsilon: Any) -> float | str:
-    if isinstance(upsilon, str):
-        if upsilon.lower() == "emargin":
-            return "emargin"
-        raise InputError(
-            f"upsilon must be a number in (0, 1] or the string 'emargin', got {upsilon!r}."
-        )
-    if isinstance(upsilon, bool) or not isinstance(upsilon, numbers.Real):
-        raise InputError(
-            f"upsilon must be a number in (0, 1] or 'emargin', got {upsilon!r} "
-            f"({type(upsilon).__name__})."
-        )
-    value = float(upsilon)
-    if not (math.isfinite(value) and 0.0 < value <= 1.0):
-        raise InputError(
-            f"upsilon must lie in (0, 1] (the fraction of smallest margins to protect), got "
-            f"{upsilon!r}; the paper uses 0.5 for AdaBoost and 0.25 for random forests, or "
-            "pass upsilon='emargin'."
-        )
-    return value
-
-
-def _check_choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
-    if not isinstance(value, str) or value.lower() not in choices:
-        raise InputError(f"{name} must be one of {choices}, got {value!r}.")
-    return value.lower()
-
-
-def _check_positive(name: str, value: Any, *, allow_none: bool = False) -> float | None:
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise InputError(f"{name} must be a positive number, got {value!r}.")
-    value = float(value)
-    if not (math.isfinite(value) and value > 0):
-        raise InputError(f"{name} must be a positive finite number, got {value!r}.")
-    return value
-
-
-def _group_identical_columns(H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Group identical columns of a +-1 matrix.
-
-    Returns ``(rep, group)``: ``rep[k]`` is the lowest member index of group ``k`` (groups
-    ordered by it) and ``group[t]`` the group of member ``t``.
-    """
-    packed = np.packbits(H > 0, axis=0)  # exact: columns equal iff their bit patterns are
-    _, first, inverse = np.unique(packed, axis=1, return_index=True, return_inverse=True)
-    inverse = np.asarray(inverse).reshape(-1)
-    order = np.argsort(first, kind="stable")
-    rank_of = np.empty_like(order)
-    rank_of[order] = np.arange(order.size)
-    return first[order], rank_of[inverse]
-
-
-def _pivoted_qr_basis(M: np.ndarray, rank_tol: float | None) -> tuple[np.ndarray, int]:
-    """Column pivots of ``M`` (``scipy.linalg.qr(..., pivoting=True)``) and its numerical rank.
-
-    The rank counts ``|R_kk| > tol`` with ``tol = max(n, T) * eps * |R_00|`` unless
-    ``rank_tol`` (relative to ``|R_00|``) is given.
-
-    +-1 columns all have norm sqrt(n), and later residual norms tie often, so LAPACK's
-    choice among tied pivots would follow round-off (it changed with the number of BLAS
-    threads in our runs).  Column ``j`` is therefore scaled by ``1 + 1e-9 (T - j)`` first:
-    scaling changes no span, and exact ties now go to the lowest member index.
-    """
-    from scipy.linalg import qr
-
-    T = M.shape[1]
-    scale = 1.0 + 1e-9 * (T - np.arange(T))
-    R, piv = qr(M * scale, mode="r", pivoting=True)
-    diag = np.abs(np.diag(R))
-    if diag.size == 0 or diag[0] == 0:
-        return piv[:0], 0
-    rel = rank_tol if rank_tol is not None else max(M.shape) * np.finfo(float).eps
-    rank = int(np.count_nonzero(diag > rel * diag[0]))
-    return piv, rank
-
-
-def _covariance_rank(E_basis: np.ndarray, rank_tol: float | None) -> tuple[int, bool]:
-    r"""Numerical rank of the sample covariance of the columns of ``E_basis`` and whether it is singular.
-
-    The rank of :math:`\operatorname{cov}(\mathbf E')` is that of the centred matrix
-    :math:`\mathbf E' - \mathbf 1\bar{\mathbf e}'^\top`; it counts the singular values of
-    the centred matrix above ``tol * s_max`` with ``tol = max(n, r) * eps`` (or ``rank_tol``).
-    The covariance is singular when that rank is below the number of columns :math:`r` —
-    always when :math:`n \le r` (centring removes one dimension), and whenever a combination
-    of the basis columns is constant (e.g. a member right on every training row).
-    """
-    n, r = E_basis.shape
-    if r == 0:
-        return 0, False
-    if n < 2:
-        return 0, True
-    C = E_basis - E_basis.mean(axis=0, keepdims=True)
-    sv = np.linalg.svd(C, compute_uv=False)
-    if sv.size == 0 or sv[0] == 0:
-        return 0, True
-    rel = rank_tol if rank_tol is not None else max(n, r) * np.finfo(float).eps
-    rank = int(np.count_nonzero(sv > rel * sv[0]))
-    return rank, rank < r
-
-
-def _distinct_margin_rows(Lam: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    r"""Distinct rows of the +-1 matrix ``Lam``, each with the largest ``phi`` of its copies.
-
-    Identical rows of :math:`\boldsymbol\Lambda'` give the same left-hand side, so only the
-    largest right-hand side binds: the feasible set, hence the optimum, is unchanged.
-    """
-    if Lam.shape[1] == 0 or Lam.shape[0] == 0:
-        return Lam, phi
-    packed = np.packbits(Lam > 0, axis=1)
-    _, first, inverse = np.unique(packed, axis=0, return_index=True, return_inverse=True)
-    inverse = np.asarray(inverse).reshape(-1)
-    b = np.full(first.size, -np.inf)
-    np.maximum.at(b, inverse, phi)
-    return Lam[first], b
-
-
-def _complemented_rows(A: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    r"""The margin rows of the +-1 matrix ``A`` in a sparse form, exact on the simplex.
-
-    With :math:`\mathbf 1^\top\mathbf w = 1`, a row :math:`\mathbf a^\top\mathbf w \ge
-    b` equals :math:`\tfrac12(\mathbf a + \mathbf 1)^\top\mathbf w \ge \tfrac12(b + 1)`
-    (0/1 entries where :math:`\mathbf a` is +1) and :math:`\tfrac12(\mathbf a -
-    \mathbf 1)^\top\mathbf w \ge \tfrac12(b - 1)` (0/-1 entries where it is -1); each row
-    takes the form with fewer nonzeros.  The lower-margin rows are mostly right, so about a
-    third of the entries remain (T = 500, n = 1,000: 37 %), and the solvers' factorizations
-    get cheaper.
-    """
-    plus = np.count_nonzero(A > 0, axis=1) * 2 > A.shape[1]
-    A_s = np.where(plus[:, None], -(A < 0).astype(float), (A > 0).astype(float))
-    b_s = np.where(plus, (b - 1.0) / 2.0, (b + 1.0) / 2.0)
-    return A_s, b_s
-
-
-def _simplex_lstsq(A: np.ndarray, b: np.ndarray) -> np.ndarray:
-    r"""``argmin ||A c - b||_2`` over the simplex ``{c >= 0, sum c = 1}``.
-
-    Solved by non-negative least squares with the sum row appended with a large weight
-    (Lawson and Hanson's weighting method for an equality constraint), then renormalised.
-    """
-    from scipy.optimize import nnls
-
-    n, r = A.shape
-    weight = 1e3 * math.sqrt(max(n, 1)) * max(1.0, float(np.abs(A).max()))
-    A_aug = np.vstack([A, np.full((1, r), weight)])
-    b_aug = np.append(b, weight)
-    c, _ = nnls(A_aug, b_aug, maxiter=50 * max(r, 10))
-    total = c.sum()
-    if not np.isfinite(total) or total <= 0:  # pragma: no cover - nnls always has mass here
-        return np.full(r, 1.0 / r)
-    return c / total
-
-
-class _PickledResult:
-    """The fields of a ``SolveResult`` in a pickled :class:`QMMModel` (plain dicts)."""
-
-    def __init__(self, fields: dict[str, Any]) -> None:
-        self.fields = fields
 
 
 class QMMModel(OptModel):
@@ -459,7 +310,7 @@ class QMMModel(OptModel):
     ) -> None:
         self.predictions, self.labels, self.member_weights = check_ensemble(
             predictions, labels, member_weights)
-        self.upsilon = _check_upsilon(upsilon)
+        self.upsilon = check_upsilon(upsilon)
         self.hypothesis_space_size = hypothesis_space_size
         if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not (
                 0.0 < float(confidence) < 1.0):
@@ -468,17 +319,17 @@ class QMMModel(OptModel):
         self.confidence = float(confidence)
         if isinstance(dependent, str) and dependent.lower() in _DEPENDENT_ALIASES:
             dependent = _DEPENDENT_ALIASES[dependent.lower()]
-        self.dependent = _check_choice("dependent", dependent, _DEPENDENT)
-        self.margin_reference = _check_choice("margin_reference", margin_reference, _REFERENCES)
-        self.singular_covariance = _check_choice("singular_covariance", singular_covariance,
+        self.dependent = check_choice("dependent", dependent, _DEPENDENT)
+        self.margin_reference = check_choice("margin_reference", margin_reference, _REFERENCES)
+        self.singular_covariance = check_choice("singular_covariance", singular_covariance,
                                                  _SINGULAR)
-        self.formulation = _check_choice("formulation", formulation, _FORMULATIONS)
-        self.margin_constraints = _check_choice("margin_constraints", margin_constraints,
+        self.formulation = check_choice("formulation", formulation, _FORMULATIONS)
+        self.margin_constraints = check_choice("margin_constraints", margin_constraints,
                                                 _MARGIN_CONSTRAINTS)
-        self.interface = _check_choice("interface", interface, _INTERFACES)
-        self.rank_tol = _check_positive("rank_tol", rank_tol, allow_none=True)
-        self.psd_tol = _check_positive("psd_tol", psd_tol)
-        self.weight_tol = _check_positive("weight_tol", weight_tol)
+        self.interface = check_choice("interface", interface, _INTERFACES)
+        self.rank_tol = check_positive("rank_tol", rank_tol, allow_none=True)
+        self.psd_tol = check_positive("psd_tol", psd_tol)
+        self.weight_tol = check_positive("weight_tol", weight_tol)
         if self.upsilon == "emargin" and hypothesis_space_size is None:
             raise InputError(
                 "upsilon='emargin' needs hypothesis_space_size (|H| of the base classifiers): "
@@ -504,12 +355,12 @@ class QMMModel(OptModel):
             for name in ("values", "duals", "info"):
                 if fields.get(name) is not None:
                     fields[name] = dict(fields[name])
-            state["result_"] = _PickledResult(fields)
+            state["result_"] = PickledResult(fields)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         result = state.get("result_")
-        if isinstance(result, _PickledResult):
+        if isinstance(result, PickledResult):
             from ..solvers import SolveResult
 
             state = dict(state, result_=SolveResult(**result.fields))
@@ -524,7 +375,7 @@ class QMMModel(OptModel):
         self.original_margins_ = original_margins
 
         # 1. identical members
-        rep, group = _group_identical_columns(H)
+        rep, group = group_identical_columns(H)
         alpha_u = np.bincount(group, weights=alpha, minlength=rep.size)
         self.merged_weight_ = float(alpha.sum() - alpha[rep].sum())
         merged_full = np.zeros(T)
@@ -533,7 +384,7 @@ class QMMModel(OptModel):
         self.representatives_ = rep
 
         # 2. QR with column pivoting on the distinct columns
-        piv, rank = _pivoted_qr_basis(H[:, rep], self.rank_tol)
+        piv, rank = pivoted_qr_basis(H[:, rep], self.rank_tol)
         self.rank_ = rank
         pivots = np.sort(piv[:rank])  # positions among distinct columns, kept in member order
         non_pivots = np.sort(piv[rank:])
@@ -556,7 +407,7 @@ class QMMModel(OptModel):
                 E_basis = E[:, rep[cols]]
                 if self.dependent == "lstsq":
                     target = E[:, rep[non_pivots]] @ a_dep / moved
-                    a_basis += moved * _simplex_lstsq(E_basis, target)
+                    a_basis += moved * simplex_lstsq(E_basis, target)
                 else:  # drop (the paper's H'), then renormalise alpha' to the simplex
                     base = a_basis.sum()
                     share = a_basis / base if base > 0 else np.full(cols.size, 1.0 / cols.size)
@@ -593,7 +444,7 @@ class QMMModel(OptModel):
         self.phi_ = ref_margins[self.lower_rows_]
         self._Lambda = E_b[self.lower_rows_]
         # identical rows of Lambda' are one constraint, with the largest of their phi
-        self._margin_A, self._margin_b = _distinct_margin_rows(self._Lambda, self.phi_)
+        self._margin_A, self._margin_b = distinct_margin_rows(self._Lambda, self.phi_)
         self.margin_constraints_ = self.margin_constraints
         if self.margin_constraints == "auto":
             k, r = self._margin_b.size, self.basis_.size
@@ -618,7 +469,7 @@ class QMMModel(OptModel):
 
     def _basis_covariance_rank(self, E: np.ndarray, pivot_members: np.ndarray,
                                eig: np.ndarray | None) -> tuple[int, bool]:
-        """:func:`_covariance_rank` of the pivot columns, without its SVD when it is sure.
+        """:func:`covariance_rank` of the pivot columns, without its SVD when it is sure.
 
         When the QP's variables are the pivot columns and the covariance's eigenvalues
         (``numpy.linalg.eigvalsh``, absolute error about ``r * eps * lambda_max``) have
@@ -632,7 +483,7 @@ class QMMModel(OptModel):
                 and np.array_equal(self.basis_, pivot_members) and rel < 1e-4
                 and eig[-1] > 0 and eig[0] > max(1e-8, 4.0 * rel * rel) * eig[-1]):
             return r, False
-        return _covariance_rank(E[:, pivot_members], self.rank_tol)
+        return covariance_rank(E[:, pivot_members], self.rank_tol)
 
     @staticmethod
     def _covariance(E_basis: np.ndarray) -> np.ndarray:
@@ -842,7 +693,7 @@ class QMMModel(OptModel):
         margin row is optimal for the whole QP (it has fewer constraints), so the optimum is
         the same; every round adds a row, so it ends.  ``time_limit`` bounds all rounds
         together.  With ``direct`` each round goes to the solver's own API with the margin
-        rows in their sparse complemented form (``_complemented_rows``; HiGHS gets the +-1
+        rows in their sparse complemented form (``complemented_rows``; HiGHS gets the +-1
         rows; OSQP and SCS start from the previous round's weights); with ``generate=False`` the one round holds
         every margin row.  Measured at T = 500, n = 1,000 (SCS, direct, CPU s at load ~4):
         the 50 rows of largest :math:`\varphi_i`, 50 added per round: 3 rounds, 0.51 s; the
@@ -859,7 +710,7 @@ class QMMModel(OptModel):
         A, b = self._margin_A, self._margin_b
         # HiGHS's active-set solver reported primal infeasibilities of 5e-5 at "optimality"
         # on the complemented rows of a 30-member QP that it solves with the +-1 rows
-        A_s, b_s = _complemented_rows(A, b) if direct and name != "highs" else (A, b)
+        A_s, b_s = complemented_rows(A, b) if direct and name != "highs" else (A, b)
         batch = max(50, math.ceil(2 * self.basis_.size / 5))
         rows = self._start_rows(batch) if generate else np.arange(b.size)
         tol = 1e-9 * max(1.0, float(np.abs(b).max(initial=0.0)))
@@ -1012,3 +863,4 @@ class QMMModel(OptModel):
             "n_margin_rows": getattr(self, "n_margin_rows_", None),
             "generation_rounds": getattr(self, "generation_rounds_", None),
         }
+

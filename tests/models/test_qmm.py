@@ -653,7 +653,7 @@ def test_direct_path_equals_the_declarative_cvxpy_model(formulation):
 def test_covariance_rank_shortcut_agrees_with_the_svd(n, T, seed):
     """The eigenvalue shortcut of the singular-covariance check gives the SVD's answer, on
     full-rank, wide (n < T) and constant-member (a member right on every row) ensembles."""
-    from optirules.models._qmm import _covariance_rank
+    from optirules.models._qmm_linalg import covariance_rank
 
     H, y, alpha = _random_ensemble(n, T, seed)
     if seed == 3:
@@ -661,20 +661,20 @@ def test_covariance_rank_shortcut_agrees_with_the_svd(n, T, seed):
     for formulation in ("covariance", "least_squares"):
         model = QMMModel(H, y, alpha, formulation=formulation, singular_covariance="solve")
         E = H * y[:, None]
-        expected = _covariance_rank(E[:, model.basis_[np.isin(model.basis_, np.setdiff1d(
+        expected = covariance_rank(E[:, model.basis_[np.isin(model.basis_, np.setdiff1d(
             model.basis_, model.dependent_members_))]], None)
         assert (model.basis_covariance_rank_, model.singular_covariance_) == expected
     assert model.singular_covariance_ == (seed in (2, 3))
 
 
 def test_complemented_margin_rows_are_the_same_constraints_on_the_simplex():
-    from optirules.models._qmm import _complemented_rows
+    from optirules.models._qmm_linalg import complemented_rows
 
     rng = np.random.default_rng(3)
     A = np.where(rng.random((40, 12)) < 0.7, 1.0, -1.0)
     A[:5] *= -1  # rows mostly -1 take the 0/1 form
     b = rng.uniform(-0.5, 0.8, 40)
-    A_s, b_s = _complemented_rows(A, b)
+    A_s, b_s = complemented_rows(A, b)
     assert np.count_nonzero(A_s) < 0.5 * A.size
     w = rng.dirichlet(np.ones(12), 200)  # points on the simplex
     np.testing.assert_allclose(w @ A_s.T - b_s, (w @ A.T - b) / 2, atol=1e-12)
