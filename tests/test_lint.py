@@ -1,8 +1,13 @@
-"""The code base stays ruff-clean (the rules are in pyproject.toml)."""
+"""The code base stays ruff-clean (the rules are in pyproject.toml), and the package
+carries no measured figures in its comments, docstrings and messages."""
 
+import ast
+import io
+import re
 import shutil
 import subprocess
 import sys
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -16,3 +21,57 @@ def test_ruff_check_passes():
         pytest.skip("ruff is not installed (it comes with the test extra)")
     proc = subprocess.run([ruff, "check", "--quiet", str(ROOT)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+# --- No measured figures in the package -------------------------------------------------
+# House rule: a number that came from a run (a time, a speed ratio, an accuracy, a count of
+# a run) lives in benchmarks/results and in the docs pages that cite it, never in a comment,
+# docstring or message, where it goes stale silently.  The package says why a constant is
+# what it is and names the results file that holds the measurement.
+_NUMBER = r"\d+(?:[.,]\d+)*(?:e-?\d+)?"
+MEASURED_FIGURE_PATTERNS = {
+    # a number followed by a time unit or "CPU": "1.5 s", "0.1-0.7 s CPU", "7.2 CPU seconds"
+    "time": re.compile(rf"\b{_NUMBER}\s?(?:ms|s|secs?|seconds?|mins?|minutes?|CPU)\b"),
+    # a comparison of two decimals: "0.15 vs 0.36", "1.41 -> 1.10", "0.86 against 0.75"
+    "comparison": re.compile(rf"\b\d*\.\d+\s*(?:vs\.?|versus|->|→|against)\s*\d*\.?\d+"),
+    # "measured" / "measuring" next to a number (same clause, either side)
+    "measured": re.compile(r"\bmeasur(?:ed|ing)\b[^.;:\n]{0,40}?\d|\d[^.;:\n]{0,40}?\bmeasur(?:ed|ing)\b",
+                           re.IGNORECASE),
+}
+# Text that matches a pattern and is not a measurement: (path relative to the repo, text).
+# Prefer rewording over adding here.
+MEASURED_FIGURE_ALLOWLIST: set[tuple[str, str]] = set()
+
+
+def _texts(path: Path):
+    """(line, text) of every comment block and string literal of one module; comment lines
+    in a row are joined, and runs of whitespace become one space."""
+    source = path.read_text(encoding="utf-8")
+    comments: list[tuple[int, str]] = []
+    with io.StringIO(source) as stream:
+        for tok in tokenize.generate_tokens(stream.readline):
+            if tok.type == tokenize.COMMENT:
+                text = tok.string.lstrip("#").lstrip(":!")
+                line = tok.start[0]
+                if comments and comments[-1][0] + comments[-1][1].count("\n") == line - 1:
+                    comments[-1] = (comments[-1][0], comments[-1][1] + "\n" + text)
+                else:
+                    comments.append((line, text))
+    yield from comments
+    for node in ast.walk(ast.parse(source, filename=str(path))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            yield node.lineno, node.value
+
+
+def test_no_measured_figures_in_the_package():
+    hits = []
+    for path in sorted((ROOT / "optirules").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        for line, text in _texts(path):
+            flat = " ".join(text.split())
+            for name, pattern in MEASURED_FIGURE_PATTERNS.items():
+                for match in pattern.finditer(flat):
+                    if (rel, match.group()) not in MEASURED_FIGURE_ALLOWLIST:
+                        hits.append(f"{rel}:{line}: [{name}] {match.group()!r}")
+    assert not hits, ("measured figures belong in benchmarks/results and the docs pages "
+                      "that cite them, not in the package:\n" + "\n".join(hits))

@@ -15,8 +15,8 @@ from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+from optirules.data import load_dataset
 from optirules.data._binarizer import FeatureBinarizer, Literal, _short_between, format_value
-from optirules.data._datasets import load_dataset
 from optirules.errors import InputError, NotFittedError
 
 # ---------------------------------------------------------------------------------------------

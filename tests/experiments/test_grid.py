@@ -43,7 +43,7 @@ def test_local_grid_is_tidy_and_complete(local_run):
     from sklearn.tree import DecisionTreeClassifier
 
     from optirules.data import load_dataset
-    from optirules.experiments._grid import make_learner
+    from optirules.experiments import make_learner
 
     Xtr, ytr = load_dataset("monks2_train")
     Xte, yte = load_dataset("monks2_test")
@@ -114,7 +114,7 @@ def test_bad_grids_are_refused():
 
 def test_rule_set_cv_learner_gets_seed_solver_and_binarizer_inside():
     from optirules.data import FeatureBinarizer
-    from optirules.experiments._grid import make_learner
+    from optirules.experiments import make_learner
     from optirules.learners import BooleanRuleSetClassifier, BooleanRuleSetCV
 
     est = make_learner("rule_set_cv", {"cv": 3, "max_degree": 2, "penalties": [0.002, 0.01]},

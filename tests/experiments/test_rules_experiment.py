@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from optirules.data._datasets import load_dataset
+from optirules.data import load_dataset
 from optirules.errors import InputError
 from optirules.experiments._rules import (
     format_cycling,
@@ -107,7 +107,7 @@ def test_binary_loss_cycles_on_digits():
 
 
 def test_rules_demo_writes_a_model_and_json(tmp_path):
-    from optirules.learners._rule_set import BooleanRuleSetClassifier
+    from optirules.learners import BooleanRuleSetClassifier
 
     r = run_rules_demo("monks1", output=tmp_path / "demo.lp", max_degree=2)
     assert r.test_accuracy == 1.0  # a1 == a2 or a5 == 1 is a DNF over the codes

@@ -19,9 +19,7 @@ from optirules.learners._boosting import (
     madaboost_weights,
     smoothboost_measure,
 )
-from optirules.weak._base import WeakLearner
-from optirules.weak._literal import LiteralLearner
-from optirules.weak._stump import StumpLearner
+from optirules.weak import LiteralLearner, StumpLearner, WeakLearner
 
 
 class RecordingLearner(WeakLearner):

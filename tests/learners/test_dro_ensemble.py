@@ -13,11 +13,10 @@ from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import Pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from optirules.data._binarizer import FeatureBinarizer
+from optirules.data import FeatureBinarizer
 from optirules.errors import InputError
 from optirules.learners._dro_ensemble import DRORuleEnsembleClassifier, margin_loss
-from optirules.models._sparse_combination import SparseCombinationModel
-from optirules.models._worst_case import worst_case_pmf
+from optirules.models import SparseCombinationModel, worst_case_pmf
 
 
 def noisy_data(seed: int = 0, n: int = 60, d: int = 6, noise: float = 0.15):

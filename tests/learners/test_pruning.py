@@ -27,7 +27,7 @@ from optirules.learners._pruning import (
     ensemble_hypothesis_space_size,
     member_predictions,
 )
-from optirules.models._qmm import QMMFallbackWarning, QMMModel
+from optirules.models import QMMFallbackWarning, QMMModel
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +77,7 @@ def test_forest_and_bagging_members_are_read_as_unit_votes(cancer):
 
 
 def test_optirules_booster_members(cancer):
-    from optirules.learners._boosting import BoostingClassifier
+    from optirules.learners import BoostingClassifier
 
     X, y, Xt, _ = cancer
     clf = BoostingClassifier(weak_learner="stump", n_estimators=15).fit(X, y)

@@ -15,16 +15,18 @@ from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import Pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from optirules.data._binarizer import FeatureBinarizer
+from optirules.data import FeatureBinarizer
 from optirules.errors import InputError, NotFittedError
 from optirules.learners import BooleanRuleSetClassifier, DRORuleEnsembleClassifier
 from optirules.models import (
     RuleMasterModel,
+    complexity_costs,
     enumerate_master,
     enumerate_pricing,
     master_objective,
+    reduced_costs,
+    row_prices,
 )
-from optirules.models._clauses import complexity_costs, reduced_costs, row_prices
 
 
 def binary_data(seed: int, n: int = 40, d: int = 5, noise: float = 0.1):
@@ -202,7 +204,7 @@ def test_enumerate_pricing_equals_brute_force(seed, degree, k):
 
 
 def test_enumerate_pricing_agrees_with_the_pricing_milp():
-    from optirules.models._pricing import RulePricingModel
+    from optirules.models import RulePricingModel
 
     rng = np.random.default_rng(4)
     A = rng.random((30, 8)) < 0.5

@@ -12,8 +12,7 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.pipeline import Pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from optirules.data import load_dataset
-from optirules.data._binarizer import FeatureBinarizer
+from optirules.data import FeatureBinarizer, load_dataset
 from optirules.errors import InputError
 from optirules.learners import BooleanRuleSetClassifier, BooleanRuleSetCV
 

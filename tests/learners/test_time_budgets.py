@@ -14,7 +14,7 @@ from sklearn.datasets import load_digits, load_iris
 from optirules.errors import InputError
 from optirules.learners import BooleanRuleSetClassifier, DRORuleEnsembleClassifier
 from optirules.learners._multiclass import MIN_SHARE
-from optirules.models._sparse_combination import SparseCombinationModel
+from optirules.models import SparseCombinationModel
 from optirules.solvers import Status
 
 

@@ -232,8 +232,7 @@ def test_merged_master_lp_and_duals_are_those_of_the_full_lp(seed, form, max_sha
     optimum, and its duals (one per label-1 row) are optimal for the full LP: feasible
     (0 <= mu <= 1, every pool reduced cost >= 0) with the dual objective equal to the
     optimum.  max_share=0.05 switches to the unmerged LP part-way."""
-    from optirules.models import MergedHighsRuleMaster
-    from optirules.models._clauses import reduced_costs
+    from optirules.models import MergedHighsRuleMaster, reduced_costs
 
     A, y, P = _repeated_cg_data(seed)
     kw = {"complexity": 9.0} if form == "budget" else {"lambda0": 0.01, "lambda1": 0.005}
@@ -332,7 +331,7 @@ def test_master_ip_keeps_one_clause_per_coverage_and_its_optimum(seed):
     """Clauses of equal coverage are equal columns (the one of more literals costs more):
     the IP keeps the fewest literals, then the first clause, and its optimum is the brute
     force optimum over the whole pool."""
-    from optirules.models._clauses import clause_coverage
+    from optirules.models import clause_coverage
     from optirules.models._pool_ip import _distinct_coverage
 
     A, y, P, pool = make_instance(seed, n_rows=30, n_clauses=9)
@@ -358,8 +357,7 @@ def test_dual_master_lp_equals_the_direct_lp_and_its_duals_are_optimal(seed, for
     """master='dual' (the LP's dual, one row per clause): after every batch the optimum of
     the direct (primal) LP, w and xi feasible for the primal with that objective, mu in
     [0, 1] with dual objective = optimum, reduced costs >= 0 and equal to the formula's."""
-    from optirules.models import DualHighsRuleMaster
-    from optirules.models._clauses import reduced_costs
+    from optirules.models import DualHighsRuleMaster, reduced_costs
 
     A, y, P, pool = make_instance(seed, n_rows=60, n_features=5, n_clauses=18)
     kw = {"complexity": 7.0} if form == "budget" else {"lambda0": 0.01, "lambda1": 0.004}

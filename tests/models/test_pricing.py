@@ -10,9 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from optirules.errors import InputError
-from optirules.models import HighsRuleMaster, RuleMasterModel
-from optirules.models._clauses import reduced_costs
-from optirules.models._pricing import RulePricingModel, beam_search_pricing
+from optirules.models import (
+    HighsRuleMaster,
+    RuleMasterModel,
+    RulePricingModel,
+    beam_search_pricing,
+    reduced_costs,
+)
 
 
 def make_instance(seed: int, n_rows: int = 20, n_features: int = 4):

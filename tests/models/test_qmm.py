@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from optirules.errors import InputError
+from optirules.models import QMMFallbackWarning, QMMModel
 from optirules.models._margins import (
     bernoulli_kl,
     bernoulli_kl_inverse,
@@ -18,7 +19,6 @@ from optirules.models._margins import (
     ensemble_margins,
     tree_hypothesis_space_size,
 )
-from optirules.models._qmm import QMMFallbackWarning, QMMModel
 from optirules.solvers import Status
 
 TOL = 1e-7

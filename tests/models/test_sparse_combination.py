@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from scipy.optimize import linprog
 
 from optirules.errors import InputError
-from optirules.models._sparse_combination import SparseCombinationModel
+from optirules.models import SparseCombinationModel
 
 
 def _inner_lp(H, y, p, delta, subset) -> float:

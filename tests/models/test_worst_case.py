@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from optirules.errors import InputError
-from optirules.models._worst_case import WorstCasePmfModel, phi_divergence, worst_case_pmf
+from optirules.models import WorstCasePmfModel, phi_divergence, worst_case_pmf
 
 DIVERGENCES = ["chi2", "kl"]
 

@@ -79,7 +79,7 @@ def test_require_support_refuses_before_any_work():
 
 def test_the_lp_part_needs_duals_on_one_route():
     """A solver whose LP route gives no duals cannot hold column generation's master LP."""
-    from optirules.solvers._registry import SolverInfo
+    from optirules.solvers import SolverInfo
 
     lp = next(f for f in FORMULATIONS if f.name == "rule master LP")
     no_duals = SolverInfo("x", ("pyomo",), frozenset({"lp"}), "0", (("pyomo", frozenset({"lp"})),))

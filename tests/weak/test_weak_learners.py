@@ -12,11 +12,17 @@ from hypothesis import strategies as st
 from sklearn.tree import DecisionTreeClassifier
 
 from optirules.errors import InputError
-from optirules.weak._base import Constant, hypothesis_from_dict
-from optirules.weak._cart import CartLearner, TreeHypothesis
-from optirules.weak._literal import LiteralHypothesis, LiteralLearner
+from optirules.weak import (
+    CartLearner,
+    Constant,
+    LiteralHypothesis,
+    LiteralLearner,
+    Stump,
+    StumpLearner,
+    TreeHypothesis,
+    hypothesis_from_dict,
+)
 from optirules.weak._parity import Parity, ParityLearner, best_parity, parity_edge
-from optirules.weak._stump import Stump, StumpLearner
 
 
 def _problem(seed: int, m: int, n: int, density: float = 0.5):
