@@ -4,7 +4,8 @@ Build it with ``sphinx-build -b html docs docs/_build/html`` (``pip install -e "
 first).  The API reference is generated at build time from each public module's
 ``__all__`` (one page per public name, written under ``docs/api/generated``), so a name
 added to a layer's ``__init__`` gets its page without an edit here.  The eight notebooks
-of ``notebooks/`` (linked as ``docs/notebooks``) are executed by myst-nb at every build.
+of ``notebooks/`` (linked as ``docs/notebooks``; jupytext percent-format ``.py`` files) are
+read through jupytext and executed by myst-nb at every build.
 """
 
 from __future__ import annotations
@@ -37,14 +38,19 @@ extensions = [
 ]
 
 # ----------------------------------------------------------------------------- sources
+# every .py file under docs/ is read as a notebook (nb_custom_formats below): conf.py (the
+# top-level "*.py") is not a page, and .ipynb copies made locally from the notebooks'
+# sources would clash with them (two files for one page)
 exclude_patterns = ["_build", "notebooks/README.md", "**.ipynb_checkpoints", "Thumbs.db",
-                    ".DS_Store"]
-source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
+                    ".DS_Store", "*.py", "notebooks/*.ipynb"]
+source_suffix = {".rst": "restructuredtext", ".md": "myst-nb"}
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]
 myst_heading_anchors = 3
 
 # ----------------------------------------------------------------------------- notebooks
-# every build runs the notebooks (no outputs are stored in the repository)
+# the notebooks are jupytext percent-format .py files (notebooks/README.md), read by jupytext;
+# every build runs them (no outputs are stored in the repository)
+nb_custom_formats = {".py": ["jupytext.reads", {"fmt": "py:percent"}]}
 nb_execution_mode = os.environ.get("OPTIRULES_DOCS_EXECUTE", "force")
 nb_execution_timeout = 300
 nb_execution_in_temp = True          # their exported .lp/.mps files stay out of the tree
