@@ -1,4 +1,4 @@
-"""Lazy re-exports, so that ``import optirules`` stays fast (Pyomo and CVXPY take ~1 s)."""
+"""Lazy re-exports, so that ``import optirules`` stays fast (Pyomo and CVXPY are slow to import)."""
 
 from __future__ import annotations
 

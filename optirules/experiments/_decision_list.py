@@ -4,7 +4,7 @@ Five classifiers on the categorical benchmark sets of the paper ("BruteDL decisi
 with the Minimum OSR fallback") plus credit-g:
 
 * **BruteDL + Minimum OSR (all rows)** -
-  :class:`~optirules.learners._decision_list.DecisionListClassifier` with
+  :class:`~optirules.learners.DecisionListClassifier` with
   ``fallback="min_osr"``, ``osr_rows="all"``: Minimum OSR grown on all training rows, the
   paper's reading ("over the training data set");
 * **BruteDL + Minimum OSR (uncovered rows)** - the same fitted list, Minimum OSR grown on
@@ -12,7 +12,7 @@ with the Minimum OSR fallback") plus credit-g:
   ours);
 * **BruteDL + default rule** - the *same fitted list* with ``fallback="default"`` (the
   three fixed-depth BruteDL rows differ only on the test points no rule covers);
-* **DecisionListCV** - :class:`~optirules.learners._decision_list_cv.DecisionListCV`:
+* **DecisionListCV** - :class:`~optirules.learners.DecisionListCV`:
   ``max_degree`` in ``cv_max_degrees`` (1, 2, 3; on splice 1, 2 - see
   :data:`CV_MAX_DEGREES`) and ``min_coverage`` in ``cv_min_coverages`` (2, 5, 10, 20, 40,
   80) chosen by stratified ``cv_folds``-fold cross-validation inside each training split
@@ -73,8 +73,8 @@ METHODS = (OSR, OSR_UNCOVERED, DEFAULT, CV, CART)
 _QUICK_ROWS = 400
 
 #: DecisionListCV's depth grid per data set (default (1, 2, 3)).  Splice leaves depth 3 out
-#: for time: a depth-3 list on its 60 attributes takes 15-50 s to fit against 1-2 s at
-#: depth 2, i.e. about 30 minutes more per run on a shared 2-core machine, and the
+#: for time: a depth-3 list on its 60 attributes takes an order of magnitude longer to fit
+#: than at depth 2 (the fit times are in benchmarks/results/decision_list.md), and the
 #: fixed-depth rows of the table show depth 3 with min_coverage=2 overfitting there.
 CV_MAX_DEGREES: dict[str, tuple[int, ...]] = {"splice": (1, 2)}
 #: DecisionListCV's min_coverage grid

@@ -14,16 +14,16 @@ Everything runs on the same folds: 5-fold stratified cross-validation, shuffled,
 
 Methods (:func:`make_method`):
 
-* ``rule_set``: :class:`~optirules.learners._rule_set.BooleanRuleSetClassifier` with its
+* ``rule_set``: :class:`~optirules.learners.BooleanRuleSetClassifier` with its
   defaults (penalty form, ``lambda0 = lambda1 = "auto"``: :math:`0.1/\\sqrt{n}` for ``n``
   training rows, ``max_degree="auto"``, beam search then exact pricing);
-* ``rule_set_cv``: :class:`~optirules.learners._rule_set_cv.BooleanRuleSetCV` around that
+* ``rule_set_cv``: :class:`~optirules.learners.BooleanRuleSetCV` around that
   learner: ``lambda0 = lambda1`` chosen from its ``penalties="auto"`` grid (0.7 to 2.8 times
   the rule set's penalty) by 5-fold stratified CV inside the training fold (shuffled,
   ``random_state``), then refitted;
 * ``rule_set_C``: the same learner in the DRO paper's budget form with the DRO's overall
   budget :math:`\\mathfrak{C}` (the plain rule set "at the same overall complexity");
-* ``dro``: :class:`~optirules.learners._dro_ensemble.DRORuleEnsembleClassifier` with its
+* ``dro``: :class:`~optirules.learners.DRORuleEnsembleClassifier` with its
   defaults but 8 iterations (:math:`\\mathfrak{C}`, :math:`\\mathfrak{C}'` chosen from
   :math:`\\{\\mathfrak{C}/3, \\mathfrak{C}/2, \\mathfrak{C}\\}` together with the
   iteration and the pmf of the combination IP by least training robust loss, the paper's
@@ -412,7 +412,7 @@ def run(quick: bool = False, random_state: int = 0, *,
 
 
 def format_table(df: pd.DataFrame) -> str:
-    """:func:`format_rules_table` of our methods only: peers appear only where a run measured
+    """:func:`format_rules_table` of our methods only: peers appear only where a run compared
     them (``benchmarks/aix360_peer.py`` writes such a file; ``benchmarks/rules.py`` reads it)."""
     return format_rules_table(df, [])
 

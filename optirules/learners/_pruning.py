@@ -635,7 +635,7 @@ class QMMPruner(_BasePruner):
         :class:`~optirules.models.QMMModel`; same optimum).
     solver : str, default="scs"
         Any QP-capable backend of :func:`optirules.solvers.solve`; SCS (tolerances 1e-9)
-        measured fastest, "clarabel" (interior point) reaches the same weights (HiGHS and
+        the fastest in ``benchmarks/results/qmm.md``, "clarabel" (interior point) reaches the same weights (HiGHS and
         SCIP are refused above 100 members; the size-limited Gurobi wheel from PyPI refuses
         dense QPs of a few hundred members, a SolverError quoting it).
     solver_options : dict, optional

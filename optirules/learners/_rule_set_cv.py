@@ -48,6 +48,7 @@ from ._explain import text_or_repr
 from ._multiclass import multiclass_labels
 from ._rule_set import BooleanRuleSetClassifier, auto_penalty
 from ._rules_table import RulesTableMixin, cv_table
+from ._sql import SQLMixin
 
 __all__ = ["BooleanRuleSetCV", "AUTO_PENALTY_FACTORS"]
 
@@ -145,7 +146,7 @@ def _fit_and_score(estimator: Any, X: Any, y: np.ndarray, w: np.ndarray | None,
             "state": state}
 
 
-class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, ClassifierMixin, BaseEstimator):
+class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMixin, BaseEstimator):
     """A :class:`BooleanRuleSetClassifier` whose penalty is chosen by cross-validation.
 
     For each penalty of the grid, the rule set is fitted on the training part of every
@@ -198,23 +199,19 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, ClassifierMixin, BaseEs
         certificate do not change; the master IP runs over the larger pool, so its optimum
         can only be lower, and a rule set can differ only where the IP has ties or the
         smaller pool missed the optimum.  ``False``: every fit starts from an empty pool,
-        the plain grid search of Dash, Günlük and Wei.  The default departs from it on a
-        measured result (default grid, 5 folds, ``random_state=0``, CPU seconds per fold,
-        False -> True, at a load of about 4 on 2 cores): WDBC 1.41 -> 1.10 (1.14 -> 1.13 in
-        ``benchmarks/results/rule_set_speed.md``, load 2-3: no loss), heart_statlog
-        1.94 -> 1.51, ionosphere 1.28 -> 1.23, banknote 0.86 -> 0.75, tic_tac_toe 0.62 ->
-        0.54, house_votes_84 0.41 -> 0.43; the same penalty on five of the six (house_votes_84:
-        0.001 instead of 0.01, mean score 0.9586 instead of 0.9563; WDBC 0.9543 instead of
-        0.9508; banknote 0.9811 instead of 0.9832).  The refit on all rows always starts
-        empty.
+        the plain grid search of Dash, Günlük and Wei.  The default departs from it because
+        warm starts were faster per fold on five of six data sets, never much slower, and
+        chose the same penalty on five of the six (``benchmarks/results/rule_set_speed.md``;
+        the other figures are in docs/user_guide/defaults.md).  The refit on all rows always
+        starts empty.
     n_iter_no_change : int or None, default None
         Early stopping of the penalty path: stop after this many penalties in a row (from
         the largest down) without a higher mean validation score; the penalties not
         reached are left out (``complete`` False) and ``status_`` says so.  ``None`` (the
-        default) scores the whole grid, the grid search of Dash, Günlük and Wei.  Measured on
-        WDBC (same benchmark): ``n_iter_no_change=1`` took 0.64 CPU seconds per fold instead
-        of 1.27 and chose the same penalty (three of five penalties scored); one data set
-        does not earn a default that skips penalties.
+        default) scores the whole grid, the grid search of Dash, Günlük and Wei.  On WDBC
+        ``n_iter_no_change=1`` halved the time per fold and chose the same penalty
+        (docs/user_guide/defaults.md); one data set does not earn a default that skips
+        penalties.
     solver : str, mapping or None, default None
         The solver of every fit (``BooleanRuleSetClassifier``'s ``solver``); ``None`` keeps
         the estimator's own (``"highs"`` by default).

@@ -91,7 +91,7 @@ MAX_MISPRICINGS = 2
 def _milp_pricing(A: np.ndarray, y: np.ndarray, P: np.ndarray, duals: dict[str, Any],
                   max_degree: int, solver: str, time_limit: float | None,
                   pool: set[Clause]) -> tuple[list[tuple[Clause, float]], float, bool]:
-    """Exact pricing by the MILP of :class:`~optirules.models._pricing.RulePricingModel`.
+    """Exact pricing by the MILP of :class:`~optirules.models.RulePricingModel`.
 
     Returns the optimal clause if it is new and negative, the MILP's bound (a proven lower
     bound on the minimum reduced cost, capped at 0), and whether it was solved to optimality.

@@ -53,8 +53,8 @@ def blas_threads(n: int | None) -> Any:
 
     The products of pricing are skinny (``L`` or fewer columns, many rows): one thread
     runs them near its peak, while several threads on a busy machine wait on each other
-    (measured here, 60 products of 20,000 x 58 matrices at load 11 on 2 cores: 26.2 s with
-    OpenBLAS's default threads, 1.9 s with one).
+    (on a loaded 2-core machine one thread was many times faster than OpenBLAS's default;
+    figures in docs/user_guide/models.md).
     """
     global _CONTROLLER
     if n is None:

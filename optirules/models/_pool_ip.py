@@ -21,13 +21,11 @@ __all__ = ["BRANCH_AND_BOUND_ROWS", "PoolIP", "enumerate_master", "master_object
            "prune_redundant"]
 
 #: master_ip="auto" on HiGHS solves master IPs of at least this many merged label-1 rows by
-#: branch_and_bound_master, the others by HiGHS's MILP.  benchmarks/results/master_ip.md
-#: (36 DRO member IPs at mip_gap 0.01, CPU s summed, MILP / B&B): from 5,000 rows (magic_gamma,
-#: 7,433-11,181 rows) 232.0 / 37.1 s, faster on all 12; 1,000-4,999 rows (magic_gamma's
-#: 3,000-row sample) 71.9 / 159.1 s, slower on the 4 hardest (budget 15-30: up to 2,931
-#: nodes, where HiGHS's cuts close the gap); below 1,000 (adult) 2.4 / 0.4 s.  The MILP's
-#: LPs have one row per cover row, the dual node LPs one per clause: the first wins where the
-#: rows are many.
+#: branch_and_bound_master, the others by HiGHS's MILP: from this size branch and bound was
+#: faster on every DRO member IP, below it slower on the hardest, where HiGHS's cuts close
+#: the gap (chosen on the runs in benchmarks/results/master_ip.md).  The MILP's LPs have one
+#: row per cover row, the dual node LPs one per clause: the first wins where the rows are
+#: many.
 BRANCH_AND_BOUND_ROWS = 5000
 
 
@@ -187,11 +185,10 @@ def _distinct_coverage(pool: Sequence[Clause], coverage: np.ndarray | None,
 
 #: the restricted IPs of :func:`column_generation` run when the master IP has at least this
 #: many label-1 cover rows (merged by their coverage of the pool), over the restricted LP's
-#: 10 and then 20 largest columns (ties: the lower reduced cost first).  Measured on the 11
-#: member IPs of a DRO fit on magic_gamma (19,020 rows; 7,345-10,988 cover rows, 121-170
-#: columns, budgets 10-30): the best of the two, after local search, was the IP's optimum on
-#: 8 of them and within 1.4 % on the others, in 0.1-0.7 s CPU, where the greedy and local
-#: search alone were 0.8-8.4 % above the optimum and HiGHS took 5-36 s to the 1 % gap.
+#: 10 and then 20 largest columns (ties: the lower reduced cost first): on the member IPs of
+#: a DRO fit on magic_gamma they found the optimum or came close to it in a fraction of the
+#: time HiGHS takes to the gap, far closer than greedy and local search alone (figures in
+#: docs/user_guide/models.md).
 RESTRICTED_IP_ROWS = 1000
 RESTRICTED_IP_COLUMNS = (10, 20)
 

@@ -94,7 +94,7 @@ class RulePricingModel(OptModel):
         & z \in \{0, 1\}^L,\quad \delta \in [0, 1]^N .
 
     Since :math:`\lambda c_k = \lambda (1 + |k|)`, the objective is :math:`r(k)`
-    (see :func:`~optirules.models._clauses.reduced_costs`).  A label-0 row's
+    (see :func:`~optirules.models.reduced_costs`).  A label-0 row's
     :math:`\delta_i` has a positive price and is pushed down to 1 exactly when the
     clause covers it; a label-1 row's has a non-positive price and is pushed up to
     1 exactly when it is covered; so :math:`\delta` may stay continuous.  Rows
@@ -132,7 +132,7 @@ class RulePricingModel(OptModel):
     clause_ : tuple of int
         The clause found.
     reduced_cost_ : float
-        Its reduced cost, computed by :func:`~optirules.models._clauses.reduced_costs`.
+        Its reduced cost, computed by :func:`~optirules.models.reduced_costs`.
     objective_, bound_ : float
         The MILP's objective and best bound (equal to ``reduced_cost_`` up to
         solver tolerances when optimal).
@@ -248,12 +248,12 @@ def beam_search_pricing(A: Any, y: Any, sample_weight: Any, mu: Any, lam: float 
     ``beam_width`` best clauses of level ``d`` by every other literal, scoring all
     extensions at once with one matrix product
     (:math:`(C \circ v) A`, ``C`` the beam's coverage, ``v`` the row prices of
-    :func:`~optirules.models._clauses.row_prices`).  Extensions that cover exactly
+    :func:`~optirules.models.row_prices`).  Extensions that cover exactly
     the rows of their parent are dropped (same coverage, one more literal), and a
     clause is expanded only if the bound
     :math:`(\lambda + \lambda_0) + (\lambda + \lambda_1)(|k| + 1) + \sum_{i \text{ covered}} \min(v_i, 0)`
     on its extensions can beat the ``k``-th best clause found.  Reported reduced
-    costs are recomputed with :func:`~optirules.models._clauses.reduced_costs`,
+    costs are recomputed with :func:`~optirules.models.reduced_costs`,
     the same function the exact :class:`RulePricingModel` uses, so they are exact
     (see the module docstring for :math:`r(k)`); the search may miss the best clause.
     Deterministic: ties are broken by clause order.

@@ -65,22 +65,18 @@ _FORMULATIONS = ("covariance", "least_squares")
 _MARGIN_CONSTRAINTS = ("auto", "all", "generated")
 _INTERFACES = ("auto", "direct", "cvxpy")
 #: margin_constraints="auto" generates margin rows when there are at least as many distinct
-#: margin rows k as weight variables r and k * r^2 exceeds this.  Measured through cvxpy
-#: (SCS / Clarabel CPU s, all rows vs generated, benchmarks/results/qmm.md, 2026-11-30):
-#: random T = 100, n = 1,000 (k r^2 = 5e6) 0.15 vs 0.36 / 0.35 vs 0.67; T = 100, n = 5,000
-#: 0.36 vs 0.11 / 1.10 vs 0.42; T = 500, n = 1,000 (k = r) 1.66 vs 0.95 / 2.89 vs 1.28;
-#: breast-cancer AdaBoost depth 2 (T = 500, k = 285 < r) 0.43 vs 1.47 / 2.21 vs 3.39.  On
-#: the direct path (2026-12-01, load ~4.7) the same split: T = 100, n = 1,000 SCS 0.07 vs
-#: 0.18, Clarabel 0.04 vs 0.14, CPLEX 0.04 vs 0.20 (7 rounds); T = 100, n = 5,000 SCS 0.09
-#: vs 0.03, Clarabel 0.11 vs 0.06.  OSQP is the exception (generated whenever k >= r).
+#: margin rows k as weight variables r and k * r^2 exceeds this: below it one QP with every
+#: row is cheaper than the rounds of generation, above it generation wins (chosen on the
+#: runs in benchmarks/results/qmm.md, through cvxpy and on the direct path; the figures
+#: are in docs/papers/qmm_pruning.md).  OSQP is the exception (generated whenever k >= r).
 GENERATE_ABOVE_WORK = 1e7
-#: HiGHS's active-set QP solver is refused above this many weight variables (measured on
-#: random +-1 ensembles, n = 1,000 rows, upsilon = 0.5: 100 members 0.1 s; 200 members 1.5 s
-#: with margin rows violated by 2.6e-5; 500 members no answer within 30 s)
+#: HiGHS's active-set QP solver is refused above this many weight variables: beyond it the
+#: solver slows down sharply and returns points that violate margin rows (the runs are in
+#: benchmarks/results/qmm.md; the figures in docs/papers/qmm_pruning.md)
 HIGHS_MAX_MEMBERS = 100
 #: SCIP (a global nonlinear solver, through cvxpy) is refused above this many weight
-#: variables (measured on random +-1 ensembles, n = 1,000, upsilon = 0.5: 100 members optimal
-#: in 7.2 s CPU; 500 members stopped by a 30 s limit in the first round, no usable weights)
+#: variables: it is already slow at this size and gives no usable weights well above it
+#: (the figures are in docs/papers/qmm_pruning.md)
 SCIP_MAX_MEMBERS = 100
 
 #: Tighter-than-default tolerances per backend, applied unless the caller passes the option:
@@ -96,13 +92,13 @@ _SOLVER_DEFAULTS: dict[str, dict[str, Any]] = {
 }
 #: Further defaults of the direct path (``interface="direct"``), on top of the above
 _DIRECT_DEFAULTS: dict[str, dict[str, Any]] = {
-    # faer's supernodal LDL: a round of T = 500, n = 1,000 (108 margin rows) 0.17 s CPU
-    # against 0.46 s with the default QDLDL; one thread as every optirules default
+    # faer's supernodal LDL: faster than the default QDLDL on the dense covariance (figures
+    # in docs/papers/qmm_pruning.md); one thread as every optirules default
     "clarabel": {"direct_solve_method": "faer", "max_threads": 1},
     # the barrier's default 1e-8 leaves weights 1.5e-6 (Gurobi) and 7e-6 (CPLEX) off
     "gurobi": {"BarConvTol": 1e-10, "Threads": 1},
-    # CPLEX's dual simplex for QP: T = 500, n = 1,000 0.28 s CPU against 0.95 s with its
-    # barrier (14 iterations) and 0.63 s with its primal simplex, which kept one member less
+    # CPLEX's dual simplex for QP: faster than its barrier and its primal simplex, which
+    # kept one member less (figures in docs/papers/qmm_pruning.md)
     "cplex": {"qpmethod": 2, "barrier.convergetol": 1e-10, "threads": 1},
 }
 
@@ -201,16 +197,17 @@ class QMMModel(OptModel):
         centred :math:`\mathbf E'/\sqrt{n-1}`, so :math:`\|\mathbf R\mathbf w\|^2 =
         \mathbf w^\top\hat{\boldsymbol\Sigma}'\mathbf w`: the same QP, optimum and
         weights, without forming :math:`\hat{\boldsymbol\Sigma}'` (``covariance_`` is then
-        ``None``).  The default is the one measured faster (``benchmarks/results/qmm.md``).
+        ``None``).  The default is the faster one on the runs in
+        ``benchmarks/results/qmm.md``.
     margin_constraints : {"auto", "generated", "all"}, default "auto"
         ``"all"`` hands every distinct protected row to the solver at once.
         ``"generated"`` solves over a working set of margin rows and adds the violated ones
         until none is (see :meth:`solve`): the same optimum, a smaller QP per round (at
         T = 500, n = 1,000 about 50 of the 500 margin rows are active at the optimum).
         ``"auto"`` generates when the distinct margin rows :math:`k` are at least
-        :math:`r` and :math:`k r^2` exceeds ``GENERATE_ABOVE_WORK`` = 1e7, where it measured
+        :math:`r` and :math:`k r^2` exceeds ``GENERATE_ABOVE_WORK`` = 1e7, where it ran
         faster, and takes all rows otherwise (``benchmarks/results/qmm.md``); with OSQP it
-        generates whenever :math:`k \ge r` (measured faster there, see :meth:`solve`); the choice
+        generates whenever :math:`k \ge r` (faster there, see :meth:`solve`); the choice
         made is ``margin_constraints_``.  Identical protected rows are one
         constraint in every case (the largest :math:`\varphi_i` binds).
     interface : {"auto", "direct", "cvxpy"}, default "auto"
@@ -218,10 +215,9 @@ class QMMModel(OptModel):
         (``optirules.models._qmm_direct``: Clarabel, OSQP, SCS, HiGHS, Gurobi, CPLEX in the
         covariance form), the margin rows in their complemented 0/1 form (equal on the
         simplex); ``"cvxpy"`` solves the declarative cvxpy model (:attr:`model`); ``"auto"``
-        takes the direct path where there is one, but keeps HiGHS on cvxpy.  Measured at
-        T = 500, n = 1,000 (CPU s, load 1.1, default margin rows): SCS 0.14 direct vs 0.41
-        through cvxpy, OSQP 0.25 vs 1.39, Clarabel 0.27 vs 0.84, CPLEX 0.24 vs 0.95
-        (``benchmarks/results/qmm.md``).  The result's ``info["interface"]`` says which ran.
+        takes the direct path where there is one, but keeps HiGHS on cvxpy: the direct path
+        is several times faster for every solver on the runs in
+        ``benchmarks/results/qmm.md``.  The result's ``info["interface"]`` says which ran.
     rank_tol : float, optional
         Relative tolerance on :math:`|R_{kk}|/|R_{00}|` for the rank of the QR step
         (default ``max(n, T) * machine epsilon``).
@@ -280,13 +276,9 @@ class QMMModel(OptModel):
     ``fallback_reason_`` (``""`` when not used) and ``result_``.
     """
 
-    #: SCS measured fastest where it matters (benchmarks/results/qmm.md, runs of 2026-12-01
-    #: 03:24 and 03:03 UTC, direct path, default margin rows, CPU s, SCS / Clarabel / OSQP
-    #: / CPLEX): T = 500, n = 1,000 0.14 / 0.27 / 0.25 / 0.24 (fastest of 3, load 1.1); T = 100,
-    #: n = 1,000 0.09 / 0.06 / 0.95 / 0.04; T = 100, n = 5,000 0.05 / 0.06 / 0.03 / refused
-    #: (CPLEX's size limit); T = 500, n = 5,000 0.30 / 0.58 / 0.26 / 0.93; SCS never more
-    #: than 0.05 s behind the fastest and never refused; weights within 2e-6 of Clarabel on
-    #: the cvxpy model.  Through cvxpy (before) the same cells took 1.3-4.8 s at T = 500.
+    #: SCS: fastest where it matters, never far behind the fastest elsewhere and never
+    #: refused, with the same weights as Clarabel on the cvxpy model (chosen on the runs in
+    #: benchmarks/results/qmm.md, direct path, default margin rows).
     default_solver = "scs"
 
     def __init__(
@@ -475,7 +467,7 @@ class QMMModel(OptModel):
         (``numpy.linalg.eigvalsh``, absolute error about ``r * eps * lambda_max``) have
         ``lambda_min > max(1e-8, 4 tol^2) lambda_max``, every singular value of the centred
         matrix exceeds ``tol * s_max`` (``lambda = s^2 / (n - 1)``): full rank, the answer of
-        the SVD, which costs 0.06 s at T = 500, n = 1,000.
+        the SVD, which is the costly part of the check on large ensembles.
         """
         n, r = E.shape[0], pivot_members.size
         rel = self.rank_tol if self.rank_tol is not None else max(n, r) * np.finfo(float).eps
@@ -539,7 +531,8 @@ class QMMModel(OptModel):
         ----------
         solver : str, optional
             Any QP-capable backend of :func:`optirules.solvers.solve`: ``"scs"``
-            (default, measured fastest, tolerances 1e-9), ``"clarabel"``, ``"osqp"``,
+            (default, the fastest in ``benchmarks/results/qmm.md``, tolerances 1e-9),
+            ``"clarabel"``, ``"osqp"``,
             ``"highs"`` ...  A time-limited SCS solve comes back as ``feasible``, not
             ``time_limit``.  HiGHS's active-set QP
             solver is fast on small instances but, on dense instances with hundreds of
@@ -591,25 +584,21 @@ class QMMModel(OptModel):
         if name == "highs" and self.basis_.size > HIGHS_MAX_MEMBERS:
             raise SolverError(
                 f"HiGHS is refused for this QMM QP: it has {self.basis_.size} weight variables, "
-                f"more than {HIGHS_MAX_MEMBERS}. HiGHS's active-set QP solver was measured to "
-                "take 1.5 s with violated margin rows at 200 members, and at 500 members "
-                "(n = 1,000 rows, 108 margin rows) to take ~1,270 active-set iterations "
-                "(0.5 s) and then report a solve error, its 'optimal' point violating margin "
-                "rows by 4.4e-5; use 'scs' (default), 'clarabel' or 'osqp'.")
+                f"more than {HIGHS_MAX_MEMBERS}. Above that size HiGHS's active-set QP "
+                "solver slows down and ends in solve errors or 'optimal' points that violate margin rows "
+                "(docs/papers/qmm_pruning.md); use 'scs' (default), 'clarabel' or 'osqp'.")
         if name == "scip" and self.basis_.size > SCIP_MAX_MEMBERS:
             raise SolverError(
                 f"SCIP is refused for this QMM QP: it has {self.basis_.size} weight variables, "
-                f"more than {SCIP_MAX_MEMBERS}. SCIP, a global nonlinear solver, was measured "
-                "to take 7.2 s at 100 members and to give no usable weights within 30 s at "
-                "500 (n = 1,000 rows); use 'scs' (default), 'clarabel' or 'osqp'.")
+                f"more than {SCIP_MAX_MEMBERS}. SCIP, a global nonlinear solver, is already slow "
+                "at that size and gives no usable weights well above it "
+                "(docs/papers/qmm_pruning.md); use 'scs' (default), 'clarabel' or 'osqp'.")
         direct = self._direct(name)
         if (name == "osqp" and self.margin_constraints == "auto"
                 and self._margin_b.size >= self.basis_.size):
-            # OSQP (ADMM) measured faster with generated rows whenever k >= r, whatever
-            # k r^2 (CPU s, generated vs all, direct): T = 100, n = 1,000 0.95 vs 9.05
-            # (116,900 iterations with all 500 rows); T = 500, n = 1,000 0.28 vs 1.02;
-            # T = 100, n = 5,000 0.02 vs 0.05; but with k < r (breast-cancer AdaBoost,
-            # k = 285, r = 488) 1.01 (3 rounds) vs 0.42, so the first condition stays
+            # OSQP (ADMM) is faster with generated rows whenever k >= r, whatever k r^2,
+            # but not with k < r, so the first condition stays (the runs are in
+            # benchmarks/results/qmm.md; the figures in docs/papers/qmm_pruning.md)
             self.margin_constraints_ = "generated"
         opts = {**_SOLVER_DEFAULTS.get(name, {}),
                 **(_DIRECT_DEFAULTS.get(name, {}) if direct else {}), **options}
@@ -695,11 +684,9 @@ class QMMModel(OptModel):
         together.  With ``direct`` each round goes to the solver's own API with the margin
         rows in their sparse complemented form (``complemented_rows``; HiGHS gets the +-1
         rows; OSQP and SCS start from the previous round's weights); with ``generate=False`` the one round holds
-        every margin row.  Measured at T = 500, n = 1,000 (SCS, direct, CPU s at load ~4):
-        the 50 rows of largest :math:`\varphi_i`, 50 added per round: 3 rounds, 0.51 s; the
-        start above with 100 rows and every violated row added: 2 rounds, 0.23 s; with 200
-        rows: 1 round, 0.15 s (Clarabel 0.66 vs 0.44 s, OSQP 0.70 vs 0.41 s; at n = 5,000
-        200 rows take 2 rounds, 0.31 s, against 0.37 s with 100).
+        every margin row.  This start and batch took fewer rounds and less time than starting
+        from the rows of largest :math:`\varphi_i` or from a smaller batch (figures in
+        docs/papers/qmm_pruning.md).
         """
         import time
 

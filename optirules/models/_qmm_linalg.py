@@ -143,7 +143,7 @@ def complemented_rows(A: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndar
     (0/1 entries where :math:`\mathbf a` is +1) and :math:`\tfrac12(\mathbf a -
     \mathbf 1)^\top\mathbf w \ge \tfrac12(b - 1)` (0/-1 entries where it is -1); each row
     takes the form with fewer nonzeros.  The lower-margin rows are mostly right, so about a
-    third of the entries remain (T = 500, n = 1,000: 37 %), and the solvers' factorizations
+    third of the entries remain (docs/papers/qmm_pruning.md), and the solvers' factorizations
     get cheaper.
     """
     plus = np.count_nonzero(A > 0, axis=1) * 2 > A.shape[1]

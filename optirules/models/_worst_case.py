@@ -230,7 +230,7 @@ def _kl_state(x: np.ndarray, beta: float, q: np.ndarray | None = None
     n = x.size
     w = beta * x
     em1 = np.expm1(w)
-    # elementwise sums, not np.dot: a threaded BLAS dot is 100x slower on a busy machine
+    # elementwise sums, not np.dot: a threaded BLAS dot is far slower on a busy machine
     if q is None:
         m = float(em1.sum()) / n
         p = (em1 + 1.0) / (n * (1.0 + m))
@@ -522,8 +522,8 @@ class WorstCasePmfModel(OptModel):
         """Solve with Clarabel (default) or any capable backend; see :meth:`OptModel.solve`.
 
         For the KL form with Clarabel, ``max_step_fraction=0.95`` is added unless given:
-        with the default step Clarabel failed or was inaccurate on 5 of 30 random
-        instances at N = 20,000 (measured).
+        with the default step Clarabel failed or was inaccurate on some random instances
+        at N = 20,000 (docs/user_guide/models.md).
         """
         name = (solver or self.default_solver).lower()
         if self.divergence == "kl" and name == "clarabel":

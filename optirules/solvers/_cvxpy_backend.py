@@ -53,8 +53,8 @@ _NO_DUALS = frozenset({"CBC"})
 #: to read LP duals, and gives none once the problem has a cone or a quadratic objective)
 _LP_DUALS_ONLY = frozenset({"SCIP"})
 #: cvxpy interfaces that accept second-order cones but are not claimed for them: SCIP treats
-#: a cone as a general nonlinear constraint and branches on it (measured: the chi-square
-#: worst-case pmf with 20 points did not close its gap in 20 s; Clarabel takes milliseconds)
+#: a cone as a general nonlinear constraint and branches on it, so even a small chi-square
+#: worst-case pmf did not close its gap where Clarabel is done at once
 _NO_SOCP_CLAIM = frozenset({"SCIP"})
 
 _STATUS = {

@@ -41,7 +41,7 @@ class Formulation:
         joined by ``/`` when any one of them will do (the restricted master LP runs in
         highspy directly, as a Pyomo model or as a cvxpy problem).
     needs : frozenset of str
-        Capabilities (see :data:`~optirules.solvers._registry.CAPABILITIES`) the solver
+        Capabilities (see :data:`~optirules.solvers.CAPABILITIES`) the solver
         must have on that interface.
     part : str
         Which part of a learner's work it is (a key of :data:`PARTS`): the key a

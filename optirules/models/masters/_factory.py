@@ -47,24 +47,13 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
     rows on when more than half of them are distinct rows of ``A``, else merged rows from
     5,000 (which turn into the dual once they stop merging) and direct below; persistent
     where the solver has a persistent interface, rebuild otherwise.  (Distinct literal rows
-    may still merge by their coverage of the pool: the planted DNF's 1,000,000 rows of 30
-    random bits fit in 33.0 s with the dual and 31.4 s merged, ``benchmarks/scale.py`` ten
-    minutes apart; magic_gamma's DRO fit spent 64 s in column generation with the dual
-    and 82 s merged.)  The dual, measured on magic_gamma (19,020 rows,
-    12,332 label-1 rows, nearly all distinct; budget 10, uniform weights, 15 iterations
-    adding the same 133 clauses, CPU s): 38.1 s of LP solves in the direct master, 1.9 s
-    in the dual, the same optimum at every solve; column generation of that member 8.7 s
-    with the merged master (warm-started), 2.9 s with the dual; the whole DRO fit on its
-    first 3,000 rows (1,950 label-1 rows) spent 28.8 s in column generation with the
-    direct master and 10.4 s with the dual, while on WDBC (212) the rule set fit takes
-    about the same either way (0.40 / 0.49 s).  Merged rows, measured
-    (CPU s of the whole column generation and master IP): adult (48,842 rows, a random pmf,
-    budget 10, degree 2) 5.1 -> 3.4 s; the planted DNF of 1,000,000 rows: the whole fit
-    15.8 s, of which column generation 13.8 s (``benchmarks/results/scale.md``), against
-    271 s of column generation in a 279 s fit of the unmerged code on a busier machine
-    (one LP row per label-1 row, 337k).  Below 5,000 label-1 rows the LP is
-    cheap either way (WDBC: 14 solves of 1-2 ms) and merged rows stop paying once the pool
-    separates most rows.
+    may still merge by their coverage of the pool, so on the planted DNF's random bits the
+    dual and merged rows are about as fast.)  The dual wins where the label-1 rows are many
+    and nearly all distinct (magic_gamma: far less LP time than the direct master at the
+    same optimum, and less column generation than merged rows); merged rows win where many
+    rows coincide (adult, the planted DNF of ``benchmarks/results/scale.md``).  Below 5,000
+    label-1 rows the LP is cheap either way and merged rows stop paying once the pool
+    separates most rows.  The figures are in docs/user_guide/models.md.
     """
     if master not in MASTERS:
         raise InputError(f"master must be one of {MASTERS}, got {master!r}.")

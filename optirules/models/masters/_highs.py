@@ -32,21 +32,22 @@ from ._pyomo import (
     RuleMasterModel,
 )
 
+#: HiGHS options of the master IP on the highspy route: its sub-MIP heuristics (RINS, RENS,
+#: root reduced-cost) off.  They only look for incumbents, so the optimum is unchanged, and
+#: the IPs of WDBC's folds and harder IPs over the same pools were faster or no slower
+#: without them (figures in docs/user_guide/models.md).
 _IP_OPTIONS = {"mip_heuristic_run_rins": False, "mip_heuristic_run_rens": False,
                "mip_heuristic_run_root_reduced_cost": False}
 #: ... and from this many cover rows on, presolve and the feasibility-jump heuristic off
-#: too (_LARGE_IP_OPTIONS): presolve removed at most 7 of the 1,900-10,000 rows of the DRO
-#: members' IPs on magic_gamma and took 0.7-1.2 s of 2-8 s (3,000 rows), 5.1 of 12 s
-#: (19,020 rows).  On the captured IPs of DRO fits (CPU s, 1 BLAS thread, the same
-#: objective within the 1 % gap): 19,020 rows 10.2 -> 7.0 and 13.9 -> 8.9 s; 3,000 rows,
-#: 13 IPs, 65.0 -> 59.6 s in all (5 of them slower, by <= 1.6 s).  Small IPs keep them
-#: (they cost little there, and which of several optimal rule sets HiGHS returns changes).
-#: From 5,000 rows: a DRO fit on magic_gamma's 3,000 rows (IPs of ~1,900 rows) with them
-#: took 98.0 s CPU against 75.1 s without (18 vs 17 members; benchmarks/dro_master.py)
-#: Strong branching off there as well (``mip_pscost_minreliable=0``: pseudocosts from the
-#: first branching on): the 11 member IPs of a DRO fit on magic_gamma (7,345-10,988 cover
-#: rows, 121-170 columns, mip_gap 0.01) took 358 s CPU with HiGHS's default (8) and 237 s
-#: with 0 (one IP 34.2 -> 14.0 s), every one still within the 1 % gap.
+#: too (_LARGE_IP_OPTIONS): on the DRO members' IPs presolve removes almost no rows and
+#: costs a large share of the solve, and the captured large IPs solve faster without them
+#: at the same objective within the gap.  Small IPs keep them (they cost little there, and
+#: which of several optimal rule sets HiGHS returns changes, and a DRO fit on magic_gamma's
+#: 3,000 rows, whose IPs are below this size, was slower with them off; benchmarks/dro_master.py,
+#: benchmarks/results/dro_master.md).  Strong branching off there as well
+#: (``mip_pscost_minreliable=0``: pseudocosts from the first branching on): the member IPs
+#: of a DRO fit on magic_gamma took markedly less time, every one still within the gap.
+#: The figures are in docs/user_guide/models.md.
 _LARGE_IP_ROWS = 5000
 _LARGE_IP_OPTIONS = {"presolve": "off", "mip_heuristic_run_feasibility_jump": False,
                      "mip_pscost_minreliable": 0}
@@ -87,7 +88,7 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         As for :class:`RuleMasterModel` with ``relax=True``.
     reduced_costs_ : ndarray of shape (K,)
         HiGHS's column duals of the ``w`` columns (equal to
-        :func:`~optirules.models._clauses.reduced_costs` at these duals).
+        :func:`~optirules.models.reduced_costs` at these duals).
     status_ : str
         HiGHS model status text.
     iterations_ : int
@@ -142,7 +143,7 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         column-generation iteration.
         """
         base = self._n_pos
-        if not self._rows_named:  # xi columns and rows: one Python call each (1M rows: 7 s)
+        if not self._rows_named:  # xi columns and rows: one Python call each (slow on 1M rows)
             h, d = self._h, self._data
             for t, i in enumerate(d.pos):
                 h.passColName(t, f"xi({row_label(i)})")

@@ -106,10 +106,3 @@ class MasterIPMixin:
                                    "lambda0": d.lambda0, "lambda1": d.lambda1}
         return self.objective_
 
-
-#: HiGHS options of the master IP on the highspy route: its sub-MIP heuristics (RINS, RENS,
-#: root reduced-cost) off.  They only look for incumbents, so the optimum is unchanged;
-#: measured on the final IPs of WDBC's five folds (penalty form, 95-126 columns, 170
-#: cover rows, solved at the root): 0.210 -> 0.120 s CPU per IP on average at load ~5; on
-#: harder IPs over the same pools (lambda = 1e-4, or budgets 20 and 40) never slower
-#: (0.584 -> 0.055, 0.411 -> 0.143 s, the others within 0.02 s), on adult's merged IP

@@ -53,7 +53,7 @@ class PersistentRuleMaster(MasterIPMixin, PoolView):
     ----------
     objective_, cover_duals_, complexity_dual_, reduced_costs_, duals_for_pricing_
         As for :class:`HighsRuleMaster` (reduced costs computed from the duals,
-        :func:`~optirules.models._clauses.reduced_costs`).
+        :func:`~optirules.models.reduced_costs`).
     wall_time_ : float
         Seconds of the last :meth:`solve` (model update included).
     """

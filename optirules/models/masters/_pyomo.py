@@ -73,7 +73,7 @@ class RuleMasterModel(PoolView, OptModel):
             - \sum_{i \in P^+,\ k \in K_i} \mu_i P_i \ \ge 0 \quad (k \in K),
 
     so at an optimal LP every pool column has a non-negative reduced cost
-    :math:`r(k)` (:func:`~optirules.models._clauses.reduced_costs`), and column
+    :math:`r(k)` (:func:`~optirules.models.reduced_costs`), and column
     generation can stop as soon as pricing finds no :math:`r(k) < 0`.  The duals
     are exposed as ``cover_duals_`` (:math:`\mu \ge 0`) and ``complexity_dual_``
     (:math:`\lambda \ge 0`, i.e. minus d objective / d C).  They need not be
@@ -122,8 +122,8 @@ class RuleMasterModel(PoolView, OptModel):
         Relaxed only: reduced costs of the pool's columns from these duals.
     duals_for_pricing_ : dict
         Relaxed only: ``mu``, ``lam``, ``lambda0``, ``lambda1`` to pass to
-        :class:`~optirules.models._pricing.RulePricingModel` or
-        :func:`~optirules.models._pricing.beam_search_pricing`.
+        :class:`~optirules.models.RulePricingModel` or
+        :func:`~optirules.models.beam_search_pricing`.
 
     Notes
     -----
