@@ -47,6 +47,7 @@ from ._decision_list_stats import (
 from ._explain import explain_frame
 from ._json import json_scalar
 from ._rules_table import RulesTableMixin, decision_list_table
+from ._sql import SQLMixin
 
 __all__ = [
     "DecisionListClassifier",
@@ -93,7 +94,7 @@ def _count_text(count: int | float) -> str:
     return str(count)
 
 
-class DecisionListClassifier(RulesTableMixin, ClassifierMixin, BaseEstimator):
+class DecisionListClassifier(RulesTableMixin, ClassifierMixin, SQLMixin, BaseEstimator):
     """BruteDL decision list with the Minimum OSR fallback (the Minimum OSR paper).
 
     The list is found by exhaustive search, not by solving an optimization model, so it has

@@ -31,6 +31,7 @@ from ._checks import check_n_jobs, check_random_state, normalized_weights, progr
 from ._cv import RefitDelegation, cv_scorer, cv_splits
 from ._decision_list import DecisionListClassifier
 from ._rules_table import RulesTableMixin, cv_table
+from ._sql import SQLMixin
 
 __all__ = ["DecisionListCV", "DEFAULT_MAX_DEGREES", "DEFAULT_MIN_COVERAGES"]
 
@@ -89,7 +90,7 @@ def _fit_and_score(estimator: DecisionListClassifier, X: Any, y: np.ndarray,
             "cut": est.stop_reason_ == "time_limit"}
 
 
-class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, BaseEstimator):
+class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMixin, BaseEstimator):
     """A :class:`DecisionListClassifier` whose ``max_degree`` and ``min_coverage`` are
     chosen by cross-validation.
 

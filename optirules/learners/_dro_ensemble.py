@@ -10,14 +10,14 @@ The DRO paper (*Obtaining Explainable Classification Models using Distributional
    :func:`~optirules.models.column_generation`);
 2. :math:`F_n = \frac{n-1}{n} F_{n-1} + \frac1n h_n`;
 3. :math:`P^n = \arg\max_{P \in \mathcal{P}} \mathbb{E}_P\, l(F_n(x), y)` (eq 5, solved as
-   eq 9 by :func:`~optirules.models._worst_case.worst_case_pmf`) with the margin loss
+   eq 9 by :func:`~optirules.models.worst_case_pmf`) with the margin loss
    (eq 2) :math:`l(F(x), y) = |F(x) - \tfrac12| \cdot \mathbb{I}(\hat y \ne y)`,
    :math:`\hat y = \mathbb{I}(F(x) \ge \tfrac12)`, and :math:`\mathcal{P}` the
    :math:`\phi`-divergence ball of radius :math:`\rho` around :math:`P^0`
    (modified :math:`\chi^2` or KL).
 
 After each iteration the sparse convex combination IP (eqs 10-14,
-:class:`~optirules.models._sparse_combination.SparseCombinationModel`) picks weights
+:class:`~optirules.models.SparseCombinationModel`) picks weights
 :math:`v` over the members so far with total cost :math:`\sum_{v_k > 0} c(h_k) \le
 \mathfrak{C}`.
 
@@ -63,12 +63,12 @@ candidate satisfies the same overall budget :math:`\mathfrak{C}`.
   ``1 - validation_fraction`` of the rows; ``pmf_history_`` is then on those rows).  It is
   cheaper (the grid runs on 75 % of the rows, the refit stops at the chosen iteration); in
   the rules benchmark (``benchmarks/results/rules_dro.md``, 8 data sets, 5 folds, C = 32)
-  it was not more accurate than the robust loss over the same grid (mean accuracy 0.891 vs
-  0.895; ahead on 3 data sets, behind on 3, tied on 2), so it is not the default.
+  it was not more accurate than the robust loss over the same grid (the figures are in
+  docs/papers/dro_rule_ensembles.md), so it is not the default.
 * ``selection="last"`` returns the last iteration's :math:`P^n` candidate (with
   ``member_complexity=None``: :math:`\mathfrak{C}' = \mathfrak{C}/3`).
 
-**Fit time (our choices, measured).**  The paper fixes neither the number of iterations nor
+**Fit time (our choices, benchmarked).**  The paper fixes neither the number of iterations nor
 how exactly each member's IP is solved.  ``n_iter_no_change`` (default 1) stops the loop of
 one :math:`\mathfrak{C}'` once its best candidate (least robust loss, then cost) has not
 improved for that many members; since the loop is deterministic, the stopped run is the
@@ -168,15 +168,14 @@ from ._rule_set import (
 )
 from ._rules import RuleSet, read_rule_set
 from ._rules_table import RulesTableMixin, dro_table
-from ._scores import PRIOR_STRENGTH, consistent_with_prediction, smoothed_share
+from ._scores import PRIOR_STRENGTH, VOTE_CUT, consistent_with_prediction, smoothed_share
+from ._sql import SQLMixin
 
 __all__ = ["DRORuleEnsembleClassifier", "dro_max_degree", "margin_loss"]
 
 _LOG = logging.getLogger("optirules.learners.dro_ensemble")
 
 LOSSES = ("margin", "binary")
-#: the vote threshold 1/2, less a round-off allowance (sums of weights such as 0.35 + 0.15)
-_HALF = 0.5 - 1e-12
 SELECTIONS = ("robust_loss", "validation", "last")
 #: member budgets tried when ``member_complexity=None``, as fractions of ``complexity``
 MEMBER_FRACTIONS = (1.0 / 3.0, 1.0)
@@ -198,7 +197,7 @@ def margin_loss(F: np.ndarray, y: np.ndarray) -> np.ndarray:
         Labels.
     """
     F = np.asarray(F, dtype=float)
-    wrong = (F >= _HALF) != np.asarray(y, dtype=bool)
+    wrong = (F >= VOTE_CUT) != np.asarray(y, dtype=bool)
     return np.abs(F - 0.5) * wrong
 
 
@@ -263,7 +262,7 @@ def _robust(z: np.ndarray, rho: float, divergence: str,
 
 @one_vs_rest
 class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
-                                BaseEstimator):
+                                SQLMixin, BaseEstimator):
     r"""A sparse convex combination of DNF rule sets trained by DRO (the DRO paper §3).
 
     See the module docstring for the algorithm (eqs 2, 4, 5, 9, 10-14) and for the
@@ -323,11 +322,9 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
     mip_gap : float, default 0.01
         Relative MIP gap at which each member's master IP (eqs 6-8 over the member's pool)
         stops.  The gap each member reaches against the LP bound over all clauses is
-        reported in ``member_results_`` (``gap``, ``absolute_gap``).  Measured on adult
-        (10,000 rows, degree 2, 30 members, CPU seconds): the fit 63.6 s at ``1e-6`` and
-        33.7 s at ``0.01``, with the same returned ensemble (robust loss 0.0842, accuracy
-        0.8202 on 5,000 held-out rows); eight C' = 15 member IPs 8.2 s at ``1e-6``, 7.3 s
-        at ``1e-4`` (the combination IP's HiGHS default), 2.0 s at ``0.01``.  A member
+        reported in ``member_results_`` (``gap``, ``absolute_gap``).  ``0.01`` roughly
+        halved the fit on adult against ``1e-6`` with the same returned ensemble (figures
+        in docs/papers/dro_rule_ensembles.md).  A member
         whose incumbent (local search, or its restricted LP's solution rounded) is already
         within ``mip_gap`` of the restricted LP's optimum solves no IP
         (:func:`~optirules.models.column_generation` with ``skip_ip=True``).
@@ -385,7 +382,7 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
         pool.  The pmf :math:`P^n` changes the master's weights, not its columns, so
         columns priced before are valid starting columns, and the starting pool changes
         the path of column generation, not what it solves: each member is the master IP
-        (eqs 6-8) over its final pool.  ``"support"`` is the default on a measured result
+        (eqs 6-8) over its final pool.  ``"support"`` is the default on a benchmark result
         (``benchmarks/results/dro_warm_start.md``: 10 data sets, 5 folds, against
         ``"members"``: higher mean held-out accuracy and less CPU time per fold).
         ``"pool"`` needs fewer column-generation iterations still, but hands the master
@@ -401,9 +398,9 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
         default process backend; ``-1``: every core).  The loops are independent (each
         has its own pricer), so the model does not depend on ``n_jobs``; with
         ``time_limit`` every loop runs to the deadline instead of the later ones being
-        skipped.  The loops' log records stay in the worker processes.  Measured on
-        magic_gamma (``benchmarks/results/dro_n_jobs.md`` against ``dro.md``): 28.5 s with
-        ``n_jobs=2`` against 52.8 s, the same model.
+        skipped.  The loops' log records stay in the worker processes.  On magic_gamma
+        ``n_jobs=2`` nearly halves the fit time, with the same model
+        (``benchmarks/results/dro_n_jobs.md`` against ``dro.md``).
     verbose : bool, default False
         Show a progress bar (tqdm) over the members of each :math:`\mathfrak{C}'`, its
         postfix updated at every column-generation iteration inside the member (LP
@@ -731,7 +728,7 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
                     for k in np.flatnonzero(c["weights"]):
                         F += c["weights"][k] * clause_coverage(A[va], run["members"][k]).any(
                             axis=1)
-                    acc = _share((F >= _HALF) == ypos[va], q_va)
+                    acc = _share((F >= VOTE_CUT) == ypos[va], q_va)
                     c["validation_accuracy"] = acc
                     key = (-acc, c["cost"], bi, c["iteration"])
                     if top is None or key < top[0]:
@@ -1203,7 +1200,7 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
         return {"iteration": it, "pmf": kind, "weights": weights,
                 "cost": int(sum(_cost(members[k]) for k in np.flatnonzero(weights))),
                 "robust_loss": r,
-                "train_accuracy": _share((F >= _HALF) == y, np.full(len(y), 1.0 / len(y))
+                "train_accuracy": _share((F >= VOTE_CUT) == y, np.full(len(y), 1.0 / len(y))
                                          if q is None else q),
                 "objective": objective, "status": status, "gap": gap, "limit": limit}
 
@@ -1336,7 +1333,7 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
             raise InputError("this DRO ensemble was saved without its vote-level scores (an "
                              "older to_json); refit it and save it again for probabilities.")
         s = np.interp(F, self.vote_levels_, self.vote_level_scores_)
-        return consistent_with_prediction(s, F >= _HALF)
+        return consistent_with_prediction(s, F >= VOTE_CUT)
 
     # ------------------------------------------------------------------ prediction
     def decision_function(self, X: Any) -> np.ndarray:
@@ -1388,7 +1385,7 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
     def predict(self, X: Any) -> np.ndarray:
         r"""``classes_[1]`` where :math:`F(x) \ge 1/2` (the DRO paper, Section 2.4)."""
         F = self.decision_function(X)
-        return self.classes_[(F >= _HALF).astype(int)]
+        return self.classes_[(F >= VOTE_CUT).astype(int)]
 
     # ------------------------------------------------------------------ JSON
     def to_json(self, path: str | os.PathLike | None = None, *, indent: int | None = 2) -> str:

@@ -13,7 +13,10 @@ order (a learner may append columns of its own after them):
     decision list, the Laplace-smoothed class share; for a pruner, the vote share).
 ``rules``
     List of str: what decided the prediction.  A rule set: the rules that fired (for
-    the predicted class), or ``default: no rule holds`` when none did; the DRO ensemble and
+    the predicted class), or ``default: no rule holds`` when none did (a CNF rule set,
+    ``form="cnf"``: the clauses that failed, ``clause 2 fails: ...``, for a row predicted
+    the other class, or every clause, ``clause 1 holds: ...``, for a row predicted its
+    target class; ``default: the CNF has no clause`` when it has none); the DRO ensemble and
     the pruners: the members that voted for the predicted class, with their weights;
     boosting: the weak hypotheses that voted for the predicted class, with their votes,
     largest first; a decision list: the rule that fired, the Minimum OSR rule or the

@@ -1,9 +1,11 @@
-"""The Boolean rule-set estimator: a DNF learnt by column generation.
+"""The Boolean rule-set estimator: a DNF (or CNF) learnt by column generation.
 
 :class:`BooleanRuleSetClassifier` binarizes the features, runs
 :func:`~optirules.models.column_generation` on the weighted rule master (the master IP of
 *Obtaining Explainable Classification Models using Distributionally Robust Optimization*,
 Section 3, eqs 6-8, after Dash, Günlük and Wei, 2018) and keeps the chosen clauses as rules.
+The master always learns a DNF of its label-1 class; a CNF of a class is, as in Dash,
+Günlük and Wei, the negation (De Morgan) of the DNF learnt for the other class.
 """
 
 from __future__ import annotations
@@ -54,14 +56,16 @@ from ._json import (
     dump_json,
     json_header,
     json_scalar,
+    label_kind,
     load_json,
     load_json_header,
     restore_params,
 )
-from ._multiclass import OneVsRestMixin, one_vs_rest
-from ._rules import Rule, RuleSet, read_rule_set
+from ._multiclass import OneVsRestMixin, multiclass_labels, one_vs_rest
+from ._rules import FORMS, Rule, RuleSet, negate_rule, read_rule_set
 from ._rules_table import RulesTableMixin, rule_set_table
 from ._scores import consistent_with_prediction, smoothed_share
+from ._sql import SQLMixin
 
 __all__ = ["BooleanRuleSetClassifier"]
 
@@ -261,6 +265,20 @@ class _RuleInputMixin:
         return np.ascontiguousarray(Xb)
 
 
+def _label_index(classes: Any, label: Any) -> int | None:
+    """The position of ``label`` in ``classes`` (same kind of label: a string is not a
+    number), or None."""
+    want = json_scalar(label)
+    kind = label_kind(want)
+    if kind is None:
+        return None
+    for k, c in enumerate(classes):
+        c = json_scalar(c)
+        if label_kind(c) == kind and c == want:
+            return k
+    return None
+
+
 def _carried_pool(prev: Any, literals: list[Any]) -> list[tuple[int, ...]]:
     """The clauses of a previous fit (``(literals, pool)``) over these ``literals``."""
     if prev is None:
@@ -278,14 +296,15 @@ def _carried_pool(prev: Any, literals: list[Any]) -> list[tuple[int, ...]]:
 # ============================================================================ estimator
 @one_vs_rest
 class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin, ClassifierMixin,
-                               BaseEstimator):
+                               SQLMixin, BaseEstimator):
     r"""A DNF rule set learned by column generation (weighted BRCG, the DRO paper §3, eqs 6-8).
 
     Fits the master of the module docstring by column generation over clauses of at most
     ``max_degree`` literals, then solves the master IP over the generated clauses.
     ``sample_weight`` is the pmf :math:`P` of the DRO paper (normalized to sum 1; the uniform
-    :math:`P_i = 1/N` gives Dash, Günlük and Wei 2018).  The rule set predicts
-    ``classes_[1]`` where any rule holds.
+    :math:`P_i = 1/N` gives Dash, Günlük and Wei 2018).  By default the rule set predicts
+    ``classes_[1]`` where any rule holds; ``target_class`` chooses the class the rules
+    describe and ``form="cnf"`` learns a CNF (an AND of OR-clauses) instead.
 
     Parameters
     ----------
@@ -316,19 +335,16 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         pricing, which either finds one (the loop goes on) or proves that none exists; up
         to ``max_degree=2`` exact enumeration alone (all pairs in one matrix product per
         row block, summed over the rows whose price changed since the previous iteration:
-        it returns the ``n_columns`` best clauses, of which beam search scores a subset).
-        Measured on the DRO ensemble at degree 2 (adult, 48,842 rows, the whole fit in CPU
-        seconds, one machine): 55.1 s with beam search first, 27.0 s with enumeration
-        alone (119 column-generation iterations instead of 162).
+        it returns the ``n_columns`` best clauses, of which beam search scores a subset;
+        the documentation's page *Choosing the defaults* gives the run that chose this).
     exact_method : {"auto", "enumerate", "milp"}, default "auto"
         How exact pricing is done: ``"enumerate"`` (pruned enumeration with matrix
         products, :func:`enumerate_pricing`; ``max_degree <= 3``), ``"milp"`` (the
-        pricing MILP :class:`~optirules.models._pricing.RulePricingModel` with
-        ``solver``), ``"auto"``: enumeration up to degree 3, the MILP beyond.  (On WDBC
-        with 540 literals HiGHS did not close the degree-3 pricing MILP in 25 s, while
-        the enumeration proves optimality in about a second.)
+        pricing MILP :class:`~optirules.models.RulePricingModel` with
+        ``solver``), ``"auto"``: enumeration up to degree 3, the MILP beyond (the
+        enumeration proves optimality far sooner at degree 3: *Choosing the defaults*).
     beam_width : int, default 10
-        Beam width of :func:`~optirules.models._pricing.beam_search_pricing`.
+        Beam width of :func:`~optirules.models.beam_search_pricing`.
     n_columns : int, default 10
         Most clauses added per iteration.
     max_iter : int, default 100
@@ -388,6 +404,24 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         as :class:`BooleanRuleSetCV` does along a penalty path.  The LP optimum and the
         certificate do not depend on it; the master IP then runs over a larger pool, so its
         optimum can only be lower, and where several rule sets tie it may pick another.
+    form : {"dnf", "cnf"}, default "dnf"
+        ``"dnf"``: predict ``target_class`` where some rule (an AND of literals) holds; the
+        master learns the DNF with label 1 the rows of ``target_class``.  ``"cnf"``: the
+        CNF of the BRCG paper (Dash, Günlük and Wei, NeurIPS 2018), an AND of clauses, each
+        an OR of literals: predict ``target_class`` where every clause holds.  It is
+        learnt as the DNF of the other class (the same master, label 1 the rows *not* of
+        ``target_class``) and negated by De Morgan, clause :math:`i` being NOT rule
+        :math:`i`, so its predictions are that DNF's.  A negated literal is printed and
+        evaluated exactly, missing values included: a missing value satisfies no
+        comparison, so NOT ``x <= 5`` is ``x > 5 OR x is missing`` (the missing case is
+        left out only for 0/1 columns taken as they are, which cannot be missing, where
+        NOT ``x == 1`` is ``x == 0``).  With more than two classes each one-vs-rest model
+        is of this form.
+    target_class : label or None, default None
+        The class the rules describe (predicted where the DNF holds, or where every clause
+        of the CNF holds); ``None``: ``classes_[1]``.  A label not in ``y`` raises
+        :class:`~optirules.errors.InputError` before any work.  With more than two classes
+        it must be ``None`` (each one-vs-rest model describes its own class).
     class_weight : None, "balanced" or dict {label: weight}, default None
         Multiplies ``sample_weight`` by the weight of each row's class, as in scikit-learn
         (``"balanced"``: ``n_samples / (n_classes * count(class))``).
@@ -403,11 +437,16 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         the rest (0).
     lambda0_, lambda1_ : float
         The penalties used (``"auto"`` resolved).
+    target_class_ : label
+        The class the rules describe (``target_class``, ``None`` resolved).  The class the
+        master's DNF describes, below "the DNF's class", is ``target_class_`` for
+        ``form="dnf"`` and the other class for ``form="cnf"``; the statistics below are
+        those of the master's rules (for a CNF: of the rows where clause :math:`m` fails).
     rule_precision_ : ndarray of shape (n_rules,)
-        Per rule, the weighted share of ``classes_[1]`` among the training rows it covers
-        (smoothed into the score of :meth:`predict_proba`).
+        Per rule, the weighted share of the DNF's class (``classes_[1]`` by default) among
+        the training rows it covers (smoothed into the score of :meth:`predict_proba`).
     default_precision_ : float
-        The weighted share of ``classes_[1]`` among the training rows no rule covers (the
+        The weighted share of the DNF's class among the training rows no rule covers (the
         share over all rows if every row is covered).
     rule_support_ : ndarray of shape (n_rules,)
         Per rule, the effective number of training rows it covers: the sum of their
@@ -415,10 +454,12 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
     default_support_ : float
         The effective number of training rows no rule covers.
     class_prior_ : float
-        The weighted share of ``classes_[1]`` among the training rows: the prior mean of
+        The weighted share of the DNF's class among the training rows: the prior mean of
         the smoothed scores of :meth:`predict_proba`.
     rules_ : RuleSet
-        The learned DNF; its conditions read like ``age > 52.5``.
+        The learned DNF (``form="cnf"``: the CNF, ``rules_.form == "cnf"``, its clauses
+        :class:`~optirules.learners._rules.Clause`); its conditions read like
+        ``age > 52.5``; its ``positive_class`` is ``target_class_``.
     literals_ : list of optirules.data.Literal
         The literals (columns of the literal matrix).
     binarizer_ : FeatureBinarizer or None
@@ -427,7 +468,8 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         One line on what ``fit`` did with ``X`` (taken as 0/1 columns, or binarized into
         how many literals); the last line of ``str(model)``.
     clauses_ : list of tuple of int
-        The rules as literal indices.
+        The master's rules as literal indices (``form="cnf"``: the rules of the other
+        class's DNF, clause :math:`m` of ``rules_`` being NOT rule :math:`m`).
     history_ : list of dict
         Per iteration: ``iteration``, ``lp_objective``, ``best_reduced_cost``,
         ``reduced_cost_lower_bound`` (NaN when only the beam ran), ``columns_added``,
@@ -466,7 +508,7 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
     duals_ : dict
         Duals of the final restricted master LP: ``mu`` (cover rows, over the label-1
         rows with positive weight, in row order), ``lam`` (budget row), ``lambda0``,
-        ``lambda1`` (as :func:`~optirules.models._clauses.reduced_costs` takes them).
+        ``lambda1`` (as :func:`~optirules.models.reduced_costs` takes them).
     fit_info_ : dict
         Timings (``cg_time``, ``ip_time``), the number of IP columns after reduced-cost
         fixing, the objective of the incumbent that fixing used (``greedy_objective``: the
@@ -499,7 +541,10 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
                  solver: str | Mapping[str, str] = "highs",
                  mip_gap: float = 0.01, binarizer: Any = "auto", random_state: Any = None,
                  verbose: bool = False, backend: Any = "local",
-                 warm_start: bool = False, class_weight: Any = None) -> None:
+                 warm_start: bool = False, form: str = "dnf", target_class: Any = None,
+                 class_weight: Any = None) -> None:
+        self.form = form
+        self.target_class = target_class
         self.class_weight = class_weight
         self.backend = backend
         self.warm_start = warm_start
@@ -526,6 +571,9 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         from ..models import check_backend
 
         check_backend(self.backend)
+        if not (isinstance(self.form, str) and self.form in FORMS):
+            raise InputError(f"form must be one of {FORMS} (a DNF: OR of AND-rules; a CNF: "
+                             f"AND of OR-clauses), got {self.form!r}.")
         if self.complexity is not None and not _is_number(self.complexity, 2.0):
             raise InputError(f"complexity must be None or a number >= 2 (one rule of one "
                              f"literal costs 2), got {self.complexity!r}.")
@@ -553,6 +601,32 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
             return int(rs.randint(2**31 - 1))
         raise InputError(f"random_state must be None or an int >= 0, got {rs!r}.")
 
+    def _target_index(self, classes: Any) -> int:
+        """The position in ``classes`` of the class the rules describe (``target_class``;
+        ``None``: 1), or an InputError naming the classes."""
+        if self.target_class is None:
+            return 1
+        t = _label_index(classes, self.target_class)
+        if t is None:
+            raise InputError(f"target_class={self.target_class!r} is not one of the classes "
+                             f"of y {[json_scalar(c) for c in classes]}; pass one of them, or "
+                             "None for the second.")
+        return t
+
+    def _dnf_index(self) -> int:
+        """The position in ``classes_`` of the class the master's DNF describes: the
+        target class for ``form="dnf"``, the other one for ``form="cnf"``."""
+        t = _label_index(self.classes_, getattr(self, "target_class_", self.classes_[1]))
+        t = 1 if t is None else t
+        return t if self.rules_.form == "dnf" else 1 - t
+
+    def _literal_can_be_missing(self, literal: Literal) -> bool:
+        """Whether the column of a literal can hold a missing value at prediction: always
+        with a binarizer (it accepts NaN in every column, ``check_binarized_input``), never
+        for 0/1 columns taken as they are (``binarizer_`` None: NaN is refused) or the 0/1
+        output columns of a binarizer without readable literals."""
+        return getattr(self, "binarizer_", None) is not None and literal.column is not None
+
     # ------------------------------------------------------------------ fitting
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> BooleanRuleSetClassifier:
         """Learn the rule set.
@@ -574,11 +648,22 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         """
         t_fit = time.perf_counter()  # time_limit bounds the whole call, binarizing included
         self._check_params()
+        if self.target_class is not None and multiclass_labels(y) is not None:
+            raise InputError(
+                f"target_class={self.target_class!r} names the class a two-class rule set "
+                f"describes, but y has {len(multiclass_labels(y))} classes: the estimator fits "
+                "one rule set per class against the rest, each describing its own class. "
+                "Leave target_class=None (form applies to every class's rule set).")
         sample_weight = class_sample_weight(self.class_weight, y, sample_weight)
         if self._fit_one_vs_rest(X, y, sample_weight):  # K > 2 classes: K binary copies
             self.n_iter_ = np.array([e.n_iter_ for e in self.estimators_])
             return self
         X_fit, classes, ypos, P, keep = weighted_rows(X, y, sample_weight, "a rule set")
+        target = self._target_index(classes)
+        # the master learns a DNF of its label 1: the target (DNF) or the other class (CNF)
+        d = target if self.form == "dnf" else 1 - target
+        if d == 0:
+            ypos = ~ypos
         # the user's weights, not the pmf: integer weights then give exactly the thresholds
         # of the repeated rows (the same floating-point sums)
         prev = ((list(self.literals_), list(self.pool_)) if self.warm_start
@@ -591,6 +676,7 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         self.lambda0_, self.lambda1_ = self._penalties(total)
         yk, Pk = ypos[keep], P[keep] / P[keep].sum()
         self.classes_ = classes
+        self.target_class_ = classes[target]
         self.max_degree_ = resolve_max_degree(self.max_degree, A.shape)
         bar = None
         progress = None
@@ -657,9 +743,14 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
 
     def _set_result(self, res: ColumnGenerationResult) -> None:
         self.clauses_ = [tuple(int(j) for j in c) for c in res.clauses]
-        self.rules_ = RuleSet.from_clauses(self.clauses_, self.literals_,
-                                           json_scalar(self.classes_[1]),
-                                           json_scalar(self.classes_[0]))
+        t = self._target_index(self.classes_)
+        pos, neg = json_scalar(self.classes_[t]), json_scalar(self.classes_[1 - t])
+        dnf = RuleSet.from_clauses(self.clauses_, self.literals_, pos, neg)
+        if self.form == "cnf":  # clause m = NOT (the other class's rule m), exactly
+            exact = self._literal_can_be_missing
+            dnf = RuleSet(tuple(negate_rule(r, exact) for r in dnf.rules), pos, neg,
+                          form="cnf")
+        self.rules_ = dnf
         self.pool_ = [tuple(int(j) for j in c) for c in res.pool]
         self.history_ = res.history
         self.lp_objective_ = res.lp_objective
@@ -681,17 +772,24 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         check_fitted(self, "rules_")
 
     def decision_rules(self, X: Any) -> np.ndarray:
-        """Boolean matrix ``(n_samples, n_rules)``: which rules fire on which rows.
+        """Boolean matrix ``(n_samples, n_rules)``: which rules fire on which rows
+        (``form="cnf"``: which clauses of ``rules_`` hold).
 
         On a model of more than two classes, call it on ``estimators_[k]`` (the rule set of
         ``classes_[k]`` against the rest); the model itself refuses with that advice.
         """
         self._refuse_one_vs_rest("decision_rules")
+        fired = self._dnf_fired(X)
+        return ~fired if self.rules_.form == "cnf" else fired
+
+    def _dnf_fired(self, X: Any) -> np.ndarray:
+        """Which of the master's DNF rules fire (``form="cnf"``: where clause m fails)."""
         self._check_fitted()
         if hasattr(self, "literals_") and hasattr(self, "binarizer_"):
             A = self._literal_matrix(X, reset=False)
             return clause_coverage(A, self.clauses_)
-        return self._rules_fired_from_json(X)
+        fired = self._rules_fired_from_json(X)
+        return ~fired if self.rules_.form == "cnf" else fired
 
     def _rules_fired_from_json(self, X: Any) -> np.ndarray:
         try:
@@ -703,10 +801,12 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         return self.rules_.fired(X)
 
     def predict(self, X: Any) -> np.ndarray:
-        """``classes_[1]`` where some rule holds, ``classes_[0]`` elsewhere."""
-        fired = self.decision_rules(X)
+        """``target_class_`` (default ``classes_[1]``) where some rule holds (``form="cnf"``:
+        where every clause holds), the other class elsewhere."""
+        fired = self._dnf_fired(X)
         hit = fired.any(axis=1) if fired.shape[1] else np.zeros(fired.shape[0], bool)
-        return self.classes_[hit.astype(int)]
+        d = self._dnf_index()
+        return self.classes_[np.where(hit, d, 1 - d)]
 
     def _scores(self, fired: np.ndarray) -> np.ndarray:
         if not hasattr(self, "rule_support_"):
@@ -721,10 +821,21 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         hit = fired.any(axis=1) if fired.shape[1] else np.zeros(fired.shape[0], bool)
         if fired.shape[1]:
             s[hit] = np.where(fired, rule, -np.inf).max(axis=1)[hit]
+        if self._dnf_index() == 0:
+            # the DNF's class is classes_[0], which argmax favours on ties: move the score
+            # of classes_[1] instead (above 1/2 where no rule fires), exactly (Sterbenz)
+            return 1.0 - consistent_with_prediction(1.0 - s, ~hit)
         return consistent_with_prediction(s, hit)
 
     def predict_proba(self, X: Any) -> np.ndarray:
         r"""``[1 - s(x), s(x)]``: the smoothed training precision of the rules that fire.
+
+        ``s`` is the score of the class the master's DNF describes (below, ``classes_[1]``,
+        the default); when that is ``classes_[0]`` (``target_class=classes_[0]``, or a CNF
+        of ``classes_[1]``, learnt as the DNF of ``classes_[0]``) the columns are
+        ``[s(x), 1 - s(x)]``, ``s`` then at least 1/2 where a rule fires and below 1/2
+        elsewhere (argmax breaks ties towards ``classes_[0]``).  For a CNF a rule is the
+        negation of a clause: it fires where the clause fails.
 
         A rule that covers :math:`n` training rows (effective rows with ``sample_weight``,
         ``rule_support_``) of which a share :math:`p` (``rule_precision_``) is
@@ -738,35 +849,56 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         that ``argmax`` of the probabilities is the prediction.  A probability is 0 or 1
         only when the training data hold a single class.
         """
-        s = self._scores(self.decision_rules(X))
+        s = self._scores(self._dnf_fired(X))
+        if self._dnf_index() == 0:
+            return np.column_stack([s, 1.0 - s])
         return np.column_stack([1.0 - s, s])
 
     def decision_function(self, X: Any) -> np.ndarray:
-        """``2 s(x) - 1`` in [-1, 1], ``s`` of :meth:`predict_proba` (positive where a rule
-        fires, so its sign is the prediction's)."""
-        return 2.0 * self._scores(self.decision_rules(X)) - 1.0
+        """``2 p(x) - 1`` in [-1, 1], ``p`` the probability of ``classes_[1]`` of
+        :meth:`predict_proba` (positive where ``classes_[1]`` is predicted, so its sign is
+        the prediction's); by default ``2 s(x) - 1``."""
+        s = self._scores(self._dnf_fired(X))
+        if self._dnf_index() == 0:
+            return 2.0 * (1.0 - s) - 1.0
+        return 2.0 * s - 1.0
 
     def _decision_support(self, X: Any) -> tuple[list[list[str]], list[list[str]]]:
-        fired = self.decision_rules(X)
-        neg_label = json_scalar(self.classes_[0])
-        neg: list[list[str]] = []
-        pos: list[list[str]] = []
+        """Per row, what spoke for ``classes_[0]`` and for ``classes_[1]``: the DNF's rules
+        that fired (for its class), else the default (for the other); a CNF's clauses that
+        failed (for the other class, with the share of that class where the clause fails),
+        else every clause, all holding (for the target class)."""
+        fired = self._dnf_fired(X)
+        d = self._dnf_index()
+        cnf = self.rules_.form == "cnf"
+        rules = self.rules_.rules
+        other = json_scalar(self.classes_[1 - d])
+        own: list[list[str]] = []  # for the class of the master's DNF
+        rest: list[list[str]] = []
         for row in fired:
             idx = np.flatnonzero(row)
             if idx.size:
-                pos.append([f"rule {m + 1}: {self.rules_.rules[m]} (precision "
+                own.append([f"clause {m + 1} fails: {rules[m]} (precision "
+                            f"{self.rule_precision_[m]:.3f})" if cnf else
+                            f"rule {m + 1}: {rules[m]} (precision "
                             f"{self.rule_precision_[m]:.3f})" for m in idx])
-                neg.append([])
+                rest.append([])
+            elif cnf and rules:
+                own.append([])
+                rest.append([f"clause {m + 1} holds: {c}" for m, c in enumerate(rules)])
             else:
-                pos.append([])
-                neg.append([f"{DEFAULT_PREFIX}no rule holds ({1 - self.default_precision_:.3f} "
-                            f"of the uncovered training rows are {neg_label!r})"])
-        return neg, pos
+                own.append([])
+                what = ("the CNF has no clause" if cnf else "no rule holds")
+                where = "training" if cnf else "uncovered training"
+                rest.append([f"{DEFAULT_PREFIX}{what} ({1 - self.default_precision_:.3f} "
+                             f"of the {where} rows are {other!r})"])
+        return (rest, own) if d == 1 else (own, rest)
 
     def explain(self, X: Any):
         """A DataFrame, one row per row of ``X``: ``prediction``, ``score``, ``rules`` (the
-        rules that fired, or the default), ``fired`` and ``text``
-        (:mod:`optirules.learners._explain`)."""
+        rules that fired, or the default; ``form="cnf"``: the clauses that failed for a row
+        predicted the other class, every clause (all holding) for a row predicted
+        ``target_class_``), ``fired`` and ``text`` (:mod:`optirules.learners._explain`)."""
         self._check_fitted()
         self._scores(np.zeros((0, 0), bool))
         return binary_explain(self, X)
@@ -779,6 +911,12 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         Without ``X`` and ``y``: the training statistics (``rule_support_``,
         ``rule_precision_``); with them, row counts on that data
         (:mod:`optirules.learners._rules_table`).
+
+        ``form="cnf"``: one row per clause, read as the rule "the clause fails", which
+        predicts the other class: ``class`` is that other class (not ``target_class_``),
+        ``support`` the rows where the clause fails, ``precision`` the share of those of
+        that class, ``recall`` the share of that class's rows where the clause fails, and
+        ``score`` the smoothed precision of :meth:`predict_proba`.
         """
         return self._table_builder(self, X, y)
 
@@ -788,17 +926,25 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         return text_or_repr(self, "rules_")
 
     def to_text(self) -> str:
-        """The rule set, one numbered rule a line, with its complexity and gap."""
+        """The rule set, one numbered rule a line, with its complexity and gap
+        (``form="cnf"``: ``predict 'yes' if every clause holds, else 'no':`` then one
+        numbered clause a line; the master's objective and gap are those of the other
+        class's DNF)."""
         self._check_fitted()
         head = self.rules_.to_string(multiline=True)
+        comp = f"complexity {self.rules_.complexity} (rules + literals)"
+        if self.rules_.form == "cnf":
+            dnf = sum(1 + len(c) for c in self.clauses_)
+            comp = (f"complexity {self.rules_.complexity} (clauses + literals; the master's "
+                    f"DNF of the other class: {dnf})")
         if self.gap_certified_:
             deg = getattr(self, "max_degree_", None)
             over = "" if deg is None else f" over all rules of at most {deg} literals"
-            tail = (f"complexity {self.rules_.complexity} (rules + literals); master objective "
+            tail = (f"{comp}; master objective "
                     f"{self.ip_objective_:.6g}, certified gap {self.gap_:.2%}{over} "
                     f"(absolute {self.absolute_gap_:.4g})")
         else:
-            tail = (f"complexity {self.rules_.complexity} (rules + literals); master objective "
+            tail = (f"{comp}; master objective "
                     f"{self.ip_objective_:.6g}, gap unknown (not certified)")
         summary = getattr(self, "input_summary_", "")
         return f"{head}\n{tail}" + (f"\n{summary}" if summary else "")
@@ -807,7 +953,9 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         """The fitted model as JSON text (and written to ``path`` if given); no pickle.
 
         :meth:`from_json` rebuilds a classifier whose predictions are identical (it
-        evaluates ``rules_`` on the raw data).
+        evaluates ``rules_`` on the raw data; a CNF's clauses, negated exactly, give the
+        DNF's predictions, missing values and unseen categories included).  Files without
+        ``form`` and ``target_class`` (older ones) load as a DNF of ``classes_[1]``.
         """
         self._check_fitted()
         data = {
@@ -894,7 +1042,20 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         load_json_header(self, data)
         doc = Field(name, data)
         self.rules_ = read_rule_set(doc["rules"])
-        check_rule_labels(doc["rules"], self.rules_, self.classes_)
+        params = doc["params"]
+        form = getattr(self, "form", "dnf")
+        if not (isinstance(form, str) and form == self.rules_.form):
+            raise params["form"].damaged(f"must be the form of the rules, "
+                                         f"{self.rules_.form!r}, not {str(form)[:40]!r}")
+        t = _label_index(self.classes_, self.target_class) \
+            if getattr(self, "target_class", None) is not None else 1
+        if t is None:
+            raise params["target_class"].damaged(
+                f"must be null or one of the classes {[json_scalar(c) for c in self.classes_]}, "
+                f"not {str(self.target_class)[:40]!r}")
+        self.target_class_ = self.classes_[t]
+        # the rules predict the target class where they hold, the other class elsewhere
+        check_rule_labels(doc["rules"], self.rules_, self.classes_[[1 - t, t]])
         self.clauses_ = [tuple(c.counts()) for c in doc["clauses"].items(default=[])]
         check_rule_columns(self, [self.rules_], name)
 
@@ -903,8 +1064,14 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
                      relax: bool = False) -> list[Path]:
         """Write the master over the generated clauses as ``.lp`` or ``.mps``.
 
+        The master is that of the DNF the model learnt: label 1 are the rows of
+        ``target_class_`` (``form="dnf"``), or with ``form="cnf"`` the rows *not* of
+        ``target_class_``: a CNF's master is that of the complement DNF, whose columns are
+        the negations of the clauses (``clauses_``; for a model restored from JSON, one
+        column ``NOT (clause)`` per clause).
+
         Each ``w`` column is named after its clause within LP-format limits
-        (:func:`~optirules.models._rule_master.lp_name`: ``w(x1_le_0p19_and_c0_eq_a)``),
+        (:func:`~optirules.models.masters.lp_name`: ``w(x1_le_0p19_and_c0_eq_a)``),
         and a comment line per column gives the clause as the rules print it.
 
         Parameters
@@ -986,7 +1153,7 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         if not known.all():
             raise InputError(f"y holds the label {y[~known][0]!r}, which is not among the "
                              f"classes the model was fitted on {list(self.classes_)}.")
-        yk = y == self.classes_[1]
+        yk = y == self.classes_[self._dnf_index()]
         P = normalized_weights(sample_weight, n)
         if not restored:
             A = self._literal_matrix(X, reset=False)
@@ -1002,10 +1169,12 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
                     conds.append(c)
         if not conds:
             raise InputError("the rule set is empty, so its master has no column to write.")
-        A = np.column_stack([np.asarray(c.evaluate(X), dtype=bool) for c in conds])
+        cnf = self.rules_.form == "cnf"
+        # a CNF's master column is NOT clause: the AND of the negated conditions
+        A = np.column_stack([np.asarray(c.evaluate(X), dtype=bool) != cnf for c in conds])
         pool = [tuple(sorted(conds.index(c) for c in rule.conditions))
                 for rule in self.rules_.rules]
-        names = [str(rule) for rule in self.rules_.rules]
+        names = [f"NOT ({rule})" if cnf else str(rule) for rule in self.rules_.rules]
         return A, yk, P, pool, names
 
 

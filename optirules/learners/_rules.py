@@ -1,10 +1,16 @@
-"""Typed rule values: a conjunction :class:`Rule` of literals and a DNF :class:`RuleSet`.
+"""Typed rule values: a conjunction :class:`Rule`, a disjunction :class:`Clause` and a
+:class:`RuleSet` (a DNF of rules, or a CNF of clauses).
 
 The DRO paper (*Obtaining Explainable Classification Models using Distributionally Robust Optimization*, Section 2) calls a conjunction of simple rules
 :math:`t(x) = r_1(x) \\wedge \\dots \\wedge r_C(x)` a *rule*, and a disjunction
 :math:`h(x) = t_1(x) \\vee \\dots \\vee t_M(x)` a *rule set* (a DNF); the rule set predicts
 label 1 when any of its rules holds.  Its cost is :math:`c(h) = \\sum_m (1 + C_m)`, the
 number of rules plus the number of literals.
+
+A CNF (the other form of Dash, Günlük and Wei, NeurIPS 2018) is a conjunction of
+*clauses*, each a disjunction of literals; it predicts its positive class when every
+clause holds.  :func:`negate_rule` turns a rule of a DNF into the clause of its negation
+(De Morgan), exactly, missing values included (:func:`negate_literal`).
 
 A rule's condition is the binarizer's :class:`~optirules.data.Literal` (``age > 52.5``,
 ``thal == 7``, ``ca is missing``), so a rule evaluates on raw data with exactly the
@@ -36,7 +42,11 @@ from ._json import (
     restore_value,
 )
 
-__all__ = ["Rule", "RuleSet", "read_rule_set", "literal_to_dict"]
+__all__ = ["Rule", "Clause", "RuleSet", "FORMS", "negate_literal", "negate_rule",
+           "read_rule_set", "literal_to_dict"]
+
+#: the two forms of a :class:`RuleSet`: an OR of AND-rules, or an AND of OR-clauses
+FORMS = ("dnf", "cnf")
 
 
 def _column_cache(X: Any) -> Any:
@@ -144,15 +154,115 @@ class Rule:
 
 
 @dataclass(frozen=True)
-class RuleSet:
-    """A DNF rule set :math:`h(x) = t_1(x) \\vee \\dots \\vee t_M(x)` (the DRO paper, Section 2).
+class Clause:
+    """A disjunction of conditions: :math:`c(x) = r_1(x) \\vee \\dots \\vee r_C(x)`, one
+    clause of a CNF :class:`RuleSet`.
 
     Parameters
     ----------
-    rules : tuple of Rule
-        The conjunctions; the empty rule set never fires (predicts the negative class).
+    conditions : tuple of optirules.data.Literal
+        The literals; the empty clause holds nowhere.
+
+    Examples
+    --------
+    >>> from optirules.data import Literal
+    >>> c = Clause((Literal("age", ">", 52.5), Literal("age", "is missing")))
+    >>> str(c)
+    'age > 52.5 OR age is missing'
+    """
+
+    conditions: tuple[Literal, ...] = ()
+
+    def __post_init__(self) -> None:
+        conds = tuple(self.conditions)
+        for c in conds:
+            if not isinstance(c, Literal):
+                raise InputError(
+                    f"a Clause holds optirules.data.Literal objects (feature, op, value), got "
+                    f"{c!r}; build them with Literal('age', '>', 52.5)."
+                )
+        object.__setattr__(self, "conditions", conds)
+
+    def __len__(self) -> int:
+        return len(self.conditions)
+
+    @property
+    def complexity(self) -> int:
+        """One plus its number of literals (as a rule's)."""
+        return 1 + len(self.conditions)
+
+    def evaluate(self, X: Any) -> np.ndarray:
+        """Boolean array: which rows of ``X`` satisfy at least one condition."""
+        X = _column_cache(X)
+        out = np.zeros(n_rows(X), dtype=bool)
+        for c in self.conditions:
+            out |= c.evaluate(X)
+        return out
+
+    def to_string(self, feature_names: Sequence[str] | None = None) -> str:
+        """``a OR b OR c``; ``feature_names`` renames the columns by position."""
+        if not self.conditions:
+            return "FALSE"
+        return " OR ".join(_rename(c, feature_names) for c in self.conditions)
+
+    def __str__(self) -> str:
+        return self.to_string()
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary (``{"conditions": [...]}``)."""
+        return {"conditions": [literal_to_dict(c) for c in self.conditions]}
+
+
+def negate_literal(literal: Literal, can_be_missing: bool = True) -> tuple[Literal, ...]:
+    """The literals whose disjunction is exactly ``NOT literal`` on every row.
+
+    A missing value satisfies no comparison (the Notes of
+    :class:`~optirules.data.Literal`), so ``NOT (x <= 5)`` is ``x > 5 OR x is missing``
+    and ``NOT (c == red)`` is ``c != red OR c is missing`` (a category unseen in training
+    satisfies ``c != red``, as it fails ``c == red``).  ``is missing`` and ``is not
+    missing`` negate each other.  ``can_be_missing=False`` (a column that cannot hold a
+    missing value, such as a 0/1 column taken as it is) drops the missing case, and there
+    ``x == 1`` and ``x == 0`` negate each other.
+    """
+    if literal.op in ("is missing", "is not missing"):
+        return (literal.negation(),)
+    if not can_be_missing:
+        v = literal.value
+        if literal.op == "==" and not isinstance(v, (bool, str)) and v in (0, 1):
+            return (Literal(literal.feature, "==", 1 - int(v), literal.column),)
+        return (literal.negation(),)
+    return (literal.negation(), Literal(literal.feature, "is missing", None, literal.column))
+
+
+def negate_rule(rule: Rule, can_be_missing: Any = True) -> Clause:
+    """The clause ``NOT rule`` (De Morgan: the OR of the negated literals, each negated by
+    :func:`negate_literal`, a literal listed once).
+
+    ``can_be_missing`` is a bool for every literal, or a callable taking a literal.
+    """
+    test = can_be_missing if callable(can_be_missing) else (lambda lit: bool(can_be_missing))
+    out: dict[Literal, None] = {}
+    for lit in rule.conditions:
+        for neg in negate_literal(lit, test(lit)):
+            out.setdefault(neg, None)
+    return Clause(tuple(out))
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A DNF rule set :math:`h(x) = t_1(x) \\vee \\dots \\vee t_M(x)` (the DRO paper,
+    Section 2), or a CNF :math:`h(x) = c_1(x) \\wedge \\dots \\wedge c_M(x)` of clauses.
+
+    Parameters
+    ----------
+    rules : tuple of Rule, or of Clause when ``form="cnf"``
+        The conjunctions (DNF) or the clauses (CNF); the empty DNF never fires (predicts
+        the negative class), the empty CNF always holds (predicts the positive class).
     positive_class, negative_class : label, default 1 and 0
-        What :meth:`predict` returns where some rule holds, and elsewhere.
+        What :meth:`predict` returns where the rule set holds (a DNF: some rule holds; a
+        CNF: every clause holds), and elsewhere.
+    form : {"dnf", "cnf"}, default "dnf"
+        How the elements of ``rules`` combine.
 
     Examples
     --------
@@ -165,15 +275,20 @@ class RuleSet:
     (5, 2, 3)
     """
 
-    rules: tuple[Rule, ...] = ()
+    rules: tuple[Rule, ...] | tuple[Clause, ...] = ()
     positive_class: Any = 1
     negative_class: Any = 0
+    form: str = "dnf"
 
     def __post_init__(self) -> None:
+        if self.form not in FORMS:
+            raise InputError(f"a RuleSet's form must be one of {FORMS}, got {self.form!r}.")
+        kind = Rule if self.form == "dnf" else Clause
         rules = tuple(self.rules)
         for r in rules:
-            if not isinstance(r, Rule):
-                raise InputError(f"a RuleSet holds Rule objects, got {r!r}.")
+            if not isinstance(r, kind):
+                raise InputError(f"a RuleSet of form {self.form!r} holds {kind.__name__} "
+                                 f"objects, got {r!r}.")
         object.__setattr__(self, "rules", rules)
 
     def __len__(self) -> int:
@@ -197,7 +312,8 @@ class RuleSet:
 
     # ------------------------------------------------------------------ evaluation
     def fired(self, X: Any) -> np.ndarray:
-        """Boolean matrix ``(n_rows, n_rules)``: which rules hold on which rows."""
+        """Boolean matrix ``(n_rows, n_rules)``: which rules (CNF: clauses) hold on which
+        rows."""
         X = _column_cache(X)
         n = n_rows(X)
         if not self.rules:
@@ -205,12 +321,16 @@ class RuleSet:
         return np.column_stack([r.evaluate(X) for r in self.rules])
 
     def evaluate(self, X: Any) -> np.ndarray:
-        """Boolean array: the DNF's value :math:`h(x)` on every row of ``X``."""
+        """Boolean array: the value :math:`h(x)` on every row of ``X`` (a DNF: some rule
+        holds; a CNF: every clause holds)."""
         X = _column_cache(X)
+        if self.form == "cnf":
+            return self.fired(X).all(axis=1) if self.rules else np.ones(n_rows(X), dtype=bool)
         return self.fired(X).any(axis=1) if self.rules else np.zeros(n_rows(X), dtype=bool)
 
     def predict(self, X: Any) -> np.ndarray:
-        """``positive_class`` where some rule holds, ``negative_class`` elsewhere."""
+        """``positive_class`` where the rule set holds (:meth:`evaluate`),
+        ``negative_class`` elsewhere."""
         hit = self.evaluate(X)
         classes = np.array([self.negative_class, self.positive_class])
         return classes[hit.astype(int)]
@@ -218,11 +338,14 @@ class RuleSet:
     # ------------------------------------------------------------------ text
     def to_string(self, feature_names: Sequence[str] | None = None, *,
                   multiline: bool = False) -> str:
-        """The DNF as text: ``(a AND b) OR (c)``; ``FALSE`` when empty.
+        """The DNF as text: ``(a AND b) OR (c)``; ``FALSE`` when empty.  A CNF:
+        ``(a OR b) AND (c)``; ``TRUE`` when empty.
 
-        ``multiline=True`` gives one numbered rule per line, as :class:`str` of the
+        ``multiline=True`` gives one numbered rule (clause) per line, as :class:`str` of the
         learners prints it.
         """
+        if self.form == "cnf":
+            return self._cnf_string(feature_names, multiline)
         if multiline:
             pos = _label_text(self.positive_class)
             neg = _label_text(self.negative_class)
@@ -236,17 +359,35 @@ class RuleSet:
             return "FALSE"
         return " OR ".join(f"({r.to_string(feature_names)})" for r in self.rules)
 
+    def _cnf_string(self, feature_names: Sequence[str] | None, multiline: bool) -> str:
+        if multiline:
+            pos = _label_text(self.positive_class)
+            neg = _label_text(self.negative_class)
+            if not self.rules:
+                return f"predict {pos} (the CNF has no clause)"
+            lines = [f"predict {pos} if every clause holds, else {neg}:"]
+            for m, c in enumerate(self.rules, 1):
+                lines.append(f"  clause {m}: {c.to_string(feature_names)}")
+            return "\n".join(lines)
+        if not self.rules:
+            return "TRUE"
+        return " AND ".join(f"({c.to_string(feature_names)})" for c in self.rules)
+
     def __str__(self) -> str:
         return self.to_string()
 
     # ------------------------------------------------------------------ JSON
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dictionary; :meth:`from_dict` reads it back."""
-        return {
+        """A JSON-ready dictionary; :meth:`from_dict` reads it back (the key ``form`` is
+        written for a CNF only, so a DNF's dictionary is that of the DNF-only layout)."""
+        out = {
             "rules": [r.to_dict() for r in self.rules],
             "positive_class": json_scalar(self.positive_class),
             "negative_class": json_scalar(self.negative_class),
         }
+        if self.form != "dnf":
+            out["form"] = self.form
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RuleSet:
@@ -314,10 +455,17 @@ def read_rule(field: Field) -> Rule:
     return Rule(tuple(read_literal(c) for c in field["conditions"].items()))
 
 
+def read_clause(field: Field) -> Clause:
+    """A clause from :meth:`Clause.to_dict` output, checked."""
+    return Clause(tuple(read_literal(c) for c in field["conditions"].items()))
+
+
 def read_rule_set(field: Field) -> RuleSet:
     """A rule set from :meth:`RuleSet.to_dict` output, every part checked: conditions, and
-    class labels that are strings or finite numbers."""
+    class labels that are strings or finite numbers, and the form (``"dnf"`` when absent)."""
     field.object()
+    form = field["form"].string(choices=FORMS, default="dnf")
+    read = read_rule if form == "dnf" else read_clause
     labels = []
     for key, default in (("positive_class", 1), ("negative_class", 0)):
         f = field[key]
@@ -327,7 +475,7 @@ def read_rule_set(field: Field) -> RuleSet:
                             f"{str(label)[:40]}")
         labels.append(label)
     with damaged_as_input_error(field.name):
-        return RuleSet(tuple(read_rule(r) for r in field["rules"].items()), *labels)
+        return RuleSet(tuple(read(r) for r in field["rules"].items()), *labels, form=form)
 
 
 def _label_text(value: Any) -> str:

@@ -6,7 +6,10 @@ decision list, their cross-validated forms and their one-vs-rest fits) answers
 
 ``class``
     The class the rule speaks for: the rule set's and the DRO ensemble's ``classes_[1]``
-    (one-vs-rest: the class of the block), a decision-list entry's predicted class.
+    (one-vs-rest: the class of the block), a decision-list entry's predicted class.  A rule
+    set with ``target_class`` speaks for that class; a CNF rule set (``form="cnf"``) has
+    a row per clause, which speaks for the other class where it fails
+    (:func:`rule_set_table`).
 ``rule``
     The rule's text as ``to_text`` writes it.
 ``n_literals``
@@ -160,13 +163,28 @@ def rule_set_table(model: Any, X: Any = None, y: Any = None, *,
     """The table of a :class:`~optirules.learners.BooleanRuleSetClassifier`.
 
     ``require=False`` (the HTML view) gives NaN where the model stores nothing instead of
-    raising.
+    raising.  The rows are the rules of the DNF the master learnt and ``class`` its class
+    (``target_class_``; ``classes_[1]`` by default).  A CNF (``form="cnf"``) has one row per
+    clause, read as the rule "the clause fails", which predicts the other class: ``class``
+    is that other class (one-vs-rest: ``not <class>``), ``support`` the rows where the
+    clause fails, ``precision`` the share of those of ``class``, ``recall`` the share of
+    the rows of ``class`` where the clause fails.
     """
     if getattr(model, "_is_one_vs_rest", lambda: False)():
-        return _one_vs_rest(model, X, y, require, rule_set_table)
+        table = _one_vs_rest(model, X, y, require, rule_set_table)
+        if any(getattr(e.rules_, "form", "dnf") == "cnf" for e in model.estimators_):
+            # a CNF block's rows speak for the rest, not for the block's class
+            from ._explain import label_text
+
+            sizes = [e.rules_.n_rules for e in model.estimators_]
+            table["class"] = [f"not {label_text(c)}" for c, n in zip(model.classes_, sizes)
+                              for _ in range(n)]
+        return table
     check_fitted(model, "rules_")
     rules = model.rules_.rules
-    label = json_scalar(model.classes_[1])
+    cnf = getattr(model.rules_, "form", "dnf") == "cnf"
+    # the class of the master's DNF: where a rule fires (a CNF: where a clause fails)
+    label = json_scalar(model.classes_[getattr(model, "_dnf_index", lambda: 1)()])
     out: dict[str, Any] = {
         "class": [label] * len(rules),
         "rule": [str(r) for r in rules],
@@ -175,6 +193,8 @@ def rule_set_table(model: Any, X: Any = None, y: Any = None, *,
     stored = hasattr(model, "rule_support_")
     if _check_pair(X, y):
         fired = model.decision_rules(X)
+        if cnf:  # the rows where each clause fails
+            fired = ~fired
         yy = _labels(y, model.classes_, fired.shape[0])
         out["support"], out["precision"], out["recall"] = _stats(fired, _is_class(yy, label))
     elif stored:
@@ -396,7 +416,12 @@ def _header(model: Any, table: pd.DataFrame) -> str:
         what = (f"class {json_scalar(classes[1])!r}: {n_used} members, {len(table)} rules, "
                 "predicts it where the weighted vote is at least 1/2")
     else:
-        what = f"class {json_scalar(classes[1])!r}: {len(table)} rules, predicts it where any holds"
+        target = json_scalar(getattr(model, "target_class_", classes[1]))
+        if getattr(getattr(model, "rules_", None), "form", "dnf") == "cnf":
+            what = (f"class {target!r}: {len(table)} clauses, predicts it where every clause "
+                    "holds (a row per clause, its statistics where it fails)")
+        else:
+            what = f"class {target!r}: {len(table)} rules, predicts it where any holds"
     gap = getattr(model, "gap_", None)
     if getattr(model, "gap_certified_", False) and gap is not None and not math.isnan(gap):
         what += f"; certified gap {gap:.2%}"

@@ -24,7 +24,11 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["PRIOR_STRENGTH", "smoothed_share", "consistent_with_prediction"]
+__all__ = ["PRIOR_STRENGTH", "VOTE_CUT", "smoothed_share", "consistent_with_prediction"]
+
+#: a weighted vote F in [0, 1] predicts the positive class where F >= VOTE_CUT: 1/2 less a
+#: round-off allowance (sums of weights such as 0.35 + 0.15)
+VOTE_CUT = 0.5 - 1e-12
 
 #: Pseudo-rows of the Beta prior (``m`` of the m-estimate); chosen on the bundled suite
 #: (``benchmarks/suite.py``, see ``benchmarks/results/suite.md``).
