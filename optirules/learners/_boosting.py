@@ -18,6 +18,7 @@ import copy
 import inspect
 import json
 import math
+import numbers
 import os
 import time
 from collections.abc import Iterator
@@ -25,6 +26,7 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.validation import (
     validate_data,
 )
@@ -38,6 +40,11 @@ from ..weak import (
     hypothesis_from_dict,
 )
 from ._checks import (
+    CLASS_WEIGHT,
+    RANDOM_STATE,
+    TIME_LIMIT,
+    VERBOSE,
+    Number,
     binarized_input_summary,
     binary_input_summary,
     check_2d,
@@ -51,6 +58,7 @@ from ._checks import (
     normalized_weights,
     progress_logger,
     table_kind,
+    validate_params,
 )
 from ._explain import binary_explain, label_text, text_or_repr, vote_text
 from ._json import (
@@ -313,6 +321,21 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
     1.0
     """
 
+    _parameter_constraints: dict = {
+        "booster": [StrOptions(set(BOOSTERS))],
+        "weak_learner": [StrOptions(set(WEAK_LEARNERS)), HasMethods(["fit"])],
+        "n_estimators": [Number(numbers.Integral, 1, None, closed="left")],
+        "max_degree": [Number(numbers.Integral, 1, None, closed="left")],
+        "target_error": [None, Number(numbers.Real, 0, 1, closed="neither")],
+        "gamma": [Number(numbers.Real, 0, 1, closed="neither")],
+        "epsilon": [Number(numbers.Real, 0, None, closed="neither")],
+        "binarizer": [None, StrOptions({"auto"}), HasMethods(["fit"])],
+        "random_state": RANDOM_STATE,
+        "verbose": VERBOSE,
+        "time_limit": TIME_LIMIT,
+        "class_weight": CLASS_WEIGHT,
+    }
+
     def __init__(self, booster: str = "adaboost", weak_learner: Any = "stump",
                  n_estimators: int = 100, max_degree: int = 2,
                  target_error: float | None = None,
@@ -343,39 +366,7 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
         return tags
 
     def _check_params(self) -> None:
-        if self.booster not in BOOSTERS:
-            raise InputError(f"Unknown booster {self.booster!r}; choose one of {list(BOOSTERS)}.")
-        wl = self.weak_learner
-        if isinstance(wl, str):
-            if wl not in WEAK_LEARNERS:
-                raise InputError(f"Unknown weak learner {wl!r}; choose one of "
-                                 f"{list(WEAK_LEARNERS)} or pass a WeakLearner object.")
-        elif not callable(getattr(wl, "fit", None)):
-            raise InputError("weak_learner must be a name or an object with "
-                             "fit(X, y, sample_weight) returning a hypothesis.")
-        if (isinstance(self.n_estimators, bool)
-                or not isinstance(self.n_estimators, (int, np.integer)) or self.n_estimators < 1):
-            raise InputError(f"n_estimators must be a positive int, got {self.n_estimators!r}.")
-        if (isinstance(self.max_degree, bool)
-                or not isinstance(self.max_degree, (int, np.integer)) or self.max_degree < 1):
-            raise InputError(f"max_degree must be a positive int, got {self.max_degree!r}.")
-        if not (isinstance(self.gamma, (int, float)) and 0 < self.gamma < 1):
-            raise InputError(f"gamma must be in (0, 1), got {self.gamma!r}.")
-        if self.target_error is not None and not (
-                isinstance(self.target_error, (int, float)) and 0 < self.target_error < 1):
-            raise InputError(f"target_error must be None or in (0, 1), got "
-                             f"{self.target_error!r}.")
-        if not (isinstance(self.epsilon, (int, float)) and self.epsilon > 0):
-            raise InputError(f"epsilon must be positive, got {self.epsilon!r}.")
-        if not (self.binarizer is None or self.binarizer == "auto"
-                or callable(getattr(self.binarizer, "fit", None))):
-            raise InputError("binarizer must be None, 'auto' or a FeatureBinarizer instance.")
-        tl = self.time_limit
-        if tl is not None and (isinstance(tl, bool) or not isinstance(tl, (int, float, np.number))
-                               or not math.isfinite(tl) or tl <= 0):
-            raise InputError(f"time_limit must be None or a positive number of seconds, got "
-                             f"{tl!r}.")
-        check_random_state(self.random_state)
+        validate_params(self)
 
     def _make_weak_learner(self, seed: int) -> Any:
         from ..weak import CartLearner, LiteralLearner, ParityLearner, StumpLearner

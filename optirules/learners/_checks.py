@@ -4,11 +4,18 @@ progress log of their ``verbose`` parameter."""
 from __future__ import annotations
 
 import logging
+import math
 import numbers
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
+from sklearn.utils._param_validation import (
+    HasMethods,
+    Interval,
+    InvalidParameterError,
+    StrOptions,
+)
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, _num_samples, column_or_1d
 
@@ -17,7 +24,81 @@ from ..errors import InputError
 __all__ = ["check_binary_targets", "normalized_weights", "n_rows", "fit_binarizer", "check_fitted",
            "check_2d", "check_n_jobs", "check_random_state", "check_binarized_input",
            "progress_logger", "class_sample_weight", "weighted_rows", "table_kind",
-           "binary_input_summary", "binarized_input_summary"]
+           "binary_input_summary", "binarized_input_summary", "validate_params", "Number",
+           "CaseInsensitiveStrOptions", "Collection", "RANDOM_STATE", "N_JOBS", "VERBOSE",
+           "TIME_LIMIT", "CLASS_WEIGHT", "CV", "SCORING"]
+
+
+# ==================================================================== parameter constraints
+class Number(Interval):
+    """scikit-learn's :class:`~sklearn.utils._param_validation.Interval` that refuses what
+    the learners always refused: booleans (``True`` is an int to Python) and, over the reals,
+    NaN and the infinities (a closed bound at None still means "no bound", not ``inf``)."""
+
+    def is_satisfied_by(self, val: Any) -> bool:
+        if isinstance(val, (bool, np.bool_)):
+            return False
+        if isinstance(val, numbers.Real) and not isinstance(val, numbers.Integral) \
+                and not math.isfinite(float(val)):
+            return False
+        return super().is_satisfied_by(val)
+
+    def __str__(self) -> str:
+        text = super().__str__()
+        return text if self.type is numbers.Integral else \
+            text.replace("a float in", "a finite number in", 1)
+
+
+class CaseInsensitiveStrOptions(StrOptions):
+    """:class:`~sklearn.utils._param_validation.StrOptions` compared in lower case."""
+
+    def is_satisfied_by(self, val: Any) -> bool:
+        return isinstance(val, str) and val.lower() in self.options
+
+
+class Collection(HasMethods):
+    """An iterable that is not a string (a list, tuple, array, set ...); ``exclude`` names
+    further iterable types that are refused (e.g. ``dict``)."""
+
+    def __init__(self, exclude: tuple[type, ...] = ()) -> None:
+        super().__init__(["__iter__"])
+        self.exclude = (str, bytes) + tuple(exclude)
+
+    def is_satisfied_by(self, val: Any) -> bool:
+        return isinstance(val, Iterable) and not isinstance(val, self.exclude)
+
+    def __str__(self) -> str:
+        return "a sequence (list, tuple or array)"
+
+
+#: ``random_state`` as :func:`check_random_state` takes it
+RANDOM_STATE: list = [None, Number(numbers.Integral, 0, 2**32 - 1, closed="both"),
+                      np.random.RandomState]
+#: ``n_jobs`` as joblib takes it: None or a nonzero int (-1: every core)
+N_JOBS: list = [None, Number(numbers.Integral, None, -1, closed="right"),
+                Number(numbers.Integral, 1, None, closed="left")]
+#: ``verbose``: a flag or a level (scikit-learn's "verbose")
+VERBOSE: list = ["verbose"]
+#: ``time_limit``: None or a positive finite number of seconds
+TIME_LIMIT: list = [None, Number(numbers.Real, 0, None, closed="neither")]
+#: ``class_weight`` (:func:`class_sample_weight` checks the labels and weights of a dict)
+CLASS_WEIGHT: list = [None, StrOptions({"balanced"}), Mapping]
+#: ``cv`` of the cross-validated learners (:func:`~._cv.cv_splits` reads it)
+CV: list = [Number(numbers.Integral, 2, None, closed="left"), HasMethods(["split"]),
+            Collection(exclude=(dict,))]
+#: ``scoring``: None, a scorer name (checked by scikit-learn's ``get_scorer``) or a callable
+SCORING: list = [None, str, callable]
+
+
+def validate_params(estimator: Any) -> None:
+    """Check ``estimator``'s parameters against its ``_parameter_constraints`` (scikit-learn's
+    declarative validation), before any work; a bad value raises :class:`InputError` with
+    scikit-learn's message (naming the parameter, the accepted values and the value given)."""
+    try:
+        estimator._validate_params()
+    except InvalidParameterError as exc:
+        raise InputError(f"{exc} Fix this {type(estimator).__name__} parameter and fit "
+                         "again.") from None
 
 
 def n_rows(X: Any) -> int:

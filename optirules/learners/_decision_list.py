@@ -21,18 +21,28 @@ import math
 import numbers
 import os
 import time
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight
 
 from .._atomic import atomic_write
 from ..errors import InputError
-from ._checks import check_fitted, class_sample_weight, progress_logger
+from ._checks import (
+    CLASS_WEIGHT,
+    TIME_LIMIT,
+    VERBOSE,
+    Collection,
+    Number,
+    check_fitted,
+    class_sample_weight,
+    progress_logger,
+    validate_params,
+)
 from ._decision_list_encoding import encode_columns, fit_features, read_columns
 from ._decision_list_json import TRAINING_ROWS, decision_list_from_text, decision_list_to_doc
 from ._decision_list_osr import OSRResult, minimum_osr
@@ -266,6 +276,21 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, SQLMixin, BaseEst
 
     _table_builder = staticmethod(decision_list_table)
 
+    _parameter_constraints: dict = {
+        "max_degree": [Number(numbers.Integral, 1, None, closed="left")],
+        "min_coverage": [StrOptions({"auto"}), Number(numbers.Integral, 1, None, closed="left")],
+        "fallback": [StrOptions({"min_osr", "default"})],
+        "confidence": [Number(numbers.Real, 0, 1, closed="neither")],
+        "n_bins": [Number(numbers.Integral, 2, MAX_N_BINS, closed="both")],
+        # the columns named must exist: checked when X is read
+        "categorical_features": [None, StrOptions({"all"}), Collection()],
+        "max_rules": [None, Number(numbers.Integral, 1, None, closed="left")],
+        "osr_rows": [StrOptions({"all", "uncovered"})],
+        "verbose": VERBOSE,
+        "time_limit": TIME_LIMIT,
+        "class_weight": CLASS_WEIGHT,
+    }
+
     def __init__(
         self,
         max_degree: int = 2,
@@ -302,45 +327,7 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, SQLMixin, BaseEst
 
     # ------------------------------------------------------------------ checks
     def _check_params(self) -> None:
-        def is_int(v: Any) -> bool:
-            return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
-
-        if not is_int(self.max_degree) or self.max_degree < 1:
-            raise InputError(f"max_degree must be an integer >= 1, got {self.max_degree!r}; "
-                             "use 1-3 (the search is exhaustive).")
-        if not (isinstance(self.min_coverage, str) and self.min_coverage == "auto") and (
-                not is_int(self.min_coverage) or self.min_coverage < 1):
-            raise InputError(f"min_coverage must be 'auto' or an integer >= 1, got "
-                             f"{self.min_coverage!r}.")
-        if self.osr_rows not in ("all", "uncovered"):
-            raise InputError(f"osr_rows must be 'all' or 'uncovered', got {self.osr_rows!r}.")
-        if self.fallback not in ("min_osr", "default"):
-            raise InputError(f"fallback must be 'min_osr' or 'default', got {self.fallback!r}.")
-        if (not isinstance(self.confidence, numbers.Real) or isinstance(self.confidence, bool)
-                or not 0.0 < float(self.confidence) < 1.0):
-            raise InputError(f"confidence must be a number in (0, 1), got {self.confidence!r}; "
-                             "0.95 is the paper's choice.")
-        if not is_int(self.n_bins) or not 2 <= self.n_bins <= MAX_N_BINS:
-            raise InputError(f"n_bins must be an integer in [2, {MAX_N_BINS}] (quantile bins "
-                             f"of a numeric column; more bins than distinct values add "
-                             f"nothing), got {self.n_bins!r}.")
-        if self.max_rules is not None and (not is_int(self.max_rules) or self.max_rules < 1):
-            raise InputError(f"max_rules must be None or an integer >= 1, got {self.max_rules!r}.")
-        cf = self.categorical_features
-        if cf is not None and not (isinstance(cf, str) and cf == "all"):
-            if isinstance(cf, str) or not hasattr(cf, "__iter__"):
-                raise InputError("categorical_features must be None, 'all' or a list of column "
-                                 f"indices or names, got {cf!r}.")
-        cw = self.class_weight
-        if cw is not None and not (isinstance(cw, str) and cw == "balanced") \
-                and not isinstance(cw, Mapping):
-            raise InputError(f"class_weight must be None, 'balanced' or a dict "
-                             f"{{label: weight}}, got {cw!r}.")
-        tl = self.time_limit
-        if tl is not None and (not isinstance(tl, numbers.Real) or isinstance(tl, bool)
-                               or not np.isfinite(float(tl)) or float(tl) <= 0):
-            raise InputError(f"time_limit must be None or a positive number of seconds, got "
-                             f"{tl!r}.")
+        validate_params(self)
 
     def _validate(self, X: Any, y: Any = None, reset: bool = True) -> tuple[list, list, Any]:
         """Check X (and y) and return the columns as 1-D arrays plus their inferred kinds."""

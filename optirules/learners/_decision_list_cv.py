@@ -27,7 +27,19 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 
 from .._workers import parallel
 from ..errors import InputError
-from ._checks import check_n_jobs, check_random_state, normalized_weights, progress_logger
+from ._checks import (
+    CLASS_WEIGHT,
+    CV,
+    N_JOBS,
+    RANDOM_STATE,
+    SCORING,
+    TIME_LIMIT,
+    VERBOSE,
+    Collection,
+    normalized_weights,
+    progress_logger,
+    validate_params,
+)
 from ._cv import RefitDelegation, cv_scorer, cv_splits
 from ._decision_list import DecisionListClassifier
 from ._rules_table import RulesTableMixin, cv_table
@@ -184,6 +196,20 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMixin
 
     _table_builder = staticmethod(cv_table)
 
+    _parameter_constraints: dict = {
+        "estimator": [None, DecisionListClassifier],
+        # the entries (distinct integers >= 1) are checked by _int_grid
+        "max_degrees": [Collection()],
+        "min_coverages": [Collection()],
+        "cv": CV,
+        "scoring": SCORING,
+        "n_jobs": N_JOBS,
+        "random_state": RANDOM_STATE,
+        "verbose": VERBOSE,
+        "time_limit": TIME_LIMIT,
+        "class_weight": CLASS_WEIGHT,
+    }
+
     def __init__(self, estimator: Any = None, *,
                  max_degrees: Sequence[int] = DEFAULT_MAX_DEGREES,
                  min_coverages: Sequence[int] = DEFAULT_MIN_COVERAGES,
@@ -240,19 +266,14 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMixin
         from sklearn.utils.validation import column_or_1d
 
         t_start = time.perf_counter()
+        validate_params(self)
         base = self._base_estimator()
         if self.class_weight is not None:
             base = clone(base).set_params(class_weight=self.class_weight)
         tl = self.time_limit
-        if tl is not None and (isinstance(tl, bool) or not isinstance(tl, numbers.Real)
-                               or not np.isfinite(tl) or tl <= 0):
-            raise InputError(f"time_limit must be None or a positive number of seconds, got "
-                             f"{tl!r}.")
         depths = _int_grid(self.max_degrees, "max_degrees")
         coverages = _int_grid(self.min_coverages, "min_coverages")
         clone(base).set_params(max_degree=depths[0], min_coverage=coverages[0])._check_params()
-        check_n_jobs(self.n_jobs)
-        check_random_state(self.random_state)
         if y is None:
             raise InputError("DecisionListCV requires y to be passed, but the target y is "
                              "None; pass the class labels of the training rows.")
@@ -391,6 +412,13 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMixin
         with :meth:`DecisionListClassifier.from_json` or ``optirules predict``)."""
         self._check_fitted()
         return self.best_estimator_.to_json(path, indent=indent, training_rows=training_rows)
+
+    @classmethod
+    def from_json(cls, source: str | os.PathLike) -> DecisionListClassifier:
+        """The refitted list that :meth:`to_json` wrote, as a
+        :class:`DecisionListClassifier` (the JSON keeps the list, not the search): the
+        same as :meth:`DecisionListClassifier.from_json`, so either class loads it."""
+        return DecisionListClassifier.from_json(source)
 
     def rules_table(self, X: Any = None, y: Any = None):
         """The ``rules_table`` of the refitted estimator (``best_estimator_``): one row per

@@ -39,14 +39,25 @@ import math
 import numbers
 import os
 from abc import ABCMeta, abstractmethod
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import HasMethods, Hidden, StrOptions
 
 from ..errors import InputError, NotFittedError
-from ._checks import check_binary_targets, n_rows, progress_logger
+from ._checks import (
+    TIME_LIMIT,
+    VERBOSE,
+    CaseInsensitiveStrOptions,
+    Number,
+    check_binary_targets,
+    n_rows,
+    progress_logger,
+    validate_params,
+)
 from ._explain import binary_explain, label_text, text_or_repr, vote_block, vote_text
 
 __all__ = ["QMMPruner", "KappaPruner", "DREPPruner", "member_predictions",
@@ -320,14 +331,8 @@ def ensemble_hypothesis_space_size(estimator: Any, n_thresholds: int = 100) -> i
 
 
 # =========================================================================== base class
-def _check_fraction(name: str, value: Any, *, closed_low: bool = False) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise InputError(f"{name} must be a number in (0, 1], got {value!r}.")
-    v = float(value)
-    ok = (0.0 <= v <= 1.0) if closed_low else (0.0 < v <= 1.0)
-    if not (math.isfinite(v) and ok):
-        raise InputError(f"{name} must lie in {'[0' if closed_low else '(0'}, 1], got {value!r}.")
-    return v
+#: a fraction of the members in (0, 1]
+_FRACTION = [Number(numbers.Real, 0, 1, closed="right")]
 
 
 def _as_member_matrix(X: Any) -> np.ndarray:
@@ -347,6 +352,14 @@ def _as_member_matrix(X: Any) -> np.ndarray:
 
 class _BasePruner(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     """Shared plumbing: member matrix, label coding, weighted vote."""
+
+    _parameter_constraints: dict = {
+        # a fitted voting ensemble (_kind and _check_fitted_ensemble say which) or None
+        "estimator": [None, HasMethods(["fit"])],
+        # one finite weight >= 0 per member: checked against the ensemble in _fit_members
+        "member_weights": [None, "array-like"],
+        "verbose": VERBOSE,
+    }
 
     def __init__(self, estimator: Any = None, *, member_weights: Any = None,
                  verbose: bool = False):
@@ -373,7 +386,8 @@ class _BasePruner(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
                 from None
 
     def _check_params(self) -> None:
-        """Validate hyperparameters (overridden)."""
+        """Validate the hyperparameters (``_parameter_constraints``), before any work."""
+        validate_params(self)
 
     def _fit_members(self, X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if y is None:
@@ -678,6 +692,28 @@ class QMMPruner(_BasePruner):
         :math:`|\mathscr H|` used by the EMargin.
     """
 
+    _parameter_constraints: dict = {
+        **_BasePruner._parameter_constraints,
+        "upsilon": [Number(numbers.Real, 0, 1, closed="right"),
+                    CaseInsensitiveStrOptions({"emargin"})],
+        # None is refused with upsilon="emargin" (models._margins says what to pass)
+        "hypothesis_space_size": [StrOptions({"auto"}), None,
+                                  Number(numbers.Real, 8, None, closed="neither")],
+        "n_thresholds": [Number(numbers.Integral, 1, None, closed="left")],
+        "confidence": [Number(numbers.Real, 0, 1, closed="neither")],
+        "dependent": [StrOptions({"keep", "drop", "lstsq"}),
+                      Hidden(StrOptions({"proportional"}))],  # the older name of "drop"
+        "margin_reference": [StrOptions({"basis", "original"})],
+        "singular_covariance": [StrOptions({"fallback", "solve"})],
+        "formulation": [StrOptions({"covariance", "least_squares"})],
+        "margin_constraints": [StrOptions({"auto", "generated", "all"})],
+        "interface": [StrOptions({"auto", "direct", "cvxpy"})],
+        # checked against the installed solvers by require_support in _check_params
+        "solver": [str, Mapping],
+        "solver_options": [None, dict],
+        "time_limit": TIME_LIMIT,
+    }
+
     def __init__(self, estimator: Any = None, *, upsilon: float | str = 0.5,
                  hypothesis_space_size: Any = "auto", n_thresholds: int = 100,
                  confidence: float = 0.95, dependent: str = "keep",
@@ -703,49 +739,7 @@ class QMMPruner(_BasePruner):
         self.solver_options = solver_options
 
     def _check_params(self) -> None:
-        u = self.upsilon
-        if isinstance(u, str):
-            if u.lower() != "emargin":
-                raise InputError(f"upsilon must be a number in (0, 1] or 'emargin', got {u!r}.")
-        else:
-            if isinstance(u, bool) or not isinstance(u, numbers.Real) or not (
-                    math.isfinite(float(u)) and 0.0 < float(u) <= 1.0):
-                raise InputError(
-                    f"upsilon must lie in (0, 1] (the fraction of smallest margins the QP "
-                    f"protects), got {u!r}; the QMM paper uses 0.5 for AdaBoost and 0.25 for "
-                    "random forests, or pass upsilon='emargin'.")
-        if self.dependent not in ("keep", "drop", "lstsq", "proportional"):
-            raise InputError(f"dependent must be 'keep', 'drop' or 'lstsq', got "
-                             f"{self.dependent!r}.")
-        if self.singular_covariance not in ("fallback", "solve"):
-            raise InputError(f"singular_covariance must be 'fallback' or 'solve', got "
-                             f"{self.singular_covariance!r}.")
-        if self.margin_reference not in ("basis", "original"):
-            raise InputError(f"margin_reference must be 'basis' or 'original', got "
-                             f"{self.margin_reference!r}.")
-        if self.formulation not in ("covariance", "least_squares"):
-            raise InputError(f"formulation must be 'covariance' or 'least_squares', got "
-                             f"{self.formulation!r}.")
-        if self.margin_constraints not in ("auto", "generated", "all"):
-            raise InputError(f"margin_constraints must be 'auto', 'generated' or 'all', got "
-                             f"{self.margin_constraints!r}.")
-        if self.interface not in ("auto", "direct", "cvxpy"):
-            raise InputError(f"interface must be 'auto', 'direct' or 'cvxpy', got "
-                             f"{self.interface!r}.")
-        c = self.confidence
-        if isinstance(c, bool) or not isinstance(c, numbers.Real) or not 0.0 < float(c) < 1.0:
-            raise InputError(f"confidence must be a number in (0, 1) (0.95 is the paper's "
-                             f"delta = 0.05), got {c!r}.")
-        tl = self.time_limit
-        if tl is not None and (isinstance(tl, bool) or not isinstance(tl, numbers.Real)
-                               or not (math.isfinite(float(tl)) and float(tl) > 0)):
-            raise InputError(f"time_limit must be None or a positive number of seconds, got "
-                             f"{tl!r}.")
-        nt = self.n_thresholds
-        if isinstance(nt, bool) or not isinstance(nt, numbers.Integral) or nt < 1:
-            raise InputError(f"n_thresholds must be a positive int, got {self.n_thresholds!r}.")
-        if self.solver_options is not None and not isinstance(self.solver_options, dict):
-            raise InputError("solver_options must be a dict of solver options or None.")
+        super()._check_params()
         if self.solver_options and "time_limit" in self.solver_options:
             raise InputError("Pass the time limit as QMMPruner(time_limit=...), not in "
                              "solver_options.")
@@ -851,13 +845,13 @@ class KappaPruner(_BasePruner):
         The pairs consumed, in order.
     """
 
+    _parameter_constraints: dict = {**_BasePruner._parameter_constraints,
+                                    "fraction": _FRACTION}
+
     def __init__(self, estimator: Any = None, *, fraction: float = 0.2,
                  member_weights: Any = None, verbose: bool = False):
         super().__init__(estimator, member_weights=member_weights, verbose=verbose)
         self.fraction = fraction
-
-    def _check_params(self) -> None:
-        _check_fraction("fraction", self.fraction)
 
     def _prune(self, H: np.ndarray, y: np.ndarray, alpha: np.ndarray) -> np.ndarray:
         from ._diversity import pairwise_kappa
@@ -971,6 +965,13 @@ class DREPPruner(_BasePruner):
         ``chosen``, ``error``.
     """
 
+    _parameter_constraints: dict = {
+        **_BasePruner._parameter_constraints,
+        "candidate_fraction": _FRACTION,
+        "patience": [Number(numbers.Integral, 1, None, closed="left")],
+        "voting": [StrOptions({"uniform", "weighted"})],
+    }
+
     def __init__(self, estimator: Any = None, *, candidate_fraction: float = 0.5,
                  patience: int = 5, voting: str = "uniform", member_weights: Any = None,
                  verbose: bool = False):
@@ -978,14 +979,6 @@ class DREPPruner(_BasePruner):
         self.candidate_fraction = candidate_fraction
         self.patience = patience
         self.voting = voting
-
-    def _check_params(self) -> None:
-        _check_fraction("candidate_fraction", self.candidate_fraction)
-        if (isinstance(self.patience, bool) or not isinstance(self.patience, numbers.Integral)
-                or self.patience < 1):
-            raise InputError(f"patience must be a positive int, got {self.patience!r}.")
-        if self.voting not in ("uniform", "weighted"):
-            raise InputError(f"voting must be 'uniform' or 'weighted', got {self.voting!r}.")
 
     def _prune(self, H: np.ndarray, y: np.ndarray, alpha: np.ndarray) -> np.ndarray:
         n, T = H.shape

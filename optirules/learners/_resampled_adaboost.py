@@ -8,6 +8,7 @@ Margin Maximization* need 500 full trees, so they are boosted by resampling inst
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any
 
 import numpy as np
@@ -15,6 +16,10 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 
 from ..errors import InputError, OptirulesError
 from ._checks import (
+    CLASS_WEIGHT,
+    RANDOM_STATE,
+    VERBOSE,
+    Number,
     check_2d,
     check_binary_targets,
     check_fitted,
@@ -23,6 +28,7 @@ from ._checks import (
     n_rows,
     normalized_weights,
     progress_logger,
+    validate_params,
 )
 from ._explain import binary_explain, label_text, text_or_repr, vote_block, vote_text
 
@@ -70,6 +76,14 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
         (``"balanced"``: ``n_samples / (n_classes * count(class))``).
     """
 
+    _parameter_constraints: dict = {
+        "n_estimators": [Number(numbers.Integral, 1, None, closed="left")],
+        "max_depth": [None, Number(numbers.Integral, 1, None, closed="left")],
+        "random_state": RANDOM_STATE,
+        "verbose": VERBOSE,
+        "class_weight": CLASS_WEIGHT,
+    }
+
     def __init__(self, n_estimators: int = 200, max_depth: int | None = None,
                  random_state: Any = None, verbose: bool = False, *,
                  class_weight: Any = None):
@@ -87,17 +101,7 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
 
     def _check_params(self) -> None:
         """Every parameter, with an :class:`InputError` naming it (before any work)."""
-        def is_int(value: Any) -> bool:
-            return (isinstance(value, (int, np.integer))
-                    and not isinstance(value, (bool, np.bool_)))
-
-        if not (is_int(self.n_estimators) and self.n_estimators >= 1):
-            raise InputError(f"n_estimators must be an int >= 1 (the number of trees), got "
-                             f"{self.n_estimators!r}.")
-        if self.max_depth is not None and not (is_int(self.max_depth) and self.max_depth >= 1):
-            raise InputError(f"max_depth must be None (fully grown trees) or an int >= 1 "
-                             f"(1 = stumps), got {self.max_depth!r}.")
-        check_random_state(self.random_state)
+        validate_params(self)
 
     def _validate_X(self, X: Any, reset: bool) -> np.ndarray:
         """``X`` as a finite float matrix, with an :class:`InputError` naming the column

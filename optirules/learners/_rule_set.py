@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import math
+import numbers
 import os
 import time
 from collections.abc import Mapping, Sequence
@@ -20,6 +21,7 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.validation import validate_data
 
 from ..data import Literal
@@ -34,6 +36,10 @@ from ..models import (
     split_solver,
 )
 from ._checks import (
+    CLASS_WEIGHT,
+    TIME_LIMIT,
+    VERBOSE,
+    Number,
     binarized_input_summary,
     binary_input_summary,
     check_2d,
@@ -45,6 +51,7 @@ from ._checks import (
     normalized_weights,
     progress_logger,
     table_kind,
+    validate_params,
     weighted_rows,
 )
 from ._explain import DEFAULT_PREFIX, binary_explain, text_or_repr
@@ -533,6 +540,35 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
 
     _table_builder = staticmethod(rule_set_table)
 
+    _parameter_constraints: dict = {
+        "complexity": [None, Number(numbers.Real, 2, None, closed="left")],
+        "lambda0": [StrOptions({"auto"}), Number(numbers.Real, 0, None, closed="left")],
+        "lambda1": [StrOptions({"auto"}), Number(numbers.Real, 0, None, closed="left")],
+        "max_degree": [StrOptions({"auto"}), Number(numbers.Integral, 1, None, closed="left")],
+        "pricing": [StrOptions(set(PRICING))],
+        "exact_method": [StrOptions(set(EXACT_METHODS))],
+        "beam_width": [Number(numbers.Integral, 1, None, closed="left")],
+        "n_columns": [Number(numbers.Integral, 1, None, closed="left")],
+        "max_iter": [Number(numbers.Integral, 1, None, closed="left")],
+        "tol": [Number(numbers.Real, 0, None, closed="left")],
+        "time_limit": TIME_LIMIT,
+        "pricing_time_limit": TIME_LIMIT,
+        # the name (or part -> name mapping) is checked against the installed solvers by
+        # require_support in _check_params
+        "solver": [str, Mapping],
+        "mip_gap": [Number(numbers.Real, 0, 1, closed="left")],
+        "binarizer": [None, StrOptions({"auto"}), HasMethods(["fit", "transform"])],
+        "random_state": [None, Number(numbers.Integral, 0, None, closed="left"),
+                         np.random.RandomState],
+        "verbose": VERBOSE,
+        # "dask" also needs dask installed: check_backend in _check_params
+        "backend": [StrOptions({"local", "dask"}), None, HasMethods(["submit", "scatter"])],
+        "warm_start": ["boolean"],
+        "form": [StrOptions(set(FORMS))],
+        "target_class": "no_validation",  # a label of y: checked at fit (_target_index)
+        "class_weight": CLASS_WEIGHT,
+    }
+
     def __init__(self, complexity: float | None = None, *, lambda0: float | str = "auto",
                  lambda1: float | str = "auto", max_degree: int | str = "auto", pricing: str = "auto",
                  exact_method: str = "auto", beam_width: int = 10, n_columns: int = 10,
@@ -569,27 +605,17 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
     # ------------------------------------------------------------------ validation
     def _check_params(self) -> None:
         from ..models import check_backend
+        from ..solvers import require_support
 
-        check_backend(self.backend)
-        if not (isinstance(self.form, str) and self.form in FORMS):
-            raise InputError(f"form must be one of {FORMS} (a DNF: OR of AND-rules; a CNF: "
-                             f"AND of OR-clauses), got {self.form!r}.")
-        if self.complexity is not None and not _is_number(self.complexity, 2.0):
-            raise InputError(f"complexity must be None or a number >= 2 (one rule of one "
-                             f"literal costs 2), got {self.complexity!r}.")
-        self._check_search_params(("beam_width", "n_columns", "max_iter"),
-                                  ("time_limit", "pricing_time_limit"))
-        if self.exact_method not in EXACT_METHODS:
-            raise InputError(f"exact_method must be one of {EXACT_METHODS}, got "
-                             f"{self.exact_method!r}.")
+        validate_params(self)
+        check_backend(self.backend)  # "dask" needs dask installed
         if self.exact_method == "enumerate" and self.max_degree != "auto" and \
                 self.max_degree > 3:
             raise InputError("exact_method='enumerate' handles max_degree <= 3; use 'milp' "
                              "or exact_method='auto'.")
-        for name in ("tol", "mip_gap"):
-            if not _is_number(getattr(self, name)):
-                raise InputError(f"{name} must be a finite number >= 0, got "
-                                 f"{getattr(self, name)!r}.")
+        # the master LP needs duals, the pricing MILP and the master IP a Pyomo MILP solver:
+        # refuse a solver that cannot take its part now, not after column generation
+        require_support(self.solver, type(self).__name__)
 
     def _seed(self) -> int | None:
         rs = self.random_state
@@ -597,9 +623,7 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
             return None
         if _is_int(rs, 0):
             return int(rs) % (2**31 - 1)
-        if isinstance(rs, np.random.RandomState):
-            return int(rs.randint(2**31 - 1))
-        raise InputError(f"random_state must be None or an int >= 0, got {rs!r}.")
+        return int(rs.randint(2**31 - 1))  # a RandomState (validate_params)
 
     def _target_index(self, classes: Any) -> int:
         """The position in ``classes`` of the class the rules describe (``target_class``;

@@ -22,26 +22,36 @@ bundled data sets.
 from __future__ import annotations
 
 import math
+import numbers
 import os
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils import indexable
+from sklearn.utils._param_validation import StrOptions
 
 from .._workers import parallel
 from ..errors import InputError
 from ._checks import (
+    CLASS_WEIGHT,
+    CV,
+    N_JOBS,
+    RANDOM_STATE,
+    SCORING,
+    TIME_LIMIT,
+    VERBOSE,
+    Collection,
+    Number,
     check_binary_targets,
-    check_n_jobs,
-    check_random_state,
     class_sample_weight,
     n_rows,
     normalized_weights,
     progress_logger,
+    validate_params,
 )
 from ._cv import RefitDelegation, cv_scorer, cv_splits
 from ._explain import text_or_repr
@@ -83,9 +93,7 @@ def _penalty_pairs(penalties: Any, n: float) -> list[tuple[float, float]]:
     training rows."""
     if isinstance(penalties, str) and penalties == "auto":
         return [(f * auto_penalty(n), f * auto_penalty(n)) for f in AUTO_PENALTY_FACTORS]
-    if isinstance(penalties, str):
-        raise InputError(f"penalties must be 'auto' or a sequence of numbers, got "
-                         f"{penalties!r}.")
+    # another string, or no sequence, is refused by validate_params
     try:
         items = list(penalties)
     except TypeError:
@@ -258,6 +266,24 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMix
 
     _table_builder = staticmethod(cv_table)
 
+    _parameter_constraints: dict = {
+        "estimator": [None, BooleanRuleSetClassifier],
+        # the entries (numbers >= 0 or pairs of them, no repeats) are checked by _penalty_pairs
+        "penalties": [StrOptions({"auto"}), Collection()],
+        "cv": CV,
+        "scoring": SCORING,
+        "selection": [StrOptions(set(SELECTIONS))],
+        "time_limit": TIME_LIMIT,
+        "n_jobs": N_JOBS,
+        "random_state": RANDOM_STATE,
+        "reuse_pool": ["boolean"],
+        "n_iter_no_change": [None, Number(numbers.Integral, 1, None, closed="left")],
+        "verbose": VERBOSE,
+        # support by the installed solvers: the base estimator's _check_params
+        "solver": [None, str, Mapping],
+        "class_weight": CLASS_WEIGHT,
+    }
+
     def __init__(self, estimator: Any = None, *, penalties: Sequence[Any] | str = "auto",
                  cv: Any = 5, scoring: Any = None, selection: str = "best",
                  time_limit: float | None = None, n_jobs: int | None = None,
@@ -298,14 +324,8 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMix
         return self.estimator
 
     def _time_limit(self) -> float | None:
-        tl = self.time_limit
-        if tl is None:
-            return None
-        if isinstance(tl, bool) or not isinstance(tl, (int, float, np.number)) or not (
-                math.isfinite(tl) and tl > 0):
-            raise InputError(f"time_limit must be a positive number of seconds or None, got "
-                             f"{tl!r}.")
-        return float(tl)
+        tl = self.time_limit  # None or a positive number (validate_params)
+        return None if tl is None else float(tl)
 
     # ------------------------------------------------------------------ fit
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> BooleanRuleSetCV:
@@ -327,17 +347,10 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMix
         from joblib import delayed
 
         t_start = time.perf_counter()
+        validate_params(self)
         base = self._base_estimator()
         patience = self.n_iter_no_change
-        if patience is not None and (isinstance(patience, bool) or not isinstance(
-                patience, (int, np.integer)) or patience < 1):
-            raise InputError(f"n_iter_no_change must be None or an integer >= 1, got "
-                             f"{patience!r}.")
-        check_n_jobs(self.n_jobs)
-        check_random_state(self.random_state)
         reuse = bool(self.reuse_pool)
-        if self.selection not in SELECTIONS:
-            raise InputError(f"selection must be one of {SELECTIONS}, got {self.selection!r}.")
         n = n_rows(X)
         if n == 0:
             raise InputError("X has no rows; pass at least one example of each class.")

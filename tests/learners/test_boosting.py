@@ -256,9 +256,9 @@ def test_json_refuses_custom_learners_and_foreign_files():
 
 def test_bad_input_raises_input_error():
     X, y = _data()
-    with pytest.raises(InputError, match="Unknown booster"):
+    with pytest.raises(InputError, match="'booster' parameter of BoostingClassifier"):
         BoostingClassifier(booster="logitboost").fit(X, y)
-    with pytest.raises(InputError, match="Unknown weak learner"):
+    with pytest.raises(InputError, match="'weak_learner' parameter of BoostingClassifier"):
         BoostingClassifier(weak_learner="svm").fit(X, y)
     with pytest.raises(InputError, match="one class"):
         BoostingClassifier().fit(X, np.ones(len(y)))

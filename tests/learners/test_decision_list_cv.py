@@ -195,10 +195,14 @@ def test_time_limit_bounds_the_search_and_says_so():
     res = cv.cv_results_
     assert not res["complete"].all()
     assert np.isnan(res["mean_test_score"][~res["complete"]]).all()
-    # the chosen pair was scored on every fold when some pair was, cheapest pairs first
-    if res["complete"].any():
+    # the grid is fitted cheapest pair first (smaller depth, larger coverage), one fit
+    # after the other: the pairs the limit left complete are a prefix of that order
+    order = sorted(range(len(res["params"])), key=lambda i: (
+        res["param_max_degree"][i], -res["param_min_coverage"][i]))
+    done = [bool(res["complete"][i]) for i in order]
+    assert done == sorted(done, reverse=True)
+    if any(done):  # the chosen pair was scored on every fold when some pair was
         assert res["complete"][cv.best_index_]
-        assert res["complete"][np.flatnonzero(res["param_max_degree"] == 1)].all()
     assert cv.predict(X.iloc[:5]).shape == (5,)
     with pytest.raises(InputError, match="time_limit"):
         DecisionListCV(time_limit=0).fit(X, y)
@@ -226,3 +230,11 @@ def test_weights_are_passed_to_every_fit_and_weight_the_scores():
     c = DecisionListClassifier(**a.best_params_).fit(
         X, y, sample_weight=compute_sample_weight("balanced", y))
     assert a.best_estimator_.to_text() == b.to_text() == c.to_text()
+
+
+def test_from_json_gives_the_refitted_list():
+    X, y = _parity_pair_data(120)
+    cv = DecisionListCV(max_degrees=(1, 2), min_coverages=(2,), cv=3).fit(X, y)
+    back = DecisionListCV.from_json(cv.to_json())
+    assert isinstance(back, DecisionListClassifier)
+    np.testing.assert_array_equal(back.predict_proba(X), cv.predict_proba(X))

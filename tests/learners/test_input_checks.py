@@ -37,24 +37,28 @@ def _with(value: float) -> np.ndarray:
     return X
 
 
+_RA = "parameter of ResampledAdaBoostClassifier must be"
+_N_ESTIMATORS = rf"'n_estimators' {_RA} an int in the range \[1, inf\)"
+_MAX_DEPTH = rf"'max_depth' {_RA} None or an int in the range \[1, inf\)"
+_SEED = rf"'random_state' {_RA} None, an int in the range \[0, 4294967295\]"
 BAD_PARAMS = [
-    ({"n_estimators": 0}, "n_estimators must be an int >= 1"),
-    ({"n_estimators": -3}, "n_estimators must be an int >= 1"),
-    ({"n_estimators": 2.5}, "n_estimators must be an int >= 1"),
-    ({"n_estimators": "10"}, "n_estimators must be an int >= 1"),
-    ({"n_estimators": None}, "n_estimators must be an int >= 1"),
-    ({"n_estimators": True}, "n_estimators must be an int >= 1"),
-    ({"n_estimators": float("nan")}, "n_estimators must be an int >= 1"),
-    ({"max_depth": 0}, "max_depth must be None"),
-    ({"max_depth": -1}, "max_depth must be None"),
-    ({"max_depth": 1.5}, "max_depth must be None"),
-    ({"max_depth": "deep"}, "max_depth must be None"),
-    ({"max_depth": False}, "max_depth must be None"),
-    ({"random_state": -1}, r"random_state must be None, an int in \[0, 2\*\*32 - 1\]"),
-    ({"random_state": 2**32}, r"random_state must be None, an int in \[0, 2\*\*32 - 1\]"),
-    ({"random_state": "abc"}, "random_state must be None"),
-    ({"random_state": 1.5}, "random_state must be None"),
-    ({"random_state": float("nan")}, "random_state must be None"),
+    ({"n_estimators": 0}, _N_ESTIMATORS),
+    ({"n_estimators": -3}, _N_ESTIMATORS),
+    ({"n_estimators": 2.5}, _N_ESTIMATORS),
+    ({"n_estimators": "10"}, _N_ESTIMATORS),
+    ({"n_estimators": None}, _N_ESTIMATORS),
+    ({"n_estimators": True}, _N_ESTIMATORS),
+    ({"n_estimators": float("nan")}, _N_ESTIMATORS),
+    ({"max_depth": 0}, _MAX_DEPTH),
+    ({"max_depth": -1}, _MAX_DEPTH),
+    ({"max_depth": 1.5}, _MAX_DEPTH),
+    ({"max_depth": "deep"}, _MAX_DEPTH),
+    ({"max_depth": False}, _MAX_DEPTH),
+    ({"random_state": -1}, _SEED),
+    ({"random_state": 2**32}, _SEED),
+    ({"random_state": "abc"}, _SEED),
+    ({"random_state": 1.5}, _SEED),
+    ({"random_state": float("nan")}, _SEED),
 ]
 
 
@@ -153,14 +157,14 @@ BAD_SEEDS = [-1, 2**32, "abc", 0.5]
     lambda s: DecisionListCV(max_degrees=[1], min_coverages=[1], cv=2, random_state=s),
 ], ids=["boosting-cart", "boosting-stump", "resampled-adaboost", "decision-list-cv"])
 def test_random_state_is_checked_before_any_work(make, seed):
-    with pytest.raises(InputError, match="random_state must be None"):
+    with pytest.raises(InputError, match="'random_state' parameter of"):
         make(seed).fit(X_NUM, Y_NUM)
 
 
 @pytest.mark.parametrize("seed", BAD_SEEDS)
 def test_rule_set_cv_random_state_is_checked(seed):
     X = (X_NUM > 0.5).astype(int)
-    with pytest.raises(InputError, match="random_state must be None"):
+    with pytest.raises(InputError, match="'random_state' parameter of BooleanRuleSetCV"):
         BooleanRuleSetCV(penalties=[(0.01, 0.01)], cv=2, random_state=seed).fit(X, Y_NUM)
 
 
@@ -176,7 +180,7 @@ BAD_N_JOBS = [0, float("nan"), "abc", 1.5, True]
 
 @pytest.mark.parametrize("n_jobs", BAD_N_JOBS)
 def test_decision_list_cv_n_jobs_is_checked(n_jobs):
-    with pytest.raises(InputError, match="n_jobs must be None or a nonzero int"):
+    with pytest.raises(InputError, match="'n_jobs' parameter of DecisionListCV"):
         DecisionListCV(max_degrees=[1], min_coverages=[1], cv=2, n_jobs=n_jobs).fit(
             X_NUM, Y_NUM)
 
@@ -184,14 +188,15 @@ def test_decision_list_cv_n_jobs_is_checked(n_jobs):
 @pytest.mark.parametrize("n_jobs", BAD_N_JOBS)
 def test_rule_set_cv_n_jobs_is_checked(n_jobs):
     X = (X_NUM > 0.5).astype(int)
-    with pytest.raises(InputError, match="n_jobs must be None or a nonzero int"):
+    with pytest.raises(InputError, match="'n_jobs' parameter of BooleanRuleSetCV"):
         BooleanRuleSetCV(penalties=[(0.01, 0.01)], cv=2, n_jobs=n_jobs).fit(X, Y_NUM)
 
 
 # --------------------------------------------------------------------------- size bounds
 @pytest.mark.parametrize("n_bins", [10**18, 10_001, 1, 0, 2.5, "5"])
 def test_decision_list_n_bins_is_bounded(n_bins):
-    with pytest.raises(InputError, match=r"n_bins must be an integer in \[2, 10000\]"):
+    with pytest.raises(InputError, match=r"'n_bins' parameter of DecisionListClassifier "
+                                         r"must be an int in the range \[2, 10000\]"):
         DecisionListClassifier(n_bins=n_bins).fit(X_NUM, Y_NUM)
 
 
@@ -217,7 +222,8 @@ Y_MIX3 = np.arange(len(Y_MIX)) % 3
 BINARIZED = {
     "rule-set": lambda: BooleanRuleSetClassifier(binarizer="auto"),
     "boosting": lambda: BoostingClassifier(binarizer="auto", n_estimators=5),
-    "dro": lambda: DRORuleEnsembleClassifier(binarizer="auto", n_estimators=2),
+    "dro": lambda: DRORuleEnsembleClassifier(n_estimators=2,
+                                             member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto")),
 }
 
 

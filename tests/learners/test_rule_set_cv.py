@@ -299,5 +299,5 @@ def test_solver_is_set_on_every_fit_and_checked_first():
 def test_a_bad_n_jobs_is_refused_before_any_fit(bad):
     X = np.array([[0, 1], [1, 0], [1, 1], [0, 0]] * 5)
     y = np.array([1, 0, 1, 0] * 5)
-    with pytest.raises(InputError, match="n_jobs must be None or a nonzero int"):
+    with pytest.raises(InputError, match="'n_jobs' parameter of BooleanRuleSetCV"):
         BooleanRuleSetCV(n_jobs=bad, cv=2).fit(X, y)
