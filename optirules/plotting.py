@@ -1,10 +1,12 @@
-r"""Plots of fitted models: one function per picture, each returning matplotlib ``Axes``.
+r"""All of optirules' plots: one function per picture, each returning matplotlib ``Axes``
+(:func:`plot_margin_distribution` returns its ``Figure``).
 
-Every function reads the fitted attributes of the model it is given (duck typing: it needs
-the attributes named in its docstring, not a class), draws into ``ax`` when one is passed
-or into a new figure otherwise, and returns the axes.  The data drawn are the model's own
-numbers, so a plot can be checked against the attributes (``ax.lines[0].get_ydata()`` is
-``[h["lp_objective"] for h in model.history_]``, for example).
+The first five read the fitted attributes of the model they are given (duck typing: they
+need the attributes named in their docstrings, not a class).  Every function draws into
+``ax`` when one is passed or into a new figure otherwise, and returns the axes.  The data
+drawn are the model's own numbers, so a plot can be checked against the attributes
+(``ax.lines[0].get_ydata()`` is ``[h["lp_objective"] for h in model.history_]``, for
+example).
 
 ========================================  ==============================================
 function                                  reads
@@ -19,9 +21,13 @@ function                                  reads
 :func:`plot_boosting`                     ``weighted_errors_``/``alphas_`` (optirules) or
                                           ``estimator_errors_``/``estimator_weights_``
                                           (scikit-learn's AdaBoost)
+:func:`plot_margin_distribution`          margin vectors (of
+                                          :func:`~optirules.learners.ensemble_margins`)
+:func:`plot_grid`                         the per-fold table of
+                                          :func:`~optirules.experiments.run_grid`
 ========================================  ==============================================
 
-Every function also takes the models that wrap those:
+They also take the models that wrap those:
 
 * a cross-validated learner (:class:`~optirules.learners.BooleanRuleSetCV`,
   :class:`~optirules.learners.DecisionListCV`, anything with ``best_estimator_``): the
@@ -37,14 +43,20 @@ Every function also takes the models that wrap those:
 A model that lacks what a plot needs gets an :class:`~optirules.errors.InputError` that
 says what the plot needs and which learners provide it.
 
-The module imports matplotlib's ``pyplot`` only when no ``ax`` is given (then a new figure
-is made with ``plt.subplots``, which a notebook shows inline); it imports no other part of
-optirules than its errors.
+The last two draw numbers rather than a model (margin vectors; a grid's table), in one
+panel.
+
+The module imports matplotlib only inside the functions, and ``pyplot`` only when no ``ax``
+is given (then a new figure is made with ``plt.subplots``, which a notebook shows inline;
+:func:`plot_margin_distribution` makes its figure on the Agg canvas without ``pyplot``); it
+imports no other part of optirules than its errors and its atomic file writes, so every
+layer may use it.
 """
 
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -58,6 +70,8 @@ __all__ = [
     "plot_dro_ensemble",
     "plot_rule_coverage",
     "plot_boosting",
+    "plot_margin_distribution",
+    "plot_grid",
 ]
 
 # what each plot needs, and which models have it (for the messages of a model without it)
@@ -719,3 +733,137 @@ def plot_boosting(model: Any, X: Any = None, y: Any = None, ax: Any = None, *,
             yk = (np.asarray(y).reshape(-1) == panels.classes[k]).astype(np.int64)
         data.append(_boosting_data(m, panels.who(k), X, yk))
     return panels.draw(ax, axes, (6.4, 4.0), data, _boosting_draw, "boosting")
+
+
+# ----------------------------------------------------------------------------- margins
+def _cumulative_margin_distribution(margins: Any) -> tuple[np.ndarray, np.ndarray]:
+    r"""The empirical CMD :math:`F(\theta) = \hat P[m \le \theta]` as a step function.
+
+    Returns ``theta``, the distinct margins in increasing order, and ``fraction[k]``, the
+    fraction of margins at or below ``theta[k]`` (so ``fraction[-1] == 1``).
+    """
+    m = np.asarray(margins, dtype=float).reshape(-1)
+    if m.size == 0 or not np.all(np.isfinite(m)):
+        raise InputError("margins must be a non-empty array of finite values in [-1, 1].")
+    theta, counts = np.unique(m, return_counts=True)
+    return theta, np.cumsum(counts) / m.size
+
+
+def plot_margin_distribution(margin_sets: Any, *, ax: Any = None,
+                             path: str | os.PathLike | None = None,
+                             title: str | None = None) -> Any:
+    r"""Plot cumulative margin distributions (the QMM paper Figures 1 and 4).
+
+    The cumulative margin distribution (CMD) of margins :math:`m_i \in [-1, 1]` (see
+    :func:`~optirules.learners.ensemble_margins`) is
+    :math:`F(\theta) = \hat P[m \le \theta]`, drawn as a step curve from
+    :math:`(-1, 0)` to :math:`(1, 1)`.
+
+    Uses matplotlib's object API with the Agg canvas, so it never opens a window and does
+    not change the global backend.
+
+    Parameters
+    ----------
+    margin_sets : array-like or mapping of str to array-like
+        One margin vector, or ``{label: margins}`` for several curves.
+    ax : matplotlib Axes, optional
+        Draw into these axes; by default a new figure is made.
+    path : str or Path, optional
+        Save the figure there (format from the suffix, e.g. ``.png``; PNG without one),
+        atomically: a failed write leaves nothing behind.
+    title : str, optional
+        Axes title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure holding the plot (line ``k`` of its Axes is the curve of the ``k``-th
+        margin vector).
+
+    Raises
+    ------
+    InputError
+        No margin vector, or an empty one or one with a non-finite value.
+    OutputError
+        The figure cannot be written to ``path``.
+    """
+    from collections.abc import Mapping
+
+    if isinstance(margin_sets, Mapping):
+        sets = {str(k): v for k, v in margin_sets.items()}
+    else:
+        sets = {"margins": margin_sets}
+    if not sets:
+        raise InputError("margin_sets is empty: pass at least one margin vector.")
+    if ax is None:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+
+        fig = Figure(figsize=(5.5, 4.0))
+        FigureCanvasAgg(fig)
+        ax = fig.add_subplot(1, 1, 1)
+    else:
+        fig = ax.figure
+    for label, m in sets.items():
+        theta, frac = _cumulative_margin_distribution(m)
+        xs = np.concatenate([[-1.0], theta, [1.0]])
+        ys = np.concatenate([[0.0], frac, [1.0]])
+        ax.step(xs, ys, where="post", label=label)
+    ax.axvline(0.0, color="0.6", lw=0.8, ls=":")
+    ax.set_xlim(-1.0, 1.0)
+    ax.set_ylim(0.0, 1.02)
+    ax.set_xlabel("margin θ")
+    ax.set_ylabel("fraction of margins ≤ θ")
+    if title:
+        ax.set_title(title)
+    ax.legend(loc="upper left", fontsize="small")
+    if path is not None:
+        from ._atomic import atomic_path
+
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, format=os.path.splitext(str(path))[1][1:] or "png", dpi=120,
+                        bbox_inches="tight")
+    return fig
+
+
+# ----------------------------------------------------------------------------- grids
+def plot_grid(frame: Any, metric: str = "accuracy", ax: Any = None) -> Any:
+    """Bar chart of mean ``metric`` (error bars: sd) per dataset and configuration.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The per-fold table of a grid (``GridResult.frame`` of
+        :func:`~optirules.experiments.run_grid`): columns ``dataset``, ``learner``,
+        ``params``, ``solver`` and ``metric``.
+    metric : str, default="accuracy"
+        The column drawn.
+    ax : matplotlib Axes, optional
+        Draw into these axes; by default a new figure is made (with the Agg backend when
+        no backend is chosen yet).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        One group of bars per dataset, one bar per configuration (``learner params``): the
+        means of :func:`~optirules.experiments.summarize` (over the solvers of the
+        configuration, if several), with their sd as error bars.
+    """
+    import matplotlib
+
+    if ax is None:
+        matplotlib.use("Agg", force=False)
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(8, 4))
+    # the mean and sd of experiments.summarize (the cells' folds), one row per cell
+    cells = frame.groupby(["dataset", "learner", "params", "solver"], sort=False)[metric]
+    s = cells.agg(["mean", "std"]).rename(columns={"std": "sd"}).reset_index()
+    s["sd"] = s["sd"].fillna(0.0)
+    s["config"] = s["learner"] + " " + s["params"]
+    mean = s.pivot_table(index="dataset", columns="config", values="mean")
+    sd = s.pivot_table(index="dataset", columns="config", values="sd")
+    mean.plot.bar(yerr=sd, ax=ax, rot=0)
+    ax.set_ylabel(metric)
+    ax.legend(fontsize="small")
+    return ax

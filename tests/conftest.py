@@ -3,6 +3,9 @@
 Hypothesis draws the same examples on every run (``derandomize``), so the test command gives
 the same result on any machine and on every run; ``HYPOTHESIS_PROFILE=explore`` draws fresh
 random examples to look for new failures (pin any it finds with ``@example``).
+
+Data generators used by several test files (each call with its own seed and sizes) are plain
+functions in ``tests/helpers.py``: ``from tests.helpers import ...``.
 """
 
 import os

@@ -14,6 +14,7 @@ import pytest  # noqa: E402
 
 from optirules import plotting  # noqa: E402
 from optirules.errors import InputError  # noqa: E402
+from tests.helpers import and_or_data  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -24,10 +25,7 @@ def _close_figures():
 
 @pytest.fixture(scope="module")
 def data():
-    rng = np.random.default_rng(0)
-    X = rng.integers(0, 2, size=(120, 6))
-    y = ((X[:, 0] & X[:, 1]) | X[:, 2]).astype(int)
-    return X, np.where(rng.random(120) < 0.1, 1 - y, y)
+    return and_or_data(120, 6, seed=0, noise=0.1)
 
 
 @pytest.fixture(scope="module")
@@ -211,10 +209,10 @@ def ovr_rule_set(iris):
 
 @pytest.fixture(scope="module")
 def ovr_dro(iris):
-    from optirules.learners import DRORuleEnsembleClassifier
+    from optirules.learners import BooleanRuleSetClassifier, DRORuleEnsembleClassifier
 
-    return DRORuleEnsembleClassifier(binarizer="auto", complexity=8, n_estimators=3,
-                                     max_iter=5, max_degree=1, random_state=0).fit(*iris)
+    return DRORuleEnsembleClassifier(complexity=8, n_estimators=3, random_state=0,
+                                     member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto", max_iter=5, max_degree=1)).fit(*iris)
 
 
 @pytest.fixture(scope="module")
@@ -384,3 +382,82 @@ def test_every_notebook_draws_with_optirules_plotting():
         code = "".join(c.source for c in cells if c.cell_type == "code")
         used = {n for n in names if f"{n}(" in code}
         assert "from optirules.plotting import" in code and used, path.name
+
+
+# ------------------------------------------------ margins (the QMM paper's CMD) and grids
+def test_cmd_counts_margins_at_or_below_theta():
+    m = np.array([0.2, -0.4, 0.2, 1.0, 0.6])
+    theta, frac = plotting._cumulative_margin_distribution(m)
+    np.testing.assert_allclose(theta, [-0.4, 0.2, 0.6, 1.0])
+    np.testing.assert_allclose(frac, [0.2, 0.6, 0.8, 1.0])
+    for t, f in zip(theta, frac):
+        assert f == np.mean(m <= t)
+    with pytest.raises(InputError):
+        plotting._cumulative_margin_distribution([np.nan, 0.1])
+
+
+def test_cmd_plot_writes_a_png(tmp_path):
+    rng = np.random.default_rng(0)
+    path = tmp_path / "cmd.png"
+    fig = plotting.plot_margin_distribution({"AdaBoost": rng.uniform(-1, 1, 50),
+                                             "QMM": rng.uniform(-0.5, 1, 50)},
+                                            path=path, title="t")
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    ax = fig.axes[0]
+    assert [line.get_label() for line in ax.get_lines()][:2] == ["AdaBoost", "QMM"]
+    # the step curve ends at fraction 1 and starts at 0
+    ys = ax.get_lines()[0].get_ydata()
+    assert ys[0] == 0.0 and ys[-1] == 1.0
+
+
+def test_the_margin_plot_is_written_atomically(tmp_path):
+    """The figure goes to the path given (format from its suffix, PNG without one); a
+    folder that does not exist raises OutputError and leaves nothing behind."""
+    from optirules.errors import OutputError
+
+    margins = {"x": np.linspace(-1, 1, 20)}
+    plotting.plot_margin_distribution(margins, path=tmp_path / "a.svg")
+    plotting.plot_margin_distribution(margins, path=tmp_path / "b")
+    assert (tmp_path / "a.svg").read_bytes().startswith(b"<?xml")
+    assert (tmp_path / "b").read_bytes().startswith(b"\x89PNG")
+    with pytest.raises(OutputError, match="does not exist"):
+        plotting.plot_margin_distribution(margins, path=tmp_path / "missing" / "c.png")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.svg", "b"]
+
+
+def test_grid_plot_draws_the_summary_means():
+    """One bar per (configuration, dataset), its height the mean of summarize; the plot
+    takes the grid's per-fold frame."""
+    from optirules.experiments import summarize
+
+    frame = pd.DataFrame({
+        "dataset": ["a", "a", "a", "b", "b", "b", "a", "b"],
+        "learner": ["cart"] * 6 + ["rules", "rules"],
+        "params": ["d=1", "d=1", "d=2", "d=1", "d=1", "d=2", "", ""],
+        "solver": [""] * 6 + ["highs", "highs"],
+        "accuracy": [0.5, 0.7, 0.9, 0.6, 0.8, 0.75, 0.85, 0.95],
+        "complexity": [1.0] * 8,
+        "fit_time": [0.0] * 8,
+    })
+    _, ax = plt.subplots()
+    assert plotting.plot_grid(frame, ax=ax) is ax
+    s = summarize(frame)
+    s["config"] = s["learner"] + " " + s["params"]
+    configs = sorted(s["config"].unique())
+    heights = [p.get_height() for p in ax.patches]
+    expected = [s.loc[(s["config"] == c) & (s["dataset"] == d), "mean"].item()
+                for c in configs for d in ("a", "b")]
+    np.testing.assert_allclose(heights, expected)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == configs
+    assert ax.get_ylabel() == "accuracy"
+    assert plotting.plot_grid(frame, metric="fit_time").get_ylabel() == "fit_time"
+
+
+def test_plots_live_only_in_optirules_plotting():
+    import optirules.experiments as experiments
+    import optirules.learners as learners
+
+    for name in ("plot_margin_distribution", "plot_grid"):
+        assert name in plotting.__all__
+        assert name not in learners.__all__ and name not in experiments.__all__
+        assert not hasattr(learners, name) and not hasattr(experiments, name)

@@ -10,7 +10,6 @@ _EXPORTS = {
     "make_learner": "._grid",
     "summarize": "._grid",
     "average_ranks": "._grid",
-    "plot_grid": "._grid",
     "LEARNERS": "._grid",
     "run_demo": "._demo",
     "format_demo": "._demo",

@@ -686,7 +686,8 @@ def margin_example(n_members: int = 200, random_state: int = 0, path: str | Path
     from sklearn.ensemble import RandomForestClassifier
     from sklearn.model_selection import train_test_split
 
-    from ..learners import QMMPruner, ensemble_margins, member_predictions, plot_margin_distribution
+    from ..learners import QMMPruner, ensemble_margins, member_predictions
+    from ..plotting import plot_margin_distribution
 
     X, y, _ = load_numeric(dataset)
     tr, te = train_test_split(np.arange(X.shape[0]), test_size=1 / 3, stratify=y,

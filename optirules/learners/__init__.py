@@ -15,7 +15,6 @@ _EXPORTS = {
     "ResampledAdaBoostClassifier": "._resampled_adaboost",
     "ensemble_diversity": "._diversity",
     "ensemble_margins": "._diversity",
-    "plot_margin_distribution": "._diversity",
     "member_predictions": "._pruning",
 }
 __all__ = sorted(_EXPORTS)

@@ -1,4 +1,4 @@
-r"""Margins and diversity of a voting ensemble: margins, CMD plot, disagreement, kappa.
+r"""Margins and diversity of a voting ensemble: margins, disagreement, kappa.
 
 Notation of "Ensemble Pruning via Margin Maximization" (the QMM paper): the member predictions on :math:`n` rows form
 :math:`\mathbf H \in \{-1, +1\}^{n \times T}` (:math:`h_{it} = h_t(\mathbf x_i)`), labels
@@ -6,7 +6,8 @@ Notation of "Ensemble Pruning via Margin Maximization" (the QMM paper): the memb
 
 * **Margins** :math:`m_i = y_i \sum_t \alpha_t h_{it} \in [-1, 1]` (the QMM paper,
   :math:`\mathbf m = \mathbf E\boldsymbol\alpha`); the **cumulative margin distribution**
-  (CMD, the QMM paper Figures 1 and 4) is :math:`F(\theta) = \hat P[m \le \theta]`.
+  (CMD, the QMM paper Figures 1 and 4) is :math:`F(\theta) = \hat P[m \le \theta]`,
+  drawn by :func:`optirules.plotting.plot_margin_distribution`.
 * **Pairwise disagreement** (the QMM paper, its diversity paragraph before Table 4):
   :math:`\operatorname{diff}(h_a, h_b) = \frac1n \sum_k I[h_a(\mathbf x_k) h_b(\mathbf x_k) < 0]`;
   the **diversity** of an ensemble is the mean of it over the :math:`T(T-1)/2` pairs (the
@@ -29,21 +30,15 @@ Notation of "Ensemble Pruning via Margin Maximization" (the QMM paper): the memb
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .._atomic import atomic_path
 from ..errors import InputError
 from ..models import ensemble_margins
 
 __all__ = [
     "ensemble_margins",
-    "cumulative_margin_distribution",
-    "plot_margin_distribution",
     "pairwise_disagreement",
     "ensemble_diversity",
     "kappa_statistic",
@@ -62,84 +57,6 @@ def _as_pm1_matrix(H: Any) -> np.ndarray:
     except ValueError:  # ragged input: the validator explains it
         pass
     return check_pm1_matrix(H)
-
-
-def cumulative_margin_distribution(margins: Any) -> tuple[np.ndarray, np.ndarray]:
-    r"""The empirical CMD :math:`F(\theta) = \hat P[m \le \theta]` as a step function.
-
-    Parameters
-    ----------
-    margins : array-like of shape (n_samples,)
-        Margins in [-1, 1].
-
-    Returns
-    -------
-    theta, fraction : ndarray
-        ``theta`` the distinct margins in increasing order, ``fraction[k]`` the fraction of
-        margins at or below ``theta[k]`` (so ``fraction[-1] == 1``).
-    """
-    m = np.asarray(margins, dtype=float).reshape(-1)
-    if m.size == 0 or not np.all(np.isfinite(m)):
-        raise InputError("margins must be a non-empty array of finite values in [-1, 1].")
-    theta, counts = np.unique(m, return_counts=True)
-    return theta, np.cumsum(counts) / m.size
-
-
-def plot_margin_distribution(margin_sets: Any, *, ax: Any = None, path: str | Path | None = None,
-                             title: str | None = None) -> Any:
-    """Plot cumulative margin distributions (the QMM paper Figures 1 and 4).
-
-    Uses matplotlib's object API with the Agg canvas, so it never opens a window and does
-    not change the global backend.
-
-    Parameters
-    ----------
-    margin_sets : array-like or mapping of str to array-like
-        One margin vector, or ``{label: margins}`` for several curves.
-    ax : matplotlib Axes, optional
-        Draw into these axes; by default a new figure is made.
-    path : str or Path, optional
-        Save the figure there (format from the suffix, e.g. ``.png``).
-    title : str, optional
-        Axes title.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-        The figure holding the plot.
-    """
-    if isinstance(margin_sets, Mapping):
-        sets = {str(k): v for k, v in margin_sets.items()}
-    else:
-        sets = {"margins": margin_sets}
-    if not sets:
-        raise InputError("margin_sets is empty: pass at least one margin vector.")
-    if ax is None:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-
-        fig = Figure(figsize=(5.5, 4.0))
-        FigureCanvasAgg(fig)
-        ax = fig.add_subplot(1, 1, 1)
-    else:
-        fig = ax.figure
-    for label, m in sets.items():
-        theta, frac = cumulative_margin_distribution(m)
-        xs = np.concatenate([[-1.0], theta, [1.0]])
-        ys = np.concatenate([[0.0], frac, [1.0]])
-        ax.step(xs, ys, where="post", label=label)
-    ax.axvline(0.0, color="0.6", lw=0.8, ls=":")
-    ax.set_xlim(-1.0, 1.0)
-    ax.set_ylim(0.0, 1.02)
-    ax.set_xlabel("margin θ")
-    ax.set_ylabel("fraction of margins ≤ θ")
-    if title:
-        ax.set_title(title)
-    ax.legend(loc="upper left", fontsize="small")
-    if path is not None:
-        with atomic_path(path) as tmp:
-            fig.savefig(tmp, format=os.path.splitext(str(path))[1][1:] or "png", dpi=120, bbox_inches="tight")
-    return fig
 
 
 def pairwise_disagreement(H: Any) -> np.ndarray:

@@ -1,4 +1,5 @@
-"""Margins, CMD plot, pairwise disagreement and kappa (the QMM paper diversity tools)."""
+"""Margins, pairwise disagreement and kappa (the QMM paper diversity tools; the CMD plot is
+tested in tests/test_plotting.py)."""
 
 from __future__ import annotations
 
@@ -12,13 +13,11 @@ from sklearn.metrics import cohen_kappa_score
 
 from optirules.errors import InputError
 from optirules.learners._diversity import (
-    cumulative_margin_distribution,
     ensemble_diversity,
     ensemble_margins,
     kappa_statistic,
     pairwise_disagreement,
     pairwise_kappa,
-    plot_margin_distribution,
 )
 
 
@@ -36,30 +35,6 @@ def test_margins_are_the_weighted_vote_times_the_label():
     np.testing.assert_allclose(expected, [0.5, 0.5, 0.0, -0.5])
     # uniform weights by default
     np.testing.assert_allclose(ensemble_margins(H, y), y * H.mean(axis=1))
-
-
-def test_cmd_counts_margins_at_or_below_theta():
-    m = np.array([0.2, -0.4, 0.2, 1.0, 0.6])
-    theta, frac = cumulative_margin_distribution(m)
-    np.testing.assert_allclose(theta, [-0.4, 0.2, 0.6, 1.0])
-    np.testing.assert_allclose(frac, [0.2, 0.6, 0.8, 1.0])
-    for t, f in zip(theta, frac):
-        assert f == np.mean(m <= t)
-    with pytest.raises(InputError):
-        cumulative_margin_distribution([np.nan, 0.1])
-
-
-def test_cmd_plot_writes_a_png(tmp_path):
-    rng = np.random.default_rng(0)
-    path = tmp_path / "cmd.png"
-    fig = plot_margin_distribution({"AdaBoost": rng.uniform(-1, 1, 50),
-                                    "QMM": rng.uniform(-0.5, 1, 50)}, path=path, title="t")
-    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    ax = fig.axes[0]
-    assert [line.get_label() for line in ax.get_lines()][:2] == ["AdaBoost", "QMM"]
-    # the step curve ends at fraction 1 and starts at 0
-    ys = ax.get_lines()[0].get_ydata()
-    assert ys[0] == 0.0 and ys[-1] == 1.0
 
 
 def test_disagreement_matches_brute_force():
@@ -117,19 +92,3 @@ def test_bad_member_matrices_raise_input_error():
         pairwise_disagreement(np.zeros((0, 3)))
     with pytest.raises(InputError):
         kappa_statistic([1, -1], [1])
-
-
-def test_the_margin_plot_is_written_atomically(tmp_path):
-    """The figure goes to the path given (format from its suffix, PNG without one); a
-    folder that does not exist raises OutputError and leaves nothing behind."""
-    from optirules.errors import OutputError
-    from optirules.learners import plot_margin_distribution
-
-    margins = {"x": np.linspace(-1, 1, 20)}
-    plot_margin_distribution(margins, path=tmp_path / "a.svg")
-    plot_margin_distribution(margins, path=tmp_path / "b")
-    assert (tmp_path / "a.svg").read_bytes().startswith(b"<?xml")
-    assert (tmp_path / "b").read_bytes().startswith(b"\x89PNG")
-    with pytest.raises(OutputError, match="does not exist"):
-        plot_margin_distribution(margins, path=tmp_path / "missing" / "c.png")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.svg", "b"]

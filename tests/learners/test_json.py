@@ -15,22 +15,17 @@ from optirules.learners import (
     DecisionListClassifier,
     DRORuleEnsembleClassifier,
 )
-
-
-def _data(n=60, d=4, seed=0):
-    rng = np.random.default_rng(seed)
-    X = rng.integers(0, 2, size=(n, d))
-    y = (X[:, 0] & X[:, 1]) | X[:, 2]
-    return X, y
+from tests.helpers import and_or_data
 
 
 @pytest.fixture(scope="module")
 def saved():
-    X, y = _data()
+    X, y = and_or_data()
     models = [
         BooleanRuleSetClassifier(max_degree=2, random_state=0).fit(X, y),
         BoostingClassifier(weak_learner="literal", n_estimators=5).fit(X, y),
-        DRORuleEnsembleClassifier(n_estimators=2, max_degree=2, random_state=0).fit(X, y),
+        DRORuleEnsembleClassifier(n_estimators=2, random_state=0,
+                                  member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, max_degree=2)).fit(X, y),
     ]
     return X, [(type(m), m.predict(X), json.loads(m.to_json())) for m in models]
 
@@ -84,7 +79,7 @@ def test_deep_nesting_is_an_input_error():
 def test_boosting_hypotheses_reading_missing_columns_are_refused(weak_learner, field, value):
     """A tampered hypothesis index is an InputError on load, not an IndexError (or an endless
     loop) at predict time."""
-    X, y = _data()
+    X, y = and_or_data()
     kw = {"binarizer": "auto"} if weak_learner in ("stump", "cart") else {}
     kw.update(max_degree=2) if weak_learner == "parity" else None
     clf = BoostingClassifier(weak_learner=weak_learner, n_estimators=3, random_state=0, **kw)
@@ -111,10 +106,11 @@ def _first_condition(data):
 def test_rule_conditions_reading_missing_columns_are_refused(field, value, message):
     import pandas as pd
 
-    X, y = _data()
+    X, y = and_or_data()
     frame = pd.DataFrame(X, columns=["a", "b", "c", "d"])
     for model in (BooleanRuleSetClassifier(max_degree=2, random_state=0),
-                  DRORuleEnsembleClassifier(n_estimators=2, max_degree=2, random_state=0)):
+                  DRORuleEnsembleClassifier(n_estimators=2, random_state=0,
+                                            member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, max_degree=2))):
         data = json.loads(model.fit(frame, y).to_json())
         _first_condition(data)[field] = value
         with pytest.raises(InputError, match=message):
@@ -142,8 +138,8 @@ def test_dro_ensemble_bodies_are_checked(saved, tamper, message):
 def _learners_on_raw_data():
     return [
         BooleanRuleSetClassifier(max_degree=1, binarizer="auto", random_state=0),
-        DRORuleEnsembleClassifier(n_estimators=2, max_degree=1, binarizer="auto",
-                                  random_state=0),
+        DRORuleEnsembleClassifier(n_estimators=2, random_state=0,
+                                  member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, max_degree=1, binarizer="auto")),
         BoostingClassifier(weak_learner="stump", binarizer="auto", n_estimators=3),
         DecisionListClassifier(max_degree=1),
     ]
@@ -205,7 +201,7 @@ def test_to_json_writes_atomically(model, tmp_path):
 
     from optirules.errors import OutputError
 
-    X, y = _data()
+    X, y = and_or_data()
     frame = pd.DataFrame(X, columns=list("abcd"))
     model.fit(frame, y)
     target = tmp_path / "model.json"
@@ -221,7 +217,7 @@ def test_to_json_writes_atomically(model, tmp_path):
 
 
 def test_multiclass_to_json_writes_atomically_and_reads_its_parts(tmp_path):
-    X, _y = _data(n=90)
+    X, _y = and_or_data(n=90)
     y = X[:, 0] + X[:, 1] + X[:, 2] * 0  # three classes: 0, 1, 2
     model = BooleanRuleSetClassifier(max_degree=1, random_state=0).fit(X, y)
     path = tmp_path / "ovr.json"
@@ -253,7 +249,7 @@ def test_damaged_saved_binarizer_parameters_are_refused(damage, message):
     InputError naming it (it was a TypeError)."""
     from optirules.data import FeatureBinarizer
 
-    X, y = _data()
+    X, y = and_or_data()
     model = BooleanRuleSetClassifier(max_degree=1, binarizer=FeatureBinarizer(n_thresholds=3),
                                       random_state=0).fit(X.astype(float), y)
     doc = json.loads(model.to_json())

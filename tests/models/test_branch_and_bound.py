@@ -16,6 +16,7 @@ from optirules.models import (
 )
 from optirules.models._clauses import normalize_clause
 from optirules.solvers import available_solvers
+from tests.helpers import cg_data
 
 from .test_rule_master import brute_force, make_instance
 
@@ -119,17 +120,9 @@ def test_no_clauses_gives_the_empty_rule_set_and_bad_input_is_refused():
         branch_and_bound_master(A, y, -P, pool, complexity=10.0)
 
 
-def _cg_data(seed, n=1500, f=8):
-    rng = np.random.default_rng(seed)
-    X = rng.random((n, f)) < 0.5
-    y = (X[:, 0] & X[:, 1]) | (X[:, 2] & ~X[:, 3])
-    y ^= rng.random(n) < 0.2
-    return np.hstack([X, ~X]), y, rng.dirichlet(np.ones(n))
-
-
 @pytest.mark.parametrize("seed", range(3))
 def test_column_generation_routes_and_the_routes_agree(seed, monkeypatch):
-    A, y, P = _cg_data(seed)
+    A, y, P = cg_data(seed, n=1500, f=8, noise=0.2, uniform=False)
     kw = dict(max_degree=2, complexity=12.0, random_seed=0, mip_gap=1e-9)
     milp = column_generation(A, y, P, master_ip="milp", **kw)
     bb = column_generation(A, y, P, master_ip="branch_and_bound", **kw)
@@ -154,6 +147,6 @@ def test_column_generation_routes_and_the_routes_agree(seed, monkeypatch):
 
 
 def test_master_ip_is_checked():
-    A, y, P = _cg_data(0, n=100)
+    A, y, P = cg_data(0, n=100, f=8, noise=0.2, uniform=False)
     with pytest.raises(InputError, match="master_ip must be one of"):
         column_generation(A, y, P, max_degree=1, complexity=6.0, master_ip="cplex")

@@ -18,6 +18,7 @@ from optirules.models import (
     split_solver,
 )
 from optirules.solvers import available_solvers
+from tests.helpers import cg_data
 
 from .test_rule_master import brute_force, make_instance
 
@@ -114,17 +115,9 @@ def test_split_solver_reads_one_name_or_a_mapping():
         split_solver(3)
 
 
-def _cg_data(seed=0, n=120, f=6):
-    rng = np.random.default_rng(seed)
-    X = rng.random((n, f)) < 0.5
-    y = (X[:, 0] & X[:, 1]) | (X[:, 2] & ~X[:, 3])
-    y ^= rng.random(n) < 0.1
-    return np.hstack([X, ~X]), y, np.full(n, 1.0 / n)
-
-
 @pytest.mark.parametrize("form", ["budget", "penalty"])
 def test_column_generation_ends_at_the_same_optimum_on_every_path(form):
-    A, y, P = _cg_data()
+    A, y, P = cg_data()
     kw = ({"complexity": 9.0} if form == "budget" else {"lambda0": 0.005, "lambda1": 0.005})
     runs = {"direct": column_generation(A, y, P, max_degree=2, **kw)}
     runs["persistent"] = column_generation(A, y, P, max_degree=2, master="persistent", **kw)
@@ -185,7 +178,7 @@ def test_direct_ip_equals_the_declarative_ip_on_generated_pools(seed):
     Pyomo model's IP reach the same objective."""
     from optirules.models import RuleMasterModel
 
-    A, y, P = _cg_data(seed, n=150, f=7)
+    A, y, P = cg_data(seed, n=150, f=7)
     res = column_generation(A, y, P, max_degree=2, complexity=12.0, lambda0=0.001,
                             lambda1=0.001, random_seed=0)
     assert res.info["ip_route"] == "highspy"
@@ -219,7 +212,7 @@ def test_master_ip_keeps_a_missed_positive_whose_weight_is_below_the_default_tol
 # ------------------------------------------------------------ restricted master over merged rows
 def _repeated_cg_data(seed, n=300, f=5):
     """Few distinct rows (f binary features), many repeats, non-uniform weights."""
-    A, y, _ = _cg_data(seed, n=n, f=f)
+    A, y, _ = cg_data(seed, n=n, f=f)
     P = np.random.default_rng(50 + seed).uniform(0.5, 1.5, n)
     return A, y, P / P.sum()
 
@@ -421,7 +414,7 @@ def test_ip_time_limit_stops_the_master_ip_and_keeps_the_better_rule_set():
 def test_lp_support_carries_the_restricted_lp_optimum(form):
     """info["lp_support"]: the final restricted LP's clauses with w_k > 0; the LP over them
     alone has the same optimum (the DRO ensemble starts the next member from them)."""
-    A, y, P = _cg_data(3)
+    A, y, P = cg_data(3)
     kw = ({"complexity": 9.0} if form == "budget" else {"lambda0": 0.005, "lambda1": 0.005})
     res = column_generation(A, y, P, max_degree=2, **kw)
     support = res.info["lp_support"]
@@ -442,7 +435,7 @@ def test_a_fit_stopped_on_its_gap_has_a_bound_within_that_gap(complexity, tol):
     large tolerances that make the stop come early on this small instance.)"""
     from optirules.models import all_clauses
 
-    A, y, P = _cg_data(seed=3, n=200, f=8)
+    A, y, P = cg_data(seed=3, n=200, f=8)
     full = HighsRuleMaster(A, y.astype(int), all_clauses(A, y, 3), sample_weight=P,
                            complexity=complexity)
     z_full = full.solve()
@@ -462,7 +455,7 @@ def test_a_fit_stopped_on_its_gap_has_a_bound_within_that_gap(complexity, tol):
 
 
 def test_tol_is_checked():
-    A, y, P = _cg_data()
+    A, y, P = cg_data()
     for bad in (-0.1, float("nan"), "0.1"):
         with pytest.raises(InputError, match="tol must be"):
             column_generation(A, y, P, max_degree=2, tol=bad)
@@ -474,7 +467,7 @@ def test_a_spent_time_limit_leaves_no_time_for_the_master_ip():
     and its objective is the master objective of its clauses."""
     from optirules.models import master_objective
 
-    A, y, P = _cg_data(seed=2, n=200, f=8)
+    A, y, P = cg_data(seed=2, n=200, f=8)
     res = column_generation(A, y, P, max_degree=2, lambda0=0.002, lambda1=0.002,
                             time_limit=1e-9)
     assert res.stop_reason == "time_limit"
@@ -492,7 +485,7 @@ def test_smoothing_keeps_the_certificate_and_the_optimum(form):
     below that optimum, and a fit stopped on its gap is within tol of it."""
     from optirules.models import all_clauses
 
-    A, y, P = _cg_data(seed=3, n=200, f=8)
+    A, y, P = cg_data(seed=3, n=200, f=8)
     kw = ({"complexity": 9.0} if form == "budget" else {"lambda0": 0.004, "lambda1": 0.002})
     full = HighsRuleMaster(A, y.astype(int), all_clauses(A, y, 3), sample_weight=P, **kw)
     z_full = full.solve()
@@ -509,7 +502,7 @@ def test_smoothing_keeps_the_certificate_and_the_optimum(form):
 
 
 def test_smoothing_is_checked():
-    A, y, P = _cg_data()
+    A, y, P = cg_data()
     for bad in (-0.1, 1.0, float("nan"), "0.5"):
         with pytest.raises(InputError, match="smoothing must be"):
             column_generation(A, y, P, max_degree=2, smoothing=bad)
@@ -521,7 +514,7 @@ def test_a_warm_lp_past_its_iteration_bound_restarts_cold(monkeypatch):
     restarts, and column generation reaches the same LP optimum and rule set."""
     import optirules.models.masters._highs_lp as rm
 
-    A, y, P = _cg_data(seed=4, n=200, f=8)
+    A, y, P = cg_data(seed=4, n=200, f=8)
     kw = {"max_degree": 2, "lambda0": 0.003, "lambda1": 0.003, "master": "dual"}
     plain = column_generation(A, y, P, **kw)
     monkeypatch.setattr(rm, "WARM_ITERATION_FLOOR", 1)

@@ -11,6 +11,7 @@ import pytest
 
 from optirules.errors import InputError
 from optirules.models import EnumerationPricer, enumerate_pricing
+from tests.helpers import prices
 
 
 def brute_force(A, v, comp, degree):
@@ -27,10 +28,6 @@ def instance(seed, n=None, L=None):
     L = L or int(rng.integers(4, 11))
     A = rng.random((n, L)) < rng.uniform(0.3, 0.8)
     return rng, A
-
-
-def prices(rng, n):
-    return rng.normal(0, 1, n) * (rng.random(n) < 0.8) / n
 
 
 @pytest.mark.parametrize("block_rows", [None, 7])

@@ -17,16 +17,7 @@ from optirules.models import (
     beam_search_pricing,
     reduced_costs,
 )
-
-
-def make_instance(seed: int, n_rows: int = 20, n_features: int = 4):
-    rng = np.random.default_rng(seed)
-    X = rng.integers(0, 2, size=(n_rows, n_features))
-    A = np.hstack([X, 1 - X])
-    y = rng.integers(0, 2, size=n_rows)
-    y[0], y[1] = 1, 0
-    P = rng.dirichlet(np.ones(n_rows))
-    return A, y, P, rng
+from tests.helpers import literal_instance
 
 
 def milp_kw(kw):
@@ -62,7 +53,7 @@ def random_duals(rng, y, kind):
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("kind", ["budget", "penalty"])
 def test_exact_pricing_equals_enumeration_of_degree_2_clauses(seed, kind):
-    A, y, P, rng = make_instance(seed)
+    A, y, P, rng = literal_instance(seed)
     mu, kw = random_duals(rng, y, kind)
     clauses = all_clauses(A.shape[1], 2)
     r_all = np.array([r_by_definition(A, y, P, mu, c, **kw) for c in clauses])
@@ -82,7 +73,7 @@ def test_exact_pricing_equals_enumeration_of_degree_2_clauses(seed, kind):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_exact_pricing_degree_3_equals_enumeration(seed):
-    A, y, P, rng = make_instance(seed + 50, n_rows=16, n_features=4)
+    A, y, P, rng = literal_instance(seed + 50, n_rows=16, n_features=4)
     mu, kw = random_duals(rng, y, "budget")
     clauses = all_clauses(A.shape[1], 3)
     r_all = reduced_costs(A, y, clauses, mu, sample_weight=P, **kw)
@@ -92,7 +83,7 @@ def test_exact_pricing_degree_3_equals_enumeration(seed):
 
 
 def test_exclude_returns_the_next_best_clause():
-    A, y, P, rng = make_instance(11)
+    A, y, P, rng = literal_instance(11)
     mu, kw = random_duals(rng, y, "budget")
     clauses = all_clauses(A.shape[1], 2)
     r_all = reduced_costs(A, y, clauses, mu, sample_weight=P, **kw)
@@ -111,7 +102,7 @@ def test_exclude_returns_the_next_best_clause():
 @pytest.mark.parametrize("seed", range(4))
 def test_wide_beam_finds_the_exact_minimum(seed):
     # with every literal in the beam, degree-2 search is exhaustive up to dominated clauses
-    A, y, P, rng = make_instance(seed + 30)
+    A, y, P, rng = literal_instance(seed + 30)
     mu, kw = random_duals(rng, y, "penalty")
     clauses = all_clauses(A.shape[1], 2)
     r_all = reduced_costs(A, y, clauses, mu, sample_weight=P, **kw)
@@ -123,7 +114,7 @@ def test_wide_beam_finds_the_exact_minimum(seed):
 @given(seed=st.integers(0, 10_000), max_degree=st.integers(1, 4),
        beam_width=st.integers(1, 6), k=st.integers(1, 8), kind=st.sampled_from(["b", "p"]))
 def test_beam_reports_exact_reduced_costs(seed, max_degree, beam_width, k, kind):
-    A, y, P, rng = make_instance(seed, n_rows=25, n_features=5)
+    A, y, P, rng = literal_instance(seed, n_rows=25, n_features=5)
     mu, kw = random_duals(rng, y, "budget" if kind == "b" else "penalty")
     out = beam_search_pricing(A, y, P, mu, max_degree=max_degree, beam_width=beam_width,
                               k=k, **kw)
@@ -148,7 +139,7 @@ def test_beam_reports_exact_reduced_costs(seed, max_degree, beam_width, k, kind)
 @pytest.mark.parametrize("form", ["budget", "penalty"])
 def test_column_generation_reaches_the_lp_over_all_clauses(form):
     """Master LP + exact pricing until no r(k) < 0 gives the LP over every clause."""
-    A, y, P, _ = make_instance(77, n_rows=18, n_features=3)
+    A, y, P, _ = literal_instance(77, n_rows=18, n_features=3)
     kw = {"complexity": 4.0} if form == "budget" else {"lambda0": 0.01, "lambda1": 0.01}
     master = HighsRuleMaster(A, y, [], sample_weight=P, **kw)
     master.solve()
@@ -180,7 +171,7 @@ def test_column_generation_reaches_the_lp_over_all_clauses(form):
 def test_pricing_model_names_and_sizes():
     import pyomo.environ as pyo
 
-    A, y, P, rng = make_instance(3)
+    A, y, P, rng = literal_instance(3)
     mu, kw = random_duals(rng, y, "budget")
     mu[0] = 0.0  # a zero-priced row is left out of the model
     m = RulePricingModel(A, y, P, mu, max_degree=2, **milp_kw(kw)).model
@@ -227,7 +218,7 @@ def test_beam_rejects_bad_width():
 def test_pricing_file_reads_back_with_the_same_optimum(tmp_path, suffix):
     import highspy
 
-    A, y, P, rng = make_instance(21)
+    A, y, P, rng = literal_instance(21)
     mu, kw = random_duals(rng, y, "budget")
     pricing = RulePricingModel(A, y, P, mu, max_degree=2, exclude=[(0,)], **milp_kw(kw))
     pricing.solve(mip_abs_gap=1e-10)

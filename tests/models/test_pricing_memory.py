@@ -11,6 +11,7 @@ import pytest
 
 from optirules.errors import InputError
 from optirules.models import EnumerationPricer
+from tests.helpers import prices
 from tests.models.test_enumeration import brute_force
 
 
@@ -26,10 +27,6 @@ def literals(rng, n, f, layout):
         A = np.hstack([X, ~X])[:, rng.permutation(2 * f)]
         return np.hstack([A, rng.random((n, 1)) < 0.5])
     return rng.random((n, 2 * f)) < rng.uniform(0.2, 0.8)
-
-
-def prices(rng, n):
-    return rng.normal(0, 1, n) * (rng.random(n) < 0.8) / n
 
 
 @pytest.mark.parametrize("rows_per_block", [0, 3])

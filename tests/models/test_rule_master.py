@@ -17,6 +17,7 @@ from optirules.models._clauses import (
     ruleset_covers,
     weighted_hamming_loss,
 )
+from tests.helpers import literal_instance
 
 TOL = 1e-7
 
@@ -24,12 +25,7 @@ TOL = 1e-7
 def make_instance(seed: int, n_rows: int = 24, n_features: int = 4, n_clauses: int = 10,
                   uniform: bool = False):
     """Random literal matrix (features and their negations), labels, a pmf and clauses."""
-    rng = np.random.default_rng(seed)
-    X = rng.integers(0, 2, size=(n_rows, n_features))
-    A = np.hstack([X, 1 - X])  # literals: x_j and not x_j
-    y = rng.integers(0, 2, size=n_rows)
-    y[0], y[1] = 1, 0
-    P = np.full(n_rows, 1.0 / n_rows) if uniform else rng.dirichlet(np.ones(n_rows))
+    A, y, P, rng = literal_instance(seed, n_rows, n_features, uniform=uniform)
     n_lit = A.shape[1]
     pool: list[tuple[int, ...]] = []
     while len(pool) < n_clauses:
