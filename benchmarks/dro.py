@@ -70,12 +70,13 @@ def _rows(name: str, n: int | None, seed: int = 0):
     return X.iloc[idx].reset_index(drop=True), y[idx]
 
 
-def fit_once(name: str, n: int | None, **params) -> dict:
-    from optirules.learners import DRORuleEnsembleClassifier
+def fit_once(name: str, n: int | None, max_degree: int | str = "auto", **params) -> dict:
+    from optirules.learners import BooleanRuleSetClassifier, DRORuleEnsembleClassifier
 
     X, y = _rows(name, n)
     load_before = os.getloadavg()[0]
-    est = DRORuleEnsembleClassifier(binarizer="auto", random_state=0, **params)
+    member = BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, max_degree=max_degree)
+    est = DRORuleEnsembleClassifier(random_state=0, member=member, **params)
     t, c = time.perf_counter(), time.process_time()
     est.fit(X, y)
     seconds, cpu = time.perf_counter() - t, time.process_time() - c
@@ -116,8 +117,6 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--n-jobs", type=int, default=None,
                     help="n_jobs of each fit (default: None, the member budgets one after "
                          "the other)")
-    ap.add_argument("--member-ip-time-limit", type=float, default=None,
-                    help="member_ip_time_limit of each fit (default: none, the exact members)")
     args = ap.parse_args(argv)
     degree = args.max_degree if args.max_degree == "auto" else int(args.max_degree)
     if args.quick:
@@ -133,7 +132,7 @@ def main(argv: list[str] | None = None) -> None:
     rows = []
     for name, n in cases:
         r = fit_once(name, n, max_degree=degree, time_limit=args.time_limit,
-                     member_ip_time_limit=args.member_ip_time_limit, n_jobs=args.n_jobs)
+                     n_jobs=args.n_jobs)
         rows.append(r)
         print(f"{name} {r['rows']} rows: {r['seconds']:.1f} s, CPU {r['cpu']:.1f} s (cg "
               f"{r['member_cg_time']:.1f}, "
@@ -157,9 +156,9 @@ def write(args, rows, sizes, started, t0, load0, *, done: bool) -> None:
         f"Load average (1, 5, 15 min) before the run {load0[0]:.2f}, {load0[1]:.2f}, "
         f"{load0[2]:.2f}; after the last fit {load1[0]:.2f}, {load1[1]:.2f}, {load1[2]:.2f}.",
         "",
-        f"`DRORuleEnsembleClassifier(binarizer=\"auto\", random_state=0, max_degree={args.max_degree}, "
-        f"time_limit={args.time_limit}, member_ip_time_limit={args.member_ip_time_limit}, "
-        f"n_jobs={args.n_jobs})` "
+        f"`DRORuleEnsembleClassifier(random_state=0, member=BooleanRuleSetClassifier("
+        f"lambda0=0.0, lambda1=0.0, tol=0.0, max_degree={args.max_degree}), "
+        f"time_limit={args.time_limit}, n_jobs={args.n_jobs})` "
         "(otherwise defaults: budget 30, "
         "member budgets 10, 15, 30, at most 10 members each, `n_iter_no_change=2`, member "
         "master IPs at `mip_gap=0.01` (from 5,000 merged label-1 rows by branch and bound "

@@ -33,7 +33,7 @@ import numpy as np  # noqa: E402
 from sklearn.model_selection import StratifiedKFold  # noqa: E402
 
 from optirules.data import load_dataset  # noqa: E402
-from optirules.learners import DRORuleEnsembleClassifier  # noqa: E402
+from optirules.learners import BooleanRuleSetClassifier, DRORuleEnsembleClassifier  # noqa: E402
 
 DATASETS = ("wdbc", "heart_statlog", "ionosphere", "banknote", "tic_tac_toe",
             "house_votes_84", "liver_disorders_bupa", "blood_transfusion")
@@ -56,7 +56,8 @@ def run(datasets, n_folds, variants):
             params = VARIANTS[label]
             acc, cpu, members = [], [], []
             for train, test in folds:
-                model = DRORuleEnsembleClassifier(binarizer="auto", random_state=0, **params)
+                model = DRORuleEnsembleClassifier(random_state=0, **params,
+                                                  member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto"))
                 t0 = time.process_time()
                 model.fit(X.iloc[train], y[train])
                 cpu.append(time.process_time() - t0)

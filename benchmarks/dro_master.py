@@ -73,12 +73,13 @@ def _fit(mode: str, n: int) -> dict:
     from dro import _rows
 
     _switch(mode)
-    from optirules.learners import DRORuleEnsembleClassifier
+    from optirules.learners import BooleanRuleSetClassifier, DRORuleEnsembleClassifier
 
     X, y = _rows("magic_gamma", n + 5000)
     Xt, yt = X.iloc[n:], y[n:]
     X, y = X.iloc[:n], y[:n]
-    est = DRORuleEnsembleClassifier(binarizer="auto", random_state=0)
+    est = DRORuleEnsembleClassifier(random_state=0,
+                                    member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto"))
     load = os.getloadavg()[0]
     t, c = time.perf_counter(), time.process_time()
     est.fit(X, y)
@@ -98,7 +99,7 @@ def _member(mode: str) -> dict:
 
     _switch(mode)
     import optirules.models as rm
-    from optirules.learners import DRORuleEnsembleClassifier
+    from optirules.learners import BooleanRuleSetClassifier, DRORuleEnsembleClassifier
     from optirules.models import column_generation
 
     iters = []
@@ -112,7 +113,7 @@ def _member(mode: str) -> dict:
     rm.HighsRuleMaster.solve = counted
     X, y = _rows("magic_gamma", None)
     # the literals a DRO fit uses: its binarizer ("auto"), fitted on all rows
-    A = DRORuleEnsembleClassifier(binarizer="auto")._literal_matrix(X, reset=True)
+    A = DRORuleEnsembleClassifier(member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto"))._literal_matrix(X, reset=True)
     yb = np.asarray(y) == 1
     P = np.full(len(yb), 1.0 / len(yb))
     load = os.getloadavg()[0]

@@ -74,14 +74,14 @@ def make(learner: str, X_train) -> object:
     if learner == "rule_set":
         return BooleanRuleSetClassifier(binarizer="auto", random_state=0)
     if learner == "dro_new":
-        return DRORuleEnsembleClassifier(binarizer="auto", random_state=0)
-    probe = DRORuleEnsembleClassifier(binarizer="auto")
+        return DRORuleEnsembleClassifier(random_state=0,
+                                         member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto"))
+    probe = DRORuleEnsembleClassifier(member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto"))
     n, n_lit = probe._literal_matrix(X_train, reset=True).shape  # the learner's literals
     degree = 3 if n * n_lit ** 3 / 6.0 <= OLD_DEGREE_WORK else 2
-    return DRORuleEnsembleClassifier(binarizer="auto", random_state=0,
-                                     member_complexity=(10.0, 15.0, 30.0),
+    return DRORuleEnsembleClassifier(random_state=0, member_complexity=(10.0, 15.0, 30.0),
                                      n_iter_no_change=2, member_ip_max_nodes=None,
-                                     max_degree=degree)
+                                     member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto", max_degree=degree))
 
 
 def fit_one(learner: str, name: str, fold: int, X, y, train, test) -> dict:

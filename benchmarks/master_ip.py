@@ -57,12 +57,13 @@ def _rows(name: str, n: int | None):
 
 def instances(name: str, n: int | None):
     """(label, A, y, P, pool, budget) of the IPs of one data set."""
-    from optirules.learners import DRORuleEnsembleClassifier
+    from optirules.learners import BooleanRuleSetClassifier, DRORuleEnsembleClassifier
     from optirules.models import column_generation
 
     X, y = _rows(name, n)
-    est = DRORuleEnsembleClassifier(binarizer="auto", random_state=0, member_complexity=10.0,
-                                    n_estimators=3, n_iter_no_change=None).fit(X, y)
+    est = DRORuleEnsembleClassifier(random_state=0, member_complexity=10.0, n_estimators=3,
+                                    n_iter_no_change=None,
+                                    member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto")).fit(X, y)
     A = np.asarray(est.binarizer_.transform(X), dtype=bool)
     yb = np.asarray(y == est.classes_[1], dtype=bool)
     for t, P in enumerate(est.pmf_history_):

@@ -444,7 +444,8 @@ def make_learner(name: str) -> Learner:
     if name == "dro":
         from optirules.learners import DRORuleEnsembleClassifier
 
-        return DRO(DRORuleEnsembleClassifier(binarizer="auto", random_state=0))
+        return DRO(DRORuleEnsembleClassifier(random_state=0,
+                                             member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto")))
     if name == "decision_list":
         from optirules.learners import DecisionListClassifier
 

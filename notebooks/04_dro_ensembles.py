@@ -85,8 +85,8 @@ print(f"{len(X_train)} training / {len(X_test)} test rows, {X.shape[1]} votes;"
 # %%
 RHO = 0.1
 dro = DRORuleEnsembleClassifier(complexity=15, member_complexity=5, rho=RHO, n_estimators=6,
-                                selection="robust_loss", max_degree=2, binarizer="auto",
-                                random_state=0)
+                                selection="robust_loss", random_state=0,
+                                member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, max_degree=2, binarizer="auto"))
 dro.fit(X_train, y_train)
 print(dro)
 print()
@@ -200,8 +200,8 @@ print(pmf_solvers.to_string(index=False, float_format=lambda v: f"{v:.2e}"))
 
 # %%
 binary = DRORuleEnsembleClassifier(loss="binary", complexity=5, member_complexity=5, rho=0.5,
-                                   n_estimators=8, max_degree=2, binarizer="auto",
-                                   random_state=0).fit(X_train, y_train)
+                                   n_estimators=8, random_state=0,
+                                   member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, max_degree=2, binarizer="auto")).fit(X_train, y_train)
 for n, (member, r) in enumerate(zip(binary.members_, binary.robust_loss_history_), 1):
     print(f"  h_{n}: R(h_{n}) = {r:.4f}   {member}")
 print(f"cycle detected: {binary.cycle_detected_}, from iteration {binary.cycle_start_},"
@@ -284,11 +284,11 @@ plt.show()
 # training rows with those values (`refit=True`).  `time_limit` would bound all of it.
 
 # %%
-auto = DRORuleEnsembleClassifier(complexity=15, rho=RHO, n_estimators=6, max_degree=2,
-                                 binarizer="auto", random_state=0).fit(X_train, y_train)
-held = DRORuleEnsembleClassifier(complexity=15, rho=RHO, n_estimators=6, max_degree=2,
-                                 selection="validation", binarizer="auto",
-                                 random_state=0).fit(X_train, y_train)
+auto = DRORuleEnsembleClassifier(complexity=15, rho=RHO, n_estimators=6, random_state=0,
+                                 member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, max_degree=2, binarizer="auto")).fit(X_train, y_train)
+held = DRORuleEnsembleClassifier(complexity=15, rho=RHO, n_estimators=6, selection="validation",
+                                 random_state=0,
+                                 member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, max_degree=2, binarizer="auto")).fit(X_train, y_train)
 for name, est in (("robust loss (default)", auto), ("held-out rows", held)):
     print(name)
     print(pd.DataFrame(est.member_complexity_results_).to_string(

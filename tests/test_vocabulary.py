@@ -124,9 +124,12 @@ def test_learners_take_class_weight_last_and_none_by_default(cls_name, name):
 
 
 def test_the_decision_lists_and_rule_sets_share_max_degree():
-    for name in ("BooleanRuleSetClassifier", "DRORuleEnsembleClassifier",
-                 "BoostingClassifier", "DecisionListClassifier"):
+    for name in ("BooleanRuleSetClassifier", "BoostingClassifier", "DecisionListClassifier"):
         assert "max_degree" in _params(LEARNERS[name]), name
+    # the DRO ensemble composes its member rule set: member=BooleanRuleSetClassifier(...)
+    dro = LEARNERS["DRORuleEnsembleClassifier"]
+    assert "member" in _params(dro) and "max_degree" not in _params(dro)
+    assert type(dro()._member_estimator()) is LEARNERS["BooleanRuleSetClassifier"]
     assert "max_degrees" in _params(LEARNERS["DecisionListCV"])
 
 

@@ -36,7 +36,6 @@ __all__ = [
     "LEARNERS",
     "summarize",
     "average_ranks",
-    "plot_grid",
     "load_grid_data",
 ]
 
@@ -167,10 +166,16 @@ def make_learner(name: str, params: Mapping[str, Any] | None = None, *, seed: in
             raise InputError(f"learner {name!r} solves no optimization model, so it takes no solver "
                              f"(got solver={solver!r}); leave the grid's solver at None for it.")
         extra["solver"] = solver
-    if name in _BINARIZED_LEARNERS and "binarizer" in names and params.get("binarizer") is None:
+    if name in _BINARIZED_LEARNERS and params.get("binarizer") is None:
         from ..data import FeatureBinarizer
 
-        extra["binarizer"] = FeatureBinarizer(categorical_features=list(categorical) or None)
+        binarizer = FeatureBinarizer(categorical_features=list(categorical) or None)
+        if "binarizer" in names:
+            extra["binarizer"] = binarizer
+        elif "member" in names and params.get("member") is None:  # the DRO ensemble's member
+            from sklearn.base import clone
+
+            extra["member"] = clone(target._member_estimator()).set_params(binarizer=binarizer)
     target.set_params(**extra)
     if name in LEARNERS and name not in _RAW_DATA_LEARNERS | _BINARIZED_LEARNERS:
         est = _one_hot_pipeline(est)
@@ -708,22 +713,3 @@ def average_ranks(frame: pd.DataFrame, metric: str = "accuracy", *,
     table = s.pivot_table(index="dataset", columns="config", values="mean")
     ranks = table.rank(axis=1, ascending=not higher_is_better, method="average")
     return ranks.mean(axis=0).sort_values()
-
-
-def plot_grid(frame: pd.DataFrame, metric: str = "accuracy", ax=None):
-    """Bar chart of mean ``metric`` (error bars: sd) per dataset and configuration."""
-    import matplotlib
-
-    if ax is None:
-        matplotlib.use("Agg", force=False)
-        import matplotlib.pyplot as plt
-
-        _, ax = plt.subplots(figsize=(8, 4))
-    s = summarize(frame, metric)
-    s["config"] = s["learner"] + " " + s["params"]
-    mean = s.pivot_table(index="dataset", columns="config", values="mean")
-    sd = s.pivot_table(index="dataset", columns="config", values="sd")
-    mean.plot.bar(yerr=sd, ax=ax, rot=0)
-    ax.set_ylabel(metric)
-    ax.legend(fontsize="small")
-    return ax

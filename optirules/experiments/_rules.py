@@ -172,12 +172,12 @@ def make_method(method: str, categorical: Sequence[str], *, complexity: float = 
                                         binarizer=binarizer, random_state=random_state,
                                         time_limit=120.0)
     if method in ("dro", "dro_holdout"):
-        from ..learners import DRORuleEnsembleClassifier
+        from ..learners import BooleanRuleSetClassifier, DRORuleEnsembleClassifier
 
-        return DRORuleEnsembleClassifier(
-            complexity=complexity, n_estimators=4 if quick else 8, binarizer=binarizer,
-            selection="robust_loss" if method == "dro" else "validation",
-            random_state=random_state, time_limit=600.0)
+        return DRORuleEnsembleClassifier(complexity=complexity, n_estimators=4 if quick else 8,
+                                         selection="robust_loss" if method == "dro" else "validation",
+                                         random_state=random_state, time_limit=600.0,
+                                         member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer=binarizer))
     if method in ("adaboost", "random_forest"):
         from sklearn.compose import ColumnTransformer
         from sklearn.ensemble import AdaBoostClassifier, RandomForestClassifier
@@ -436,19 +436,18 @@ def run_cycling_experiment(dataset: str = "heart", *, rho: float = 0.5,
         length)`` of the binary variant or None; the parameters.
     """
     from ..data import FeatureBinarizer
-    from ..learners import DRORuleEnsembleClassifier
+    from ..learners import BooleanRuleSetClassifier, DRORuleEnsembleClassifier
 
     X, y, coded, note = load_rules_dataset(dataset)
     out: dict[str, Any] = {"dataset": dataset, "note": note, "rho": rho,
                            "member_complexity": member_complexity, "divergence": divergence}
     for loss in ("binary", "margin"):
-        est = DRORuleEnsembleClassifier(
-            complexity=max(member_complexity * 3, member_complexity),
-            member_complexity=member_complexity, rho=rho, divergence=divergence,
-            n_estimators=n_estimators, loss=loss, random_state=random_state,
-            selection="robust_loss",  # every iteration on all rows (no held-out split)
-            n_iter_no_change=2,  # the stopping rule this reproduction was published with
-            binarizer=FeatureBinarizer(categorical_features=coded or None))
+        est = DRORuleEnsembleClassifier(complexity=max(member_complexity * 3, member_complexity),
+                                        member_complexity=member_complexity, rho=rho,
+                                        divergence=divergence, n_estimators=n_estimators,
+                                        loss=loss, random_state=random_state,
+                                        selection="robust_loss", n_iter_no_change=2,
+                                        member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer=FeatureBinarizer(categorical_features=coded or None)))
         est.fit(X, y)
         ids: dict[frozenset, int] = {}
         rows = []

@@ -104,8 +104,8 @@ speed and load, and ``status_`` says so; without one (the default) the fit does 
 not in seconds, so the same data, parameters and ``random_state`` give the same ensemble on
 any machine.  When the node bound stops an IP, the candidate is its best incumbent: the
 candidate's ``status`` says which bound stopped it and its ``gap`` is the IP's relative gap,
-and ``status_`` counts such IPs.  ``combination_time_limit`` adds a wall-clock limit per IP
-(opt-in).
+and ``status_`` counts such IPs.  Only the fit's ``time_limit`` (opt-in) bounds them in
+seconds.
 
 **Binary-loss variant** (``loss="binary"``, the DRO paper §2.3 and §4.1): steps 2 and 3 are
 replaced by :math:`P^n = \arg\max_{P \in \mathcal{P}} \mathbb{E}_P |h_n(x) - y|` for the
@@ -128,7 +128,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import validate_data
 
 from .._workers import parallel
@@ -140,6 +140,7 @@ from ..models import (
     clause_coverage,
     column_generation,
     resolve_max_degree,
+    split_solver,
 )
 from ._checks import (
     check_fitted,
@@ -307,26 +308,27 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
     margin : float or None, default None
         The paper's margin :math:`\Delta` of the combination IP (None: the model's default
         :math:`\min(\min_k c(h_k) / (2\mathfrak{C}), 1/4)`).
-    lambda0, lambda1 : float, default 0
-        Penalty costs added to each member's master (0: the pure budget form of the DRO paper).
-    max_degree : int or "auto", default "auto"
-        Literals per clause of the members.  ``"auto"`` (:func:`dro_max_degree`): 3 when
-        :math:`N L^3 / 6 \le 10^8` (``N`` rows, ``L`` literals; :data:`AUTO_DEGREE_WORK`),
-        else 2 -- a smaller degree than BooleanRuleSetClassifier's ``"auto"`` (3 for
-        ``L <= 288`` whatever ``N``), because the ensemble prices clauses for every member.
-        The threshold was chosen by the runs of ``benchmarks/results/dro_small.md`` (larger
-        data: ``benchmarks/results/dro.md``).
-        The paper fixes no degree.
-    pricing, beam_width, n_columns, max_iter, solver
-        Column generation of each member, as for BooleanRuleSetClassifier.
-    mip_gap : float, default 0.01
-        Relative MIP gap at which each member's master IP (eqs 6-8 over the member's pool)
-        stops.  The gap each member reaches against the LP bound over all clauses is
-        reported in ``member_results_`` (``gap``, ``absolute_gap``).  ``0.01`` roughly
-        halved the fit on adult against ``1e-6`` with the same returned ensemble (figures
-        in docs/papers/dro_rule_ensembles.md).  A member
-        whose incumbent (local search, or its restricted LP's solution rounded) is already
-        within ``mip_gap`` of the restricted LP's optimum solves no IP
+    member : BooleanRuleSetClassifier or None, default None
+        The rule set whose column-generation settings every member uses: ``lambda0``,
+        ``lambda1`` (penalties added to each member's master; 0: the pure budget form of
+        the DRO paper), ``max_degree``, ``pricing``, ``exact_method``, ``beam_width``,
+        ``n_columns``, ``max_iter``, ``tol``, ``pricing_time_limit``, ``mip_gap``,
+        ``solver``, ``binarizer`` and ``backend``.  ``None``:
+        ``BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0)``, the DRO paper's
+        budget-form member (eq 8 with :math:`C = \mathfrak{C}'`) whose column generation
+        runs until pricing proves the restricted LP optimal.  What the ensemble decides
+        itself -- the member's budget (``member_complexity``), the time limit, the class
+        weights, the seed and the log -- is refused on the member (its ``complexity``,
+        ``time_limit``, ``class_weight``, ``random_state``, ``verbose``, ``warm_start``,
+        ``form``, ``target_class`` must keep their defaults).  ``max_degree="auto"`` is
+        resolved by :func:`dro_max_degree`: 3 when :math:`N L^3 / 6 \le 10^8` (``N`` rows,
+        ``L`` literals; :data:`AUTO_DEGREE_WORK`), else 2 -- a smaller degree than the rule
+        set's own ``"auto"``, because the ensemble prices clauses for every member
+        (``benchmarks/results/dro_small.md``, ``benchmarks/results/dro.md``); the paper
+        fixes no degree.  ``mip_gap`` is the relative gap at which each member's master IP
+        (eqs 6-8 over the member's pool) stops (each member's gap against the LP bound
+        over all clauses is in ``member_results_``); a member whose incumbent is already
+        within it of the restricted LP's optimum solves no IP
         (:func:`~optirules.models.column_generation` with ``skip_ip=True``).
     n_iter_no_change : int or None, default 1
         Stop growing members for one :math:`\mathfrak{C}'` once this many members in a row
@@ -337,7 +339,9 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
         was chosen by the runs of ``benchmarks/results/dro_defaults.md`` and
         ``benchmarks/results/dro_small.md``.
     time_limit : float or None, default None
-        Wall-clock seconds for the whole fit (members, pmfs, combination IPs, refit); when
+        Wall-clock seconds for the whole fit (members, pmfs, combination IPs, refit), the
+        one limit in seconds of the ensemble (its node bounds are
+        ``combination_max_nodes`` and ``member_ip_max_nodes``); when
         it is hit the best ensemble so far is returned and ``status_`` says so, and the
         result depends on the machine's speed (module docstring).  With more than two
         classes the one-vs-rest ensembles share it (:mod:`optirules.learners._multiclass`).
@@ -349,16 +353,6 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
         depend on the machine's speed or load.  The IP has one binary variable per
         distinct member of the loop (at most ``n_estimators``), so the bound binds mostly
         with many members.  ``None``: no node bound.
-    combination_time_limit : float or None, default None
-        Wall-clock seconds for each combination IP (within ``time_limit``); opt-in: when it
-        stops an IP the result depends on the machine's speed and load, and the candidate's
-        ``status`` and ``status_`` say so.
-    member_ip_time_limit : float or None, default None
-        Seconds for each member's master IP (within ``time_limit``); when it stops the IP,
-        the member is the better of the IP solver's best rule set and the incumbent
-        (local search, or a restricted IP), its gap reported in ``member_results_``.
-        ``None``: no limit in seconds.  A wall-clock limit makes the fit depend on the
-        machine's load; ``member_ip_max_nodes`` bounds the IP deterministically.
     member_ip_max_nodes : int or None, default 1
         Branch-and-bound nodes of each member's master IP (HiGHS's ``mip_max_nodes``;
         1: the root with its cuts and heuristics); the member is the better of the IP's
@@ -387,10 +381,9 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
         ``"members"``: higher mean held-out accuracy and less CPU time per fold).
         ``"pool"`` needs fewer column-generation iterations still, but hands the master
         IP the largest pool, which made the whole fit slower on the largest data set.
-    binarizer : None, "auto" or FeatureBinarizer, default "auto"
-        As :class:`BooleanRuleSetClassifier`'s: ``"auto"`` takes a table of 0/1 values as
-        it is and binarizes anything else with a
-        :class:`~optirules.data.FeatureBinarizer`; ``input_summary_`` says which.
+    solver : str, mapping or None, default None
+        The solver of the members (as the rule set's ``solver``) and of the combination
+        IPs; ``None``: the member's ``solver``.
     random_state : int or None, default None
         Seeds the validation split and HiGHS.  The fit is deterministic given it.
     n_jobs : int or None, default None
@@ -473,8 +466,7 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
     status_ : str
         ``"completed"``, or ``"time_limit: ..."`` when ``time_limit`` stopped the fit; when
         a bound stopped combination IPs, followed by ``"; combination IPs: ..."`` naming
-        the bound (``combination_max_nodes``, ``combination_time_limit`` or
-        ``time_limit``), how many IPs it stopped, the largest gap among them and the gap of
+        the bound (``combination_max_nodes`` or ``time_limit``), how many IPs it stopped, the largest gap among them and the gap of
         the returned candidate's IP; a wall-clock bound adds that the result depends on
         the machine's speed.
     n_estimators_ : int
@@ -508,16 +500,11 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
                  rho: float = 0.1, divergence: str = "chi2", n_estimators: int = 10,
                  loss: str = "margin", selection: str = "robust_loss",
                  validation_fraction: float = 0.25, refit: bool = True,
-                 margin: float | None = None,
-                 lambda0: float = 0.0, lambda1: float = 0.0, max_degree: int | str = "auto",
-                 pricing: str = "auto", beam_width: int = 10, n_columns: int = 10,
-                 max_iter: int = 100, mip_gap: float = 0.01,
+                 margin: float | None = None, member: Any = None,
                  n_iter_no_change: int | None = 1, time_limit: float | None = None,
                  combination_max_nodes: int | None = 1000,
-                 combination_time_limit: float | None = None,
-                 member_ip_time_limit: float | None = None,
-                 member_ip_max_nodes: int | None = 1, solver: str = "highs",
-                 member_warm_start: str = "support", binarizer: Any = "auto",
+                 member_ip_max_nodes: int | None = 1, solver: Any = None,
+                 member_warm_start: str = "support",
                  random_state: Any = None, n_jobs: int | None = None,
                  verbose: bool = False, class_weight: Any = None) -> None:
         self.complexity = complexity
@@ -530,30 +517,88 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
         self.validation_fraction = validation_fraction
         self.refit = refit
         self.margin = margin
-        self.lambda0 = lambda0
-        self.lambda1 = lambda1
-        self.max_degree = max_degree
-        self.pricing = pricing
-        self.beam_width = beam_width
-        self.n_columns = n_columns
-        self.max_iter = max_iter
-        self.mip_gap = mip_gap
+        self.member = member
         self.n_iter_no_change = n_iter_no_change
         self.time_limit = time_limit
         self.combination_max_nodes = combination_max_nodes
-        self.combination_time_limit = combination_time_limit
-        self.member_ip_time_limit = member_ip_time_limit
         self.member_ip_max_nodes = member_ip_max_nodes
         self.solver = solver
         self.member_warm_start = member_warm_start
-        self.binarizer = binarizer
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
         self.class_weight = class_weight
 
+    # ------------------------------------------------------------------ the member
+    def _member_estimator(self) -> Any:
+        """The rule set whose settings the members use (``member``, or the default)."""
+        from ._rule_set import BooleanRuleSetClassifier
+
+        if self.member is None:
+            return BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0)
+        if not isinstance(self.member, BooleanRuleSetClassifier):
+            raise InputError(f"member must be a BooleanRuleSetClassifier (or None), got "
+                             f"{type(self.member).__name__}.")
+        return self.member
+
+    def _member_setting(self, name: str) -> Any:
+        return self._member_estimator().get_params(deep=False)[name]
+
+    # the members' column-generation settings (read by the shared rule-set input code)
+    lambda0 = property(lambda self: self._member_setting("lambda0"))
+    lambda1 = property(lambda self: self._member_setting("lambda1"))
+    binarizer = property(lambda self: self._member_setting("binarizer"))
+
+    def _solver(self) -> Any:
+        """``solver``, or the member's."""
+        return self._member_setting("solver") if self.solver is None else self.solver
+
+    def _milp_solver(self) -> str:
+        """The solver named for the MILP part (the member IPs and the combination IPs)."""
+        return split_solver(self._solver())[1]
+
+    #: member parameters the ensemble decides itself (they must keep their defaults)
+    _ENSEMBLE_OWNS = ("complexity", "time_limit", "class_weight", "random_state", "verbose",
+                      "warm_start", "form", "target_class")
+
+    def _check_member(self) -> None:
+        """The member is a rule set whose own checks pass, with the ensemble's parts at
+        their defaults."""
+        member = self._member_estimator()
+        defaults = type(member)().get_params(deep=False)
+        own = member.get_params(deep=False)
+        for name in self._ENSEMBLE_OWNS:
+            if own[name] is not defaults[name] and own[name] != defaults[name]:
+                raise InputError(
+                    f"member={member!r} sets {name}={own[name]!r}, which the ensemble "
+                    f"decides itself; leave it at its default and set the ensemble's "
+                    f"{'member_complexity' if name == 'complexity' else name} instead.")
+        if self.solver is not None:
+            member = clone(member).set_params(solver=self.solver)
+        member._check_params()
+
+    #: the members' settings that were the ensemble's own parameters before ``member``
+    _MEMBER_SETTINGS = ("lambda0", "lambda1", "max_degree", "pricing", "beam_width",
+                        "n_columns", "max_iter", "mip_gap", "binarizer")
+
+    @classmethod
+    def _upgrade_params(cls, params: dict[str, Any]) -> dict[str, Any]:
+        """Saved parameters of the layout before ``member`` (the members' settings among
+        the ensemble's own, two time limits in seconds) in today's: the settings become
+        the member's, the per-IP time limits are dropped (the fit's ``time_limit`` is the
+        one limit; they only shaped the fit, not the saved model)."""
+        moved = {k: params.pop(k) for k in cls._MEMBER_SETTINGS if k in params}
+        params.pop("combination_time_limit", None)
+        params.pop("member_ip_time_limit", None)
+        if moved and "member" not in params:
+            member = {"lambda0": 0.0, "lambda1": 0.0, "tol": 0.0, **moved}
+            params["member"] = {"__estimator__": "BooleanRuleSetClassifier",
+                                "params": member}
+        return params
+
     # ------------------------------------------------------------------ validation
     def _check_params(self) -> None:
+        self._check_member()
         if not _is_number(self.complexity, 2.0):
             raise InputError(f"complexity must be a number >= 2 (the overall budget C), got "
                              f"{self.complexity!r}.")
@@ -593,8 +638,6 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
             raise InputError(f"refit must be True or False, got {self.refit!r}.")
         if self.margin is not None and not (_is_number(self.margin) and self.margin < 0.5):
             raise InputError(f"margin must be None or in [0, 1/2), got {self.margin!r}.")
-        if not (_is_number(self.mip_gap) and self.mip_gap < 1):
-            raise InputError(f"mip_gap must be a number in [0, 1), got {self.mip_gap!r}.")
         if self.n_jobs is not None and (not _is_int(self.n_jobs, -(2**31)) or self.n_jobs == 0):
             raise InputError(f"n_jobs must be None or a nonzero int (joblib's: -1 for every "
                              f"core), got {self.n_jobs!r}.")
@@ -608,9 +651,14 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
         if self.n_iter_no_change is not None and not _is_int(self.n_iter_no_change, 1):
             raise InputError(f"n_iter_no_change must be None or an int >= 1, got "
                              f"{self.n_iter_no_change!r}.")
-        self._check_search_params(("n_estimators", "beam_width", "n_columns", "max_iter"),
-                                  ("time_limit", "combination_time_limit",
-                                   "member_ip_time_limit"))
+        for name, value in (("n_estimators", self.n_estimators),
+                            ("time_limit", self.time_limit)):
+            ok = (_is_int(value) if name == "n_estimators"
+                  else value is None or _is_number(value, 0.0, strict=True))
+            if not ok:
+                raise InputError(f"{name} must be "
+                                 f"{'an integer >= 1' if name == 'n_estimators' else 'None or a positive number of seconds'}"
+                                 f", got {value!r}.")
 
     def _seed(self) -> int:
         rs = self.random_state
@@ -686,8 +734,10 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
         self._deadline = None if self.time_limit is None else t0 + float(self.time_limit)
         self._history: list[dict[str, Any]] = []
         A = self._literal_matrix(X_fit, reset=True, sample_weight=sw)
+        # the members' penalties ("auto" resolved for the rows' total weight)
+        self.lambda0_, self.lambda1_ = self._penalties(self._total_weight)
         self.classes_ = classes
-        self.max_degree_ = dro_max_degree(self.max_degree, A.shape)
+        self.max_degree_ = dro_max_degree(self._member_setting("max_degree"), A.shape)
         seed = self._seed()
         budgets = self._budgets()
         n_iter = int(self.n_estimators)
@@ -840,24 +890,23 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
         own_ip = self._node_bounded_ip(y, budget)
         t_cg = time.perf_counter()
         res = column_generation(
-            A, y, P, complexity=budget, lambda0=float(self.lambda0),
-            lambda1=float(self.lambda1), max_degree=self.max_degree_, pricing=self.pricing,
-            beam_width=int(self.beam_width), n_columns=int(self.n_columns),
-            max_iter=int(self.max_iter), time_limit=tl,
+            A, y, P, complexity=budget, lambda0=self.lambda0_, lambda1=self.lambda1_,
+            max_degree=self.max_degree_, pricing=self._member_setting("pricing"),
+            exact_method=self._member_setting("exact_method"),
+            beam_width=int(self._member_setting("beam_width")), n_columns=int(self._member_setting("n_columns")),
+            max_iter=int(self._member_setting("max_iter")), time_limit=tl, tol=float(self._member_setting("tol")),
+            pricing_time_limit=self._member_setting("pricing_time_limit"),
+            backend=self._member_setting("backend"),
             # own_ip: column generation stops at its incumbent (any gap is "within"), and
             # the node-bounded master IP below decides the member
-            mip_gap=1.0 if own_ip else float(self.mip_gap),
-            solver=self.solver, random_seed=seed, initial_clauses=start, master_ip="auto",
-            progress=progress, pricer=pricer,
-            skip_ip=True, ip_time_limit=self.member_ip_time_limit,
+            mip_gap=1.0 if own_ip else float(self._member_setting("mip_gap")),
+            solver=self._solver(), random_seed=seed, initial_clauses=start, master_ip="auto",
+            progress=progress, pricer=pricer, skip_ip=True,
         )
         if own_ip:
             # the IP's seconds as column generation gives them: what is left of the
-            # member's share (with a floor of MIN_IP_SECONDS), within member_ip_time_limit
+            # member's share (with a floor of MIN_IP_SECONDS)
             ip_tl = None if tl is None else max(tl - (time.perf_counter() - t_cg), MIN_IP_SECONDS)
-            if self.member_ip_time_limit is not None:
-                ip_tl = (float(self.member_ip_time_limit) if ip_tl is None
-                         else min(ip_tl, float(self.member_ip_time_limit)))
             res = self._member_ip(A, y, P, res, budget, seed, ip_tl)
         info = {"cg_iterations": len(res.history), "lp_objective": res.lp_objective,
                 "converged": res.converged, "gap": res.gap, "absolute_gap": res.absolute_gap,
@@ -893,7 +942,7 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
         from ..models import HighsRuleMaster, complexity_costs, master_objective, row_prices
 
         t0 = time.perf_counter()
-        l0, l1 = float(self.lambda0), float(self.lambda1)
+        l0, l1 = self.lambda0_, self.lambda1_
         pool = list(res.pool)
         incumbent = list(res.clauses)
         ub = master_objective(A, y, P, incumbent, l0, l1)
@@ -907,7 +956,7 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
                                      l0, l1))
             keep = [c for c, r in zip(pool, rc) if z + max(float(r), 0.0) <= ub + 1e-12]
         chosen, status = incumbent, "incumbent (no column can improve it)"
-        gap_rel = float(self.mip_gap)
+        gap_rel = float(self._member_setting("mip_gap"))
         if keep and not ub - z <= gap_rel * ub:
             master = HighsRuleMaster(A, y.astype(int), pool, sample_weight=P,
                                      complexity=float(budget), lambda0=l0, lambda1=l1,
@@ -984,7 +1033,7 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
         # pairs are prepared once, and its sums carry over from member to member
         # (EnumerationPricer, incremental); each loop has its own, so a loop's members do
         # not depend on the loops run before it (or beside it, n_jobs)
-        pricer = (EnumerationPricer(A) if self.pricing != "beam" and self.max_degree_ <= 3
+        pricer = (EnumerationPricer(A) if self._member_setting("pricing") != "beam" and self.max_degree_ <= 3
                   else None)
         history: list[dict[str, Any]] = []
         t_run = time.perf_counter()
@@ -1151,13 +1200,11 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
             model = SparseCombinationModel(uniq[:, :-1], uniq[:, -1].astype(int), costs,
                                            budget, margin=self.margin,
                                            sample_weight=w / w.sum())
-            # the node bound (deterministic); wall-clock limits only when the user set one:
-            # combination_time_limit, within the whole fit's deadline (floor MIN_IP_SECONDS)
-            tl = (None if self.combination_time_limit is None
-                  else float(self.combination_time_limit))
-            clock = None if tl is None else "combination_time_limit"
+            # the node bound (deterministic); seconds only from the fit's time_limit (what
+            # is left of it, floor MIN_IP_SECONDS)
+            tl, clock = None, None
             rem = self._remaining()
-            if rem is not None and (tl is None or max(rem, MIN_IP_SECONDS) < tl):
+            if rem is not None:
                 tl, clock = max(rem, MIN_IP_SECONDS), "time_limit"
             nodes = self.combination_max_nodes
             try:
@@ -1206,9 +1253,8 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
 
     def _combination_limit(self, status: Any, clock: str | None) -> str | None:
         """The parameter whose bound stopped a combination IP with solve ``status``
-        (``combination_max_nodes``, or ``clock``: ``combination_time_limit`` or the fit's
-        ``time_limit``, whichever was the shorter; None without a wall-clock limit), or
-        None."""
+        (``combination_max_nodes``, or ``clock``: the fit's ``time_limit``; None without a
+        wall-clock limit), or None."""
         from ..solvers import Status
 
         if status is Status.ITERATION_LIMIT and self.combination_max_nodes is not None:
@@ -1229,7 +1275,7 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
         """``"; combination IPs: ..."`` for ``status_`` when a bound stopped combination IPs
         of ``candidates`` (every loop of the fit), else ``""``."""
         parts = []
-        for limit in ("combination_max_nodes", "combination_time_limit", "time_limit"):
+        for limit in ("combination_max_nodes", "time_limit"):
             hit = [c for c in candidates if c.get("limit") == limit]
             if not hit:
                 continue
@@ -1564,7 +1610,7 @@ class DRORuleEnsembleClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin
             model = RuleMasterModel(A, y.astype(int), pools[k],
                                     sample_weight=self.pmf_history_[k],
                                     complexity=float(self.member_complexity_),
-                                    lambda0=float(self.lambda0), lambda1=float(self.lambda1))
+                                    lambda0=self.lambda0_, lambda1=self.lambda1_)
             model.write(path)
             return [path]
         if which != "combination":

@@ -120,8 +120,8 @@ def jsonable_params(params: dict[str, Any]) -> dict[str, Any]:
 
 
 def restore_params(params: dict[str, Any]) -> dict[str, Any]:
-    """Inverse of :func:`jsonable_params` for the ``binarizer`` and ``class_weight``
-    parameters."""
+    """Inverse of :func:`jsonable_params` for the ``binarizer``, ``member`` and
+    ``class_weight`` parameters."""
     out = dict(params)
     cw = out.get("class_weight")
     if isinstance(cw, list):  # [[label, weight], ...]: the dict with its labels' types
@@ -133,6 +133,27 @@ def restore_params(params: dict[str, Any]) -> dict[str, Any]:
         except TypeError:
             raise InputError("the saved class_weight is damaged (a label is not a scalar); "
                              "re-export the model with to_json().") from None
+    m = out.get("member")
+    if m is not None and not (isinstance(m, dict)
+                              and m.get("__estimator__") == "BooleanRuleSetClassifier"):
+        raise InputError("the saved member is damaged (expected a saved "
+                         "BooleanRuleSetClassifier or null); re-export the model with "
+                         "to_json().")
+    if isinstance(m, dict):
+        import importlib
+
+        # by name, as the header check finds the learner (no import of the learner module:
+        # it imports this one)
+        member_class = importlib.import_module("optirules.learners").BooleanRuleSetClassifier
+
+        if not isinstance(m.get("params", {}), dict):
+            raise InputError("the saved member parameters are damaged (not an object); "
+                             "re-export the model with to_json().")
+        try:
+            out["member"] = member_class(**restore_params(m.get("params", {})))
+        except TypeError as exc:
+            raise InputError(f"the saved member parameters are damaged ({exc}); re-export "
+                             "the model with to_json().") from None
     b = out.get("binarizer")
     if isinstance(b, dict) and b.get("__estimator__") == "FeatureBinarizer":
         from ..data import FeatureBinarizer
@@ -505,7 +526,11 @@ def _check_header(data: dict[str, Any], fmt: str, n_classes: int | None = 2,
     params = data.get("params")
     if not isinstance(params, dict):
         raise doc.damaged("'params' is not an object", path="")
-    known = getattr(importlib.import_module("optirules.learners"), name)().get_params(deep=False)
+    cls = getattr(importlib.import_module("optirules.learners"), name)
+    upgrade = getattr(cls, "_upgrade_params", None)
+    if upgrade is not None:  # parameters of an earlier layout, in today's
+        params = data["params"] = upgrade(dict(params))
+    known = cls().get_params(deep=False)
     unknown = sorted(set(params) - set(known))
     if unknown:
         raise doc.damaged(f"{name} has no parameter {unknown[0]!r}", path="")

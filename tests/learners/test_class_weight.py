@@ -34,8 +34,8 @@ def tripled(y):
 
 
 def dro(**kw):
-    return DRORuleEnsembleClassifier(binarizer="auto", complexity=9, n_estimators=2,
-                                     max_degree=1, max_iter=10, random_state=0, **kw)
+    return DRORuleEnsembleClassifier(complexity=9, n_estimators=2, random_state=0, **kw,
+                                     member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto", max_degree=1, max_iter=10))
 
 
 def rule_set(**kw):
@@ -194,8 +194,8 @@ def test_resampled_adaboost_class_weight_is_sample_weight():
     lambda **kw: BoostingClassifier(n_estimators=10, **kw),
     lambda **kw: BooleanRuleSetClassifier(binarizer="auto", max_degree=1, random_state=0,
                                           **kw),
-    lambda **kw: DRORuleEnsembleClassifier(binarizer="auto", complexity=6, n_estimators=1,
-                                           max_degree=1, max_iter=10, random_state=0, **kw),
+    lambda **kw: DRORuleEnsembleClassifier(complexity=6, n_estimators=1, random_state=0, **kw,
+                                           member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto", max_degree=1, max_iter=10)),
 ], ids=["boosting", "rule_set", "dro"])
 def test_one_vs_rest_balances_the_k_classes_once(make):
     """K > 2 classes: "balanced" is computed on the K-class labels and the binary copies

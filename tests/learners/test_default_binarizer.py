@@ -11,9 +11,10 @@ from optirules.errors import InputError
 from optirules.learners import (
     BooleanRuleSetClassifier,
     BoostingClassifier,
-    DRORuleEnsembleClassifier,
 )
 from optirules.learners._checks import table_kind
+
+from ._dro import dro
 
 
 def _binary(seed=0, n=80, d=5):
@@ -56,8 +57,7 @@ def test_table_kind(X, kind):
 
 @pytest.mark.parametrize("cls, kw", [
     (BooleanRuleSetClassifier, dict(max_degree=2, random_state=0)),
-    (DRORuleEnsembleClassifier, dict(complexity=8, n_estimators=2, max_degree=2,
-                                     random_state=0)),
+    (dro, dict(complexity=8, n_estimators=2, max_degree=2, random_state=0)),
 ])
 def test_a_0_1_table_is_taken_as_it_is(cls, kw):
     X, y = _binary()
@@ -73,15 +73,14 @@ def test_a_0_1_table_is_taken_as_it_is(cls, kw):
     with pytest.raises(InputError, match="fitted on 0/1 columns taken as they are"):
         auto.predict(X + 0.5)
     # the summary survives JSON
-    back = cls.from_json(auto.to_json())
+    back = type(auto).from_json(auto.to_json())
     assert back.input_summary_ == auto.input_summary_
     np.testing.assert_array_equal(back.predict(X), auto.predict(X))
 
 
 @pytest.mark.parametrize("cls, kw", [
     (BooleanRuleSetClassifier, dict(max_degree=2, random_state=0)),
-    (DRORuleEnsembleClassifier, dict(complexity=8, n_estimators=2, max_degree=2,
-                                     random_state=0)),
+    (dro, dict(complexity=8, n_estimators=2, max_degree=2, random_state=0)),
 ])
 def test_raw_data_is_binarized(cls, kw):
     X, y = _raw()

@@ -15,8 +15,11 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from optirules.data import FeatureBinarizer
 from optirules.errors import InputError
+from optirules.learners import BooleanRuleSetClassifier
 from optirules.learners._dro_ensemble import DRORuleEnsembleClassifier, margin_loss
 from optirules.models import SparseCombinationModel, worst_case_pmf
+
+from ._dro import dro
 
 
 def noisy_data(seed: int = 0, n: int = 60, d: int = 6, noise: float = 0.15):
@@ -40,9 +43,10 @@ def divergence_by_hand(p: np.ndarray, kind: str) -> float:
 @pytest.fixture(scope="module", params=["chi2", "kl"])
 def fitted(request):
     X, y = noisy_data(1)
-    est = DRORuleEnsembleClassifier(complexity=12, member_complexity=4, rho=0.3,
-                                    divergence=request.param, n_estimators=4, max_degree=2,
-                                    selection="robust_loss", random_state=0).fit(X, y)
+    est = dro(complexity=12, member_complexity=4, rho=0.3,
+                                    divergence=request.param, n_estimators=4,
+                                    selection="robust_loss", random_state=0,
+                                    member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, max_degree=2)).fit(X, y)
     return est, X, y
 
 
@@ -120,8 +124,9 @@ def test_vote_level_scores_are_the_smoothed_shares_by_hand():
     from optirules.learners._scores import PRIOR_STRENGTH
 
     X, y = noisy_data(3, n=80)
-    est = DRORuleEnsembleClassifier(complexity=12, member_complexity=4, n_estimators=4,
-                                    max_degree=2, random_state=0).fit(X, y)
+    est = dro(complexity=12, member_complexity=4, n_estimators=4,
+                                    random_state=0,
+                                    member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, max_degree=2)).fit(X, y)
     F = sum(est.weights_[k] * est.members_[k].evaluate(X) for k in range(len(est.weights_)))
     F = np.round(F, 12)
     levels = np.unique(F)
@@ -149,8 +154,8 @@ def test_vote_level_scores_are_the_smoothed_shares_by_hand():
 def test_probabilities_are_never_0_or_1_on_noisy_data_and_agree_with_predict():
     X, y = noisy_data(4, n=240, noise=0.2)
     train, test = np.arange(160), np.arange(160, 240)
-    est = DRORuleEnsembleClassifier(complexity=12, n_estimators=4, max_degree=2,
-                                    random_state=0).fit(X[train], y[train])
+    est = dro(complexity=12, n_estimators=4, random_state=0,
+                                    member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, max_degree=2)).fit(X[train], y[train])
     for rows in (train, test):
         proba = est.predict_proba(X[rows])
         assert np.all((proba > 0) & (proba < 1))
@@ -165,8 +170,8 @@ def test_probabilities_are_never_0_or_1_on_noisy_data_and_agree_with_predict():
 
 def test_merged_rows_give_the_same_combination_ip():
     X, y = noisy_data(2)
-    est = DRORuleEnsembleClassifier(complexity=12, member_complexity=4, rho=0.2, n_estimators=3,
-                                    max_degree=2).fit(X, y)
+    est = dro(complexity=12, member_complexity=4, rho=0.2, n_estimators=3,
+                                    member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, max_degree=2)).fit(X, y)
     c = [c for c in est.candidates_ if c["iteration"] == 3 and c["pmf"] == "worst_case"][0]
     first = {}
     for k, m in enumerate(est.member_clauses_):
@@ -185,9 +190,9 @@ def test_every_candidate_is_its_combination_ip_when_members_repeat():
     # a repeated member leaves the P^0 combination IP unchanged and the fit reuses its
     # solution: every candidate must still be the optimum of its own IP, solved afresh
     X, y = noisy_data(2, n=80)
-    est = DRORuleEnsembleClassifier(complexity=12, member_complexity=6, n_estimators=5,
-                                    max_degree=2, n_iter_no_change=2,
-                                    random_state=0).fit(X, y)
+    est = dro(complexity=12, member_complexity=6, n_estimators=5,
+                                    n_iter_no_change=2, random_state=0,
+                                    member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, max_degree=2)).fit(X, y)
     keys = [frozenset(m) for m in est.member_clauses_]
     assert any(keys[i] in keys[:i] for i in range(1, len(keys)))  # a member repeats
     yb = (y == est.classes_[1]).astype(int)
@@ -210,8 +215,9 @@ def test_every_candidate_is_its_combination_ip_when_members_repeat():
 
 def test_binary_loss_cycles_and_the_repeat_is_reported(tmp_path):
     X, y = noisy_data(3, n=80, noise=0.25)
-    est = DRORuleEnsembleClassifier(complexity=4, member_complexity=4, rho=1.0, loss="binary",
-                                    n_estimators=8, max_degree=2).fit(X, y)
+    est = dro(complexity=4, member_complexity=4, rho=1.0, loss="binary",
+                                    n_estimators=8,
+                                    member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, max_degree=2)).fit(X, y)
     assert est.cycle_detected_
     keys = [frozenset(m) for m in est.member_clauses_]
     s, L = est.cycle_start_, est.cycle_length_
@@ -235,8 +241,8 @@ def test_validation_selection_is_deterministic():
     X, y = noisy_data(4, n=80)
     kw = dict(complexity=12, member_complexity=4, n_estimators=3, max_degree=2,
               selection="validation", random_state=3)
-    a = DRORuleEnsembleClassifier(**kw).fit(X, y)
-    b = DRORuleEnsembleClassifier(**kw).fit(X, y)
+    a = dro(**kw).fit(X, y)
+    b = dro(**kw).fit(X, y)
     assert a.validation_choice_ == b.validation_choice_
     np.testing.assert_array_equal(a.weights_, b.weights_)
     c = a.candidates_[a.selected_]
@@ -258,15 +264,15 @@ def test_default_reaches_a_concept_that_needs_the_whole_budget():
     kw = dict(complexity=9, n_estimators=4, max_degree=2, random_state=0)
     # C' = C/3 = 3 holds one clause per member, and a vote of single clauses is not their
     # OR: the old default cannot fit the concept even on the training rows
-    third = DRORuleEnsembleClassifier(member_complexity=3, **kw).fit(X, y)
+    third = dro(member_complexity=3, **kw).fit(X, y)
     assert third.score(X, y) < 1.0
-    est = DRORuleEnsembleClassifier(**kw).fit(X, y)  # C' chosen from {3, 9}
+    est = dro(**kw).fit(X, y)  # C' chosen from {3, 9}
     assert [r["member_complexity"] for r in est.member_complexity_results_] == [3, 9]
     assert est.member_complexity_ == 9 and est.complexity_ == 9
     assert est.score(X, y) == 1.0 and est.score(Xt, yt) == 1.0
     assert est.status_ == "completed" and est.selection_ == "robust_loss"
     # the held-out choice over the same grid reaches it too
-    held = DRORuleEnsembleClassifier(selection="validation", **kw).fit(X, y)
+    held = dro(selection="validation", **kw).fit(X, y)
     assert held.member_complexity_ == 9 and held.score(Xt, yt) == 1.0 and held.refitted_
 
 
@@ -274,10 +280,10 @@ def test_refit_is_the_loop_on_all_rows_with_the_chosen_values():
     X, y = noisy_data(8, n=120, noise=0.1)
     kw = dict(complexity=12, n_estimators=3, max_degree=2, random_state=1,
               selection="validation")
-    est = DRORuleEnsembleClassifier(**kw).fit(X, y)
+    est = dro(**kw).fit(X, y)
     ch = est.validation_choice_
     # the refit equals a fit with C' and the iteration fixed (the loop is deterministic)
-    ref = DRORuleEnsembleClassifier(**{**kw, "n_estimators": ch["iteration"],
+    ref = dro(**{**kw, "n_estimators": ch["iteration"],
                                        "selection": "robust_loss"},
                                     member_complexity=ch["member_complexity"]).fit(X, y)
     assert est.member_clauses_ == ref.member_clauses_
@@ -286,7 +292,7 @@ def test_refit_is_the_loop_on_all_rows_with_the_chosen_values():
              if c["iteration"] == ch["iteration"] and c["pmf"] == ch["pmf"])
     np.testing.assert_allclose(est.weights_, c["weights"])
     # refit=False keeps the inner-split ensemble: fitted on 90 of the 120 rows
-    inner = DRORuleEnsembleClassifier(**kw, refit=False).fit(X, y)
+    inner = dro(**kw, refit=False).fit(X, y)
     assert not inner.refitted_ and inner.pmf_history_.shape[1] == 90
     assert inner.validation_choice_ == ch
     picked = next(c for c in inner.candidates_ if c.get("validation_selected"))
@@ -303,7 +309,7 @@ def test_time_limit_bounds_the_whole_fit():
     t0 = time.perf_counter()
     # 3 x 400 members cannot all be grown in 2 s (each takes milliseconds at least), however
     # fast the machine: the limit must end the fit
-    est = DRORuleEnsembleClassifier(complexity=30, n_estimators=400, time_limit=2.0,
+    est = dro(complexity=30, n_estimators=400, time_limit=2.0,
                                     n_iter_no_change=None, random_state=0).fit(X, y)
     wall = time.perf_counter() - t0
     # every step (member, pmf, combination IPs) starts before the deadline, so the steps
@@ -323,14 +329,14 @@ def test_member_gaps_absolute_beside_relative_and_unknown_without_proof():
     X, y = noisy_data(9, n=80)
     kw = dict(complexity=12, member_complexity=6, n_estimators=2, max_degree=2,
               selection="robust_loss")
-    est = DRORuleEnsembleClassifier(pricing="exact", **kw).fit(X, y)
+    est = dro(**kw, pricing="exact").fit(X, y)
     for m in est.member_results_:
         assert m["gap_certified"]
         assert m["absolute_gap"] == pytest.approx(m["ip_objective"] - m["lp_bound"], abs=1e-15)
         assert m["absolute_gap"] >= 0
         rel = 0.0 if m["ip_objective"] <= 0 else m["absolute_gap"] / m["ip_objective"]
         assert m["gap"] == pytest.approx(rel, abs=1e-12)
-    beam = DRORuleEnsembleClassifier(pricing="beam", **kw).fit(X, y)
+    beam = dro(**kw, pricing="beam").fit(X, y)
     for m in beam.member_results_:
         assert not m["gap_certified"]
         assert math.isnan(m["gap"]) and math.isnan(m["absolute_gap"])
@@ -338,9 +344,9 @@ def test_member_gaps_absolute_beside_relative_and_unknown_without_proof():
 
 def test_history_times_every_step_of_every_member():
     X, y = noisy_data(10, n=80)
-    est = DRORuleEnsembleClassifier(complexity=12, member_complexity=(4, 6, 12), n_estimators=3,
-                                    max_degree=2, n_iter_no_change=2,
-                                    random_state=0).fit(X, y)
+    est = dro(complexity=12, member_complexity=(4, 6, 12), n_estimators=3,
+                                    n_iter_no_change=2, random_state=0,
+                                    member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, max_degree=2)).fit(X, y)
     h = est.history_
     # one record per member over the three member budgets C' in {4, 6, 12}
     assert [(r["member_complexity"], r["iteration"]) for r in h] == [
@@ -363,8 +369,8 @@ def test_n_iter_no_change_stops_each_budget_on_a_prefix_of_the_full_loop():
     # improved for n_iter_no_change members, and the selection is over the members grown
     X, y = noisy_data(13, n=90)
     kw = dict(complexity=12, n_estimators=6, max_degree=2, random_state=0)
-    full = DRORuleEnsembleClassifier(n_iter_no_change=None, **kw).fit(X, y)
-    short = DRORuleEnsembleClassifier(n_iter_no_change=1, **kw).fit(X, y)
+    full = dro(n_iter_no_change=None, **kw).fit(X, y)
+    short = dro(n_iter_no_change=1, **kw).fit(X, y)
     assert short.status_ == "completed"
     grown = {r["member_complexity"]: r["n_estimators"] for r in short.member_complexity_results_}
     assert any(r["stopped_early"] for r in short.member_complexity_results_)
@@ -374,7 +380,7 @@ def test_n_iter_no_change_stops_each_budget_on_a_prefix_of_the_full_loop():
         assert len(s_) == n and [h["robust_loss"] for h in s_] == [h["robust_loss"] for h in a[:n]]
     best = []
     for b, n in grown.items():  # each budget's candidates, from a fit of that budget alone
-        one = DRORuleEnsembleClassifier(member_complexity=b, n_iter_no_change=None,
+        one = dro(member_complexity=b, n_iter_no_change=None,
                                         **kw).fit(X, y)
         keys = [min((round(c["robust_loss"], 12), c["cost"]) for c in one.candidates_
                     if c["iteration"] == it) for it in range(1, 7)]
@@ -384,9 +390,9 @@ def test_n_iter_no_change_stops_each_budget_on_a_prefix_of_the_full_loop():
         best.append(min(keys[:n]))
     assert min(best)[0] == round(short.candidates_[short.selected_]["robust_loss"], 12)
     with pytest.raises(InputError, match="n_iter_no_change"):
-        DRORuleEnsembleClassifier(n_iter_no_change=0).fit(X, y)
+        dro(n_iter_no_change=0).fit(X, y)
     with pytest.raises(InputError, match="mip_gap"):
-        DRORuleEnsembleClassifier(mip_gap=-1e-3).fit(X, y)
+        dro(member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, mip_gap=-1e-3)).fit(X, y)
 
 
 @pytest.mark.parametrize("start", ["support", "members", "none"])  # against "pool"
@@ -398,8 +404,8 @@ def test_member_warm_start_changes_the_path_not_the_lp_optimum(start):
     X, y = noisy_data(11, n=90)
     kw = dict(complexity=12, member_complexity=6, n_estimators=3, max_degree=2,
               pricing="exact", random_state=0)
-    pool = DRORuleEnsembleClassifier(member_warm_start="pool", **kw).fit(X, y)
-    other = DRORuleEnsembleClassifier(member_warm_start=start, **kw).fit(X, y)
+    pool = dro(member_warm_start="pool", **kw).fit(X, y)
+    other = dro(member_warm_start=start, **kw).fit(X, y)
     assert pool.history_[0]["initial_pool"] == other.history_[0]["initial_pool"] == 0
     for a, b in zip(pool.member_results_[:2], other.member_results_[:2]):
         assert a["converged"] and b["converged"]
@@ -425,7 +431,7 @@ def test_verbose_bar_updates_inside_each_member_and_fit_logs(capsys, caplog):
     X, y = noisy_data(12, n=80)
     kw = dict(complexity=12, member_complexity=6, n_estimators=2, max_degree=2)
     with caplog.at_level(logging.DEBUG, logger="optirules"):
-        est = DRORuleEnsembleClassifier(verbose=True, **kw).fit(X, y)
+        est = dro(verbose=True, **kw).fit(X, y)
     err = capsys.readouterr().err
     # the bar shows column generation's iterations before the first member is done
     first = [line for line in err.replace("\r", "\n").splitlines() if " 0/2 " in line]
@@ -440,7 +446,7 @@ def test_verbose_bar_updates_inside_each_member_and_fit_logs(capsys, caplog):
     # verbose=False prints nothing; the INFO records are still there
     caplog.clear()
     with caplog.at_level(logging.INFO, logger="optirules"):
-        DRORuleEnsembleClassifier(**kw).fit(X, y)
+        dro(**kw).fit(X, y)
     assert capsys.readouterr().err == ""
     assert len([r for r in caplog.records if r.name.startswith("optirules")]) == 4
 
@@ -487,8 +493,8 @@ def test_json_round_trip_gives_identical_votes(tmp_path):
                       "c": rng.integers(0, 5, 90).astype(float)})
     X.loc[rng.random(90) < 0.1, "a"] = np.nan
     y = np.where((X["a"] > 0.3) | (X["b"] == "u") & (X["c"] > 1), "yes", "no")
-    est = DRORuleEnsembleClassifier(complexity=12, n_estimators=3, max_degree=2,
-                                    n_iter_no_change=2, binarizer="auto").fit(X, y)
+    est = dro(complexity=12, n_estimators=3, n_iter_no_change=2,
+                                    member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, max_degree=2, binarizer="auto")).fit(X, y)
     back = DRORuleEnsembleClassifier.from_json(est.to_json(tmp_path / "dro.json"))
     np.testing.assert_array_equal(back.predict(X), est.predict(X))
     np.testing.assert_array_equal(back.predict_proba(X), est.predict_proba(X))
@@ -499,7 +505,7 @@ def test_json_round_trip_gives_identical_votes(tmp_path):
     assert back.member_complexity_ == est.member_complexity_ and back.status_ == est.status_
     np.testing.assert_array_equal(back.n_iter_, est.n_iter_)
     assert back.n_estimators_ == est.n_estimators_ == 3
-    assert np.all((est.n_iter_ >= 1) & (est.n_iter_ <= est.max_iter))
+    assert np.all((est.n_iter_ >= 1) & (est.n_iter_ <= est.member.max_iter))
 
 
 def test_three_classes_most_probable_class_is_predict_on_train_and_test_rows():
@@ -508,8 +514,8 @@ def test_three_classes_most_probable_class_is_predict_on_train_and_test_rows():
     X, y = load_wine(return_X_y=True)
     rng = np.random.default_rng(0)
     test = rng.random(len(y)) < 0.3
-    est = DRORuleEnsembleClassifier(binarizer="auto", complexity=9, n_estimators=2,
-                                    max_degree=1, random_state=0).fit(X[~test], y[~test])
+    est = dro(complexity=9, n_estimators=2, random_state=0,
+                                    member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto", max_degree=1)).fit(X[~test], y[~test])
     for rows in (~test, test):
         proba = est.predict_proba(X[rows])
         assert np.all((proba > 0) & (proba < 1))
@@ -525,8 +531,8 @@ def test_json_scores_damaged_are_refused_and_missing_ones_refuse_probabilities()
     import json
 
     X, y = noisy_data(5)
-    est = DRORuleEnsembleClassifier(complexity=12, n_estimators=3, max_degree=2,
-                                    random_state=0).fit(X, y)
+    est = dro(complexity=12, n_estimators=3, random_state=0,
+                                    member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, max_degree=2)).fit(X, y)
     data = json.loads(est.to_json())
     for key, bad in (("vote_level_scores", 1.5), ("vote_level_scores", float("nan")),
                      ("vote_levels", -0.1), ("vote_level_support", -1.0),
@@ -559,8 +565,8 @@ def test_member_budget_loops_in_parallel_give_the_same_model(selection):
     X, y = noisy_data(21, n=120)
     kw = dict(complexity=12, member_complexity=(4, 6, 12), n_estimators=3, max_degree=2,
               n_iter_no_change=2, random_state=0, selection=selection)
-    one = DRORuleEnsembleClassifier(**kw).fit(X, y)
-    two = DRORuleEnsembleClassifier(n_jobs=2, **kw).fit(X, y)
+    one = dro(**kw).fit(X, y)
+    two = dro(n_jobs=2, **kw).fit(X, y)
     assert len({r["member_complexity"] for r in one.history_}) == 3
     assert [(h["member_complexity"], h["iteration"], h["pool_size"], h["robust_loss"])
             for h in one.history_] == [(h["member_complexity"], h["iteration"],
@@ -577,18 +583,18 @@ def test_member_budget_loops_in_parallel_give_the_same_model(selection):
 def test_clear_errors():
     X, y = noisy_data(0, n=30)
     with pytest.raises(InputError, match="exceeds"):
-        DRORuleEnsembleClassifier(complexity=6, member_complexity=9).fit(X, y)
+        dro(complexity=6, member_complexity=9).fit(X, y)
     for bad in (dict(rho=-1), dict(loss="hinge"), dict(divergence="tv"),
                 dict(selection="best"), dict(n_estimators=0), dict(complexity=1),
                 dict(refit="yes"), dict(time_limit=-1), dict(member_warm_start="all"),
                 dict(n_jobs=0), dict(n_jobs=1.5), dict(combination_max_nodes=0),
-                dict(combination_max_nodes=2.5), dict(combination_time_limit=0)):
+                dict(combination_max_nodes=2.5)):
         with pytest.raises(InputError):
-            DRORuleEnsembleClassifier(**bad).fit(X, y)
+            dro(**bad).fit(X, y)
     with pytest.raises(InputError, match="only one class"):
-        DRORuleEnsembleClassifier().fit(X, np.zeros(30))
+        dro().fit(X, np.zeros(30))
     with pytest.raises(InputError, match="binarizer"):
-        DRORuleEnsembleClassifier(binarizer=None).fit(X * 0.3, y)
+        dro(member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer=None)).fit(X * 0.3, y)
 
 
 def test_pipeline_and_gridsearch():
@@ -596,40 +602,23 @@ def test_pipeline_and_gridsearch():
     X = rng.normal(size=(80, 3))
     y = ((X[:, 0] > 0.2) | (X[:, 1] < -0.5)).astype(int)
     pipe = Pipeline([("bin", FeatureBinarizer(n_thresholds=3)),
-                     ("dro", DRORuleEnsembleClassifier(complexity=12, n_estimators=2,
-                                                       max_degree=1))]).fit(X, y)
+                     ("dro", dro(complexity=12, n_estimators=2,
+                                                       member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, max_degree=1)))]).fit(X, y)
     assert pipe.score(X, y) > 0.8
-    grid = GridSearchCV(DRORuleEnsembleClassifier(binarizer="auto", n_estimators=1, max_degree=1),
+    grid = GridSearchCV(dro(n_estimators=1,
+                                                  member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto", max_degree=1)),
                         {"rho": [0.05, 0.5]}, cv=2).fit(X, y)
     assert grid.best_params_["rho"] in (0.05, 0.5)
 
 
 @parametrize_with_checks(
-    [DRORuleEnsembleClassifier(binarizer="auto", complexity=9, n_estimators=2, max_degree=1,
-                               max_iter=10)],
+    [dro(complexity=9, n_estimators=2,
+                               member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto", max_degree=1, max_iter=10))],
     # continuous check data needs the binarizer; no check is expected to fail
     expected_failed_checks=lambda est: {},
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
-
-
-def test_member_ip_time_limit_keeps_every_member_within_budget_and_bound():
-    """member_ip_time_limit far below what the members' IPs need: every member is the IP
-    solver's best rule set or the local-search incumbent, within its budget, its objective
-    above its certified LP bound, and the fit completes."""
-    X, y = noisy_data(4, n=120, d=8)
-    kw = dict(complexity=18, member_complexity=12, n_estimators=3, max_degree=2,
-              mip_gap=1e-9, random_state=0)
-    est = DRORuleEnsembleClassifier(member_ip_time_limit=1e-6, **kw).fit(X, y)
-    assert est.status_ == "completed"
-    assert all(c <= 12 for c in est.member_costs_)
-    for m in est.member_results_:
-        assert m["gap_certified"] and m["ip_objective"] >= m["lp_bound"] - 1e-12
-    stopped = [m["status"] for m in est.member_results_ if "time_limit" in m["status"]]
-    assert stopped  # at least one member's IP was stopped by the limit
-    with pytest.raises(InputError, match="member_ip_time_limit"):
-        DRORuleEnsembleClassifier(member_ip_time_limit=-1).fit(X, y)
 
 
 # ------------------------------------------------------------------ sample_weight
@@ -646,8 +635,8 @@ def test_integer_sample_weight_is_repeated_rows(div):
     X, y = noisy_data(2)
     sw = np.random.default_rng(0).integers(1, 4, size=len(y)).astype(float)
     rows = np.repeat(np.arange(len(y)), sw.astype(int))
-    a = DRORuleEnsembleClassifier(**weighted_kw(div)).fit(X, y, sample_weight=sw)
-    b = DRORuleEnsembleClassifier(**weighted_kw(div)).fit(X[rows], y[rows])
+    a = dro(**weighted_kw(div)).fit(X, y, sample_weight=sw)
+    b = dro(**weighted_kw(div)).fit(X[rows], y[rows])
     assert a.member_clauses_ == b.member_clauses_
     np.testing.assert_allclose(a.weights_, b.weights_, atol=1e-9)
     assert a.selected_ == b.selected_
@@ -676,8 +665,8 @@ def test_integer_sample_weight_ties_give_the_same_first_member_optimum():
     X, y = noisy_data(1)
     sw = np.random.default_rng(0).integers(1, 4, size=len(y)).astype(float)
     rows = np.repeat(np.arange(len(y)), sw.astype(int))
-    a = DRORuleEnsembleClassifier(**weighted_kw()).fit(X, y, sample_weight=sw)
-    b = DRORuleEnsembleClassifier(**weighted_kw()).fit(X[rows], y[rows])
+    a = dro(**weighted_kw()).fit(X, y, sample_weight=sw)
+    b = dro(**weighted_kw()).fit(X[rows], y[rows])
     assert a.member_results_[0]["ip_objective"] == pytest.approx(
         b.member_results_[0]["ip_objective"], rel=1e-9)
     assert a.robust_loss_history_[0] == pytest.approx(b.robust_loss_history_[0], rel=1e-9)
@@ -687,9 +676,9 @@ def test_integer_sample_weight_ties_give_the_same_first_member_optimum():
 def test_uniform_sample_weight_is_no_sample_weight(selection):
     X, y = noisy_data(1)
     kw = weighted_kw(selection=selection)
-    a = DRORuleEnsembleClassifier(**kw).fit(X, y)
+    a = dro(**kw).fit(X, y)
     for w in (1.0, 2.5):
-        b = DRORuleEnsembleClassifier(**kw).fit(X, y, sample_weight=np.full(len(y), w))
+        b = dro(**kw).fit(X, y, sample_weight=np.full(len(y), w))
         assert a.member_clauses_ == b.member_clauses_
         np.testing.assert_array_equal(a.weights_, b.weights_)
         np.testing.assert_array_equal(a.pmf_history_, b.pmf_history_)
@@ -716,8 +705,8 @@ def test_zero_weight_rows_are_dropped_and_the_validation_split_keeps_weights():
     sw[:2] = 1.0  # both classes keep rows
     keep = sw > 0
     kw = weighted_kw(selection="validation")
-    a = DRORuleEnsembleClassifier(**kw).fit(X, y, sample_weight=sw)
-    b = DRORuleEnsembleClassifier(**kw).fit(X[keep], y[keep], sample_weight=sw[keep])
+    a = dro(**kw).fit(X, y, sample_weight=sw)
+    b = dro(**kw).fit(X[keep], y[keep], sample_weight=sw[keep])
     assert a.pmf_history_.shape[1] == keep.sum()
     assert a.member_clauses_ == b.member_clauses_
     np.testing.assert_array_equal(a.weights_, b.weights_)
@@ -737,7 +726,8 @@ def test_zero_weight_rows_are_dropped_and_the_validation_split_keeps_weights():
 ])
 def test_bad_sample_weight_is_refused_before_any_work(sw, message):
     X, y = noisy_data(1)
-    est = DRORuleEnsembleClassifier(binarizer="auto", **weighted_kw())
+    est = dro(**weighted_kw(),
+                                    member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto"))
     with pytest.raises(InputError, match=message):
         est.fit(X, y, sample_weight=sw(len(y)))
     assert not hasattr(est, "classes_") and not hasattr(est, "binarizer_")

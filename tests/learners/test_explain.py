@@ -96,8 +96,8 @@ def _fitted_learners():
     return X, y, [
         rule_set.fit(X, y),
         BooleanRuleSetCV(clone(rule_set), penalties=(0.002, 0.01), cv=2).fit(X, y),
-        DRORuleEnsembleClassifier(binarizer="auto", complexity=9, n_estimators=2,
-                                  max_degree=1, random_state=0).fit(X, y),
+        DRORuleEnsembleClassifier(complexity=9, n_estimators=2, random_state=0,
+                                  member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto", max_degree=1)).fit(X, y),
         boost,
         DecisionListClassifier(max_degree=1).fit(X, y),
         DecisionListCV(max_degrees=(1,), min_coverages=(5, 20), cv=2).fit(X, y),

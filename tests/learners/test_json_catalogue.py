@@ -71,8 +71,8 @@ def fitted():
         models = {
             "rule_set": (BooleanRuleSetClassifier(max_degree=2, binarizer="auto",
                                                   random_state=0).fit(X, y), X),
-            "dro": (DRORuleEnsembleClassifier(n_estimators=2, max_degree=1, binarizer="auto",
-                                              random_state=0).fit(X, y), X),
+            "dro": (DRORuleEnsembleClassifier(n_estimators=2, random_state=0,
+                                              member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, max_degree=1, binarizer="auto")).fit(X, y), X),
             "boosting": (BoostingClassifier(weak_learner="stump", binarizer="auto",
                                             n_estimators=3).fit(X, y), X),
             "boosting_cart": (BoostingClassifier(weak_learner="cart", n_estimators=2)

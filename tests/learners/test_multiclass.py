@@ -28,8 +28,8 @@ def wine():
 def learners():
     return [
         BooleanRuleSetClassifier(binarizer="auto", max_degree=1, random_state=0),
-        DRORuleEnsembleClassifier(binarizer="auto", complexity=9, n_estimators=2,
-                                  max_degree=1, random_state=0),
+        DRORuleEnsembleClassifier(complexity=9, n_estimators=2, random_state=0,
+                                  member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto", max_degree=1)),
         BoostingClassifier(n_estimators=20),
     ]
 
@@ -169,8 +169,8 @@ def test_dro_scores_are_the_calibrated_vote_even_with_one_member():
 
     X, y = wine()
     y1 = (y == 0).astype(int)
-    one = DRORuleEnsembleClassifier(binarizer="auto", complexity=6, n_estimators=1,
-                                    max_degree=1, random_state=0).fit(X, y1)
+    one = DRORuleEnsembleClassifier(complexity=6, n_estimators=1, random_state=0,
+                                    member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto", max_degree=1)).fit(X, y1)
     assert np.flatnonzero(one.weights_).size == 1
     member = one.members_[int(np.flatnonzero(one.weights_)[0])]
     h = member.evaluate(X).astype(bool)
@@ -207,8 +207,8 @@ def test_rule_set_of_three_classes_points_to_its_per_class_rule_sets(tmp_path):
     assert fired.shape == (len(y), len(clf.estimators_[0].rules_))
     assert clf.estimators_[0].export_model(tmp_path / "m0.lp")[0].exists()
 
-    dro = DRORuleEnsembleClassifier(complexity=6, n_estimators=2, binarizer="auto",
-                                    max_degree=1, random_state=0).fit(X, y)
+    dro = DRORuleEnsembleClassifier(complexity=6, n_estimators=2, random_state=0,
+                                    member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto", max_degree=1)).fit(X, y)
     with pytest.raises(InputError, match=r"estimators_\[k\]\.export_model"):
         dro.export_model(tmp_path / "dro.lp")
     assert dro.estimators_[1].export_model(tmp_path / "dro1.lp")[0].exists()

@@ -411,7 +411,7 @@ def test_a_solver_that_cannot_serve_the_models_is_refused_before_any_work(cls):
 
     X, y = mixed_frame(0, n=80)
     for name in ("scipy", "clarabel", "no_such_solver"):
-        est = cls(binarizer="auto", solver=name)
+        est = cls(solver=name)
         with pytest.raises(SolverNotAvailableError, match="highs"):
             est.fit(X, y)
         assert not hasattr(est, "binarizer_") and not hasattr(est, "classes_")

@@ -41,7 +41,8 @@ def rule_set(heart):
 def dro(heart):
     X, y = heart
     return DRORuleEnsembleClassifier(complexity=12, member_complexity=4, n_estimators=3,
-                                     max_iter=5, binarizer="auto", random_state=0).fit(X, y)
+                                     random_state=0,
+                                     member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, max_iter=5, binarizer="auto")).fit(X, y)
 
 
 @pytest.fixture(scope="module")

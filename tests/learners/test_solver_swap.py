@@ -19,11 +19,12 @@ from optirules.errors import SolverError, SolverNotAvailableError
 from optirules.learners import (
     BooleanRuleSetClassifier,
     BooleanRuleSetCV,
-    DRORuleEnsembleClassifier,
     QMMPruner,
 )
 from optirules.models import RuleMasterModel, column_generation
 from optirules.solvers import available_solvers
+
+from ._dro import dro
 
 INFO = {s.name: s for s in available_solvers()}
 MILP_SOLVERS = [n for n, s in INFO.items() if s.can("milp", "pyomo")]
@@ -155,8 +156,8 @@ def test_rule_set_cv_fits_with_the_solver(solver):
 def test_dro_ensemble_fits_with_the_solver(solver):
     X, y = load_dataset("monks1_train")
     kw = dict(binarizer="auto", complexity=8, n_estimators=2, max_degree=2, random_state=0)
-    ref = DRORuleEnsembleClassifier(**kw).fit(X, y)
-    est = DRORuleEnsembleClassifier(solver=solver, **kw).fit(X, y)
+    ref = dro(**kw).fit(X, y)
+    est = dro(solver=solver, **kw).fit(X, y)
     assert est.score(X, y) == pytest.approx(ref.score(X, y), abs=0.05)
 
 

@@ -73,7 +73,8 @@ def subsample(X, y, n, seed=0):
 
 LEARNERS = {
     "rule_set": lambda: BooleanRuleSetClassifier(max_degree=1, random_state=0),
-    "dro": lambda: DRORuleEnsembleClassifier(complexity=10, max_degree=1, random_state=0),
+    "dro": lambda: DRORuleEnsembleClassifier(complexity=10, random_state=0,
+                                             member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, max_degree=1)),
     "decision_list": lambda: DecisionListClassifier(max_degree=2, fallback="default"),
 }
 DATASETS = ("adult", "magic_gamma", "mushroom", "heart_cleveland", "house_votes_84")
@@ -152,9 +153,8 @@ def awkward():
         "rule_set": BooleanRuleSetClassifier(
             binarizer=FeatureBinarizer(categorical_features=cat), max_degree=2,
             random_state=0).fit(X, y),
-        "dro": DRORuleEnsembleClassifier(
-            binarizer=FeatureBinarizer(categorical_features=cat), complexity=12,
-            max_degree=2, random_state=0).fit(X, y),
+        "dro": DRORuleEnsembleClassifier(complexity=12, random_state=0,
+                                         member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer=FeatureBinarizer(categorical_features=cat), max_degree=2)).fit(X, y),
         "decision_list": DecisionListClassifier(max_degree=2, fallback="default",
                                                 categorical_features=cat).fit(X, y),
         "decision_list_numeric_codes": DecisionListClassifier(
@@ -231,8 +231,8 @@ def test_binary_columns_taken_as_they_are(dialect):
               pd.DataFrame(A.astype(bool), columns=[f"b {j}" for j in range(6)]),
               pd.DataFrame(A.astype(float))):  # an array's columns: x0, x1, ...
         for model in (BooleanRuleSetClassifier(binarizer=None, max_degree=2).fit(X, y),
-                      DRORuleEnsembleClassifier(binarizer=None, complexity=8, max_degree=2,
-                                                random_state=0).fit(X, y)):
+                      DRORuleEnsembleClassifier(complexity=8, random_state=0,
+                                                member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer=None, max_degree=2)).fit(X, y)):
             table = X if isinstance(X.columns[0], str) else X.set_axis(
                 [f"x{j}" for j in range(6)], axis=1)
             assert mismatches(model, X, dialect, table=table) == 0

@@ -17,6 +17,8 @@ from optirules.learners._multiclass import MIN_SHARE
 from optirules.models import SparseCombinationModel
 from optirules.solvers import Status
 
+from ._dro import dro
+
 
 def combination_instance(seed: int = 0, n: int = 80, k: int = 10):
     """Random member votes whose combination IP needs more than the root node."""
@@ -59,8 +61,11 @@ def _fingerprint(est):
 
 
 def test_default_bounds_the_combination_ip_in_nodes_not_seconds():
-    params = DRORuleEnsembleClassifier().get_params()
-    assert params["combination_time_limit"] is None and params["time_limit"] is None
+    params = dro().get_params()
+    # one limit in seconds, the fit's own (opt-in); the IPs are bounded in nodes
+    assert params["time_limit"] is None
+    assert not [k for k in params if k.endswith("time_limit") and k != "time_limit"
+                and not k.startswith("member__")]
     assert isinstance(params["combination_max_nodes"], int)
 
 
@@ -71,8 +76,8 @@ def test_node_bounded_fits_are_identical_and_report_the_bound():
     from optirules.data import load_dataset
 
     X, y = load_dataset("credit_g")
-    one, two = (DRORuleEnsembleClassifier(binarizer="auto", combination_max_nodes=1,
-                                          random_state=0).fit(X, y) for _ in range(2))
+    one, two = (dro(combination_max_nodes=1, random_state=0,
+                                          member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto")).fit(X, y) for _ in range(2))
     assert _fingerprint(one) == _fingerprint(two)
     np.testing.assert_array_equal(one.predict_proba(X), two.predict_proba(X))
     stopped = [c for c in one.candidates_ if c["limit"] == "combination_max_nodes"]
@@ -92,18 +97,10 @@ def test_node_bounded_fits_are_identical_and_report_the_bound():
         [(c["status"], c["limit"]) for c in one.candidates_]
 
 
-def test_a_wall_clock_combination_limit_is_opt_in_and_says_the_result_depends_on_it():
-    from optirules.data import load_dataset
-
-    X, y = load_dataset("credit_g")
-    est = DRORuleEnsembleClassifier(binarizer="auto", combination_time_limit=1e-9,
-                                    random_state=0).fit(X, y)
-    hit = [c for c in est.candidates_ if c["limit"] == "combination_time_limit"]
-    assert hit and all("machine's speed" in c["status"] for c in hit)
-    assert "combination_time_limit=1e-09 s (the result depends on the machine's speed)" \
-        in est.status_
+def test_the_combination_node_bound_is_checked():
+    X, y = load_iris(return_X_y=True)
     with pytest.raises(InputError, match="combination_max_nodes"):
-        DRORuleEnsembleClassifier(combination_max_nodes=0).fit(X, y)
+        dro(combination_max_nodes=0).fit(X, y)
 
 
 # ------------------------------------------------------------------ one-vs-rest
@@ -119,7 +116,8 @@ def test_one_vs_rest_time_limit_bounds_the_whole_call():
     class getting the whole limit would add up to about ten limits."""
     X, y = digits()
     T = 2.0
-    est = DRORuleEnsembleClassifier(binarizer="auto", time_limit=T, random_state=0).fit(X, y)
+    est = dro(time_limit=T, random_state=0,
+                                    member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto")).fit(X, y)
     K = len(est.classes_)
     shares = est.class_time_limits_
     assert K == 10 and len(shares) == K and shares[0] <= T / K
@@ -142,8 +140,8 @@ def test_one_vs_rest_time_limit_bounds_the_whole_call():
 
 def test_one_vs_rest_tiny_limit_names_every_class_cut_short():
     X, y = load_iris(return_X_y=True)
-    est = DRORuleEnsembleClassifier(binarizer="auto", time_limit=1e-3,
-                                    random_state=0).fit(X, y)
+    est = dro(time_limit=1e-3, random_state=0,
+                                    member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto")).fit(X, y)
     assert est.cut_classes_ == [0, 1, 2]
     assert est.status_.startswith("time_limit: the shared time_limit=0.001 s (wall-clock: "
                                   "the result depends on the machine's speed) cut short the "
@@ -168,16 +166,18 @@ def test_one_vs_rest_without_a_limit_completes_with_the_classes_certificates():
 
 
 def test_one_vs_rest_names_a_class_s_combination_bound_without_calling_it_cut_short():
+    """A class's note on a completed fit (a node bound that stopped some of its combination
+    IPs) is repeated in the model's status with its class, and the class is not called
+    cut short (only the shared time_limit cuts a class)."""
     X, y = load_iris(return_X_y=True)
-    est = DRORuleEnsembleClassifier(binarizer="auto", combination_time_limit=1e-9,
-                                    random_state=0).fit(X, y)
+    est = dro(n_estimators=2, random_state=0).fit(X, y)
+    note = ("completed; combination IPs: combination_max_nodes=1 stopped 2 of 6 IPs "
+            "(largest gap 3.0%)")
+    est.estimators_[1].status_ = note
+    est._set_ovr_status()
     assert est.cut_classes_ == [] and est.status_.startswith("completed")
-    noted = [k for k, st in enumerate(est.class_status_) if st.startswith("completed;")]
-    assert noted
-    for k in noted:  # the copy's note on its combination IPs, with its class
-        assert f"class {est.classes_[k]}: {est.class_status_[k]}" in est.status_
-        assert "combination_time_limit=1e-09 s (the result depends on the machine's speed)" \
-            in est.class_status_[k]
+    assert est.class_status_[1] == note
+    assert f"class {est.classes_[1]}: {note}" in est.status_
 
 
 def test_one_vs_rest_status_survives_the_json_round_trip():
@@ -200,11 +200,11 @@ def test_a_member_cut_by_its_share_of_the_limit_makes_the_status_time_limit():
     that its share cut short makes the ensemble's status time_limit even when the loop
     then ends on its own (early stopping), never "completed"."""
     from optirules.data import load_dataset
-    from optirules.learners import DRORuleEnsembleClassifier
 
     X, y = load_dataset("magic_gamma")
     X, y = X.iloc[::4], y[::4]
-    m = DRORuleEnsembleClassifier(binarizer="auto", random_state=0, time_limit=1.0).fit(X, y)
+    m = dro(random_state=0, time_limit=1.0,
+                                  member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto")).fit(X, y)
     cut = [info["status"] for info in m.member_results_ if "time_limit" in info["status"]]
     assert cut, "the limit is far below one member's column generation here"
     assert m.status_.startswith("time_limit") and "machine's speed" in m.status_
