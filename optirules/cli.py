@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from . import __version__
 from .errors import OptirulesError
@@ -522,20 +523,16 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return subprocess.call(cmd)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="optirules",
-        description="Declarative optimization models for interpretable classification.",
-    )
-    parser.add_argument("--version", action="version", version=f"optirules {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    sub.required = True
-
+def _add_solvers(sub: Any) -> None:
+    """The ``solvers`` command's arguments."""
     p = sub.add_parser("solvers", help="list the installed solver backends and their capabilities",
                        description="List the installed solver backends, what each can take "
                        "on each interface, and which formulations and learners each can serve.")
     p.set_defaults(func=_cmd_solvers)
 
+
+def _add_demo(sub: Any) -> None:
+    """The ``demo`` command's arguments."""
     p = sub.add_parser(
         "demo", help="the main job on bundled data: learn a rule set with HiGHS and export it",
         description="Binarize a bundled dataset, learn a Boolean rule set by column generation "
@@ -560,6 +557,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--random-state", type=int, default=0)
     p.set_defaults(func=_cmd_demo)
 
+
+def _add_export(sub: Any) -> None:
+    """The ``export`` command's arguments."""
     p = sub.add_parser(
         "export", help="write the rule master of a bundled dataset as an .lp or .mps file",
         description="Build the rule master (the DRO paper eqs 6-8) over all clauses of at most "
@@ -574,6 +574,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--relax", action="store_true", help="write the LP relaxation")
     p.set_defaults(func=_cmd_export)
 
+
+def _add_fit(sub: Any) -> None:
+    """The ``fit`` command's arguments."""
     p = sub.add_parser(
         "fit", help="fit a learner on a CSV file, print its rules and metrics, save it as JSON",
         description="Fit a learner on a CSV file (a stratified hold-out split gives the test "
@@ -599,6 +602,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also write the final model as .lp or .mps (a two-class target only)")
     p.set_defaults(func=_cmd_fit)
 
+
+def _add_predict(sub: Any) -> None:
+    """The ``predict`` command's arguments."""
     p = sub.add_parser("predict", help="predict a CSV file with a saved JSON model",
                        description="Load a model saved by `optirules fit` and predict every row "
                        "of a CSV file; prints CSV (or writes --output).")
@@ -611,6 +617,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "explanation (which rule, member or hypotheses decided each row)")
     p.set_defaults(func=_cmd_predict)
 
+
+def _add_reproduce(sub: Any) -> None:
+    """The ``reproduce`` command's arguments."""
     p = sub.add_parser(
         "reproduce", help="reproduce a seed paper's experiment and print its table beside ours",
         description="Run one of the papers' experiments: " + ", ".join(REPRODUCTIONS) + ".")
@@ -623,12 +632,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output", default=None, help="also write the result table as CSV")
     p.set_defaults(func=_cmd_reproduce)
 
+
+def _add_bench(sub: Any) -> None:
+    """The ``bench`` command's arguments."""
     p = sub.add_parser("bench", help="run a benchmark script of the repository's benchmarks/",
                        description="Run benchmarks/NAME.py (from a checkout); without NAME, "
                        "list them.")
     p.add_argument("name", nargs="?", default=None)
     p.add_argument("--quick", action="store_true")
     p.set_defaults(func=_cmd_bench)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="optirules",
+        description="Declarative optimization models for interpretable classification.",
+    )
+    parser.add_argument("--version", action="version", version=f"optirules {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    _add_solvers(sub)
+    _add_demo(sub)
+    _add_export(sub)
+    _add_fit(sub)
+    _add_predict(sub)
+    _add_reproduce(sub)
+    _add_bench(sub)
     return parser
 
 

@@ -50,6 +50,67 @@ def _finite(a, inf):
     return np.where(np.isfinite(a), a, np.sign(a) * inf)
 
 
+def _run_cbc(clp: Any, int_vars: Any, time_limit: float | None, mip_gap: float | None,
+             options: dict[str, Any], sense: float, offset: float) -> tuple:
+    """The MILP by CBC (through cylp): status, raw status, whether a solution exists, the
+    values, the objective and the best bound (in the model's sense)."""
+    import numpy as np
+
+    clp.setInteger(int_vars)
+    cbc = clp.getCbcModel()
+    cbc.logLevel = clp.logLevel
+    if time_limit is not None:
+        cbc.maximumSeconds = float(time_limit)
+    if mip_gap is not None:
+        cbc.allowableFractionGap = float(mip_gap)
+    for key, value in options.items():
+        setattr(cbc, key, value)
+    cbc.solve()
+    raw = str(cbc.status)
+    status = _MIP_STATUS.get(raw, Status.ERROR)
+    has_solution = cbc.solutionCount > 0 or raw == "solution"
+    if status in (Status.INFEASIBLE, Status.UNBOUNDED):
+        has_solution = False
+    values = np.asarray(cbc.primalVariableSolution["x"], dtype=float)
+    objective = sense * float(cbc.objectiveValue) + offset
+    bound = math.nan
+    best = float(cbc.bestPossibleObjValue)
+    if math.isfinite(best) and abs(best) < 1e29:
+        bound = sense * best + offset
+    if status is Status.OPTIMAL and raw == "solution":
+        bound = objective if not math.isfinite(bound) else bound
+    return status, raw, has_solution, values, objective, bound
+
+
+def _run_clp(clp: Any, model: Any, rows: list, presolve: Any, sense: float,
+             offset: float) -> tuple:
+    """The LP by CLP: as :func:`_run_cbc`, and the duals by constraint name (also stored in
+    the model's ``dual`` Suffix when it imports them)."""
+    import numpy as np
+    import pyomo.environ as pyo
+
+    raw = str(clp.initialSolve(presolve="on" if presolve is None else presolve))
+    status = _LP_STATUS.get(raw, Status.ERROR)
+    has_solution = status is Status.OPTIMAL
+    values = np.asarray(clp.primalVariableSolution["x"], dtype=float)
+    objective = sense * float(clp.objectiveValue) + offset
+    bound, duals = math.nan, None
+    if has_solution:
+        bound = objective
+        row_duals = (np.asarray(clp.dualConstraintSolution["rows"], dtype=float)
+                     if rows else np.zeros(0))
+        duals_by_con: dict = {}
+        for row, d in zip(rows, row_duals):
+            duals_by_con[row.constraint] = duals_by_con.get(row.constraint, 0.0) + sense * d
+        suffix = model.component("dual")
+        if isinstance(suffix, pyo.Suffix) and suffix.import_enabled():
+            suffix.clear()
+            for con, d in duals_by_con.items():
+                suffix[con] = d
+        duals = {con.name: float(d) for con, d in duals_by_con.items()}
+    return status, raw, has_solution, values, objective, bound, duals
+
+
 def solve_cbc_pyomo(model, *, time_limit=None, mip_gap=None, verbose=False,
                     options: dict[str, Any] | None = None, integer: bool,
                     nonlinear: bool) -> SolveResult:
@@ -115,50 +176,13 @@ def solve_cbc_pyomo(model, *, time_limit=None, mip_gap=None, verbose=False,
             if key in clp_options:
                 setattr(clp, key, options.pop(key))
         presolve = options.pop("presolve", None)
-        duals = None
-        bound = math.nan
         if integer:
-            clp.setInteger(x[ints])
-            cbc = clp.getCbcModel()
-            cbc.logLevel = clp.logLevel
-            if time_limit is not None:
-                cbc.maximumSeconds = float(time_limit)
-            if mip_gap is not None:
-                cbc.allowableFractionGap = float(mip_gap)
-            for key, value in options.items():
-                setattr(cbc, key, value)
-            cbc.solve()
-            raw = str(cbc.status)
-            status = _MIP_STATUS.get(raw, Status.ERROR)
-            has_solution = cbc.solutionCount > 0 or raw == "solution"
-            if status in (Status.INFEASIBLE, Status.UNBOUNDED):
-                has_solution = False
-            values = np.asarray(cbc.primalVariableSolution["x"], dtype=float)
-            objective = sense * float(cbc.objectiveValue) + offset
-            best = float(cbc.bestPossibleObjValue)
-            if math.isfinite(best) and abs(best) < 1e29:
-                bound = sense * best + offset
-            if status is Status.OPTIMAL and raw == "solution":
-                bound = objective if not math.isfinite(bound) else bound
+            status, raw, has_solution, values, objective, bound = _run_cbc(
+                clp, x[ints], time_limit, mip_gap, options, sense, offset)
+            duals = None
         else:
-            raw = str(clp.initialSolve(presolve="on" if presolve is None else presolve))
-            status = _LP_STATUS.get(raw, Status.ERROR)
-            has_solution = status is Status.OPTIMAL
-            values = np.asarray(clp.primalVariableSolution["x"], dtype=float)
-            objective = sense * float(clp.objectiveValue) + offset
-            if has_solution:
-                bound = objective
-                row_duals = (np.asarray(clp.dualConstraintSolution["rows"], dtype=float)
-                             if rows else np.zeros(0))
-                duals_by_con: dict = {}
-                for row, d in zip(rows, row_duals):
-                    duals_by_con[row.constraint] = duals_by_con.get(row.constraint, 0.0) + sense * d
-                suffix = model.component("dual")
-                if isinstance(suffix, pyo.Suffix) and suffix.import_enabled():
-                    suffix.clear()
-                    for con, d in duals_by_con.items():
-                        suffix[con] = d
-                duals = {con.name: float(d) for con, d in duals_by_con.items()}
+            status, raw, has_solution, values, objective, bound, duals = _run_clp(
+                clp, model, rows, presolve, sense, offset)
         if has_solution:
             for v, val in zip(cols, values):
                 v.set_value(float(val), skip_validation=True)
