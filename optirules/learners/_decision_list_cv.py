@@ -102,6 +102,33 @@ def _fit_and_score(estimator: DecisionListClassifier, X: Any, y: np.ndarray,
             "cut": est.stop_reason_ == "time_limit"}
 
 
+def _score_grid(candidates: list[DecisionListClassifier], order: list[int], X: Any,
+                y: np.ndarray, w: np.ndarray | None, splits: list, scorer: Any,
+                cv_deadline: float | None, n_jobs: Any) -> tuple[np.ndarray, ...]:
+    """Every candidate fitted and scored on every fold (in ``order``, over ``n_jobs``
+    workers): ``(scores, n_rules, fit times, cut)``, one row per candidate and one column
+    per fold (NaN: not fitted before ``cv_deadline``), ``cut`` whether a fit of the
+    candidate stopped at its time limit."""
+    from joblib import delayed
+
+    jobs = [(g, s) for g in order for s in range(len(splits))]
+    out = parallel(n_jobs=n_jobs)(
+        delayed(_fit_and_score)(candidates[g], X, y, w, *splits[s], scorer, cv_deadline)
+        for g, s in jobs)
+    scores = np.full((len(candidates), len(splits)), np.nan)
+    n_rules = np.full_like(scores, np.nan)
+    times = np.full_like(scores, np.nan)
+    cut = np.zeros(len(candidates), dtype=bool)
+    for (g, s), rec in zip(jobs, out):
+        if rec is None:  # the time limit came first
+            continue
+        scores[g, s] = rec["score"]
+        n_rules[g, s] = rec["n_rules"]
+        times[g, s] = rec["fit_time"]
+        cut[g] |= rec["cut"]
+    return scores, n_rules, times, cut
+
+
 class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMixin, BaseEstimator):
     """A :class:`DecisionListClassifier` whose ``max_degree`` and ``min_coverage`` are
     chosen by cross-validation.
@@ -260,11 +287,6 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMixin
         -------
         self
         """
-        from joblib import delayed
-        from sklearn.utils import indexable
-        from sklearn.utils.multiclass import check_classification_targets
-        from sklearn.utils.validation import column_or_1d
-
         t_start = time.perf_counter()
         validate_params(self)
         base = self._base_estimator()
@@ -274,6 +296,61 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMixin
         depths = _int_grid(self.max_degrees, "max_degrees")
         coverages = _int_grid(self.min_coverages, "min_coverages")
         clone(base).set_params(max_degree=depths[0], min_coverage=coverages[0])._check_params()
+        X, y = self._checked_targets(X, y)
+        w = None
+        if sample_weight is not None:
+            w = normalized_weights(sample_weight, y.shape[0]) * y.shape[0]
+        scorer = cv_scorer(self.scoring)
+        splits = cv_splits(self.cv, y, self.random_state)
+        # the folds get k/(k+1) of the limit, the refit on all rows the rest
+        cv_deadline = (None if tl is None
+                       else time.time() + float(tl) * len(splits) / (len(splits) + 1))
+        grid = [(d, c) for d in depths for c in coverages]
+        candidates = [clone(base).set_params(max_degree=d, min_coverage=c) for d, c in grid]
+        log = progress_logger("learners.decision_list_cv", self.verbose)
+        if log is not None:
+            log.info("%d pairs (max_degree, min_coverage) x %d folds = %d fits", len(grid),
+                     len(splits), len(grid) * len(splits))
+        # cheapest first: smaller depth, then larger coverage (what a time limit leaves)
+        order = sorted(range(len(grid)), key=lambda i: (grid[i][0], -grid[i][1]))
+        scores, n_rules, times, cut = _score_grid(candidates, order, X, y, w, splits, scorer,
+                                                  cv_deadline, self.n_jobs)
+        self.cv_time_ = time.perf_counter() - t_start
+        best = self._set_cv_results(grid, order, scores, n_rules, times, cut)
+        if log is not None:
+            results = self.cv_results_
+            for i, (d, c) in enumerate(grid):
+                log.info("max_degree=%d, min_coverage=%d: mean score %.4f (sd %.4f), %.1f "
+                         "rules", d, c, results["mean_test_score"][i],
+                         results["std_test_score"][i], results["mean_n_rules"][i])
+            log.info("chosen: max_degree=%d, min_coverage=%d (%.1f s of cross-validation, "
+                     "%s); refitting on all rows", *grid[best], self.cv_time_, self.status_)
+        t0 = time.perf_counter()
+        best_est = clone(candidates[best])
+        if tl is not None:
+            # what is left, however little: the list then stops before its next rule
+            left = max(float(tl) - (time.perf_counter() - t_start), 1e-3)
+            own = best_est.time_limit
+            best_est.set_params(time_limit=left if own is None else min(float(own), left))
+        self.best_estimator_ = best_est.fit(X, y, sample_weight=sample_weight)
+        self.refit_time_ = time.perf_counter() - t0
+        est = self.best_estimator_
+        self.classes_ = est.classes_
+        self.n_features_in_ = est.n_features_in_
+        if hasattr(est, "feature_names_in_"):
+            self.feature_names_in_ = est.feature_names_in_
+        self.rules_ = est.rules_
+        self.fit_time_ = time.perf_counter() - t_start
+        return self
+
+    @staticmethod
+    def _checked_targets(X: Any, y: Any) -> tuple[Any, np.ndarray]:
+        """``X`` made indexable and ``y`` a 1-D array of at least two discrete classes, or
+        an InputError."""
+        from sklearn.utils import indexable
+        from sklearn.utils.multiclass import check_classification_targets
+        from sklearn.utils.validation import column_or_1d
+
         if y is None:
             raise InputError("DecisionListCV requires y to be passed, but the target y is "
                              "None; pass the class labels of the training rows.")
@@ -293,38 +370,15 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMixin
         if np.unique(y).size < 2:
             raise InputError("y holds one class only; a classifier needs at least two classes "
                              "in the training data.")
-        w = None
-        if sample_weight is not None:
-            w = normalized_weights(sample_weight, y.shape[0]) * y.shape[0]
-        scorer = cv_scorer(self.scoring)
-        splits = cv_splits(self.cv, y, self.random_state)
-        # the folds get k/(k+1) of the limit, the refit on all rows the rest
-        cv_deadline = (None if tl is None
-                       else time.time() + float(tl) * len(splits) / (len(splits) + 1))
-        grid = [(d, c) for d in depths for c in coverages]
-        candidates = [clone(base).set_params(max_degree=d, min_coverage=c) for d, c in grid]
-        log = progress_logger("learners.decision_list_cv", self.verbose)
-        if log is not None:
-            log.info("%d pairs (max_degree, min_coverage) x %d folds = %d fits", len(grid),
-                     len(splits), len(grid) * len(splits))
-        # cheapest first: smaller depth, then larger coverage (what a time limit leaves)
-        order = sorted(range(len(grid)), key=lambda i: (grid[i][0], -grid[i][1]))
-        jobs = [(g, s) for g in order for s in range(len(splits))]
-        out = parallel(n_jobs=self.n_jobs)(
-            delayed(_fit_and_score)(candidates[g], X, y, w, *splits[s], scorer, cv_deadline)
-            for g, s in jobs)
-        scores = np.full((len(grid), len(splits)), np.nan)
-        n_rules = np.full_like(scores, np.nan)
-        times = np.full_like(scores, np.nan)
-        cut = np.zeros(len(grid), dtype=bool)
-        for (g, s), rec in zip(jobs, out):
-            if rec is None:  # the time limit came first
-                continue
-            scores[g, s] = rec["score"]
-            n_rules[g, s] = rec["n_rules"]
-            times[g, s] = rec["fit_time"]
-            cut[g] |= rec["cut"]
-        self.cv_time_ = time.perf_counter() - t_start
+        return X, y
+
+    def _set_cv_results(self, grid: list[tuple[int, int]], order: list[int],
+                        scores: np.ndarray, n_rules: np.ndarray, times: np.ndarray,
+                        cut: np.ndarray) -> int:
+        """``cv_results_``, ``n_splits_``, ``status_`` and the chosen pair (``best_index_``,
+        ``best_params_``, ``best_score_``) from the fold scores of :func:`_score_grid`; the
+        chosen pair's index."""
+        n_splits = scores.shape[1]
         complete = ~np.isnan(scores).any(axis=1) & ~cut
         n_done = int(np.sum(~np.isnan(scores)))
         with warnings.catch_warnings():
@@ -338,7 +392,7 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMixin
             "param_min_coverage": np.array([c for _, c in grid]),
             "params": [{"max_degree": d, "min_coverage": c} for d, c in grid],
         }
-        for s in range(len(splits)):
+        for s in range(n_splits):
             results[f"split{s}_test_score"] = scores[:, s].copy()
         results["mean_test_score"] = mean
         results["std_test_score"] = np.where(complete, np.nan_to_num(scores).std(axis=1),
@@ -350,7 +404,7 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMixin
         results["mean_fit_time"] = times_mean
         results["complete"] = complete
         self.cv_results_ = results
-        self.n_splits_ = len(splits)
+        self.n_splits_ = n_splits
         # smaller depth first, then larger coverage: the first of the best means wins
         if complete.all():
             self.status_ = "complete"
@@ -371,30 +425,7 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMixin
         self.best_index_ = int(best)
         self.best_params_ = dict(results["params"][best])
         self.best_score_ = float(mean[best])
-        if log is not None:
-            for i, (d, c) in enumerate(grid):
-                log.info("max_degree=%d, min_coverage=%d: mean score %.4f (sd %.4f), %.1f "
-                         "rules", d, c, mean[i], results["std_test_score"][i],
-                         results["mean_n_rules"][i])
-            log.info("chosen: max_degree=%d, min_coverage=%d (%.1f s of cross-validation, "
-                     "%s); refitting on all rows", *grid[best], self.cv_time_, self.status_)
-        t0 = time.perf_counter()
-        best_est = clone(candidates[best])
-        if tl is not None:
-            # what is left, however little: the list then stops before its next rule
-            left = max(float(tl) - (time.perf_counter() - t_start), 1e-3)
-            own = best_est.time_limit
-            best_est.set_params(time_limit=left if own is None else min(float(own), left))
-        self.best_estimator_ = best_est.fit(X, y, sample_weight=sample_weight)
-        self.refit_time_ = time.perf_counter() - t0
-        est = self.best_estimator_
-        self.classes_ = est.classes_
-        self.n_features_in_ = est.n_features_in_
-        if hasattr(est, "feature_names_in_"):
-            self.feature_names_in_ = est.feature_names_in_
-        self.rules_ = est.rules_
-        self.fit_time_ = time.perf_counter() - t_start
-        return self
+        return best
 
     # ------------------------------------------------------------------ delegation
     def to_text(self, stats: bool = False) -> str:

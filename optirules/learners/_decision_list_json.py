@@ -112,6 +112,21 @@ _NAME = "DecisionListClassifier"
 
 def _from_doc(cls: Any, doc: Field) -> Any:
     version = doc.value["version"]
+    est, params = _read_params(cls, doc, version)
+    _read_classes_of(est, doc)
+    _read_rules(est, doc, version)
+    est.stop_reason_ = doc["stop_reason"].string(null="", default="")
+    est._set_status()
+    _read_min_coverage_used(est, doc, params)
+    est.history_ = []
+    est.n_candidates_ = 0
+    _read_training(est, doc["training"], version)
+    return est
+
+
+def _read_params(cls: Any, doc: Field, version: int) -> tuple[Any, dict[str, Any]]:
+    """The estimator of the saved parameters (checked as ``__init__`` and ``_check_params``
+    take them; versions 1 and 2 say ``max_depth``), and the parameters."""
     params = doc["params"].object()
     if version < 3 and "max_depth" in params:
         # versions 1 and 2 named the number of tests per rule max_depth
@@ -135,19 +150,38 @@ def _from_doc(cls: Any, doc: Field) -> Any:
         est._check_params()
     except InputError as exc:
         raise doc["params"].damaged(str(exc).rstrip(".")) from None
+    return est, params
+
+
+def _read_classes_of(est: Any, doc: Field) -> None:
+    """``classes_``: the saved labels with their dtype (numeric, string or object)."""
     labels = read_classes(doc["classes"], min_n=2)
     dtype = doc["classes_dtype"].string()
     if dtype == "object":
         est.classes_ = classes_array(doc["classes_dtype"], labels, object)
-    else:
-        try:
-            dt = np.dtype(dtype)
-        except TypeError:
-            dt = None
-        if dt is None or dt.kind not in "biufU":
-            raise doc["classes_dtype"].damaged(f"must be a numeric or string dtype, not "
-                                               f"{dtype[:40]!r}")
-        est.classes_ = classes_array(doc["classes_dtype"], labels, dt)
+        return
+    try:
+        dt = np.dtype(dtype)
+    except TypeError:
+        dt = None
+    if dt is None or dt.kind not in "biufU":
+        raise doc["classes_dtype"].damaged(f"must be a numeric or string dtype, not "
+                                           f"{dtype[:40]!r}")
+    est.classes_ = classes_array(doc["classes_dtype"], labels, dt)
+
+
+def _counts_of(f: Field, k: int, version: int) -> tuple[int, ...] | tuple[float, ...]:
+    """``k`` class counts: integers (an unweighted fit) or non-negative reals (weight sums,
+    version 4)."""
+    items = f.items(k)
+    if version >= 4 and any(isinstance(i.value, float) for i in items):
+        return tuple(i.real(lo=0.0) for i in items)
+    return tuple(i.count() for i in items)
+
+
+def _read_rules(est: Any, doc: Field, version: int) -> None:
+    """The attributes (``features_``, ``n_features_in_``, ``feature_names_in_``), the rules
+    over them and the default class with its counts."""
     k = est.classes_.size
     est.features_ = [_read_feature(f) for f in doc["features"].items(min_length=1)]
     p = len(est.features_)
@@ -156,14 +190,6 @@ def _from_doc(cls: Any, doc: Field) -> Any:
     if not names.is_null():
         est.feature_names_in_ = np.array([f.string() for f in names.items(p)], dtype=object)
     n_values = [len(f.categories) for f in est.features_]
-
-    def counts_of(f: Field) -> tuple[int, ...] | tuple[float, ...]:
-        # integers (an unweighted fit) or non-negative reals (weight sums, version 4)
-        items = f.items(k)
-        if version >= 4 and any(isinstance(i.value, float) for i in items):
-            return tuple(i.real(lo=0.0) for i in items)
-        return tuple(i.count() for i in items)
-
     rules = []
     for r in doc["rules"].items():
         pairs = r["conditions"].items(min_length=1)
@@ -176,16 +202,18 @@ def _from_doc(cls: Any, doc: Field) -> Any:
             raise r["conditions"].damaged("tests one attribute twice")
         pred = r["prediction"].count(hi=k - 1)
         conds = tuple(est._condition(j, v) for j, v in tests)
-        rules.append(DecisionRule(conds, est.classes_[pred], counts_of(r["class_counts"])))
+        rules.append(DecisionRule(conds, est.classes_[pred],
+                                  _counts_of(r["class_counts"], k, version)))
     est.rules_ = rules
-    default = counts_of(doc["default_counts"])
+    default = _counts_of(doc["default_counts"], k, version)
     est.default_counts_ = np.asarray(
         default, dtype=np.float64 if any(isinstance(c, float) for c in default) else np.int64)
     est.default_class_ = est.classes_[int(np.argmax(est.default_counts_))]
-    est.stop_reason_ = doc["stop_reason"].string(null="", default="")
-    est._set_status()
-    # the integer min_coverage the fit used (files written before min_coverage="auto"
-    # existed hold only the parameter, then an integer)
+
+
+def _read_min_coverage_used(est: Any, doc: Field, params: dict[str, Any]) -> None:
+    """``min_coverage_``: the integer min_coverage the fit used (files written before
+    min_coverage="auto" existed hold only the parameter, then an integer)."""
     used_field = doc["min_coverage_used"]
     if used_field.present:
         used = used_field.count(lo=1)
@@ -196,9 +224,14 @@ def _from_doc(cls: Any, doc: Field) -> Any:
     if est.min_coverage != "auto" and used != est.min_coverage:
         raise used_field.damaged(f"must be min_coverage {est.min_coverage!r}, not {used!r}")
     est.min_coverage_ = int(used)
-    est.history_ = []
-    est.n_candidates_ = 0
-    training = doc["training"]
+
+
+def _read_training(est: Any, training: Field, version: int) -> None:
+    """The stored training rows (codes, labels, weights, uncovered rows) Minimum OSR
+    needs, checked against the attributes and classes."""
+    k = est.classes_.size
+    p = len(est.features_)
+    n_values = [len(f.categories) for f in est.features_]
     training.object()
     if version == 1:
         columns = [c.counts() for c in training["codes"].items(p)]  # one list per attribute
@@ -238,7 +271,6 @@ def _from_doc(cls: Any, doc: Field) -> Any:
     est.train_weights_ = weights
     est.uncovered_rows_ = unc
     est.training_rows_ = rows
-    return est
 
 
 def _read_feature(field: Field) -> _Feature:

@@ -6,21 +6,24 @@
 Section 3, eqs 6-8, after Dash, Günlük and Wei, 2018) and keeps the chosen clauses as rules.
 The master always learns a DNF of its label-1 class; a CNF of a class is, as in Dash,
 Günlük and Wei, the negation (De Morgan) of the DNF learnt for the other class.
+
+The estimator's parts live beside it: ``_rule_set_input`` (the input handling the rule
+learners share), ``_rule_set_text`` (its text and explanations), ``_rule_set_json`` (the
+JSON form) and ``_rule_set_export`` (the master written as ``.lp`` or ``.mps``).
 """
 
 from __future__ import annotations
 
-import copy
 import math
 import numbers
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.validation import validate_data
 
@@ -33,271 +36,43 @@ from ..models import (
     clause_coverage,
     column_generation,
     resolve_max_degree,
-    split_solver,
 )
 from ._checks import (
     CLASS_WEIGHT,
     TIME_LIMIT,
     VERBOSE,
     Number,
-    binarized_input_summary,
-    binary_input_summary,
-    check_2d,
-    check_binarized_input,
     check_fitted,
     class_sample_weight,
-    fit_binarizer,
-    n_rows,
-    normalized_weights,
     progress_logger,
-    table_kind,
     validate_params,
     weighted_rows,
 )
-from ._explain import DEFAULT_PREFIX, binary_explain, text_or_repr
-from ._json import (
-    Field,
-    check_rule_columns,
-    check_rule_labels,
-    damaged_as_input_error,
-    dump_json,
-    json_header,
-    json_scalar,
-    label_kind,
-    load_json,
-    load_json_header,
-    restore_params,
-)
+from ._explain import binary_explain, text_or_repr
+from ._json import dump_json, json_scalar
 from ._multiclass import OneVsRestMixin, multiclass_labels, one_vs_rest
-from ._rules import FORMS, Rule, RuleSet, negate_rule, read_rule_set
+from ._rule_set_export import export_master
+from ._rule_set_input import (
+    PENALTY_SCALE,
+    _carried_pool,
+    _is_int,
+    _is_number,
+    _label_index,
+    _RuleInputMixin,
+    auto_penalty,
+)
+from ._rule_set_json import load_rule_set, rule_set_doc
+from ._rule_set_text import decision_support, rule_set_text
+from ._rules import FORMS, Rule, RuleSet, negate_rule
 from ._rules_table import RulesTableMixin, rule_set_table
 from ._scores import consistent_with_prediction, smoothed_share
 from ._sql import SQLMixin
 
 __all__ = ["BooleanRuleSetClassifier"]
 
-# =============================================================================== inputs
-def _is_int(value: Any, low: int = 1) -> bool:
-    return (isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-            and value >= low)
-
-
-def _is_number(value: Any, low: float = 0.0, strict: bool = False) -> bool:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
-        return False
-    v = float(value)
-    return math.isfinite(v) and (v > low if strict else v >= low)
-
-
-#: ``lambda0 = lambda1 = "auto"`` is ``PENALTY_SCALE / sqrt(n)`` for ``n`` training rows
-PENALTY_SCALE = 0.1
-
 #: Wentges' smoothing weight of the exact pricing (``column_generation(smoothing=...)``):
 #: prices at ``0.5 * best-bound duals + 0.5 * LP duals``
 DUAL_SMOOTHING = 0.5
-
-
-def auto_penalty(n: float) -> float:
-    r"""The penalty ``"auto"`` stands for: :math:`\lambda = 0.1 / \sqrt{n}`
-    (``PENALTY_SCALE``) per rule and per literal, for ``n`` training rows (the sum of
-    ``sample_weight``)."""
-    if not (math.isfinite(n) and n > 0):
-        raise InputError(f"the penalty 'auto' needs a positive number of training rows (the "
-                         f"sum of sample_weight), got {n!r}.")
-    return PENALTY_SCALE / math.sqrt(n)
-
-
-class _RuleInputMixin:
-    """Input handling shared by the rule-set learners: labels, weights, literals and the
-    column-generation parameters."""
-
-    binarizer: Any
-    lambda0: float | str
-    lambda1: float | str
-    max_degree: int | str
-    pricing: str
-    solver: str | Mapping[str, str]
-
-    def _check_search_params(self, counts: Sequence[str], seconds: Sequence[str]) -> None:
-        """The column-generation parameters both rule learners take: penalties, degree,
-        pricing, the integer ``counts``, the time limits ``seconds``, solver, binarizer."""
-        for name in ("lambda0", "lambda1"):
-            value = getattr(self, name)
-            if not (_is_number(value) or (isinstance(value, str) and value == "auto")):
-                raise InputError(f"{name} must be 'auto' or a finite number >= 0, got "
-                                 f"{value!r}.")
-        if not (_is_int(self.max_degree) or self.max_degree == "auto"):
-            raise InputError(f"max_degree must be an integer >= 1 or 'auto', got "
-                             f"{self.max_degree!r}.")
-        if self.pricing not in PRICING:
-            raise InputError(f"pricing must be one of {PRICING}, got {self.pricing!r}.")
-        for name in counts:
-            if not _is_int(getattr(self, name)):
-                raise InputError(f"{name} must be an integer >= 1, got "
-                                 f"{getattr(self, name)!r}.")
-        for name in seconds:
-            value = getattr(self, name)
-            if value is not None and not _is_number(value, 0.0, strict=True):
-                raise InputError(f"{name} must be None or a positive number of seconds, got "
-                                 f"{value!r}.")
-        if not isinstance(self.solver, (str, Mapping)):
-            raise InputError(f"solver must be a solver name such as 'highs' or a mapping "
-                             f"{{'lp': ..., 'milp': ...}}, got {self.solver!r}.")
-        from ..solvers import require_support
-
-        # the master LP needs duals, the pricing MILP and the master IP a Pyomo MILP solver:
-        # refuse a solver that cannot take its part now, not after column generation
-        require_support(self.solver, type(self).__name__)
-        self._check_binarizer_param()
-
-    def _penalties(self, n: float) -> tuple[float, float]:
-        """``(lambda0, lambda1)`` with ``"auto"`` resolved for ``n`` training rows."""
-        return tuple(auto_penalty(n) if isinstance(v, str) else float(v)
-                     for v in (self.lambda0, self.lambda1))
-
-    def _milp_solver(self) -> str:
-        """The solver named for the MILP part (``solver``, or ``solver["milp"]``)."""
-        return split_solver(self.solver)[1]
-
-    def __sklearn_tags__(self):
-        """Binary labels only; raw (NaN, string, categorical) input when a binarizer is used."""
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        tags.input_tags.allow_nan = self.binarizer is not None
-        tags.input_tags.string = self.binarizer is not None
-        tags.input_tags.categorical = self.binarizer is not None
-        return tags
-
-    def _make_binarizer(self) -> Any:
-        if self.binarizer is None:
-            return None
-        if isinstance(self.binarizer, str):
-            from ..data import FeatureBinarizer
-
-            return FeatureBinarizer()
-        if isinstance(self.binarizer, BaseEstimator):
-            return clone(self.binarizer)
-        return copy.deepcopy(self.binarizer)
-
-    def _check_binarizer_param(self) -> None:
-        b = self.binarizer
-        if not (b is None or (isinstance(b, str) and b == "auto")
-                or (callable(getattr(b, "fit", None)) and hasattr(b, "transform"))):
-            raise InputError(
-                f"binarizer must be None (X is already 0/1), 'auto' or a FeatureBinarizer, "
-                f"got {b!r}."
-            )
-
-    def _binary_literals(self, names: list[str]) -> list[Literal]:
-        lits = [Literal(n, "==", 1, j) for j, n in enumerate(names)]
-        return lits + [Literal(n, "==", 0, j) for j, n in enumerate(names)]
-
-    def _reads_binary(self, X: Any) -> bool:
-        """Whether ``fit`` takes the columns of ``X`` as they are: ``binarizer=None``, or
-        ``"auto"`` on a table of 0/1 values."""
-        b = self.binarizer
-        return b is None or (isinstance(b, str) and b == "auto" and table_kind(X) == "binary")
-
-    def _literal_matrix(self, X: Any, *, reset: bool, sample_weight: Any = None) -> np.ndarray:
-        """Validate ``X`` and return its literal matrix (binarized, or ``[X, 1 - X]``); a
-        binarizer is fitted with ``sample_weight`` (weighted quantile thresholds)."""
-        if reset:
-            self.binarizer_ = None if self._reads_binary(X) else self._make_binarizer()
-        if self.binarizer_ is None:
-            why = ("binarizer=None" if self.binarizer is None
-                   else "this model was fitted on 0/1 columns taken as they are, so")
-            try:
-                Xa = validate_data(self, X, reset=reset, dtype=None,
-                                   ensure_all_finite=True)
-            except OptirulesError:
-                raise
-            except (ValueError, TypeError) as exc:
-                raise InputError(f"{str(exc).splitlines()[0].rstrip('.')}; with {why} X must "
-                                 "be a 0/1 matrix; pass binarizer='auto' for raw numeric or "
-                                 "categorical data.") from None
-            if Xa.dtype == bool:
-                Xb = Xa
-            else:
-                if Xa.dtype.kind not in "biuf":
-                    raise InputError(
-                        f"X has dtype {Xa.dtype}; with {why} X must hold 0/1 values. "
-                        "Pass binarizer='auto' to binarize numeric and categorical columns."
-                    )
-                ok = (Xa == 0) | (Xa == 1)
-                if not ok.all():
-                    bad = Xa[~ok].ravel()[0]
-                    raise InputError(
-                        f"X holds the non-binary value {bad!r}, but with {why} X must hold "
-                        "0/1 features; pass binarizer='auto' (a FeatureBinarizer) to learn "
-                        "thresholds, or binarize X yourself."
-                    )
-                Xb = Xa == 1
-            if reset:
-                names = ([str(c) for c in self.feature_names_in_]
-                         if hasattr(self, "feature_names_in_")
-                         else [f"x{j}" for j in range(Xb.shape[1])])
-                self.literals_ = self._binary_literals(names)
-                self.input_summary_ = binary_input_summary(Xb.shape[1])
-            return np.ascontiguousarray(np.hstack([Xb, ~Xb]))
-        check_2d(X)
-        try:
-            validate_data(self, X, reset=reset, skip_check_array=True)
-        except OptirulesError:
-            raise
-        except (ValueError, TypeError) as exc:
-            raise InputError(f"{exc} Pass the columns the model was fitted on.") from None
-        if reset:
-            fit_binarizer(self.binarizer_, X, sample_weight)
-            self.literals_ = list(getattr(self.binarizer_, "literals_", []))
-        else:  # what fit refuses (inf, NaN in a column without NaN at fit)
-            check_binarized_input(self.binarizer_, X)
-        Xb = np.asarray(self.binarizer_.transform(X))
-        if Xb.ndim != 2 or Xb.shape[0] != n_rows(X):
-            raise InputError("the binarizer returned an array of unexpected shape "
-                             f"{Xb.shape}; it must return one row per input row.")
-        if Xb.dtype != bool:
-            if Xb.dtype.kind not in "biuf" or not np.all((Xb == 0) | (Xb == 1)):
-                raise InputError("the binarizer must return 0/1 values.")
-            Xb = Xb == 1
-        if reset:
-            if len(self.literals_) != Xb.shape[1]:
-                names = [str(s) for s in self.binarizer_.get_feature_names_out()] \
-                    if hasattr(self.binarizer_, "get_feature_names_out") \
-                    else [f"b{j}" for j in range(Xb.shape[1])]
-                self.literals_ = [Literal(n, "==", 1, None) for n in names]
-            self.input_summary_ = binarized_input_summary(self.binarizer_, Xb.shape[1])
-            if Xb.shape[1] == 0:
-                raise InputError("the binarizer produced no literal (every column is constant); "
-                                 "a rule set needs at least one varying feature.")
-        return np.ascontiguousarray(Xb)
-
-
-def _label_index(classes: Any, label: Any) -> int | None:
-    """The position of ``label`` in ``classes`` (same kind of label: a string is not a
-    number), or None."""
-    want = json_scalar(label)
-    kind = label_kind(want)
-    if kind is None:
-        return None
-    for k, c in enumerate(classes):
-        c = json_scalar(c)
-        if label_kind(c) == kind and c == want:
-            return k
-    return None
-
-
-def _carried_pool(prev: Any, literals: list[Any]) -> list[tuple[int, ...]]:
-    """The clauses of a previous fit (``(literals, pool)``) over these ``literals``."""
-    if prev is None:
-        return []
-    index = {lit: j for j, lit in enumerate(literals)}
-    out: dict[tuple[int, ...], None] = {}
-    for clause in prev[1]:
-        try:
-            out[tuple(sorted(index[prev[0][j]] for j in clause))] = None
-        except (KeyError, IndexError, TypeError):
-            continue
-    return list(out)
 
 
 # ============================================================================ estimator
@@ -892,31 +667,7 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         that fired (for its class), else the default (for the other); a CNF's clauses that
         failed (for the other class, with the share of that class where the clause fails),
         else every clause, all holding (for the target class)."""
-        fired = self._dnf_fired(X)
-        d = self._dnf_index()
-        cnf = self.rules_.form == "cnf"
-        rules = self.rules_.rules
-        other = json_scalar(self.classes_[1 - d])
-        own: list[list[str]] = []  # for the class of the master's DNF
-        rest: list[list[str]] = []
-        for row in fired:
-            idx = np.flatnonzero(row)
-            if idx.size:
-                own.append([f"clause {m + 1} fails: {rules[m]} (precision "
-                            f"{self.rule_precision_[m]:.3f})" if cnf else
-                            f"rule {m + 1}: {rules[m]} (precision "
-                            f"{self.rule_precision_[m]:.3f})" for m in idx])
-                rest.append([])
-            elif cnf and rules:
-                own.append([])
-                rest.append([f"clause {m + 1} holds: {c}" for m, c in enumerate(rules)])
-            else:
-                own.append([])
-                what = ("the CNF has no clause" if cnf else "no rule holds")
-                where = "training" if cnf else "uncovered training"
-                rest.append([f"{DEFAULT_PREFIX}{what} ({1 - self.default_precision_:.3f} "
-                             f"of the {where} rows are {other!r})"])
-        return (rest, own) if d == 1 else (own, rest)
+        return decision_support(self, X)
 
     def explain(self, X: Any):
         """A DataFrame, one row per row of ``X``: ``prediction``, ``score``, ``rules`` (the
@@ -954,24 +705,7 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         (``form="cnf"``: ``predict 'yes' if every clause holds, else 'no':`` then one
         numbered clause a line; the master's objective and gap are those of the other
         class's DNF)."""
-        self._check_fitted()
-        head = self.rules_.to_string(multiline=True)
-        comp = f"complexity {self.rules_.complexity} (rules + literals)"
-        if self.rules_.form == "cnf":
-            dnf = sum(1 + len(c) for c in self.clauses_)
-            comp = (f"complexity {self.rules_.complexity} (clauses + literals; the master's "
-                    f"DNF of the other class: {dnf})")
-        if self.gap_certified_:
-            deg = getattr(self, "max_degree_", None)
-            over = "" if deg is None else f" over all rules of at most {deg} literals"
-            tail = (f"{comp}; master objective "
-                    f"{self.ip_objective_:.6g}, certified gap {self.gap_:.2%}{over} "
-                    f"(absolute {self.absolute_gap_:.4g})")
-        else:
-            tail = (f"{comp}; master objective "
-                    f"{self.ip_objective_:.6g}, gap unknown (not certified)")
-        summary = getattr(self, "input_summary_", "")
-        return f"{head}\n{tail}" + (f"\n{summary}" if summary else "")
+        return rule_set_text(self)
 
     def to_json(self, path: str | os.PathLike | None = None, *, indent: int | None = 2) -> str:
         """The fitted model as JSON text (and written to ``path`` if given); no pickle.
@@ -982,26 +716,7 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         ``form`` and ``target_class`` (older ones) load as a DNF of ``classes_[1]``.
         """
         self._check_fitted()
-        data = {
-            **json_header(self, "optirules.BooleanRuleSetClassifier"),
-            "rules": self.rules_.to_dict(),
-            "clauses": [list(c) for c in self.clauses_],
-            "fit": {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in {
-                "lp_objective": self.lp_objective_, "lp_bound": self.lp_bound_,
-                "ip_objective": self.ip_objective_, "gap": self.gap_,
-                "absolute_gap": self.absolute_gap_, "gap_certified": self.gap_certified_, "pricing_complete": self.pricing_complete_,
-                "status": self.status_, "ip_status": self.ip_status_,
-                "n_iter": self.n_iter_, "fit_time": self.fit_time_,
-                "max_degree": getattr(self, "max_degree_", None),
-                "input_summary": getattr(self, "input_summary_", None),
-                "lambda0": self.lambda0_, "lambda1": self.lambda1_}.items()},
-            "scores": {"rule_precision": self.rule_precision_.tolist(),
-                       "default_precision": self.default_precision_,
-                       "rule_support": self.rule_support_.tolist(),
-                       "default_support": self.default_support_,
-                       "class_prior": self.class_prior_},
-        }
-        return dump_json(data, path, indent)
+        return dump_json(rule_set_doc(self), path, indent)
 
     @classmethod
     def from_json(cls, source: str | os.PathLike) -> BooleanRuleSetClassifier:
@@ -1009,79 +724,7 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
 
         Every field is checked; a damaged or foreign file raises one
         :class:`~optirules.errors.InputError` naming the field."""
-        name = "BooleanRuleSetClassifier"
-        data = load_json(source, f"optirules.{name}", "to_json")
-        doc = Field(name, data)
-        with damaged_as_input_error(name):
-            est = cls(**restore_params(data["params"]))
-            est._load_common(data)
-            fit = doc["fit"]
-            fit.object()
-            nan = float("nan")
-
-            def stat(key: str) -> float:  # a fit statistic: NaN (null) and inf allowed
-                return fit[key].real(null=nan, default=nan, finite=False)
-
-            est.lp_objective_ = stat("lp_objective")
-            est.lp_bound_ = stat("lp_bound")
-            est.ip_objective_ = stat("ip_objective")
-            est.gap_ = stat("gap")
-            est.absolute_gap_ = stat("absolute_gap")
-            est.fit_time_ = stat("fit_time")
-            est.gap_certified_ = fit["gap_certified"].boolean(default=False)
-            est.pricing_complete_ = fit["pricing_complete"].boolean(default=False)
-            est.status_ = fit["status"].string(null="", default="")
-            est.ip_status_ = fit["ip_status"].string(null="", default="")
-            est.n_iter_ = fit["n_iter"].count(null=0, default=0)
-            summary = fit["input_summary"].string(null=None, default=None)
-            if summary is not None:
-                est.input_summary_ = summary
-            degree = fit["max_degree"].count(null=None, default=None)
-            if degree is not None:  # the degree the certified gap holds over
-                est.max_degree_ = degree
-            # the penalties used ("auto" resolved)
-            est.lambda0_ = fit["lambda0"].real(lo=0.0)
-            est.lambda1_ = fit["lambda1"].real(lo=0.0)
-            est.history_ = []
-            if not doc["scores"].is_null():  # files saved before the scores were kept
-                est._load_scores(doc["scores"])  # predict, but refuse probabilities
-        return est
-
-    def _load_scores(self, scores: Any) -> None:
-        """The training precisions, supports and prior of :meth:`to_json`, checked: shares
-        in [0, 1], supports finite and >= 0, one per rule."""
-        if not isinstance(scores, Field):
-            scores = Field("BooleanRuleSetClassifier", scores, "scores")
-        n = self.rules_.n_rules
-        prec = scores["rule_precision"].reals(n, lo=0.0, hi=1.0)
-        support = scores["rule_support"].reals(n, lo=0.0)
-        values = [scores["default_precision"].probability(),
-                  scores["default_support"].real(lo=0.0),
-                  scores["class_prior"].probability()]
-        self.rule_precision_, self.rule_support_ = prec, support
-        self.default_precision_, self.default_support_, self.class_prior_ = values
-
-    def _load_common(self, data: dict[str, Any]) -> None:
-        name = type(self).__name__
-        load_json_header(self, data)
-        doc = Field(name, data)
-        self.rules_ = read_rule_set(doc["rules"])
-        params = doc["params"]
-        form = getattr(self, "form", "dnf")
-        if not (isinstance(form, str) and form == self.rules_.form):
-            raise params["form"].damaged(f"must be the form of the rules, "
-                                         f"{self.rules_.form!r}, not {str(form)[:40]!r}")
-        t = _label_index(self.classes_, self.target_class) \
-            if getattr(self, "target_class", None) is not None else 1
-        if t is None:
-            raise params["target_class"].damaged(
-                f"must be null or one of the classes {[json_scalar(c) for c in self.classes_]}, "
-                f"not {str(self.target_class)[:40]!r}")
-        self.target_class_ = self.classes_[t]
-        # the rules predict the target class where they hold, the other class elsewhere
-        check_rule_labels(doc["rules"], self.rules_, self.classes_[[1 - t, t]])
-        self.clauses_ = [tuple(c.counts()) for c in doc["clauses"].items(default=[])]
-        check_rule_columns(self, [self.rules_], name)
+        return load_rule_set(cls, source)
 
     def export_model(self, path: str | os.PathLike, *, X: Any = None, y: Any = None,
                      sample_weight: Any = None, iterations: bool = False,
@@ -1123,84 +766,10 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         list of Path
             The files written.
         """
-        self._refuse_one_vs_rest("export_model")
-        from ..models import RuleMasterModel
-
-        self._check_fitted()
-        path = Path(path)
-        if path.suffix.lower() not in (".lp", ".mps"):
-            raise InputError(f"cannot write {str(path)!r}: use a .lp or .mps suffix.")
-        if (X is None) != (y is None):
-            raise InputError("export_model takes X and y together (the training data).")
-        if X is not None:  # the weights of fit: sample_weight times the class weights
-            sample_weight = class_sample_weight(self.class_weight, y, sample_weight)
-        restored = not hasattr(self, "_train")
-        if X is None and restored:
-            raise InputError("export_model needs the training data to build the master: this "
-                             "model was restored from JSON, which keeps the rules only. Pass "
-                             "export_model(path, X=X_train, y=y_train).")
-        if iterations and restored:
-            raise InputError("iterations=True needs the fit of this session (its history); "
-                             "a model restored from JSON has none.")
-        if X is None:
-            A, yk, P = self._train
-            pool = self.pool_
-            names = [" AND ".join(str(self.literals_[j]) for j in c) for c in pool]
-        else:
-            A, yk, P, pool, names = self._export_data(X, y, sample_weight, restored)
-        l0, l1 = (self.lambda0_, self.lambda1_) if hasattr(self, "lambda0_") else \
-            self._penalties(float(len(yk)) if sample_weight is None else
-                            float(np.sum(sample_weight)))
-        kw = dict(sample_weight=P, lambda0=l0, lambda1=l1,
-                  complexity=None if self.complexity is None else float(self.complexity))
-        written = []
-        RuleMasterModel(A, yk.astype(int), pool, relax=relax, clause_names=names,
-                        **kw).write(path)
-        written.append(path)
-        if iterations:
-            for rec in self.history_:
-                t = rec["iteration"]
-                n_cols = rec["pool_size"] - rec["columns_added"]
-                p = path.with_name(f"{path.stem}_iter{t}{path.suffix}")
-                RuleMasterModel(A, yk.astype(int), pool[:n_cols], relax=True,
-                                clause_names=names[:n_cols], **kw).write(p)
-                written.append(p)
-        return written
-
-    def _export_data(self, X: Any, y: Any, sample_weight: Any, restored: bool):
-        """Literal matrix, labels, pmf, clauses and clause names for :meth:`export_model`."""
-        n = n_rows(X)
-        y = np.asarray(y).reshape(-1)
-        if y.shape[0] != n:
-            raise InputError(f"X has {n} rows but y has {y.shape[0]} labels.")
-        known = np.isin(y, self.classes_)
-        if not known.all():
-            raise InputError(f"y holds the label {y[~known][0]!r}, which is not among the "
-                             f"classes the model was fitted on {list(self.classes_)}.")
-        yk = y == self.classes_[self._dnf_index()]
-        P = normalized_weights(sample_weight, n)
-        if not restored:
-            A = self._literal_matrix(X, reset=False)
-            pool = self.pool_
-            names = [" AND ".join(str(self.literals_[j]) for j in c) for c in pool]
-            return A, yk, P, pool, names
-        # from JSON: the literals are the rules' conditions, the pool the rules' clauses
-        self._rules_fired_from_json(X)  # checks the columns
-        conds: list[Any] = []
-        for rule in self.rules_.rules:
-            for c in rule.conditions:
-                if c not in conds:
-                    conds.append(c)
-        if not conds:
-            raise InputError("the rule set is empty, so its master has no column to write.")
-        cnf = self.rules_.form == "cnf"
-        # a CNF's master column is NOT clause: the AND of the negated conditions
-        A = np.column_stack([np.asarray(c.evaluate(X), dtype=bool) != cnf for c in conds])
-        pool = [tuple(sorted(conds.index(c) for c in rule.conditions))
-                for rule in self.rules_.rules]
-        names = [f"NOT ({rule})" if cnf else str(rule) for rule in self.rules_.rules]
-        return A, yk, P, pool, names
+        return export_master(self, path, X=X, y=y, sample_weight=sample_weight,
+                             iterations=iterations, relax=relax)
 
 
-# keep Rule importable from here for users who read the rules of a fitted model
-_ = Rule
+# keep Rule importable from here for users who read the rules of a fitted model, and the
+# input helpers of _rule_set_input for the rule learners that import them from here
+_ = Rule, PENALTY_SCALE, auto_penalty, _is_number

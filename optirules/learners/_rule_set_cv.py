@@ -344,13 +344,49 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMix
         -------
         self
         """
-        from joblib import delayed
-
         t_start = time.perf_counter()
         validate_params(self)
+        X, y, w, n, base, pairs, scorer, splits = self._search_inputs(X, y, sample_weight)
+        total = self._time_limit()
+        # the folds get k/(k+1) of the limit, the refit on all rows the rest
+        cv_deadline = (None if total is None
+                       else time.time() + total * len(splits) / (len(splits) + 1))
+        if self.solver is not None:
+            base = clone(base).set_params(solver=self.solver)
+            base._check_params()  # an unknown solver is refused before any fit
+        candidates = [clone(base).set_params(lambda0=l0, lambda1=l1) for l0, l1 in pairs]
+        log = progress_logger("learners.rule_set_cv", self.verbose)
+        scores, comp, times, cert, stopped = self._penalty_path(
+            X, y, w, splits, candidates, pairs, scorer, cv_deadline, log)
+        self.cv_time_ = time.perf_counter() - t_start
+        self._set_cv_results(pairs, scores, comp, times, cert, stopped)
+        self.penalty_ = pairs[self.best_index_]
+        if log is not None:
+            log.info("chosen penalty (%g, %g) (%s); refitting on all %d rows",
+                     *self.penalty_, self.status_, n)
+        best = clone(candidates[self.best_index_])
+        if total is not None:
+            # what is left, however little: the rule set then returns its first
+            # iteration's incumbent rather than run past the call's limit
+            left = max(total - (time.perf_counter() - t_start), 1e-3)
+            own = best.time_limit
+            best.set_params(time_limit=left if own is None else min(float(own), left))
+        best.fit(X, y, sample_weight=sample_weight)
+        self.best_estimator_ = best
+        self.classes_ = best.classes_
+        self.n_features_in_ = best.n_features_in_
+        if hasattr(best, "feature_names_in_"):
+            self.feature_names_in_ = best.feature_names_in_
+        if hasattr(best, "rules_"):  # two classes (with more, each of estimators_ has its own)
+            self.rules_ = best.rules_
+        self.fit_time_ = time.perf_counter() - t_start
+        return self
+
+    def _search_inputs(self, X: Any, y: Any, sample_weight: Any) -> tuple:
+        """``fit``'s inputs checked, in the order ``fit`` refuses them: ``(X, y, w, n, base,
+        pairs, scorer, splits)``, ``w`` the weights scaled to sum ``n`` (or None), ``base``
+        the rule set with this search's ``class_weight``, ``pairs`` the penalty grid."""
         base = self._base_estimator()
-        patience = self.n_iter_no_change
-        reuse = bool(self.reuse_pool)
         n = n_rows(X)
         if n == 0:
             raise InputError("X has no rows; pass at least one example of each class.")
@@ -375,14 +411,19 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMix
         scorer = cv_scorer(self.scoring)
         X = indexable(X)[0]
         splits = cv_splits(self.cv, y, self.random_state)
-        total = self._time_limit()
-        # the folds get k/(k+1) of the limit, the refit on all rows the rest
-        cv_deadline = (None if total is None
-                       else time.time() + total * len(splits) / (len(splits) + 1))
-        if self.solver is not None:
-            base = clone(base).set_params(solver=self.solver)
-            base._check_params()  # an unknown solver is refused before any fit
-        candidates = [clone(base).set_params(lambda0=l0, lambda1=l1) for l0, l1 in pairs]
+        return X, y, w, n, base, pairs, scorer, splits
+
+    def _penalty_path(self, X: Any, y: np.ndarray, w: np.ndarray | None, splits: list,
+                      candidates: list, pairs: list, scorer: Any, cv_deadline: float | None,
+                      log: Any) -> tuple:
+        """Score every candidate on every fold, largest penalty first, each fold warm-started
+        from its previous fit (``reuse_pool``), until the grid, the time limit or early
+        stopping ends; ``(scores, complexities, fit times, certified, stopped)``, the arrays
+        one row per penalty (NaN: not scored) and ``stopped`` the step of an early stop."""
+        from joblib import delayed
+
+        patience = self.n_iter_no_change
+        reuse = bool(self.reuse_pool)
         # larger penalties first: they fit fastest (so a time limit leaves whole penalties),
         # and each fold's pool grows along the path
         order = [int(c) for c in np.argsort([-(l0 + l1) for l0, l1 in pairs], kind="stable")]
@@ -392,7 +433,6 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMix
         times = np.full_like(scores, np.nan)
         cert = np.ones(len(pairs), dtype=bool)
         state: list[Any] = [None] * n_s
-        log = progress_logger("learners.rule_set_cv", self.verbose)
         bar = None
         if self.verbose:
             from tqdm.auto import tqdm
@@ -440,7 +480,13 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMix
         finally:
             if bar is not None:
                 bar.close()
-        self.cv_time_ = time.perf_counter() - t_start
+        return scores, comp, times, cert, stopped
+
+    def _set_cv_results(self, pairs: list, scores: np.ndarray, comp: np.ndarray,
+                        times: np.ndarray, cert: np.ndarray, stopped: int | None) -> None:
+        """``cv_results_``, ``n_splits_``, ``status_`` and ``best_index_`` from the scores of
+        :meth:`_penalty_path`."""
+        n_s = scores.shape[1]
         complete = ~np.isnan(scores).any(axis=1)
         n_done = int(np.sum(~np.isnan(scores)))
         with warnings.catch_warnings():
@@ -451,19 +497,19 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMix
                 "mean_score": np.where(complete, np.nanmean(scores, axis=1), np.nan),
                 "std_score": np.where(complete, np.nanstd(scores, axis=1), np.nan),
             }
-        for s in range(len(splits)):
+        for s in range(n_s):
             results[f"split{s}_score"] = scores[:, s].copy()
         results["mean_complexity"] = comp.mean(axis=1)
         results["mean_fit_time"] = times.mean(axis=1)
         results["all_certified"] = cert
         results["complete"] = complete
         self.cv_results_ = results
-        self.n_splits_ = len(splits)
+        self.n_splits_ = n_s
         if complete.any():
             if complete.all():
                 self.status_ = "complete"
             elif stopped is not None and n_done == (stopped + 1) * n_s:
-                self.status_ = (f"stopped early (n_iter_no_change={patience}: "
+                self.status_ = (f"stopped early (n_iter_no_change={self.n_iter_no_change}: "
                                 f"{stopped + 1} of {len(pairs)} penalties scored, the "
                                 "penalty chosen among them)")
             else:
@@ -479,27 +525,6 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMix
             self.status_ = (f"time_limit ({n_done} of {scores.size} fold fits done; no penalty "
                             "was scored on every fold, so the penalty is chosen by the mean "
                             "over the folds done, the largest penalty when none was)")
-        self.penalty_ = pairs[self.best_index_]
-        if log is not None:
-            log.info("chosen penalty (%g, %g) (%s); refitting on all %d rows",
-                     *self.penalty_, self.status_, n)
-        best = clone(candidates[self.best_index_])
-        if total is not None:
-            # what is left, however little: the rule set then returns its first
-            # iteration's incumbent rather than run past the call's limit
-            left = max(total - (time.perf_counter() - t_start), 1e-3)
-            own = best.time_limit
-            best.set_params(time_limit=left if own is None else min(float(own), left))
-        best.fit(X, y, sample_weight=sample_weight)
-        self.best_estimator_ = best
-        self.classes_ = best.classes_
-        self.n_features_in_ = best.n_features_in_
-        if hasattr(best, "feature_names_in_"):
-            self.feature_names_in_ = best.feature_names_in_
-        if hasattr(best, "rules_"):  # two classes (with more, each of estimators_ has its own)
-            self.rules_ = best.rules_
-        self.fit_time_ = time.perf_counter() - t_start
-        return self
 
     def _select(self, results: dict[str, Any]) -> int:
         """Index of the chosen penalty (class docstring, ``selection``)."""

@@ -1,0 +1,253 @@
+"""The input handling the rule-set learners share: parameter checks, the penalty ``"auto"``
+and the literal matrix of ``X`` (0/1 columns taken as they are, or binarized).
+
+:class:`_RuleInputMixin` serves :class:`~optirules.learners.BooleanRuleSetClassifier` and
+:class:`~optirules.learners.DRORuleEnsembleClassifier`; :mod:`._rule_set` re-exports its
+names for the modules that import them from there.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, clone
+from sklearn.utils.validation import validate_data
+
+from ..data import Literal
+from ..errors import InputError, OptirulesError
+from ..models import PRICING, split_solver
+from ._checks import (
+    binarized_input_summary,
+    binary_input_summary,
+    check_2d,
+    check_binarized_input,
+    fit_binarizer,
+    n_rows,
+    table_kind,
+)
+from ._json import json_scalar, label_kind
+
+__all__ = ["PENALTY_SCALE", "auto_penalty"]
+
+
+def _is_int(value: Any, low: int = 1) -> bool:
+    return (isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+            and value >= low)
+
+
+def _is_number(value: Any, low: float = 0.0, strict: bool = False) -> bool:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+        return False
+    v = float(value)
+    return math.isfinite(v) and (v > low if strict else v >= low)
+
+
+#: ``lambda0 = lambda1 = "auto"`` is ``PENALTY_SCALE / sqrt(n)`` for ``n`` training rows
+PENALTY_SCALE = 0.1
+
+
+def auto_penalty(n: float) -> float:
+    r"""The penalty ``"auto"`` stands for: :math:`\lambda = 0.1 / \sqrt{n}`
+    (``PENALTY_SCALE``) per rule and per literal, for ``n`` training rows (the sum of
+    ``sample_weight``)."""
+    if not (math.isfinite(n) and n > 0):
+        raise InputError(f"the penalty 'auto' needs a positive number of training rows (the "
+                         f"sum of sample_weight), got {n!r}.")
+    return PENALTY_SCALE / math.sqrt(n)
+
+
+class _RuleInputMixin:
+    """Input handling shared by the rule-set learners: labels, weights, literals and the
+    column-generation parameters."""
+
+    binarizer: Any
+    lambda0: float | str
+    lambda1: float | str
+    max_degree: int | str
+    pricing: str
+    solver: str | Mapping[str, str]
+
+    def _check_search_params(self, counts: Sequence[str], seconds: Sequence[str]) -> None:
+        """The column-generation parameters both rule learners take: penalties, degree,
+        pricing, the integer ``counts``, the time limits ``seconds``, solver, binarizer."""
+        for name in ("lambda0", "lambda1"):
+            value = getattr(self, name)
+            if not (_is_number(value) or (isinstance(value, str) and value == "auto")):
+                raise InputError(f"{name} must be 'auto' or a finite number >= 0, got "
+                                 f"{value!r}.")
+        if not (_is_int(self.max_degree) or self.max_degree == "auto"):
+            raise InputError(f"max_degree must be an integer >= 1 or 'auto', got "
+                             f"{self.max_degree!r}.")
+        if self.pricing not in PRICING:
+            raise InputError(f"pricing must be one of {PRICING}, got {self.pricing!r}.")
+        for name in counts:
+            if not _is_int(getattr(self, name)):
+                raise InputError(f"{name} must be an integer >= 1, got "
+                                 f"{getattr(self, name)!r}.")
+        for name in seconds:
+            value = getattr(self, name)
+            if value is not None and not _is_number(value, 0.0, strict=True):
+                raise InputError(f"{name} must be None or a positive number of seconds, got "
+                                 f"{value!r}.")
+        if not isinstance(self.solver, (str, Mapping)):
+            raise InputError(f"solver must be a solver name such as 'highs' or a mapping "
+                             f"{{'lp': ..., 'milp': ...}}, got {self.solver!r}.")
+        from ..solvers import require_support
+
+        # the master LP needs duals, the pricing MILP and the master IP a Pyomo MILP solver:
+        # refuse a solver that cannot take its part now, not after column generation
+        require_support(self.solver, type(self).__name__)
+        self._check_binarizer_param()
+
+    def _penalties(self, n: float) -> tuple[float, float]:
+        """``(lambda0, lambda1)`` with ``"auto"`` resolved for ``n`` training rows."""
+        return tuple(auto_penalty(n) if isinstance(v, str) else float(v)
+                     for v in (self.lambda0, self.lambda1))
+
+    def _milp_solver(self) -> str:
+        """The solver named for the MILP part (``solver``, or ``solver["milp"]``)."""
+        return split_solver(self.solver)[1]
+
+    def __sklearn_tags__(self):
+        """Binary labels only; raw (NaN, string, categorical) input when a binarizer is used."""
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        tags.input_tags.allow_nan = self.binarizer is not None
+        tags.input_tags.string = self.binarizer is not None
+        tags.input_tags.categorical = self.binarizer is not None
+        return tags
+
+    def _make_binarizer(self) -> Any:
+        if self.binarizer is None:
+            return None
+        if isinstance(self.binarizer, str):
+            from ..data import FeatureBinarizer
+
+            return FeatureBinarizer()
+        if isinstance(self.binarizer, BaseEstimator):
+            return clone(self.binarizer)
+        return copy.deepcopy(self.binarizer)
+
+    def _check_binarizer_param(self) -> None:
+        b = self.binarizer
+        if not (b is None or (isinstance(b, str) and b == "auto")
+                or (callable(getattr(b, "fit", None)) and hasattr(b, "transform"))):
+            raise InputError(
+                f"binarizer must be None (X is already 0/1), 'auto' or a FeatureBinarizer, "
+                f"got {b!r}."
+            )
+
+    def _binary_literals(self, names: list[str]) -> list[Literal]:
+        lits = [Literal(n, "==", 1, j) for j, n in enumerate(names)]
+        return lits + [Literal(n, "==", 0, j) for j, n in enumerate(names)]
+
+    def _reads_binary(self, X: Any) -> bool:
+        """Whether ``fit`` takes the columns of ``X`` as they are: ``binarizer=None``, or
+        ``"auto"`` on a table of 0/1 values."""
+        b = self.binarizer
+        return b is None or (isinstance(b, str) and b == "auto" and table_kind(X) == "binary")
+
+    def _literal_matrix(self, X: Any, *, reset: bool, sample_weight: Any = None) -> np.ndarray:
+        """Validate ``X`` and return its literal matrix (binarized, or ``[X, 1 - X]``); a
+        binarizer is fitted with ``sample_weight`` (weighted quantile thresholds)."""
+        if reset:
+            self.binarizer_ = None if self._reads_binary(X) else self._make_binarizer()
+        if self.binarizer_ is None:
+            why = ("binarizer=None" if self.binarizer is None
+                   else "this model was fitted on 0/1 columns taken as they are, so")
+            try:
+                Xa = validate_data(self, X, reset=reset, dtype=None,
+                                   ensure_all_finite=True)
+            except OptirulesError:
+                raise
+            except (ValueError, TypeError) as exc:
+                raise InputError(f"{str(exc).splitlines()[0].rstrip('.')}; with {why} X must "
+                                 "be a 0/1 matrix; pass binarizer='auto' for raw numeric or "
+                                 "categorical data.") from None
+            if Xa.dtype == bool:
+                Xb = Xa
+            else:
+                if Xa.dtype.kind not in "biuf":
+                    raise InputError(
+                        f"X has dtype {Xa.dtype}; with {why} X must hold 0/1 values. "
+                        "Pass binarizer='auto' to binarize numeric and categorical columns."
+                    )
+                ok = (Xa == 0) | (Xa == 1)
+                if not ok.all():
+                    bad = Xa[~ok].ravel()[0]
+                    raise InputError(
+                        f"X holds the non-binary value {bad!r}, but with {why} X must hold "
+                        "0/1 features; pass binarizer='auto' (a FeatureBinarizer) to learn "
+                        "thresholds, or binarize X yourself."
+                    )
+                Xb = Xa == 1
+            if reset:
+                names = ([str(c) for c in self.feature_names_in_]
+                         if hasattr(self, "feature_names_in_")
+                         else [f"x{j}" for j in range(Xb.shape[1])])
+                self.literals_ = self._binary_literals(names)
+                self.input_summary_ = binary_input_summary(Xb.shape[1])
+            return np.ascontiguousarray(np.hstack([Xb, ~Xb]))
+        check_2d(X)
+        try:
+            validate_data(self, X, reset=reset, skip_check_array=True)
+        except OptirulesError:
+            raise
+        except (ValueError, TypeError) as exc:
+            raise InputError(f"{exc} Pass the columns the model was fitted on.") from None
+        if reset:
+            fit_binarizer(self.binarizer_, X, sample_weight)
+            self.literals_ = list(getattr(self.binarizer_, "literals_", []))
+        else:  # what fit refuses (inf, NaN in a column without NaN at fit)
+            check_binarized_input(self.binarizer_, X)
+        Xb = np.asarray(self.binarizer_.transform(X))
+        if Xb.ndim != 2 or Xb.shape[0] != n_rows(X):
+            raise InputError("the binarizer returned an array of unexpected shape "
+                             f"{Xb.shape}; it must return one row per input row.")
+        if Xb.dtype != bool:
+            if Xb.dtype.kind not in "biuf" or not np.all((Xb == 0) | (Xb == 1)):
+                raise InputError("the binarizer must return 0/1 values.")
+            Xb = Xb == 1
+        if reset:
+            if len(self.literals_) != Xb.shape[1]:
+                names = [str(s) for s in self.binarizer_.get_feature_names_out()] \
+                    if hasattr(self.binarizer_, "get_feature_names_out") \
+                    else [f"b{j}" for j in range(Xb.shape[1])]
+                self.literals_ = [Literal(n, "==", 1, None) for n in names]
+            self.input_summary_ = binarized_input_summary(self.binarizer_, Xb.shape[1])
+            if Xb.shape[1] == 0:
+                raise InputError("the binarizer produced no literal (every column is constant); "
+                                 "a rule set needs at least one varying feature.")
+        return np.ascontiguousarray(Xb)
+
+
+def _label_index(classes: Any, label: Any) -> int | None:
+    """The position of ``label`` in ``classes`` (same kind of label: a string is not a
+    number), or None."""
+    want = json_scalar(label)
+    kind = label_kind(want)
+    if kind is None:
+        return None
+    for k, c in enumerate(classes):
+        c = json_scalar(c)
+        if label_kind(c) == kind and c == want:
+            return k
+    return None
+
+
+def _carried_pool(prev: Any, literals: list[Any]) -> list[tuple[int, ...]]:
+    """The clauses of a previous fit (``(literals, pool)``) over these ``literals``."""
+    if prev is None:
+        return []
+    index = {lit: j for j, lit in enumerate(literals)}
+    out: dict[tuple[int, ...], None] = {}
+    for clause in prev[1]:
+        try:
+            out[tuple(sorted(index[prev[0][j]] for j in clause))] = None
+        except (KeyError, IndexError, TypeError):
+            continue
+    return list(out)

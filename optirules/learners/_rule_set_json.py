@@ -1,0 +1,139 @@
+"""The JSON form of a fitted :class:`~optirules.learners.BooleanRuleSetClassifier`: the
+document :meth:`~optirules.learners.BooleanRuleSetClassifier.to_json` writes and the
+checked reading :meth:`~optirules.learners.BooleanRuleSetClassifier.from_json` does (no
+pickle; every field is checked and a damaged one named).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Any
+
+from ._json import (
+    Field,
+    check_rule_columns,
+    check_rule_labels,
+    damaged_as_input_error,
+    json_header,
+    json_scalar,
+    load_json,
+    load_json_header,
+    restore_params,
+)
+from ._rule_set_input import _label_index
+from ._rules import read_rule_set
+
+__all__ = ["rule_set_doc", "load_rule_set"]
+
+_NAME = "BooleanRuleSetClassifier"
+
+
+def rule_set_doc(est: Any) -> dict[str, Any]:
+    """The JSON document of a fitted binary rule set ``est`` (NaN statistics as null)."""
+    return {
+        **json_header(est, "optirules.BooleanRuleSetClassifier"),
+        "rules": est.rules_.to_dict(),
+        "clauses": [list(c) for c in est.clauses_],
+        "fit": {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in {
+            "lp_objective": est.lp_objective_, "lp_bound": est.lp_bound_,
+            "ip_objective": est.ip_objective_, "gap": est.gap_,
+            "absolute_gap": est.absolute_gap_, "gap_certified": est.gap_certified_,
+            "pricing_complete": est.pricing_complete_,
+            "status": est.status_, "ip_status": est.ip_status_,
+            "n_iter": est.n_iter_, "fit_time": est.fit_time_,
+            "max_degree": getattr(est, "max_degree_", None),
+            "input_summary": getattr(est, "input_summary_", None),
+            "lambda0": est.lambda0_, "lambda1": est.lambda1_}.items()},
+        "scores": {"rule_precision": est.rule_precision_.tolist(),
+                   "default_precision": est.default_precision_,
+                   "rule_support": est.rule_support_.tolist(),
+                   "default_support": est.default_support_,
+                   "class_prior": est.class_prior_},
+    }
+
+
+def load_rule_set(cls: type, source: str | os.PathLike) -> Any:
+    """A fitted ``cls`` (BooleanRuleSetClassifier) rebuilt from the text or file
+    ``source``; a damaged or foreign file raises one InputError naming the field."""
+    name = _NAME
+    data = load_json(source, f"optirules.{name}", "to_json")
+    doc = Field(name, data)
+    with damaged_as_input_error(name):
+        est = cls(**restore_params(data["params"]))
+        load_common(est, data)
+        _load_fit(est, doc["fit"])
+        est.history_ = []
+        if not doc["scores"].is_null():  # files saved before the scores were kept
+            load_scores(est, doc["scores"])  # predict, but refuse probabilities
+    return est
+
+
+def _load_fit(est: Any, fit: Field) -> None:
+    """The fit statistics, status and penalties of the ``fit`` object, checked."""
+    fit.object()
+    nan = float("nan")
+
+    def stat(key: str) -> float:  # a fit statistic: NaN (null) and inf allowed
+        return fit[key].real(null=nan, default=nan, finite=False)
+
+    est.lp_objective_ = stat("lp_objective")
+    est.lp_bound_ = stat("lp_bound")
+    est.ip_objective_ = stat("ip_objective")
+    est.gap_ = stat("gap")
+    est.absolute_gap_ = stat("absolute_gap")
+    est.fit_time_ = stat("fit_time")
+    est.gap_certified_ = fit["gap_certified"].boolean(default=False)
+    est.pricing_complete_ = fit["pricing_complete"].boolean(default=False)
+    est.status_ = fit["status"].string(null="", default="")
+    est.ip_status_ = fit["ip_status"].string(null="", default="")
+    est.n_iter_ = fit["n_iter"].count(null=0, default=0)
+    summary = fit["input_summary"].string(null=None, default=None)
+    if summary is not None:
+        est.input_summary_ = summary
+    degree = fit["max_degree"].count(null=None, default=None)
+    if degree is not None:  # the degree the certified gap holds over
+        est.max_degree_ = degree
+    # the penalties used ("auto" resolved)
+    est.lambda0_ = fit["lambda0"].real(lo=0.0)
+    est.lambda1_ = fit["lambda1"].real(lo=0.0)
+
+
+def load_scores(est: Any, scores: Any) -> None:
+    """The training precisions, supports and prior of ``to_json``, checked: shares in
+    [0, 1], supports finite and >= 0, one per rule."""
+    if not isinstance(scores, Field):
+        scores = Field(_NAME, scores, "scores")
+    n = est.rules_.n_rules
+    prec = scores["rule_precision"].reals(n, lo=0.0, hi=1.0)
+    support = scores["rule_support"].reals(n, lo=0.0)
+    values = [scores["default_precision"].probability(),
+              scores["default_support"].real(lo=0.0),
+              scores["class_prior"].probability()]
+    est.rule_precision_, est.rule_support_ = prec, support
+    est.default_precision_, est.default_support_, est.class_prior_ = values
+
+
+def load_common(est: Any, data: dict[str, Any]) -> None:
+    """The header, rules, target class and clauses of ``data``, checked against each other
+    and against the model's columns."""
+    name = type(est).__name__
+    load_json_header(est, data)
+    doc = Field(name, data)
+    est.rules_ = read_rule_set(doc["rules"])
+    params = doc["params"]
+    form = getattr(est, "form", "dnf")
+    if not (isinstance(form, str) and form == est.rules_.form):
+        raise params["form"].damaged(f"must be the form of the rules, "
+                                     f"{est.rules_.form!r}, not {str(form)[:40]!r}")
+    t = _label_index(est.classes_, est.target_class) \
+        if getattr(est, "target_class", None) is not None else 1
+    if t is None:
+        raise params["target_class"].damaged(
+            f"must be null or one of the classes {[json_scalar(c) for c in est.classes_]}, "
+            f"not {str(est.target_class)[:40]!r}")
+    est.target_class_ = est.classes_[t]
+    # the rules predict the target class where they hold, the other class elsewhere
+    check_rule_labels(doc["rules"], est.rules_, est.classes_[[1 - t, t]])
+    est.clauses_ = [tuple(c.counts()) for c in doc["clauses"].items(default=[])]
+    check_rule_columns(est, [est.rules_], name)
