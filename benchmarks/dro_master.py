@@ -46,7 +46,7 @@ def _switch(mode: str) -> None:
     """Turn this benchmark's switches off (mode 'before') by patching their defaults."""
     if mode == "after":
         return
-    import optirules.learners._dro_ensemble as de
+    import optirules.learners._dro_steps as de
     import optirules.models as rm
     import optirules.models._column_generation as cgm
     import optirules.models.masters._highs as highs

@@ -10,7 +10,8 @@ from typing import Any
 def lazy_exports(package: str, names: Mapping[str, str]) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """Return ``(__getattr__, __dir__)`` for a package whose public names live in private modules.
 
-    ``names`` maps each public name to the module (relative to ``package``) that defines it.
+    ``names`` maps each public name to the module (relative to ``package``) that defines it;
+    a name mapped to the module of its own name (``"options": ".options"``) is that module.
     """
 
     def __getattr__(name: str) -> Any:
@@ -18,8 +19,8 @@ def lazy_exports(package: str, names: Mapping[str, str]) -> tuple[Callable[[str]
             module = names[name]
         except KeyError:
             raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
-        value = getattr(importlib.import_module(module, package), name)
-        return value
+        loaded = importlib.import_module(module, package)
+        return loaded if module.lstrip(".") == name else getattr(loaded, name)
 
     def __dir__() -> list[str]:
         return sorted(names)

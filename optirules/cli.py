@@ -88,8 +88,9 @@ def _check_clause_count(n_literals: int, args: argparse.Namespace) -> None:
     """Refuse, before the enumeration, an export whose candidate clauses (every clause of 1 to
     --max-degree of the dataset's literals) are more than the enumeration takes."""
     from .errors import InputError
-    from .models import MAX_ENUMERATED_CLAUSES as limit
-    from .models import n_candidate_clauses
+    from .models import n_candidate_clauses, options
+
+    limit = options.MAX_ENUMERATED_CLAUSES
 
     def count(degree: int) -> int:
         return n_candidate_clauses(n_literals, degree)

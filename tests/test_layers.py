@@ -140,3 +140,15 @@ def test_no_import_circle_anywhere():
         if v not in index:
             visit(v)
     assert not circles, f"import circles: {circles}"
+
+
+def test_the_models_options_live_in_one_namespace():
+    """Choice values and switch thresholds are read from optirules.models.options, and the
+    models layer no longer exports them one by one."""
+    import optirules.models as models
+    from optirules.models import options
+
+    for name in options.__all__:
+        assert name not in models.__all__, name
+    assert models.options is options
+    assert options.PRICING == ("auto", "exact", "beam")

@@ -30,11 +30,10 @@ from sklearn.utils.validation import validate_data
 from ..data import Literal
 from ..errors import InputError, OptirulesError
 from ..models import (
-    EXACT_METHODS,
-    PRICING,
     ColumnGenerationResult,
     clause_coverage,
     column_generation,
+    options,
     resolve_max_degree,
 )
 from ._checks import (
@@ -320,8 +319,8 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         "lambda0": [StrOptions({"auto"}), Number(numbers.Real, 0, None, closed="left")],
         "lambda1": [StrOptions({"auto"}), Number(numbers.Real, 0, None, closed="left")],
         "max_degree": [StrOptions({"auto"}), Number(numbers.Integral, 1, None, closed="left")],
-        "pricing": [StrOptions(set(PRICING))],
-        "exact_method": [StrOptions(set(EXACT_METHODS))],
+        "pricing": [StrOptions(set(options.PRICING))],
+        "exact_method": [StrOptions(set(options.EXACT_METHODS))],
         "beam_width": [Number(numbers.Integral, 1, None, closed="left")],
         "n_columns": [Number(numbers.Integral, 1, None, closed="left")],
         "max_iter": [Number(numbers.Integral, 1, None, closed="left")],

@@ -19,7 +19,7 @@ from sklearn.utils.validation import validate_data
 
 from ..data import Literal
 from ..errors import InputError, OptirulesError
-from ..models import PRICING, split_solver
+from ..models import options, split_solver
 from ._checks import (
     binarized_input_summary,
     binary_input_summary,
@@ -82,8 +82,9 @@ class _RuleInputMixin:
         if not (_is_int(self.max_degree) or self.max_degree == "auto"):
             raise InputError(f"max_degree must be an integer >= 1 or 'auto', got "
                              f"{self.max_degree!r}.")
-        if self.pricing not in PRICING:
-            raise InputError(f"pricing must be one of {PRICING}, got {self.pricing!r}.")
+        if self.pricing not in options.PRICING:
+            raise InputError(f"pricing must be one of {options.PRICING}, got "
+                             f"{self.pricing!r}.")
         for name in counts:
             if not _is_int(getattr(self, name)):
                 raise InputError(f"{name} must be an integer >= 1, got "

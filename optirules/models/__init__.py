@@ -3,6 +3,7 @@
 from .._lazy import lazy_exports
 
 _EXPORTS = {
+    "options": ".options",
     "OptModel": "._base",
     "RuleMasterModel": ".masters",
     "RulePricingModel": "._pricing",
@@ -20,14 +21,10 @@ _EXPORTS = {
     "aggregate_rows": ".masters",
     "restricted_master": ".masters",
     "split_solver": "._column_generation",
-    "MASTERS": ".masters",
-    "MASTER_IPS": "._column_generation",
-    "BRANCH_AND_BOUND_ROWS": "._pool_ip",
     "branch_and_bound_master": "._branch_and_bound",
     "reduced_costs": "._clauses",
     "all_clauses": "._clauses",
     "n_candidate_clauses": "._clauses",
-    "MAX_ENUMERATED_CLAUSES": "._clauses",
     "SparseCombinationModel": "._sparse_combination",
     "QMMModel": "._qmm",
     "Clause": "._clauses",
@@ -42,8 +39,6 @@ _EXPORTS = {
     "master_objective": "._pool_ip",
     "prune_redundant": "._pool_ip",
     "resolve_max_degree": "._column_generation",
-    "PRICING": "._column_generation",
-    "EXACT_METHODS": "._column_generation",
     "enumerate_pricing": "._enumeration",
     "EnumerationPricer": "._enumeration",
     "check_backend": "._enumeration",

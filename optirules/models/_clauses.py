@@ -21,11 +21,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
+from .options import MAX_ENUMERATED_CLAUSES
 
 __all__ = [
     "all_clauses",
     "n_candidate_clauses",
-    "MAX_ENUMERATED_CLAUSES",
     "Clause",
     "check_literal_matrix",
     "check_labels",
@@ -361,8 +361,6 @@ def reduced_costs(A: Any, y: Any, clauses: Iterable[Iterable[Any]], mu: Any, *,
     return complexity_costs(clause_degrees(ks), lam, lambda0, lambda1) + row_prices(yb, P, mu) @ cov
 
 
-#: all_clauses refuses to enumerate more candidate clauses than this (checked before any work)
-MAX_ENUMERATED_CLAUSES = 10_000_000
 
 
 def n_candidate_clauses(n_literals: int, max_degree: int) -> int:

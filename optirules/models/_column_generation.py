@@ -62,21 +62,15 @@ from ._pool_ip import (
     prune_redundant,
 )
 from .masters import restricted_master
+from .options import MASTER_IPS
 
 __all__ = [
     "ColumnGenerationResult",
-    "EXACT_METHODS",
-    "MASTER_IPS",
-    "PRICING",
     "column_generation",
     "resolve_max_degree",
     "split_solver",
 ]
 
-PRICING = ("auto", "exact", "beam")
-EXACT_METHODS = ("auto", "enumerate", "milp")
-#: how the final master IP is solved (``column_generation(master_ip=)``)
-MASTER_IPS = ("milp", "auto", "branch_and_bound")
 #: column_generation(tol > 0) with beam search first: exact pricing for a bound every this
 #: many iterations in which the beam found clauses
 EXACT_EVERY = 5

@@ -16,17 +16,10 @@ from ..errors import InputError, OptirulesError, SolverError, SolverStatusError
 from ._branch_and_bound import branch_and_bound_master
 from ._clauses import Clause, clause_coverage
 from .masters import aggregate_rows
+from .options import BRANCH_AND_BOUND_ROWS
 
-__all__ = ["BRANCH_AND_BOUND_ROWS", "PoolIP", "enumerate_master", "master_objective",
-           "prune_redundant"]
+__all__ = ["PoolIP", "enumerate_master", "master_objective", "prune_redundant"]
 
-#: master_ip="auto" on HiGHS solves master IPs of at least this many merged label-1 rows by
-#: branch_and_bound_master, the others by HiGHS's MILP: from this size branch and bound was
-#: faster on every DRO member IP, below it slower on the hardest, where HiGHS's cuts close
-#: the gap (chosen on the runs in benchmarks/results/master_ip.md).  The MILP's LPs have one
-#: row per cover row, the dual node LPs one per clause: the first wins where the rows are
-#: many.
-BRANCH_AND_BOUND_ROWS = 5000
 
 
 def master_objective(A: np.ndarray, y: np.ndarray, P: np.ndarray, clauses: Sequence[Clause],

@@ -732,3 +732,14 @@ def test_bad_sample_weight_is_refused_before_any_work(sw, message):
         est.fit(X, y, sample_weight=sw(len(y)))
     assert not hasattr(est, "classes_") and not hasattr(est, "binarizer_")
 
+
+
+def test_a_validation_selected_ensemble_round_trips_through_json():
+    X, y = noisy_data(4, n=80)
+    est = dro(complexity=12, member_complexity=4, n_estimators=3, max_degree=2,
+              selection="validation", random_state=3).fit(X, y)
+    assert any(c.get("validation_selected") for c in est.candidates_)
+    back = DRORuleEnsembleClassifier.from_json(est.to_json())
+    np.testing.assert_array_equal(back.predict_proba(X), est.predict_proba(X))
+    assert [c.get("validation_selected") for c in back.candidates_] == \
+        [c.get("validation_selected") for c in est.candidates_]

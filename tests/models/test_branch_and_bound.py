@@ -8,11 +8,11 @@ import pytest
 import optirules.models._pool_ip as cg_module
 from optirules.errors import InputError
 from optirules.models import (
-    BRANCH_AND_BOUND_ROWS,
     HighsRuleMaster,
     branch_and_bound_master,
     column_generation,
     master_objective,
+    options,
 )
 from optirules.models._clauses import normalize_clause
 from optirules.solvers import available_solvers
@@ -133,7 +133,7 @@ def test_column_generation_routes_and_the_routes_agree(seed, monkeypatch):
     # "auto": branch and bound from BRANCH_AND_BOUND_ROWS merged label-1 rows on HiGHS
     auto = column_generation(A, y, P, master_ip="auto", **kw)
     assert auto.info["ip_route"] != "branch_and_bound"  # these IPs are below the threshold
-    assert BRANCH_AND_BOUND_ROWS > int(y.sum())
+    assert options.BRANCH_AND_BOUND_ROWS > int(y.sum())
     monkeypatch.setattr(cg_module, "BRANCH_AND_BOUND_ROWS", 10)
     auto = column_generation(A, y, P, master_ip="auto", **kw)
     assert auto.info["ip_route"] == "branch_and_bound"

@@ -9,6 +9,7 @@ import numpy as np
 
 from ...errors import InputError
 from .._clauses import Clause
+from ..options import MASTERS
 from ._dual import DualHighsRuleMaster
 from ._highs import HighsRuleMaster
 from ._highs_lp import LP_TOLERANCES
@@ -16,10 +17,8 @@ from ._merged import MergedHighsRuleMaster
 from ._persistent import PERSISTENT_LP_SOLVERS, PersistentRuleMaster
 from ._rebuild import RebuildRuleMaster
 
-__all__ = ["MASTERS", "restricted_master"]
+__all__ = ["restricted_master"]
 
-#: implementations of the restricted master LP (see :func:`restricted_master`)
-MASTERS = ("auto", "direct", "merged", "dual", "persistent", "rebuild")
 #: master="auto" on HiGHS merges rows (:class:`MergedHighsRuleMaster`) from this many
 #: label-1 rows on
 _MERGE_MIN_POSITIVES = 5000

@@ -1,0 +1,64 @@
+"""What a fitted :class:`~optirules.learners.DRORuleEnsembleClassifier` says of itself: its
+text (``to_text``, ``str``) and the explanation of its predictions (``explain``, and the
+members behind each row's vote).
+
+:class:`_DROTextMixin` is a base of the estimator; the one-vs-rest routing of these methods
+is the estimator's (:func:`~optirules.learners._multiclass.one_vs_rest`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._checks import check_fitted, n_rows
+from ._explain import binary_explain, text_or_repr
+from ._json import json_scalar
+
+
+class _DROTextMixin:
+    """``to_text``, ``__str__``, ``explain`` and its ``_decision_support``."""
+
+    def _decision_support(self, X: Any) -> tuple[list[list[str]], list[list[str]]]:
+        """Per row, the members (weight > 0) voting ``classes_[0]`` and ``classes_[1]``: the
+        rules of the member that fired, or that none did."""
+        self.decision_function(X)  # checks X as prediction does
+        n = n_rows(X)
+        neg: list[list[str]] = [[] for _ in range(n)]
+        pos: list[list[str]] = [[] for _ in range(n)]
+        order = sorted(np.flatnonzero(self.weights_), key=lambda k: (-self.weights_[k], k))
+        for k in order:
+            member = self.members_[k]
+            fired = member.fired(X)
+            head = f"member {k + 1} (v = {self.weights_[k]:.4f})"
+            for i in range(n):
+                idx = np.flatnonzero(fired[i])
+                if idx.size:
+                    pos[i].append(f"{head}: " + " OR ".join(
+                        f"rule {m + 1}: {member.rules[m]}" for m in idx))
+                else:
+                    neg[i].append(f"{head}: no rule holds")
+        return neg, pos
+
+    def explain(self, X: Any):
+        """A DataFrame, one row per row of ``X``: ``prediction``, ``score`` (the calibrated
+        probability of it, :meth:`predict_proba`), ``rules`` (the members that voted for it, largest
+        weight first, with the rules that fired), ``fired`` and ``text``
+        (:mod:`optirules.learners._explain`)."""
+        return binary_explain(self, X)
+
+    def __str__(self) -> str:
+        return text_or_repr(self, "weights_")
+
+    def to_text(self) -> str:
+        """The ensemble: the members with positive weight, one a line."""
+        check_fitted(self, "weights_")
+        pos = json_scalar(self.classes_[1])
+        lines = [f"predict {pos!r} if the weighted vote F(x) >= 1/2 "
+                 f"(cost {self.complexity_} of budget {self.complexity}):"]
+        for k in np.flatnonzero(self.weights_):
+            lines.append(f"  v = {self.weights_[k]:.4f}  member {k + 1}: {self.members_[k]}")
+        summary = getattr(self, "input_summary_", "")
+        return "\n".join(lines + ([summary] if summary else []))
+
