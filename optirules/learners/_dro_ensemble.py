@@ -231,8 +231,8 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
         weights, the seed and the log -- is refused on the member (its ``complexity``,
         ``time_limit``, ``class_weight``, ``random_state``, ``verbose``, ``warm_start``,
         ``form``, ``target_class`` must keep their defaults).  ``max_degree="auto"`` is
-        resolved by :func:`dro_max_degree`: 3 when :math:`N L^3 / 6 \le 10^8` (``N`` rows,
-        ``L`` literals; :data:`AUTO_DEGREE_WORK`), else 2 -- a smaller degree than the rule
+        resolved by ``dro_max_degree``: 3 when :math:`N L^3 / 6 \le 10^8` (``N`` rows,
+        ``L`` literals; ``AUTO_DEGREE_WORK``), else 2 -- a smaller degree than the rule
         set's own ``"auto"``, because the ensemble prices clauses for every member
         (``benchmarks/results/dro_small.md``, ``benchmarks/results/dro.md``); the paper
         fixes no degree.  ``mip_gap`` is the relative gap at which each member's master IP
@@ -254,7 +254,7 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
         ``combination_max_nodes`` and ``member_ip_max_nodes``); when
         it is hit the best ensemble so far is returned and ``status_`` says so, and the
         result depends on the machine's speed (module docstring).  With more than two
-        classes the one-vs-rest ensembles share it (:mod:`optirules.learners._multiclass`).
+        classes the one-vs-rest ensembles share it (``optirules.learners._multiclass``).
     combination_max_nodes : int or None, default 1000
         Branch-and-bound nodes of each combination IP (eqs 11-14; HiGHS's
         ``mip_max_nodes``, or the node limit of the MILP solver named by ``solver``).  When
@@ -271,7 +271,7 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
         ``None``: each member's IP runs to ``mip_gap`` -- the paper's exact member (to that
         gap), and the default of earlier versions.  The bound applies where the IP goes to
         HiGHS's MILP (``solver`` HiGHS, :math:`\mathfrak{C}' \ge 8` and fewer label-1 rows
-        than :data:`~optirules.models.options.BRANCH_AND_BOUND_ROWS`); larger IPs go to branch and
+        than ``optirules.models.options.BRANCH_AND_BOUND_ROWS``); larger IPs go to branch and
         bound over the dual LP, smaller budgets to enumeration, both exact to ``mip_gap``.
         The default was chosen by the runs of ``benchmarks/results/dro_small.md``.
     member_warm_start : {"support", "members", "pool", "none"}, default "support"
@@ -319,13 +319,13 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
     ----------
     classes_ : ndarray of shape (n_classes,)
         With more than two classes the estimator fits one ensemble per class against the
-        rest (``estimators_``, :mod:`optirules.learners._multiclass`), each with the
+        rest (``estimators_``, ``optirules.learners._multiclass``), each with the
         attributes below.
     estimators_ : list of DRORuleEnsembleClassifier
         Only with more than two classes: the ensemble of ``classes_[k]`` (coded 1) against
         the rest (0).  The one-vs-rest fit's ``status_`` names the classes that
         ``time_limit`` cut short (``cut_classes_``, ``class_status_``,
-        ``class_time_limits_``: :mod:`optirules.learners._multiclass`).
+        ``class_time_limits_``: ``optirules.learners._multiclass``).
     members_ : list of RuleSet
         :math:`h_1, \dots, h_n` in the order generated (a member may repeat).
     weights_ : ndarray of shape (n_members,)
@@ -458,6 +458,7 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
     lambda0 = property(lambda self: self._member_setting("lambda0"))
     lambda1 = property(lambda self: self._member_setting("lambda1"))
     binarizer = property(lambda self: self._member_setting("binarizer"))
+    forbidden_features = property(lambda self: self._member_setting("forbidden_features"))
 
     def _solver(self) -> Any:
         """``solver``, or the member's."""
@@ -504,7 +505,8 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
         self._total_weight = float(n) if sw is None else float(sw.sum())
         self._deadline = None if self.time_limit is None else t0 + float(self.time_limit)
         self._history: list[dict[str, Any]] = []
-        A = self._literal_matrix(X_fit, reset=True, sample_weight=sw)
+        self._check_forbidden(X_fit)
+        A = self._forbid(self._literal_matrix(X_fit, reset=True, sample_weight=sw))
         # the members' penalties ("auto" resolved for the rows' total weight)
         self.lambda0_, self.lambda1_ = self._penalties(self._total_weight)
         self.classes_ = classes
@@ -616,7 +618,7 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
 
     def _ovr_predict_proba(self, X: Any) -> np.ndarray:
         """With more than two classes: ``predict`` is the class of the largest vote
-        :math:`F_k` (:mod:`optirules.learners._multiclass`) and the probabilities each
+        :math:`F_k` (``optirules.learners._multiclass``) and the probabilities each
         copy's calibrated score divided by the row's sum; the copies' calibrations differ,
         so on a row where another class holds the largest score the predicted class gets
         that largest score (a hair above it) before the division: ``argmax`` of the
@@ -669,7 +671,7 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
         :math:`k_j` are ``classes_[1]`` (``vote_level_positives_``), and scores the mean of
         the Beta posterior with prior mean :math:`\pi` (``class_prior_``, the training share
         of ``classes_[1]``) and :math:`m` = ``PRIOR_STRENGTH`` pseudo-rows
-        (:mod:`optirules.learners._scores`),
+        (``optirules.learners._scores``),
 
         .. math:: s_j = \frac{k_j + m \pi}{n_j + m},
 
@@ -711,7 +713,7 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
 
         Without ``X`` and ``y``: on the training rows the fitted ensemble holds; an ensemble
         loaded from JSON holds none and needs ``X`` and ``y``
-        (:mod:`optirules.learners._rules_table`).
+        (``optirules.learners._rules_table``).
         """
         return self._table_builder(self, X, y)
 

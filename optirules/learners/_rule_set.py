@@ -40,6 +40,7 @@ from ._checks import (
     CLASS_WEIGHT,
     TIME_LIMIT,
     VERBOSE,
+    Collection,
     Number,
     check_fitted,
     class_sample_weight,
@@ -203,6 +204,13 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         of the CNF holds); ``None``: ``classes_[1]``.  A label not in ``y`` raises
         :class:`~optirules.errors.InputError` before any work.  With more than two classes
         it must be ``None`` (each one-vs-rest model describes its own class).
+    forbidden_features : sequence of str or int, or None, default None
+        Input columns no rule may test, by name (DataFrame input) or position.  Exact in
+        the master and in pricing: their literals cover no row, so no clause that uses
+        one is ever priced or chosen, and ``gap_`` is certified over the clauses of the
+        other literals (a constraint that costs accuracy shows in the objective, not in a
+        weaker certificate).  An entry naming no column raises
+        :class:`~optirules.errors.InputError` before any work.
     class_weight : None, "balanced" or dict {label: weight}, default None
         Multiplies ``sample_weight`` by the weight of each row's class, as in scikit-learn
         (``"balanced"``: ``n_samples / (n_classes * count(class))``).
@@ -243,6 +251,8 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         ``age > 52.5``; its ``positive_class`` is ``target_class_``.
     literals_ : list of optirules.data.Literal
         The literals (columns of the literal matrix).
+    forbidden_literals_ : list of str
+        With ``forbidden_features``: the literals they gave, which no rule may use.
     binarizer_ : FeatureBinarizer or None
         The fitted binarizer; None when ``X`` was taken as it is (0/1 columns).
     input_summary_ : str
@@ -340,6 +350,7 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         "warm_start": ["boolean"],
         "form": [StrOptions(set(FORMS))],
         "target_class": "no_validation",  # a label of y: checked at fit (_target_index)
+        "forbidden_features": [None, Collection()],  # names or positions: checked at fit
         "class_weight": CLASS_WEIGHT,
     }
 
@@ -352,7 +363,8 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
                  mip_gap: float = 0.01, binarizer: Any = "auto", random_state: Any = None,
                  verbose: bool = False, backend: Any = "local",
                  warm_start: bool = False, form: str = "dnf", target_class: Any = None,
-                 class_weight: Any = None) -> None:
+                 forbidden_features: Any = None, class_weight: Any = None) -> None:
+        self.forbidden_features = forbidden_features
         self.form = form
         self.target_class = target_class
         self.class_weight = class_weight
@@ -466,8 +478,10 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         # of the repeated rows (the same floating-point sums)
         prev = ((list(self.literals_), list(self.pool_)) if self.warm_start
                 and hasattr(self, "pool_") and hasattr(self, "literals_") else None)
+        self._check_forbidden(X_fit)
         A = self._literal_matrix(X_fit, reset=True, sample_weight=None if sample_weight is None
                                  else np.asarray(sample_weight, dtype=float).reshape(-1)[keep])
+        A = self._forbid(A)
         initial = _carried_pool(prev, self.literals_)
         total = float(keep.sum()) if sample_weight is None else \
             float(np.asarray(sample_weight, dtype=float).reshape(-1)[keep].sum())

@@ -71,6 +71,49 @@ class _RuleInputMixin:
     pricing: str
     solver: str | Mapping[str, str]
 
+    def _check_forbidden(self, X: Any) -> None:
+        """Refuse, before any work, a ``forbidden_features`` entry that names no column of
+        ``X``: a column name (DataFrame input) or a column position."""
+        forbidden = getattr(self, "forbidden_features", None)
+        if forbidden is None:
+            return
+        names = [str(c) for c in X.columns] if hasattr(X, "columns") else None
+        n = len(names) if names is not None else np.shape(X)[1] if np.ndim(X) == 2 else 0
+        for item in forbidden:
+            if isinstance(item, str):
+                if names is None or item not in names:
+                    known = "X has no column names (pass a position)" if names is None \
+                        else f"X's columns are {names[:10]}{' ...' if len(names) > 10 else ''}"
+                    raise InputError(f"forbidden_features names the column {item!r}, which X "
+                                     f"does not have; {known}.")
+            elif isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_)):
+                if not 0 <= int(item) < n:
+                    raise InputError(f"forbidden_features holds the position {item}, but X "
+                                     f"has {n} columns (0 to {n - 1}).")
+            else:
+                raise InputError(f"forbidden_features holds {item!r}; give column names "
+                                 "(str) or positions (int).")
+
+    def _forbid(self, A: np.ndarray) -> np.ndarray:
+        """``A`` with the columns of the forbidden features' literals set to 0: a clause
+        that uses one covers no row, so pricing never proposes it (its reduced cost is its
+        complexity cost, never negative) and the certificate holds over the clauses of
+        the other literals -- the restriction is exact, in the master and in pricing."""
+        forbidden = getattr(self, "forbidden_features", None)
+        if forbidden is None:
+            return A
+        names = {str(v) for v in forbidden if isinstance(v, str)}
+        positions = {int(v) for v in forbidden if not isinstance(v, str)}
+        mask = np.array([str(lit.feature) in names
+                         or (lit.column is not None and int(lit.column) in positions)
+                         for lit in self.literals_], dtype=bool)
+        self.forbidden_literals_ = [str(lit) for lit, m in zip(self.literals_, mask) if m]
+        if not mask.any():
+            return A
+        A = np.array(A, copy=True)
+        A[:, mask] = False
+        return A
+
     def _check_search_params(self, counts: Sequence[str], seconds: Sequence[str]) -> None:
         """The column-generation parameters both rule learners take: penalties, degree,
         pricing, the integer ``counts``, the time limits ``seconds``, solver, binarizer."""
