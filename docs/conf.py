@@ -58,6 +58,20 @@ nb_execution_raise_on_error = True
 nb_execution_show_tb = True
 
 # ----------------------------------------------------------------------------- API
+# every cross-reference must resolve (a ``~optirules...`` role naming a private module path,
+# or a renamed name, is a warning, and -W makes it an error)
+nitpicky = True
+# targets Sphinx cannot resolve without intersphinx (no network at build time): the
+# standard library's and third-party packages' names a docstring cites, and the builtin
+# types (``GenericAlias``, ``module``) the constants' entries below name as their ``:type:``
+nitpick_ignore = [
+    ("py:mod", "logging"),
+    ("py:func", "time.perf_counter"),
+    ("py:func", "numpy.random.default_rng"),
+    ("py:func", "sklearn.model_selection.train_test_split"),
+    ("py:class", "GenericAlias"),
+    ("py:class", "module"),
+]
 autosummary_generate = True
 templates_path = ["_templates"]
 autosummary_imported_members = True

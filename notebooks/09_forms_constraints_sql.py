@@ -88,6 +88,14 @@ print("test accuracy without / with:", round(free.score(X_te, y_te), 3),
       round(limited.score(X_te, y_te), 3))
 
 # %% [markdown]
+# Which test rows each rule of the constrained set covers, and whether they are of its class:
+
+# %%
+from optirules.plotting import plot_rule_coverage
+
+plot_rule_coverage(limited, X_te, y_te)
+
+# %% [markdown]
 # ## The rule set as SQL
 #
 # The whole table goes into SQLite; the query computes the prediction of every row where

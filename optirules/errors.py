@@ -41,7 +41,15 @@ class SolverOptionError(SolverError, ValueError):
 
 
 class SolverStatusError(SolverError):
-    """Raised by :meth:`SolveResult.raise_for_status` when a solve has no usable solution."""
+    """Raised by :meth:`~optirules.solvers.SolveResult.raise_for_status` when a solve has no usable solution.
+
+    Parameters
+    ----------
+    message : str
+        What went wrong (the solver's status and termination reason).
+    result : SolveResult, optional
+        The result of the failed solve, kept as the ``result`` attribute.
+    """
 
     def __init__(self, message: str, result=None):
         super().__init__(message)

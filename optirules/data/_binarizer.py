@@ -232,7 +232,18 @@ class Literal:
         return self.to_string()
 
     def to_string(self, feature: str | None = None) -> str:
-        """The readable condition, e.g. ``age > 52.5``; ``feature`` overrides the column name."""
+        """The readable condition, e.g. ``age > 52.5``; ``feature`` overrides the column name.
+
+        Parameters
+        ----------
+        feature : str, optional
+            Name written for the column; ``None`` writes the literal's own column name.
+
+        Returns
+        -------
+        str
+            The condition as text.
+        """
         name = self.feature if feature is None else feature
         if self.op in _MISSING_OPS:
             return f"{name} {self.op}"
@@ -242,6 +253,11 @@ class Literal:
         """The complementary literal (``<=`` ↔ ``>``, ``==`` ↔ ``!=``, missing ↔ not missing).
 
         The two are complements on rows where the value is present (see Notes of the class).
+
+        Returns
+        -------
+        Literal
+            The literal true exactly where this one is false (values present).
         """
         return Literal(self.feature, _NEGATION[self.op], self.value, self.column)
 
@@ -251,7 +267,7 @@ class Literal:
         Parameters
         ----------
         X : DataFrame, Series, 1-D or 2-D array-like
-            A DataFrame is read by column name; a 2-D array by :attr:`column`; a Series or
+            A DataFrame is read by column name; a 2-D array by ``column``; a Series or
             1-D array is taken to be the column itself.
 
         Returns
@@ -287,13 +303,30 @@ class Literal:
         raise InputError(f"expected 1-D or 2-D data, got an array of shape {arr.shape}.")
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dictionary; :meth:`from_dict` reads it back."""
+        """A JSON-ready dictionary; :meth:`from_dict` reads it back.
+
+        Returns
+        -------
+        dict
+            The literal's fields, of JSON types only.
+        """
         return {"feature": self.feature, "op": self.op, "value": self.value,
                 "column": self.column}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Literal:
-        """Build a literal from :meth:`to_dict` output."""
+        """Build a literal from :meth:`to_dict` output.
+
+        Parameters
+        ----------
+        data : dict
+            A dictionary written by :meth:`to_dict` (e.g. read back from JSON).
+
+        Returns
+        -------
+        Literal
+            The literal it describes.
+        """
         try:
             return cls(data["feature"], data["op"], data.get("value"), data.get("column"))
         except KeyError as exc:

@@ -181,7 +181,18 @@ def _unknown_name_error(name: str) -> InputError:
 
 
 def dataset_info(name: str) -> DatasetInfo:
-    """The :class:`DatasetInfo` of a bundled dataset (``monks1`` etc. need the file name)."""
+    """The :class:`DatasetInfo` of a bundled dataset (``monks1`` etc. need the file name).
+
+    Parameters
+    ----------
+    name : str
+        A bundled dataset's name, as :func:`list_datasets` gives it.
+
+    Returns
+    -------
+    DatasetInfo
+        Its size, label, licence, checksum and predefined splits.
+    """
     if not isinstance(name, str):
         raise InputError(f"a dataset name must be a string, got {type(name).__name__}.")
     key = _normalize(name)

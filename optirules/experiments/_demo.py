@@ -45,7 +45,35 @@ def run_demo(dataset: str = "monks1", *, max_degree: int = 2, complexity: float 
              solver: str = "highs", time_limit: float = 30.0, test_size: float = 0.25,
              n_thresholds: int = 9, output: str | Path = "optirules_demo.lp",
              random_state: int = 0) -> DemoResult:
-    """Run the demo and return its figures (see the module docstring)."""
+    """Run the demo and return its figures (see the module docstring).
+
+    Parameters
+    ----------
+    dataset : str, default "monks1"
+        A bundled dataset; ``monks1`` etc. use their own test files, others a stratified split.
+    max_degree : int, default 2
+        Most literals in an enumerated clause.
+    complexity : float, default 20.0
+        Budget on the rule set's complexity (clauses plus literals) in the master IP.
+    solver : str, default "highs"
+        Solver of the master IP and of its LP relaxation.
+    time_limit : float, default 30.0
+        Seconds allowed to the master IP.
+    test_size : float, default 0.25
+        Fraction of rows held out, for datasets without a test file.
+    n_thresholds : int, default 9
+        Thresholds per numeric column of the :class:`~optirules.data.FeatureBinarizer`.
+    output : str or path, default "optirules_demo.lp"
+        File the master IP is written to (.lp or .mps).
+    random_state : int, default 0
+        Seed of the train/test split.
+
+    Returns
+    -------
+    DemoResult
+        The rules, their accuracies, the IP's status, objective, bounds and gap, and the
+        written model's path.
+    """
     from sklearn.model_selection import train_test_split
 
     from ..data import SPLIT_FAMILIES, FeatureBinarizer, dataset_info, load_dataset
@@ -113,7 +141,18 @@ def run_demo(dataset: str = "monks1", *, max_degree: int = 2, complexity: float 
 
 
 def format_demo(r: DemoResult) -> str:
-    """The demo's report as text: the rules, complexity, accuracies, solve status and gap."""
+    """The demo's report as text: the rules, complexity, accuracies, solve status and gap.
+
+    Parameters
+    ----------
+    r : DemoResult
+        What :func:`run_demo` returned.
+
+    Returns
+    -------
+    str
+        The report, several lines.
+    """
     lines = [
         f"optirules demo: {r.dataset} ({r.n_train} train / {r.n_test} test rows, "
         f"{r.n_literals} literals, {r.n_clauses} candidate clauses)",

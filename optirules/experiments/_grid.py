@@ -141,6 +141,24 @@ def make_learner(name: str, params: Mapping[str, Any] | None = None, *, seed: in
     error, so that a grid cannot silently ignore it).  scikit-learn baselines are wrapped
     in a one-hot / imputation pipeline; optirules' rule and boosting learners get a
     :class:`~optirules.data.FeatureBinarizer` (with the dataset's coded categorical columns).
+
+    Parameters
+    ----------
+    name : str
+        The learner's name, a key of :data:`LEARNERS`.
+    params : mapping, optional
+        Parameters set on the estimator.
+    seed : int, optional
+        Its ``random_state``, when it has one.
+    solver : str, optional
+        Its ``solver``; an error for a learner that solves no model.
+    categorical : sequence of str
+        The dataset's coded categorical columns, passed to the binarizer.
+
+    Returns
+    -------
+    sklearn.base.BaseEstimator
+        The unfitted estimator (a pipeline for the scikit-learn baselines).
     """
     if name not in LEARNERS:
         import difflib
@@ -220,7 +238,21 @@ def load_grid_data(name: str):
 # ----------------------------------------------------------------------------- cells
 @dataclass(frozen=True)
 class Cell:
-    """One combination of the grid."""
+    """One combination of the grid.
+
+    Parameters
+    ----------
+    dataset : str
+        Name of the dataset the cell is evaluated on.
+    learner : str
+        Name of the learner, a key of :data:`LEARNERS`.
+    params : tuple of (str, object) pairs
+        The learner's parameters in this cell, as sorted ``(name, value)`` pairs.
+    seed : int
+        Seed of the folds' shuffle and of the learner's ``random_state``.
+    solver : str or None
+        Solver of the learners that solve models; ``None`` keeps the learner's default.
+    """
 
     dataset: str
     learner: str
@@ -233,7 +265,18 @@ class Cell:
         return dict(self.params)
 
     def key(self, cv: int) -> str:
-        """A stable identifier: the same cell and folds give the same key on every machine."""
+        """A stable identifier: the same cell and folds give the same key on every machine.
+
+        Parameters
+        ----------
+        cv : int
+            Number of folds the cell is evaluated on (part of the key).
+
+        Returns
+        -------
+        str
+            A 20-character hex digest of the cell's fields and ``cv``.
+        """
         text = json.dumps([self.dataset, self.learner, [list(p) for p in self.params],
                            self.seed, self.solver, cv], sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:20]
@@ -258,7 +301,20 @@ def _complexity(est) -> float:
 
 def evaluate_cell(cell: Cell, cv: int = 5) -> list[dict[str, Any]]:
     """Evaluate one cell: one row per fold with accuracy, timing and (where the learner has
-    one) model complexity.  Deterministic given the cell."""
+    one) model complexity.  Deterministic given the cell.
+
+    Parameters
+    ----------
+    cell : Cell
+        The dataset, learner, parameters, seed and solver to evaluate.
+    cv : int, default 5
+        Stratified folds, for datasets without their own test split.
+
+    Returns
+    -------
+    list of dict
+        One row per fold, with the columns of the ``frame`` of a :class:`GridResult`.
+    """
     from sklearn.model_selection import StratifiedKFold
 
     X, y, X_te, y_te, categorical = load_grid_data(cell.dataset)
@@ -554,7 +610,25 @@ def _run_ray(cells, cv, n_jobs, on_done, address):
 # ----------------------------------------------------------------------------- the grid
 @dataclass
 class GridResult:
-    """The tidy table of a grid run (one row per cell and fold) and what was reused."""
+    """The tidy table of a grid run (one row per cell and fold) and what was reused.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        One row per cell and fold (the columns :func:`run_grid` lists).
+    n_cells : int
+        Number of cells of the grid.
+    n_reused : int
+        Cells read back from the ``store`` folder instead of being computed.
+    n_computed : int
+        Cells computed by this run.
+    wall_time : float
+        Seconds the whole run took.
+    backend : str
+        The backend that ran the cells (``"local"``, ``"dask"`` or ``"ray"``).
+    extras : dict
+        Backend-specific details of the run.
+    """
 
     frame: pd.DataFrame
     n_cells: int
@@ -625,6 +699,11 @@ def run_grid(
         ``dask.distributed`` scheduler (``scheduler`` = its address, a ``Client``, or None
         for a ``LocalCluster`` of ``n_jobs`` workers); ``ray`` to a Ray cluster
         (``scheduler`` = its address, or None for a local Ray with ``n_jobs`` CPUs).
+    n_jobs : int, default 1
+        Worker processes (``local``), workers of a new ``LocalCluster`` (``dask``) or CPUs
+        of a new local Ray (``ray``).
+    scheduler : str or object, optional
+        The ``dask`` or ``ray`` cluster to submit to (see ``backend``).
     store : path, optional
         Folder where each finished cell is kept as JSON; a rerun skips those cells, so an
         interrupted grid resumes where it stopped.
@@ -694,7 +773,20 @@ def run_grid(
 # ----------------------------------------------------------------------------- summaries
 def summarize(frame: pd.DataFrame, metric: str = "accuracy") -> pd.DataFrame:
     """Mean and standard deviation of ``metric`` (and mean fit time, complexity) per
-    dataset and learner configuration, with a ``mean ± sd`` text column."""
+    dataset and learner configuration, with a ``mean ± sd`` text column.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The tidy table of a grid run (the ``frame`` of a :class:`GridResult`).
+    metric : str, default "accuracy"
+        The column summarized.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per dataset and learner configuration.
+    """
     keys = ["dataset", "learner", "params", "solver"]
     g = frame.groupby(keys, sort=False)
     out = g.agg(mean=(metric, "mean"), sd=(metric, "std"), folds=(metric, "size"),
@@ -707,7 +799,22 @@ def summarize(frame: pd.DataFrame, metric: str = "accuracy") -> pd.DataFrame:
 def average_ranks(frame: pd.DataFrame, metric: str = "accuracy", *,
                   higher_is_better: bool = True) -> pd.Series:
     """Average rank of each learner configuration across datasets (1 = best; ties share the
-    mean rank), as in the Friedman-test tables of the seeds."""
+    mean rank), as in the Friedman-test tables of the seeds.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The tidy table of a grid run (the ``frame`` of a :class:`GridResult`).
+    metric : str, default "accuracy"
+        The column whose per-dataset mean is ranked.
+    higher_is_better : bool, default True
+        Whether the largest value gets rank 1 (``False`` for times and complexities).
+
+    Returns
+    -------
+    pandas.Series
+        The average rank of each learner configuration, best first.
+    """
     s = summarize(frame, metric)
     s["config"] = s["learner"] + " " + s["params"] + (" " + s["solver"]).where(s["solver"] != "", "")
     table = s.pivot_table(index="dataset", columns="config", values="mean")

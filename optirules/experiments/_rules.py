@@ -531,11 +531,36 @@ def run_rules_demo(dataset: str = "tic_tac_toe", *, complexity: float | None = N
                    time_limit: float | None = None, test_size: float = 0.25,
                    output: str | Path = "optirules_demo.lp", random_state: int = 0,
                    verbose: bool = False) -> RulesDemoResult:
-    """Fit a :class:`BooleanRuleSetClassifier` on a bundled dataset, export its master.
+    """Fit a :class:`~optirules.learners.BooleanRuleSetClassifier` on a bundled dataset, export its master.
 
-    ``dataset`` is a name of :data:`RULES_DATASETS`, a bundled file name (e.g.
-    ``"monks1"``, which uses its own train/test files) or any :func:`load_dataset` name.
+    ``dataset`` is a name of ``RULES_DATASETS``, a bundled file name (e.g.
+    ``"monks1"``, which uses its own train/test files) or any :func:`~optirules.data.load_dataset` name.
     Writes the final master IP to ``output`` (.lp/.mps) and the model as JSON next to it.
+
+    Parameters
+    ----------
+    dataset : str, default "tic_tac_toe"
+        The dataset (see above).
+    complexity, lambda0, lambda1, max_degree
+        The estimator's parameters of the same names; ``None`` or ``"auto"`` keeps its
+        default.
+    solver : str, default "highs"
+        Solver of the restricted masters and of the final IP.
+    time_limit : float, optional
+        Seconds allowed to the fit; ``None`` sets no limit.
+    test_size : float, default 0.25
+        Fraction of rows held out, for datasets without a test file.
+    output : str or path, default "optirules_demo.lp"
+        File the final master IP is written to.
+    random_state : int, default 0
+        Seed of the split and of the estimator.
+    verbose : bool, default False
+        Log the column-generation iterations.
+
+    Returns
+    -------
+    RulesDemoResult
+        The rules, complexity, accuracies and solve figures of the fit.
     """
     from sklearn.model_selection import train_test_split
 
@@ -575,7 +600,18 @@ def run_rules_demo(dataset: str = "tic_tac_toe", *, complexity: float | None = N
 
 
 def format_rules_demo(r: RulesDemoResult) -> str:
-    """The demo's printout."""
+    """The demo's printout.
+
+    Parameters
+    ----------
+    r : RulesDemoResult
+        What :func:`run_rules_demo` returned.
+
+    Returns
+    -------
+    str
+        The report, several lines.
+    """
     gap = f"{r.gap:.2%} (certified)" if r.gap_certified else "unknown (not certified)"
     return "\n".join([
         f"optirules demo: {r.dataset} ({r.n_train} train / {r.n_test} test rows, "

@@ -10,14 +10,16 @@ weak learner for the hypothesis ``h_t`` of largest edge
 ``gamma_t = sum_i D_t(i) y_i h_t(x_i)`` (weighted error ``eps_t = (1 - gamma_t)/2``),
 give it a vote ``alpha_t`` and update the weights.  The final classifier is
 ``H(x) = sign(sum_t alpha_t h_t(x))`` in every case.  No optimization solver is needed.
+
+The class is defined here; the update rules and the round loop are in
+:mod:`optirules.learners._boosting_rules`, the text forms in
+:mod:`optirules.learners._boosting_text` and the JSON persistence in
+:mod:`optirules.learners._boosting_json`.
 """
 
 from __future__ import annotations
 
 import copy
-import inspect
-import json
-import math
 import numbers
 import os
 import time
@@ -32,12 +34,29 @@ from sklearn.utils.validation import (
 )
 
 from ..errors import InputError
-from ..weak import (
-    PreparedData,
-    WeakHypothesis,
-    WeakLearner,
-    check_binary_matrix,
-    hypothesis_from_dict,
+from ..weak import check_binary_matrix
+
+# a model loaded by from_json holds a _LiteralColumns as binarizer_: pickles written before
+# the JSON code moved to _boosting_json look the class up here
+from ._boosting_json import (
+    _LiteralColumns,  # noqa: F401
+    boosting_from_json,
+    boosting_to_json,
+)
+from ._boosting_rules import (
+    BOOSTERS,
+    WEAK_LEARNERS,
+    boost_rounds,
+    gavinsky_measure,
+    madaboost_weights,
+    smoothboost_measure,
+)
+from ._boosting_text import (
+    boosting_dict,
+    boosting_text,
+    decision_support,
+    distinct_votes,
+    hypothesis_text,
 )
 from ._checks import (
     CLASS_WEIGHT,
@@ -56,97 +75,14 @@ from ._checks import (
     fit_binarizer,
     n_rows,
     normalized_weights,
-    progress_logger,
     table_kind,
     validate_params,
 )
-from ._explain import binary_explain, label_text, text_or_repr, vote_text
-from ._json import (
-    INT_LIMIT,
-    Field,
-    check_literal_columns,
-    damaged_as_input_error,
-    dump_json,
-    json_header,
-    load_json,
-    load_json_header,
-    restore_params,
-)
+from ._explain import binary_explain, text_or_repr
 from ._multiclass import OneVsRestMixin, one_vs_rest
-from ._rules import _column_cache, literal_to_dict, read_literal
 
 __all__ = ["BoostingClassifier", "hypothesis_text", "madaboost_weights", "smoothboost_measure",
            "gavinsky_measure"]
-
-BOOSTERS = ("adaboost", "madaboost", "smoothboost", "gavinsky")
-_JSON_FORMAT = "optirules.BoostingClassifier"
-#: the JSON layout to_json writes (2: literal table and names once, hypotheses by index)
-#: and the layouts from_json reads (1: every hypothesis repeats the names)
-_JSON_VERSION = 2
-_JSON_VERSIONS = (1, 2)
-WEAK_LEARNERS = ("stump", "literal", "parity", "cart")
-
-#: the weighted error below which a hypothesis counts as perfect (AdaBoost/MadaBoost stop)
-_PERFECT = 1e-10
-
-
-def hypothesis_text(h: WeakHypothesis, feature_names: Any = None,
-                    literal_names: bool = False) -> str:
-    """A weak hypothesis as a rule: ``x3 > 0.788 -> +1 else -1``, ``c0 == a -> +1 else -1``,
-    ``x0 <= 0.3885 XOR c0 == a -> -1 else +1``.
-
-    ``feature_names`` name the columns (``x<j>`` when None); with ``literal_names`` every
-    column is a 0/1 literal whose name is its condition (a binarizer's), otherwise a 0/1
-    column ``x`` reads ``x == 1``.  A tree reads as ``tree(...)``.
-    """
-    def name(j: int) -> str:
-        if feature_names is not None and 0 <= j < len(feature_names):
-            return str(feature_names[j])
-        return f"x{j}"
-
-    def literal(j: int) -> str:
-        return name(j) if literal_names else f"{name(j)} == 1"
-
-    def sides(condition: str, plus_when_true: bool) -> str:
-        return f"{condition} -> {'+1 else -1' if plus_when_true else '-1 else +1'}"
-
-    kind = getattr(h, "kind", "")
-    if kind == "constant":
-        return f"always {'+1' if h.sign > 0 else '-1'}"
-    if kind == "stump":
-        if literal_names and h.threshold == 0.5:
-            return sides(name(h.feature), h.right > 0)
-        if h.right > 0:
-            return f"{name(h.feature)} > {h.threshold:g} -> +1 else -1"
-        return f"{name(h.feature)} <= {h.threshold:g} -> +1 else -1"
-    if kind == "literal":
-        return sides(literal(h.feature), not h.negated)
-    if kind == "parity":
-        if not h.features:
-            return f"always {'-1' if h.negated else '+1'}"
-        # chi_J = +1 on an even number of true literals, i.e. when their XOR is false
-        return sides(" XOR ".join(literal(j) for j in h.features), h.negated)
-    return h.describe(None if feature_names is None else list(feature_names))
-
-
-def madaboost_weights(F: np.ndarray, y: np.ndarray, d1: np.ndarray) -> np.ndarray:
-    """MadaBoost's weights ``D_1(i) min{1, exp(-y_i F(x_i))}`` (AdaBoost's, capped at ``D_1``).
-
-    Domingo & Watanabe (2000): ``w_t(x) = D_1(x) beta_{[0,t)}^{cons}`` when that product is
-    below 1 and ``D_1(x)`` otherwise, with ``beta_s^{cons(h_s, x)} = exp(-alpha_s y h_s(x))``.
-    """
-    return d1 * np.exp(-np.maximum(y * F, 0.0))
-
-
-def smoothboost_measure(N: np.ndarray, gamma: float) -> np.ndarray:
-    """SmoothBoost's ``M(N) = 1`` for ``N < 0`` and ``(1 - gamma)^{N/2}`` for ``N >= 0``."""
-    return np.where(N < 0, 1.0, (1.0 - gamma) ** (np.maximum(N, 0.0) / 2.0))
-
-
-def gavinsky_measure(N: np.ndarray, epsilon: float) -> np.ndarray:
-    """Gavinsky's flat measure: 1 for ``N <= 0``, ``1 - epsilon N`` up to ``N = 1/epsilon``,
-    then 0."""
-    return np.clip(1.0 - epsilon * N, 0.0, 1.0)
 
 
 @one_vs_rest
@@ -258,7 +194,7 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
     classes_ : ndarray of shape (n_classes,)
         Two classes: ``classes_[1]`` is coded ``+1``, ``classes_[0]`` is ``-1``.  More than
         two: one booster per class against the rest (``estimators_``,
-        :mod:`optirules.learners._multiclass`), each with the attributes below.
+        ``optirules.learners._multiclass``), each with the attributes below.
     estimators_ : list of BoostingClassifier
         Only with more than two classes: the booster of ``classes_[k]`` (coded 1) against
         the rest (0).
@@ -460,7 +396,8 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        self
+        self : BoostingClassifier
+            The fitted classifier.
         """
         t0 = time.perf_counter()
         self._check_params()
@@ -491,10 +428,10 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
             self.feature_names_ = None
         keep = d1 > 0
         if keep.all():
-            self._boost(Xb, y_pm, d1)
+            boost_rounds(self, Xb, y_pm, d1)
         else:  # a zero weight is a removed row (also for the stumps' midpoint thresholds)
             Xk = Xb[keep] if isinstance(Xb, np.ndarray) else np.asarray(Xb)[keep]
-            self._boost(Xk, y_pm[keep], d1[keep] / d1[keep].sum())
+            boost_rounds(self, Xk, y_pm[keep], d1[keep] / d1[keep].sum())
             F = np.zeros(len(y_pm))
             for a, h in zip(self.alphas_, self.hypotheses_):
                 F += a * h.predict(Xb)
@@ -512,99 +449,6 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
         else:
             self.status_ = "completed"
 
-    def _boost(self, X: np.ndarray, y: np.ndarray, d1: np.ndarray) -> None:
-        booster = self.booster
-        m = X.shape[0]
-        pos = d1 > 0
-        F = np.zeros(m)                    # sum_s alpha_s h_s(x_i)
-        logw = np.log(np.where(pos, d1, 1.0))   # AdaBoost: log of unnormalized weights
-        N = np.zeros(m)                    # SmoothBoost / Gavinsky state
-        theta = self.gamma / (2.0 + self.gamma)
-        takes_names = "feature_names" in inspect.signature(self.weak_learner_.fit).parameters
-        # validate X once and share per-matrix work (sorting, +-1 form) across rounds
-        Xw = PreparedData(X) if isinstance(self.weak_learner_, WeakLearner) else X
-        log = progress_logger("learners.boosting", self.verbose)
-        hyps: list[WeakHypothesis] = []
-        alphas: list[float] = []
-        edges: list[float] = []
-        errors: list[float] = []
-        ratios: list[float] = []
-        stop = "n_estimators"
-        deadline = getattr(self, "_deadline", None)
-        for t in range(int(self.n_estimators)):
-            if deadline is not None and t > 0 and time.perf_counter() > deadline:
-                stop = "time_limit"
-                break
-            # ---- the (unnormalized) weights whose normalization is D_t
-            if booster == "adaboost":
-                w = np.zeros(m)
-                w[pos] = np.exp(logw[pos] - logw[pos].max())
-            elif booster == "madaboost":
-                w = madaboost_weights(F, y, d1)
-            elif booster == "smoothboost":
-                w = d1 * smoothboost_measure(N, self.gamma)
-                if self.target_error is not None and w.sum() < self.target_error:
-                    stop = "target_error reached"
-                    break
-            else:
-                w = d1 * gavinsky_measure(N, self.epsilon)
-            total = w.sum()
-            if total <= 0:
-                stop = "all weights vanished"
-                break
-            D = w / total
-            # ---- weak hypothesis and its edge
-            h = (self.weak_learner_.fit(Xw, y, D, feature_names=self.feature_names_)
-                 if takes_names else self.weak_learner_.fit(Xw, y, D))
-            yh = y * np.asarray(h.predict(X), dtype=np.float64)
-            edge = float(np.dot(D, yh))
-            err = float(np.dot(D, yh < 0))
-            if booster in ("adaboost", "madaboost"):
-                if edge <= 0:
-                    stop = "no edge"
-                    break
-                eps = max(err, _PERFECT)
-                alpha = 0.5 * math.log((1.0 - eps) / eps)
-            elif booster == "smoothboost":
-                alpha = 1.0
-            else:
-                if edge <= 0:
-                    stop = "no edge"
-                    break
-                alpha = edge / 2.0
-            hyps.append(h)
-            alphas.append(alpha)
-            edges.append(edge)
-            errors.append(err)
-            ratios.append(float((D[pos] / d1[pos]).max()))
-            F += alpha * y * yh                      # y*yh = h(x) since y in {-1, 1}
-            if booster == "adaboost":
-                logw = logw - alpha * yh
-            elif booster == "smoothboost":
-                N = N + yh - theta
-            elif booster == "gavinsky":
-                N = N + alpha * yh
-            if log is not None:
-                log.info("%s round %d: edge %.4f, error %.4f, vote %.4f, max D/D1 %.2f, h: %s",
-                         booster, t + 1, edge, err, alpha, ratios[-1],
-                         hypothesis_text(h, self.feature_names_, self.binarizer_ is not None
-                                         and self.feature_names_ is not None))
-            if booster in ("adaboost", "madaboost") and err < _PERFECT:
-                stop = "perfect hypothesis"
-                break
-        if log is not None:
-            log.info("%s stopped after %d rounds: %s", booster, len(hyps), stop)
-        self.hypotheses_ = hyps
-        self.alphas_ = np.asarray(alphas, dtype=np.float64)
-        self.edges_ = np.asarray(edges, dtype=np.float64)
-        self.weighted_errors_ = np.asarray(errors, dtype=np.float64)
-        self.max_weight_ratios_ = np.asarray(ratios, dtype=np.float64)
-        self._set_smoothness()
-        self.n_estimators_ = len(hyps)
-        self.stop_reason_ = stop
-        scale = float(np.abs(self.alphas_).sum())
-        self.training_margins_ = y * F / scale if scale > 0 else np.zeros(m)
-
     def _set_smoothness(self) -> None:
         r = self.max_weight_ratios_
         self.smoothness_ = float(r.max()) if r.size else 1.0
@@ -621,7 +465,18 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
         return Xb
 
     def decision_function(self, X: Any) -> np.ndarray:
-        """``F(x) = sum_t alpha_t h_t(x)``; positive means ``classes_[1]``."""
+        """``F(x) = sum_t alpha_t h_t(x)``; positive means ``classes_[1]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows in the form ``fit`` took them.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The weighted vote ``F(x)``.
+        """
         Xb = self._raw_scores(X)
         F = np.zeros(Xb.shape[0])
         for a, h in zip(self.alphas_, self.hypotheses_):
@@ -629,7 +484,18 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
         return F
 
     def staged_decision_function(self, X: Any) -> Iterator[np.ndarray]:
-        """Yield ``F_t(x)`` after each round ``t = 1, ..., n_estimators_``."""
+        """Yield ``F_t(x)`` after each round ``t = 1, ..., n_estimators_``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows in the form ``fit`` took them.
+
+        Yields
+        ------
+        ndarray of shape (n_samples,)
+            The weighted vote ``F_t(x)`` of the first ``t`` rounds.
+        """
         Xb = self._raw_scores(X)
         F = np.zeros(Xb.shape[0])
         for a, h in zip(self.alphas_, self.hypotheses_):
@@ -637,12 +503,34 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
             yield F
 
     def predict(self, X: Any) -> np.ndarray:
-        """``classes_[1]`` where ``F(x) > 0``, else ``classes_[0]``."""
+        """``classes_[1]`` where ``F(x) > 0``, else ``classes_[0]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows in the form ``fit`` took them.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The predicted labels.
+        """
         F = self.decision_function(X)
         return self.classes_[(F > 0).astype(int)]
 
     def staged_predict(self, X: Any) -> Iterator[np.ndarray]:
-        """Yield the predictions of the first ``t`` rounds, ``t = 1, ..., n_estimators_``."""
+        """Yield the predictions of the first ``t`` rounds, ``t = 1, ..., n_estimators_``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows in the form ``fit`` took them.
+
+        Yields
+        ------
+        ndarray of shape (n_samples,)
+            The labels predicted by the first ``t`` rounds.
+        """
         for F in self.staged_decision_function(X):
             yield self.classes_[(F > 0).astype(int)]
 
@@ -651,6 +539,16 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
 
         This is the logistic link of AdaBoost's exponential loss (Friedman, Hastie &
         Tibshirani 2000); it is not calibrated for the smooth boosters.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows in the form ``fit`` took them.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 2)
+            The scores of ``classes_[0]`` and ``classes_[1]``.
         """
         from scipy.special import expit
 
@@ -659,75 +557,55 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
         # by the sum of the classes' scores)
         return np.column_stack([expit(-2.0 * F), expit(2.0 * F)])
 
-    # ------------------------------------------------------------------ export
     def _votes(self) -> list[tuple[float, str, int]]:
         """The distinct hypotheses as ``(summed vote, text, first round)``, largest vote
         first (a hypothesis chosen in several rounds votes with the sum of its votes)."""
-        check_fitted(self, "hypotheses_")
-        names = self.feature_names_
-        literal_names = self.binarizer_ is not None and names is not None
-        votes: dict[str, list] = {}
-        for t, (a, h) in enumerate(zip(self.alphas_, self.hypotheses_)):
-            key = json.dumps({k: v for k, v in h.to_dict().items() if k != "feature_names"},
-                             sort_keys=True)
-            if key in votes:
-                votes[key][0] += float(a)
-            else:
-                votes[key] = [float(a), hypothesis_text(h, names, literal_names), t]
-        return sorted((tuple(v) for v in votes.values()), key=lambda v: (-v[0], v[2]))
+        return distinct_votes(self)
 
     def to_text(self) -> str:
         """The weighted vote as text: one line per distinct hypothesis with its vote, largest
         first, e.g. ``+0.6931  x3 > 0.788 -> +1 else -1``, ``c0 == a -> +1 else -1`` or
         ``x0 <= 0.3885 XOR c0 == a -> -1 else +1`` (a parity is +1 on an even number of true
-        literals)."""
-        votes = self._votes()
-        pos, neg = label_text(self.classes_[1]), label_text(self.classes_[0])
-        r, k = self.n_estimators_, len(votes)
-        lines = [f"{self.booster}: predict {pos} if F(x) = sum of vote * h(x) > 0, else {neg} "
-                 f"({r} round{'s' * (r != 1)}, {k} distinct hypothes{'es' if k != 1 else 'is'})",
-                 "  vote     h(x)"]
-        lines.extend("  " + vote_text(a, text) for a, text, _ in votes)
-        summary = getattr(self, "input_summary_", "")
-        return "\n".join(lines + ([summary] if summary else []))
+        literals).
+
+        Returns
+        -------
+        str
+            A header line, then one line per distinct hypothesis, then ``input_summary_``.
+        """
+        return boosting_text(self)
 
     def _decision_support(self, X: Any) -> tuple[list[list[str]], list[list[str]]]:
         """Per row, the hypotheses voting -1 and +1, with their votes, largest first."""
-        votes = self._votes()
-        Xb = self._raw_scores(X)
-        merged: dict[str, Any] = {}
-        for h in self.hypotheses_:
-            merged.setdefault(hypothesis_text(h, self.feature_names_,
-                                              self.binarizer_ is not None
-                                              and self.feature_names_ is not None), h)
-        H = np.column_stack([merged[text].predict(Xb) for _, text, _ in votes]) \
-            if votes else np.zeros((Xb.shape[0], 0), np.int8)
-        items = [vote_text(a, text) for a, text, _ in votes]
-        neg = [[items[j] for j in np.flatnonzero(row < 0)] for row in H]
-        pos = [[items[j] for j in np.flatnonzero(row > 0)] for row in H]
-        return neg, pos
+        return decision_support(self, X)
 
     def explain(self, X: Any):
         """A DataFrame, one row per row of ``X``: ``prediction``, ``score``
         (:meth:`predict_proba` of it), ``rules`` (the hypotheses that voted for it, with
         their votes, largest first), ``fired`` and ``text``
-        (:mod:`optirules.learners._explain`)."""
+        (``optirules.learners._explain``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows in the form ``fit`` took them.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per row of ``X``.
+        """
         return binary_explain(self, X)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-able summary: booster, classes, votes and hypotheses."""
-        check_fitted(self, "hypotheses_")
-        return {
-            "booster": self.booster,
-            "classes": [c.item() if hasattr(c, "item") else c for c in self.classes_],
-            "feature_names": self.feature_names_,
-            "alphas": self.alphas_.tolist(),
-            "edges": self.edges_.tolist(),
-            "hypotheses": [h.to_dict() for h in self.hypotheses_],
-            "smoothness": self.smoothness_,
-            "stop_reason": self.stop_reason_,
-            "input_summary": getattr(self, "input_summary_", None),
-        }
+        """A JSON-able summary: booster, classes, votes and hypotheses.
+
+        Returns
+        -------
+        dict
+            The summary, with plain Python values.
+        """
+        return boosting_dict(self)
 
     def __str__(self) -> str:
         return text_or_repr(self, "hypotheses_")
@@ -745,140 +623,41 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
         columns by index into them and carries no names of its own.  Version 1 files,
         whose every hypothesis repeated ``feature_names``, are still read.
 
+        Parameters
+        ----------
+        path : str or os.PathLike, optional
+            A file to write the text to as well.
+        indent : int or None, default=2
+            The indentation of the JSON text (None: one line).
+
+        Returns
+        -------
+        str
+            The JSON text.
+
         Raises
         ------
         InputError
             For a custom weak-learner object (only the named weak learners' hypotheses have
             a JSON form) or a binarizer without ``literals_``.
         """
-        check_fitted(self, "hypotheses_")
-        if not isinstance(self.weak_learner, str):
-            raise InputError("a BoostingClassifier with a custom weak-learner object cannot be "
-                             f"saved as JSON; use one of {list(WEAK_LEARNERS)}.")
-        literals = None
-        if self.binarizer_ is not None:
-            if not hasattr(self.binarizer_, "literals_"):
-                raise InputError("the binarizer has no literals_ to save; use "
-                                 "optirules.data.FeatureBinarizer to save the model as JSON.")
-            literals = [literal_to_dict(lit) for lit in self.binarizer_.literals_]
-        data = {
-            **json_header(self, _JSON_FORMAT, version=_JSON_VERSION),
-            "literals": literals,
-            "feature_names": self.feature_names_,
-            "hypotheses": [_compact_hypothesis(h, self.feature_names_)
-                           for h in self.hypotheses_],
-            "alphas": self.alphas_.tolist(),
-            "edges": self.edges_.tolist(),
-            "weighted_errors": self.weighted_errors_.tolist(),
-            "max_weight_ratios": self.max_weight_ratios_.tolist(),
-            "smoothness": self.smoothness_,
-            "stop_reason": self.stop_reason_,
-            "input_summary": getattr(self, "input_summary_", None),
-        }
-        return dump_json(data, path, indent)
+        return boosting_to_json(self, path, indent)
 
     @classmethod
     def from_json(cls, source: str | os.PathLike) -> BoostingClassifier:
         """Rebuild a fitted classifier from :meth:`to_json` output (text or a file path).
 
         Every field is checked; a damaged or foreign file raises one
-        :class:`~optirules.errors.InputError` naming the field."""
-        name = "BoostingClassifier"
-        data = load_json(source, _JSON_FORMAT, "to_json", versions=_JSON_VERSIONS)
-        doc = Field(name, data)
-        with damaged_as_input_error(name):
-            est = cls(**restore_params(data["params"]))
-            load_json_header(est, data)
-            doc["params"]["weak_learner"].string(choices=WEAK_LEARNERS)
-            lits = doc["literals"]
-            literals = None if lits.is_null() else [read_literal(f) for f in lits.items()]
-            if literals is not None and est.binarizer is None:
-                raise lits.damaged("must be null when 'params.binarizer' is null (the model "
-                                   "read X's columns as they are)")
-            if literals is not None:
-                check_literal_columns(est, literals, name)
-            n_columns = est.n_features_in_ if literals is None else len(literals)
-            names = doc["feature_names"]
-            est.feature_names_ = None if names.is_null() else \
-                [f.string() for f in names.items(n_columns)]
-            est.hypotheses_ = [_read_hypothesis(f, n_columns, est.feature_names_)
-                               for f in doc["hypotheses"].items()]
-            n = len(est.hypotheses_)
-            est.alphas_ = doc["alphas"].reals(n)
-            est.edges_ = _stats(doc["edges"])
-            est.weighted_errors_ = _stats(doc["weighted_errors"])
-            est.max_weight_ratios_ = _stats(doc["max_weight_ratios"])
-            est._set_smoothness()
-            est.stop_reason_ = doc["stop_reason"].string()
-            est.n_estimators_ = n
-            est._set_status()
-            est.weak_learner_ = est._make_weak_learner(0)
-            est.binarizer_ = None if literals is None else _LiteralColumns(literals)
-            summary = doc["input_summary"].string(null=None, default=None)
-            if summary is not None:
-                est.input_summary_ = summary
-        return est
+        :class:`~optirules.errors.InputError` naming the field.
 
+        Parameters
+        ----------
+        source : str or os.PathLike
+            The JSON text, or the path of a file holding it.
 
-def _stats(field: Any) -> np.ndarray:
-    """A list of per-round statistics (numbers; NaN written as null)."""
-    return np.asarray([f.real(null=math.nan, finite=False) for f in field.items()],
-                      dtype=np.float64)
-
-
-def _compact_hypothesis(h: WeakHypothesis, names: list[str] | None) -> dict[str, Any]:
-    """``h.to_dict()`` without the column names when they are the model's (version 2): the
-    hypothesis refers to the model's literal table and ``feature_names`` by column index."""
-    d = h.to_dict()
-    own = d.get("feature_names")
-    if own is None or (names is not None and list(own) == list(names)):
-        d.pop("feature_names", None)
-    return d
-
-
-def _read_hypothesis(field: Any, n_columns: int,
-                     names: list[str] | None = None) -> WeakHypothesis:
-    """A hypothesis of :meth:`WeakHypothesis.to_dict` form, checked before it is built:
-    integers (indices, signs, children) are integers, thresholds numbers, ``negated`` a
-    boolean, and every column it reads one of the ``n_columns``.  Without its own
-    ``feature_names`` (version 2), it takes the model's ``names``."""
-    field.object()
-    if "feature_names" not in field.value and names is not None:
-        field = Field(field.name, {**field.value, "feature_names": list(names)}, field.path)
-    for key in field.value:
-        f = field[key]
-        if key == "type":
-            f.string()
-        elif key == "feature_names":
-            if not f.is_null():
-                for g in f.items():
-                    g.string()
-        elif key == "negated":
-            f.boolean()
-        else:
-            parts = f.items() if isinstance(f.value, list) else [f]
-            for g in parts:
-                if key == "threshold":
-                    g.real(finite=False)
-                else:
-                    g.count(lo=-INT_LIMIT)
-    try:
-        h = hypothesis_from_dict(field.value)
-        h.check_columns(n_columns)
-    except InputError as exc:
-        raise field.damaged(str(exc).rstrip(".")) from None
-    return h
-
-
-class _LiteralColumns:
-    """The 0/1 matrix of saved literals on raw data: a fitted binarizer's ``transform``."""
-
-    def __init__(self, literals: list[Any]) -> None:
-        self.literals_ = literals
-
-    def transform(self, X: Any) -> np.ndarray:
-        X = _column_cache(X)  # columns without string names: by position
-        out = np.zeros((n_rows(X), len(self.literals_)), dtype=np.uint8)
-        for k, lit in enumerate(self.literals_):
-            out[:, k] = lit.evaluate(X)
-        return out
+        Returns
+        -------
+        BoostingClassifier
+            The fitted classifier.
+        """
+        return boosting_from_json(cls, source)

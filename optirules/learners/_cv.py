@@ -99,16 +99,49 @@ class RefitDelegation:
         check_fitted(self, "best_estimator_")
 
     def predict(self, X: Any) -> np.ndarray:
-        """The refitted estimator's prediction."""
+        """The refitted estimator's prediction.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows in the layout of the training data (same columns).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The predicted class of each row.
+        """
         self._check_fitted()
         return self.best_estimator_.predict(X)
 
     def predict_proba(self, X: Any) -> np.ndarray:
-        """The refitted estimator's class probabilities."""
+        """The refitted estimator's class probabilities.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows in the layout of the training data (same columns).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Class probabilities, columns in the order of ``classes_``.
+        """
         self._check_fitted()
         return self.best_estimator_.predict_proba(X)
 
     def explain(self, X: Any) -> Any:
-        """The refitted estimator's :meth:`explain` DataFrame."""
+        """The refitted estimator's ``explain`` DataFrame.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows in the layout of the training data (same columns).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per input row: the prediction, its score and the rules that fired.
+        """
         self._check_fitted()
         return self.best_estimator_.explain(X)

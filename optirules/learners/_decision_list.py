@@ -125,7 +125,7 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, SQLMixin, BaseEst
 
     **Prediction.**  The first rule that covers a point classifies it.  A point that no rule
     covers goes to the fallback: ``"default"`` uses the default rule; ``"min_osr"`` runs
-    Minimum OSR (:func:`minimum_osr`) over the training rows chosen by ``osr_rows`` - the
+    Minimum OSR (``minimum_osr``) over the training rows chosen by ``osr_rows`` - the
     whole training set (the paper: rules "evaluated based on statistics computed over the
     training data"), or the rows no rule covers (those behind the default rule) - and uses
     the default rule only when every attribute of the point is missing or none of its
@@ -171,7 +171,7 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, SQLMixin, BaseEst
     min_coverage : int or "auto", default="auto"
         Smallest number of uncovered training rows a rule must cover when it is added
         (their total weight, for a weighted fit).
-        ``"auto"`` (:func:`auto_min_coverage`): :math:`\\max(2, \\lceil n / 50 \\rceil)` for
+        ``"auto"`` (``auto_min_coverage``): :math:`\\max(2, \\lceil n / 50 \\rceil)` for
         ``n`` training rows, so every rule covers at least 2 % of the training rows (two
         rows up to 100 rows) and the list has at most 50 rules; the integer used is
         ``min_coverage_``.  The paper names no such bound: its reading is
@@ -232,7 +232,7 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, SQLMixin, BaseEst
         The default rule's class.
     min_coverage_ : int
         The ``min_coverage`` of the fit: the parameter itself when it is an integer, else
-        :func:`auto_min_coverage` of the number of training rows.
+        ``auto_min_coverage`` of the number of training rows.
     stop_reason_ : str
         Why rule search stopped: ``"all_covered"``, ``"min_coverage"``,
         ``"not_better_than_default"``, ``"max_rules"`` or ``"time_limit"``.
@@ -537,23 +537,50 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, SQLMixin, BaseEst
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """Laplace-smoothed class distribution ``(n_c + 1)/(n + k)`` behind each decision
-        (``n_c`` weight sums for a weighted fit)."""
+        (``n_c`` weight sums for a weighted fit).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows in the layout of the training data (same columns).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Class probabilities, columns in the order of ``classes_``.
+        """
         counts, _, _ = self._classify(X)
         k = self.classes_.size
         return (counts + 1.0) / (counts.sum(axis=1, keepdims=True) + k)
 
     def predict(self, X: Any) -> np.ndarray:
-        """Class of the first rule that covers each row, else of the fallback."""
+        """Class of the first rule that covers each row, else of the fallback.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows in the layout of the training data (same columns).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The predicted class of each row.
+        """
         counts, _, _ = self._classify(X)
         return self.classes_[np.argmax(counts, axis=1)]
 
     def explain(self, X: Any) -> pd.DataFrame:
         """Which rule, OSR path or default rule classified each row.
 
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows in the layout of the training data (same columns).
+
         Returns
         -------
         DataFrame with one row per input row and the columns every learner's ``explain``
-        starts with (:mod:`optirules.learners._explain`)
+        starts with (``optirules.learners._explain``)
 
         - ``prediction``: the predicted class;
         - ``score``: :meth:`predict_proba` of it (Laplace-smoothed class share behind the
@@ -571,7 +598,7 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, SQLMixin, BaseEst
         - ``fallback``: True when no rule covered the row;
         - ``osr_path``: tuple of ``(feature name, value)`` pairs of the OSR rule (empty
           otherwise);
-        - ``osr_stop``: why the OSR path stopped (see :class:`OSRResult`), ``""`` otherwise.
+        - ``osr_stop``: why the OSR path stopped (see ``OSRResult``), ``""`` otherwise.
         """
         counts, rule_idx, osr = self._classify(X)
         preds = self.classes_[np.argmax(counts, axis=1)]
@@ -609,7 +636,20 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, SQLMixin, BaseEst
 
         Without ``X`` and ``y``: the training class counts each entry stored (weight sums
         for a weighted fit); with them, row counts on that data
-        (:mod:`optirules.learners._rules_table`).
+        (``optirules.learners._rules_table``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), optional
+            Rows to count support, precision and recall on; ``None`` uses the training
+            counts.
+        y : array-like of shape (n_samples,), optional
+            Their labels, given with ``X``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per entry in list order, then the default entry.
         """
         return self._table_builder(self, X, y)
 
@@ -621,7 +661,18 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, SQLMixin, BaseEst
     # ------------------------------------------------------------------ printing
     def to_text(self, stats: bool = False) -> str:
         """The list as text, one rule a line; ``stats`` appends coverage and Laplace accuracy
-        (for a weighted fit, the weighted coverage: the weight sum of the rows covered)."""
+        (for a weighted fit, the weighted coverage: the weight sum of the rows covered).
+
+        Parameters
+        ----------
+        stats : bool, default False
+            Append each rule's coverage and Laplace accuracy.
+
+        Returns
+        -------
+        str
+            One rule a line, the default entry last.
+        """
         check_fitted(self, "rules_")
         lines = []
         for r, rule in enumerate(self.rules_):
@@ -714,5 +765,15 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, SQLMixin, BaseEst
         that fails later.  Files of format version 1 (the whole training matrix as lists),
         2 (``max_depth`` for ``max_degree``) and 3 (no row weights: integer counts) are read
         too; version 4 adds real (weighted) class counts and ``train_weights_``.
+
+        Parameters
+        ----------
+        source : str or path-like
+            JSON text or the path of a JSON file.
+
+        Returns
+        -------
+        DecisionListClassifier
+            The fitted classifier.
         """
         return decision_list_from_text(cls, source)

@@ -136,7 +136,7 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMixin
     Every pair of the grid ``max_degrees`` x ``min_coverages`` is fitted on the training
     part of every fold and scored on its held-out part; the pair of best mean score is
     refitted on all rows (``best_estimator_``), and ``predict``, ``predict_proba``,
-    :meth:`explain`, :meth:`to_text`, :meth:`to_json`, ``rules_`` and ``str`` are those of
+    :meth:`~optirules.learners.DecisionListClassifier.explain`, :meth:`to_text`, :meth:`to_json`, ``rules_`` and ``str`` are those of
     the refitted list.  The other parameters of ``estimator`` (``fallback``,
     ``osr_rows``, ``confidence``, ``n_bins``, ``categorical_features``, ``max_rules``)
     are kept in every fit.  With ``time_limit`` the grid is fitted from the cheapest
@@ -430,7 +430,18 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMixin
     # ------------------------------------------------------------------ delegation
     def to_text(self, stats: bool = False) -> str:
         """The refitted list as text (see :meth:`DecisionListClassifier.to_text`) and the
-        parameters cross-validation chose."""
+        parameters cross-validation chose.
+
+        Parameters
+        ----------
+        stats : bool, default False
+            Append each rule's coverage and Laplace accuracy.
+
+        Returns
+        -------
+        str
+            The chosen parameters, then one rule a line.
+        """
         self._check_fitted()
         p = self.best_params_
         return (f"{self.best_estimator_.to_text(stats=stats)}\nmax_degree = {p['max_degree']}, "
@@ -440,7 +451,23 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMixin
     def to_json(self, path: str | os.PathLike | None = None, *, indent: int | None = None,
                 training_rows: str = "auto") -> str:
         """The refitted list as :meth:`DecisionListClassifier.to_json` writes it (load it
-        with :meth:`DecisionListClassifier.from_json` or ``optirules predict``)."""
+        with :meth:`DecisionListClassifier.from_json` or ``optirules predict``).
+
+        Parameters
+        ----------
+        path : str or path-like, optional
+            File the JSON is also written to.
+        indent : int, optional
+            Indentation of the JSON text; ``None`` writes it on one line.
+        training_rows : str, default "auto"
+            Whether the training rows are stored, as for
+            :meth:`DecisionListClassifier.to_json`.
+
+        Returns
+        -------
+        str
+            The JSON text.
+        """
         self._check_fitted()
         return self.best_estimator_.to_json(path, indent=indent, training_rows=training_rows)
 
@@ -448,12 +475,37 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMixin
     def from_json(cls, source: str | os.PathLike) -> DecisionListClassifier:
         """The refitted list that :meth:`to_json` wrote, as a
         :class:`DecisionListClassifier` (the JSON keeps the list, not the search): the
-        same as :meth:`DecisionListClassifier.from_json`, so either class loads it."""
+        same as :meth:`DecisionListClassifier.from_json`, so either class loads it.
+
+        Parameters
+        ----------
+        source : str or path-like
+            JSON text or the path of a JSON file.
+
+        Returns
+        -------
+        DecisionListClassifier
+            The fitted list.
+        """
         return DecisionListClassifier.from_json(source)
 
     def rules_table(self, X: Any = None, y: Any = None):
         """The ``rules_table`` of the refitted estimator (``best_estimator_``): one row per
-        rule with its support, precision and recall (:mod:`optirules.learners._rules_table`)."""
+        rule with its support, precision and recall (``optirules.learners._rules_table``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), optional
+            Rows to count support, precision and recall on; ``None`` uses the training
+            counts.
+        y : array-like of shape (n_samples,), optional
+            Their labels, given with ``X``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per rule and a last row for the default entry.
+        """
         return self._table_builder(self, X, y)
 
 

@@ -84,6 +84,16 @@ def ensemble_diversity(H: Any) -> float:
     r"""Mean pairwise disagreement :math:`\frac{2}{T(T-1)}\sum_{a<b}\operatorname{diff}(h_a, h_b)`.
 
     Returns 0 for a single member.
+
+    Parameters
+    ----------
+    H : array-like of shape (n_samples, n_members)
+        Each member's +-1 (or 0/1) predictions, one column per member.
+
+    Returns
+    -------
+    float
+        The mean disagreement rate over pairs of members, in [0, 1].
     """
     D = pairwise_disagreement(H)
     T = D.shape[0]

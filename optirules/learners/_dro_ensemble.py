@@ -641,7 +641,18 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
 
     # ------------------------------------------------------------------ prediction
     def decision_function(self, X: Any) -> np.ndarray:
-        r""":math:`F(x) = \sum_k v_k h_k(x)` in [0, 1]."""
+        r""":math:`F(x) = \sum_k v_k h_k(x)` in [0, 1].
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows in the layout of the training data (same columns).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The weighted vote of the members on each row.
+        """
         check_fitted(self, "weights_")
         if not hasattr(self, "literals_"):  # restored from JSON: evaluate the typed rules
             try:
@@ -682,12 +693,33 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
         1/2 where :math:`F(x) \ge 1/2`, at most 1/2 elsewhere), so that ``argmax`` of the
         probabilities is the prediction.  A probability is 0 or 1 only when the training
         data hold a single class.  :meth:`decision_function` is the vote :math:`F` itself.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows in the layout of the training data (same columns).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Class probabilities, columns in the order of ``classes_``.
         """
         s = self._vote_scores(self.decision_function(X))
         return np.column_stack([1.0 - s, s])
 
     def predict(self, X: Any) -> np.ndarray:
-        r"""``classes_[1]`` where :math:`F(x) \ge 1/2` (the DRO paper, Section 2.4)."""
+        r"""``classes_[1]`` where :math:`F(x) \ge 1/2` (the DRO paper, Section 2.4).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows in the layout of the training data (same columns).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The predicted class of each row.
+        """
         F = self.decision_function(X)
         return self.classes_[(F >= VOTE_CUT).astype(int)]
 
@@ -697,7 +729,18 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
         """Rebuild a fitted ensemble from :meth:`to_json` output (text or a file path).
 
         Every field is checked; a damaged or foreign file raises one
-        :class:`~optirules.errors.InputError` naming the field."""
+        :class:`~optirules.errors.InputError` naming the field.
+
+        Parameters
+        ----------
+        source : str or path-like
+            JSON text or the path of a JSON file.
+
+        Returns
+        -------
+        DRORuleEnsembleClassifier
+            The fitted ensemble.
+        """
         return cls._read_json(source)
 
     # export_model (of _DROStepsMixin) in the class's own namespace, so that the API pages
@@ -714,6 +757,19 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
         Without ``X`` and ``y``: on the training rows the fitted ensemble holds; an ensemble
         loaded from JSON holds none and needs ``X`` and ``y``
         (``optirules.learners._rules_table``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), optional
+            Rows to count support, precision and recall on; ``None`` uses the training
+            rows.
+        y : array-like of shape (n_samples,), optional
+            Their labels, given with ``X``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per rule of every member with a positive weight.
         """
         return self._table_builder(self, X, y)
 

@@ -60,6 +60,18 @@ class _DROJsonMixin:
         the candidates' iteration / pmf / cost / robust loss and the cycle facts; not the
         pmfs (one float per training row and iteration).  :meth:`from_json` rebuilds an
         ensemble with identical predictions (it evaluates the members' rules on raw data).
+
+        Parameters
+        ----------
+        path : str or path-like, optional
+            File the JSON is also written to.
+        indent : int or None, default 2
+            Indentation of the JSON text; ``None`` writes it on one line.
+
+        Returns
+        -------
+        str
+            The JSON text.
         """
         check_fitted(self, "weights_")
         data = {

@@ -45,14 +45,31 @@ class _DROTextMixin:
         """A DataFrame, one row per row of ``X``: ``prediction``, ``score`` (the calibrated
         probability of it, :meth:`predict_proba`), ``rules`` (the members that voted for it, largest
         weight first, with the rules that fired), ``fired`` and ``text``
-        (:mod:`optirules.learners._explain`)."""
+        (``optirules.learners._explain``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows in the layout of the training data (same columns).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per row of ``X``, with the columns listed above.
+        """
         return binary_explain(self, X)
 
     def __str__(self) -> str:
         return text_or_repr(self, "weights_")
 
     def to_text(self) -> str:
-        """The ensemble: the members with positive weight, one a line."""
+        """The ensemble: the members with positive weight, one a line.
+
+        Returns
+        -------
+        str
+            One member a line, with its weight and rule.
+        """
         check_fitted(self, "weights_")
         pos = json_scalar(self.classes_[1])
         lines = [f"predict {pos!r} if the weighted vote F(x) >= 1/2 "

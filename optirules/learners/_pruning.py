@@ -31,551 +31,31 @@ Every pruner exposes ``weights_`` (length :math:`T`, on the simplex), ``kept_`` 
 with positive weight), ``pruning_rate_`` (:math:`1 - |\text{kept}|/T`), ``n_members_``,
 ``member_weights_`` (the normalised original :math:`\boldsymbol\alpha`), ``classes_``,
 ``train_error_`` and, for an ensemble, ``ensemble_`` (the unwrapped fitted ensemble).
+
+The pruners' shared plumbing is in :mod:`optirules.learners._pruning_base`, the reading of
+an ensemble's members in :mod:`optirules.learners._pruning_members` and the Kappa and DREP
+searches in :mod:`optirules.learners._pruning_greedy`; the classes are defined here.
 """
 
 from __future__ import annotations
 
-import math
 import numbers
 import os
-from abc import ABCMeta, abstractmethod
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils._param_validation import HasMethods, Hidden, StrOptions
+from sklearn.utils._param_validation import Hidden, StrOptions
 
-from ..errors import InputError, NotFittedError
-from ._checks import (
-    TIME_LIMIT,
-    VERBOSE,
-    CaseInsensitiveStrOptions,
-    Number,
-    check_binary_targets,
-    n_rows,
-    progress_logger,
-    validate_params,
-)
-from ._explain import binary_explain, label_text, text_or_repr, vote_block, vote_text
+from ..errors import InputError
+from ._checks import TIME_LIMIT, CaseInsensitiveStrOptions, Number
+from ._pruning_base import _FRACTION, _BasePruner
+from ._pruning_greedy import drep_selection, kappa_selection
+from ._pruning_members import _unwrap, ensemble_hypothesis_space_size, member_predictions
 
 __all__ = ["QMMPruner", "KappaPruner", "DREPPruner", "member_predictions",
            "ensemble_hypothesis_space_size"]
-
-
-# =========================================================================== members
-def _unwrap(estimator: Any) -> Any:
-    """The ensemble inside a ``sklearn.frozen.FrozenEstimator`` (which survives ``clone``)."""
-    while type(estimator).__name__ == "FrozenEstimator" and hasattr(estimator, "estimator"):
-        estimator = estimator.estimator
-    return estimator
-
-
-def _kind(estimator: Any) -> str:
-    """Which extraction rule applies to ``estimator``."""
-    from sklearn.ensemble import BaggingClassifier, ExtraTreesClassifier, RandomForestClassifier
-
-    from ._boosting import BoostingClassifier
-
-    if isinstance(estimator, type):
-        raise InputError(f"estimator must be a fitted ensemble instance, got the class "
-                         f"{estimator.__name__}; fit an instance first.")
-    if isinstance(estimator, BoostingClassifier):
-        return "optirules"
-    if isinstance(estimator, (RandomForestClassifier, ExtraTreesClassifier)):
-        return "forest"
-    if isinstance(estimator, BaggingClassifier):
-        return "bagging"
-    if hasattr(estimator, "estimator_weights_"):
-        return "weighted"
-    if hasattr(estimator, "estimators_") or callable(getattr(estimator, "fit", None)):
-        return "generic"
-    raise InputError(
-        f"{type(estimator).__name__} is not a voting ensemble this pruner understands: pass a "
-        "fitted AdaBoostClassifier, RandomForestClassifier, BaggingClassifier or optirules "
-        "BoostingClassifier, or estimator=None with the member-prediction matrix as X.")
-
-
-def _check_fitted_ensemble(estimator: Any, kind: str) -> None:
-    from sklearn.exceptions import NotFittedError as SkNotFittedError
-    from sklearn.utils.validation import check_is_fitted
-
-    attr = {"optirules": "hypotheses_", "generic": None}.get(kind, "estimators_")
-    classes = getattr(estimator, "classes_", None)
-    if (kind == "optirules" and "estimators_" in getattr(estimator, "__dict__", {})
-            and classes is not None and np.ndim(classes) == 1 and len(classes) > 2):
-        raise InputError(
-            f"The {type(estimator).__name__} was fitted on {len(classes)} classes (one "
-            "booster per class against the rest, in estimators_); prune a one-vs-rest binary "
-            "ensemble: pass estimators_[k] (classes_[k] against the rest) and the labels "
-            "y == classes_[k].")
-    try:
-        check_is_fitted(estimator, attr)
-    except SkNotFittedError:
-        raise NotFittedError(
-            f"The ensemble {type(estimator).__name__} is not fitted: fit it on the training "
-            "data first (the pruners take a fitted ensemble and do not fit it).") from None
-    except TypeError as exc:
-        raise InputError(f"{type(estimator).__name__} is not an estimator: {exc}") from None
-    if kind == "generic" and not hasattr(estimator, "estimators_"):
-        raise InputError(
-            f"{type(estimator).__name__} has no members (no estimators_ attribute): the pruners "
-            "need a voting ensemble, or estimator=None with a member-prediction matrix.")
-    classes = getattr(estimator, "classes_", None)
-    if classes is None:
-        raise InputError(f"{type(estimator).__name__} has no classes_: its members cannot be "
-                         "read as +-1 predictions of a binary classifier.")
-    classes = np.asarray(classes)
-    if classes.ndim != 1 or classes.size != 2:
-        raise InputError(
-            f"The ensemble has {classes.size if classes.ndim == 1 else 'multi-output'} "
-            "classes; pruning needs a binary classifier whose members predict one of two "
-            "classes (+-1). Prune a one-vs-rest binary ensemble: train one on the labels "
-            "y == c for the class c you want, and prune that.")
-    n = _n_members(estimator, kind)
-    if n == 0:
-        raise InputError("The ensemble has no members: nothing to prune.")
-
-
-def _n_members(estimator: Any, kind: str) -> int:
-    if kind == "optirules":
-        return len(estimator.hypotheses_)
-    return len(estimator.estimators_)
-
-
-def _raw_weights(estimator: Any, kind: str, T: int) -> np.ndarray:
-    if kind == "optirules":
-        return np.asarray(estimator.alphas_, dtype=float)[:T]
-    if kind in ("weighted", "generic") and hasattr(estimator, "estimator_weights_"):
-        w = np.asarray(estimator.estimator_weights_, dtype=float).reshape(-1)
-        if w.size < T:
-            raise InputError(f"estimator_weights_ has {w.size} entries for {T} members.")
-        return w[:T]
-    return np.ones(T)
-
-
-def _validated_X(estimator: Any, kind: str, X: Any) -> Any:
-    """X as the ensemble's members read it (validated against the ensemble's fit)."""
-    from sklearn.utils.validation import validate_data
-
-    if kind == "optirules":
-        return estimator._raw_scores(X)
-    try:
-        if kind == "forest":
-            return validate_data(estimator, X, reset=False, dtype=np.float32,
-                                 accept_sparse="csr", ensure_all_finite="allow-nan")
-        if kind in ("bagging", "weighted"):
-            return validate_data(estimator, X, reset=False, dtype=None,
-                                 accept_sparse=["csr", "csc"], ensure_all_finite=False)
-    except InputError:
-        raise
-    except (ValueError, TypeError) as exc:
-        raise InputError(f"X does not fit the ensemble: {exc}") from None
-    return X
-
-
-def _to_pm1(pred: Any, classes: np.ndarray, encoded: bool, member: int) -> np.ndarray:
-    pred = np.asarray(pred).reshape(-1)
-    if encoded:
-        pos, neg = pred == 1, pred == 0
-    else:
-        pos, neg = pred == classes[1], pred == classes[0]
-    if not np.all(pos | neg):
-        bad = pred[~(pos | neg)][:3]
-        raise InputError(
-            f"Member {member} predicted {bad.tolist()}, which is not one of the ensemble's two "
-            f"classes {classes.tolist()}: its members cannot be read as +-1 predictions. Pass "
-            "the member-prediction matrix yourself with estimator=None.")
-    return np.where(pos, 1, -1).astype(np.int8)
-
-
-def _member_columns(estimator: Any, kind: str, X: Any, members: np.ndarray,
-                    signs: np.ndarray | None = None) -> np.ndarray:
-    """Columns ``members`` of H (n x len(members), int8 in {-1, +1}) for the rows X."""
-    Xv = _validated_X(estimator, kind, X)
-    classes = np.asarray(estimator.classes_)
-    cols = []
-    for t in members:
-        t = int(t)
-        try:
-            if kind == "optirules":
-                col = np.asarray(estimator.hypotheses_[t].predict(Xv))
-                col = np.where(col > 0, 1, np.where(col < 0, -1, 0))
-                if np.any(col == 0):
-                    raise InputError(f"Hypothesis {t} predicted 0; members must give +-1.")
-                col = col.astype(np.int8)
-            elif kind == "forest":
-                col = _to_pm1(estimator.estimators_[t].predict(Xv, check_input=False),
-                              classes, True, t)
-            elif kind == "bagging":
-                feats = estimator.estimators_features_[t]
-                col = _to_pm1(estimator.estimators_[t].predict(Xv[:, feats]), classes, True, t)
-            else:
-                pred = np.asarray(estimator.estimators_[t].predict(Xv)).reshape(-1)
-                in_labels = np.isin(pred, classes).all()
-                col = _to_pm1(pred, classes, encoded=not in_labels, member=t)
-        except InputError:
-            raise
-        except (ValueError, TypeError, AttributeError) as exc:
-            raise InputError(f"Member {t} of the ensemble could not predict X: {exc}") from None
-        if signs is not None and signs[t] < 0:
-            col = -col
-        cols.append(col)
-    if not cols:
-        return np.zeros((n_rows(X), 0), dtype=np.int8)
-    H = np.column_stack(cols).astype(np.int8)
-    return H
-
-
-def member_predictions(estimator: Any, X: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    r"""The member-prediction matrix :math:`\mathbf H`, weights and classes of a fitted ensemble.
-
-    Parameters
-    ----------
-    estimator : fitted ensemble
-        ``AdaBoostClassifier``, ``RandomForestClassifier``, ``ExtraTreesClassifier``,
-        ``BaggingClassifier``, optirules ``BoostingClassifier``, or an estimator with
-        ``estimators_`` (and optionally ``estimator_weights_``) and two ``classes_``.
-    X : array-like of shape (n_samples, n_features)
-        Rows to evaluate the members on.
-
-    Returns
-    -------
-    H : ndarray of shape (n_samples, n_members), int8
-        :math:`h_{it} \in \{-1, +1\}`, +1 meaning ``classes[1]``.  Members with a negative
-        weight (possible in optirules boosters) are negated.
-    alpha : ndarray of shape (n_members,)
-        Non-negative weights normalised to sum to one (uniform for forests and bagging).
-    classes : ndarray of shape (2,)
-
-    Raises
-    ------
-    NotFittedError
-        The ensemble is not fitted.
-    InputError
-        Not a binary voting ensemble, or a member predicts something other than the two
-        classes, or X does not match the ensemble.
-    """
-    estimator = _unwrap(estimator)
-    kind = _kind(estimator)
-    _check_fitted_ensemble(estimator, kind)
-    T = _n_members(estimator, kind)
-    raw = _raw_weights(estimator, kind, T)
-    if not np.all(np.isfinite(raw)):
-        raise InputError("The ensemble's member weights contain NaN or inf.")
-    signs = np.where(raw < 0, -1, 1)
-    alpha = np.abs(raw)
-    if alpha.sum() <= 0:
-        raise InputError("Every member weight of the ensemble is zero: nothing votes.")
-    H = _member_columns(estimator, kind, X, np.arange(T), signs)
-    return H, alpha / alpha.sum(), np.asarray(estimator.classes_)
-
-
-def ensemble_hypothesis_space_size(estimator: Any, n_thresholds: int = 100) -> int:
-    r"""An estimate of :math:`|\mathscr H|` for the EMargin of a fitted ensemble (the QMM paper).
-
-    The QMM paper (after Wang et al. 2011) scales features to [0, 1] and lets every split use
-    one of ``n_thresholds`` = :math:`K` fixed thresholds, so a split node has
-    :math:`2Kp` choices (feature, threshold, orientation) and a tree with :math:`s` split
-    nodes one of :math:`(2Kp)^s` (its depth-2 example: :math:`s = 3`,
-    :math:`|\mathscr H| = (2 \times 100 \times p)^3`).  We take :math:`s` as the largest
-    number of split nodes of any member tree (1 for stumps, at most 3 for depth 2; for
-    fully grown trees, for which the paper gives no count, the largest tree actually grown —
-    an estimate, documented as such).  For optirules boosters: literals
-    :math:`2p + 2`, parities of degree :math:`\le d` :math:`2\sum_{k=0}^{d}\binom pk`,
-    stumps :math:`2Kp`, CART with :math:`L` leaves :math:`(2Kp)^{L-1}`.
-
-    Returns
-    -------
-    int
-        The estimate (an exact Python integer; it may be huge).
-
-    Raises
-    ------
-    InputError
-        Members of a kind with no rule above: pass ``hypothesis_space_size`` yourself.
-    """
-    estimator = _unwrap(estimator)
-    kind = _kind(estimator)
-    _check_fitted_ensemble(estimator, kind)
-    K = int(n_thresholds)
-    if kind == "optirules":
-        p = int(getattr(estimator, "n_features_in_", 0))
-        names = getattr(estimator, "feature_names_", None)
-        if names is not None:
-            p = len(names)
-        wl = type(estimator.weak_learner_).__name__
-        if wl == "LiteralLearner":
-            return 2 * p + 2
-        if wl == "ParityLearner":
-            d = int(estimator.weak_learner_.max_degree)
-            return 2 * sum(math.comb(p, k) for k in range(d + 1))
-        if wl == "StumpLearner":
-            return 2 * K * p
-        if wl == "CartLearner":
-            leaves = int(getattr(estimator.weak_learner_, "max_leaf_nodes", 16) or 16)
-            return (2 * K * p) ** max(1, leaves - 1)
-        raise InputError(f"No |H| rule for the weak learner {wl}: pass hypothesis_space_size.")
-    splits = 0
-    p = 0
-    for t, member in enumerate(estimator.estimators_):
-        tree = getattr(member, "tree_", None)
-        if tree is None:
-            raise InputError(
-                f"Member {t} ({type(member).__name__}) is not a decision tree, so |H| cannot be "
-                "counted from fixed thresholds: pass hypothesis_space_size yourself.")
-        splits = max(splits, int(tree.node_count - tree.n_leaves))
-        p = max(p, int(getattr(member, "n_features_in_", 0)))
-    return (2 * K * max(p, 1)) ** max(splits, 1)
-
-
-# =========================================================================== base class
-#: a fraction of the members in (0, 1]
-_FRACTION = [Number(numbers.Real, 0, 1, closed="right")]
-
-
-def _as_member_matrix(X: Any) -> np.ndarray:
-    from sklearn.utils import check_array
-
-    try:  # scikit-learn's own messages for sparse, complex, empty, 1-D, NaN and inf input
-        arr = check_array(X, accept_sparse=False, dtype=float, ensure_all_finite=True)
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"{exc} With estimator=None, X is the (n_samples, n_members) "
-                         "member-prediction matrix H of -1/+1 entries.") from None
-    if np.any((arr != 1.0) & (arr != -1.0)):
-        raise InputError("With estimator=None, X is the member-prediction matrix H and must "
-                         "hold only -1 and +1 (map {0, 1} predictions with 2*H - 1), and no "
-                         "NaN.")
-    return arr.astype(np.int8)
-
-
-class _BasePruner(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
-    """Shared plumbing: member matrix, label coding, weighted vote."""
-
-    _parameter_constraints: dict = {
-        # a fitted voting ensemble (_kind and _check_fitted_ensemble say which) or None
-        "estimator": [None, HasMethods(["fit"])],
-        # one finite weight >= 0 per member: checked against the ensemble in _fit_members
-        "member_weights": [None, "array-like"],
-        "verbose": VERBOSE,
-    }
-
-    def __init__(self, estimator: Any = None, *, member_weights: Any = None,
-                 verbose: bool = False):
-        self.estimator = estimator
-        self.member_weights = member_weights
-        self.verbose = verbose
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        tags.non_deterministic = False
-        return tags
-
-    # ------------------------------------------------------------------ inputs
-    def _check_member_names(self, X: Any, *, reset: bool) -> None:
-        """With ``estimator=None``: record the member matrix's columns (count, and names of a
-        DataFrame) at fit, and refuse other or reordered columns later."""
-        from sklearn.utils.validation import validate_data
-
-        try:
-            validate_data(self, X, reset=reset, skip_check_array=True)
-        except ValueError as exc:
-            raise InputError(f"{exc} Pass the member columns in the order used at fit.") \
-                from None
-
-    def _check_params(self) -> None:
-        """Validate the hyperparameters (``_parameter_constraints``), before any work."""
-        validate_params(self)
-
-    def _fit_members(self, X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        if y is None:
-            raise InputError(f"{type(self).__name__} requires y to be passed, but the target y "
-                             "is None: pass the labels of the pruning rows.")
-        y = np.asarray(y)
-        if y.ndim == 2 and 1 in y.shape:
-            y = y.reshape(-1)
-        if y.ndim != 1:
-            raise InputError(f"y must be 1-D, got shape {y.shape}.")
-        if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
-            raise InputError("y contains NaN or inf; drop those rows.")
-        if self.estimator is None:
-            # the labels first (scikit-learn's messages), then H; +1 in H is the larger label
-            classes, _ = check_binary_targets(y, n_rows(X), type(self).__name__)
-            H = _as_member_matrix(X)
-            self._check_member_names(X, reset=True)
-            T = H.shape[1]
-            alpha = np.ones(T)
-            self._kind_ = "matrix"
-            self._signs_ = np.ones(T, dtype=int)
-        else:
-            est = _unwrap(self.estimator)
-            kind = _kind(est)
-            _check_fitted_ensemble(est, kind)
-            T = _n_members(est, kind)
-            raw = _raw_weights(est, kind, T)
-            if not np.all(np.isfinite(raw)):
-                raise InputError("The ensemble's member weights contain NaN or inf.")
-            self._signs_ = np.where(raw < 0, -1, 1)
-            alpha = np.abs(raw)
-            classes = np.asarray(est.classes_)
-            self._kind_ = kind
-            self.ensemble_ = est
-            H = _member_columns(est, kind, X, np.arange(T), self._signs_)
-            if hasattr(est, "n_features_in_"):
-                self.n_features_in_ = est.n_features_in_
-        if H.shape[0] != y.shape[0]:
-            raise InputError(
-                f"The member matrix has {H.shape[0]} rows but y has {y.shape[0]} labels: H must "
-                "be (n_samples, n_members) with one row per label (transpose it if it is "
-                "(n_members, n_samples)).")
-        unknown = ~np.isin(y, classes)
-        if unknown.any():
-            raise InputError(
-                f"y holds labels {np.unique(y[unknown])[:5].tolist()} that are not the "
-                f"ensemble's classes {classes.tolist()}.")
-        if self.member_weights is not None:
-            try:
-                mw = np.asarray(self.member_weights, dtype=float).reshape(-1)
-            except (TypeError, ValueError) as exc:
-                raise InputError(f"member_weights must be numeric: {exc}.") from None
-            if mw.size != T:
-                raise InputError(f"member_weights has {mw.size} entries but the ensemble has "
-                                 f"{T} members.")
-            if not np.all(np.isfinite(mw)) or np.any(mw < 0):
-                raise InputError("member_weights must be finite and non-negative.")
-            alpha = mw
-        if alpha.sum() <= 0:
-            raise InputError("The member weights sum to zero: give some member a positive "
-                             "weight.")
-        self.classes_ = classes
-        self.n_members_ = T
-        self.member_weights_ = alpha / alpha.sum()
-        return H, np.where(y == classes[1], 1, -1).astype(np.int8), self.member_weights_
-
-    # ------------------------------------------------------------------ fit
-    def fit(self, X: Any, y: Any) -> _BasePruner:
-        """Evaluate the members on ``(X, y)`` and choose their weights.
-
-        Parameters
-        ----------
-        X : array-like
-            The pruning rows as the ensemble reads them, or with ``estimator=None`` the
-            member-prediction matrix :math:`\\mathbf H` of shape (n_samples, n_members).
-        y : array-like of shape (n_samples,)
-            Labels (two classes; those of the ensemble).
-
-        Returns
-        -------
-        self
-        """
-        self._check_params()
-        log = progress_logger("learners.pruning", self.verbose)
-        self._log = log
-        H, ypm, alpha = self._fit_members(X, y)
-        if log:
-            log.info("%s: %d members evaluated on %d rows", type(self).__name__, H.shape[1],
-                     H.shape[0])
-        w = np.asarray(self._prune(H, ypm, alpha), dtype=float)
-        w = np.where(w > 0, w, 0.0)
-        w = w / w.sum()
-        self.weights_ = w
-        self.kept_ = np.flatnonzero(w > 0)
-        self.n_kept_ = int(self.kept_.size)
-        self.pruning_rate_ = 1.0 - self.n_kept_ / self.n_members_
-        F = H[:, self.kept_] @ w[self.kept_]
-        self.train_error_ = float(np.mean(np.where(F > 0, 1, -1) != ypm))
-        if log:
-            log.info("%s: kept %d of %d members (pruning rate %.1f%%), training error %.4f",
-                     type(self).__name__, self.n_kept_, self.n_members_,
-                     100 * self.pruning_rate_, self.train_error_)
-        del self._log
-        return self
-
-    @abstractmethod
-    def _prune(self, H: np.ndarray, y: np.ndarray, alpha: np.ndarray) -> np.ndarray:
-        """Return the pruned members' weights (length T, zero for pruned members)."""
-
-    # ------------------------------------------------------------------ predict
-    def _check_fitted(self) -> None:
-        if not hasattr(self, "weights_"):
-            raise NotFittedError(f"This {type(self).__name__} is not fitted yet: call fit(X, y) "
-                                 "on the pruning rows first.")
-
-    def member_matrix(self, X: Any, members: Any = None) -> np.ndarray:
-        """Columns ``members`` (default: all) of the member-prediction matrix for rows X."""
-        self._check_fitted()
-        idx = np.arange(self.n_members_) if members is None else np.asarray(members, dtype=int)
-        if self._kind_ == "matrix":
-            H = _as_member_matrix(X)
-            self._check_member_names(X, reset=False)
-            if H.shape[1] != self.n_members_:
-                raise InputError(f"X has {H.shape[1]} member columns but the pruner was fitted "
-                                 f"on {self.n_members_} members.")
-            return H[:, idx]
-        return _member_columns(self.ensemble_, self._kind_, X, idx, self._signs_)
-
-    def decision_function(self, X: Any) -> np.ndarray:
-        r"""The pruned vote :math:`\sum_{t \in \text{kept}} w_t h_t(\mathbf x) \in [-1, 1]`."""
-        self._check_fitted()
-        H = self.member_matrix(X, self.kept_)
-        return H @ self.weights_[self.kept_]
-
-    def predict(self, X: Any) -> np.ndarray:
-        """``classes_[1]`` where the pruned vote is positive, else ``classes_[0]``."""
-        F = self.decision_function(X)
-        return self.classes_[(F > 0).astype(int)]
-
-    def predict_proba(self, X: Any) -> np.ndarray:
-        """Vote shares ``[(1 - F)/2, (1 + F)/2]`` of the pruned vote (not calibrated)."""
-        F = self.decision_function(X)
-        p = np.clip((1.0 + F) / 2.0, 0.0, 1.0)
-        return np.column_stack([1.0 - p, p])
-
-    # ------------------------------------------------------------------ reading
-    def _member_text(self, t: int) -> str:
-        """Member ``t`` in words: a boosting hypothesis as its rule, else its position."""
-        if self._kind_ == "optirules":
-            from ._boosting import hypothesis_text
-
-            e = self.ensemble_
-            names = e.feature_names_
-            return hypothesis_text(e.hypotheses_[t], names,
-                                   getattr(e, "binarizer_", None) is not None and names is not None)
-        names = getattr(self, "feature_names_in_", None) if self._kind_ == "matrix" else None
-        return f"member {names[t]}" if names is not None else f"member {t + 1}"
-
-    def _kept_by_weight(self) -> list[int]:
-        return sorted((int(t) for t in self.kept_), key=lambda t: (-self.weights_[t], t))
-
-    def to_text(self) -> str:
-        """The pruned vote: the kept members with their weights, largest first."""
-        self._check_fitted()
-        pos, neg = label_text(self.classes_[1]), label_text(self.classes_[0])
-        order = self._kept_by_weight()
-        return vote_block(f"{type(self).__name__}: predict {pos} if the weighted vote of the "
-                          f"{self.n_kept_} kept of {self.n_members_} members > 0, else {neg} "
-                          "(a member votes +1 or -1)", self.weights_,
-                          {t: self._member_text(t) for t in order}, order)
-
-    def __str__(self) -> str:
-        return text_or_repr(self, "weights_")
-
-    def _decision_support(self, X: Any) -> tuple[list[list[str]], list[list[str]]]:
-        order = self._kept_by_weight()
-        H = self.member_matrix(X, order)
-        items = [vote_text(self.weights_[t], self._member_text(t)) for t in order]
-        neg = [[items[j] for j in np.flatnonzero(row < 0)] for row in H]
-        pos = [[items[j] for j in np.flatnonzero(row > 0)] for row in H]
-        return neg, pos
-
-    def explain(self, X: Any):
-        """A DataFrame, one row per row of ``X``: ``prediction``, ``score`` (the vote share of
-        it, :meth:`predict_proba`), ``rules`` (the kept members that voted for it, with their
-        weights, largest first), ``fired`` and ``text`` (:mod:`optirules.learners._explain`)."""
-        self._check_fitted()
-        return binary_explain(self, X)
 
 
 # =========================================================================== QMM
@@ -618,7 +98,7 @@ class QMMPruner(_BasePruner):
         2011), which needs :math:`|\mathscr H|`.
     hypothesis_space_size : "auto", int or float, default="auto"
         :math:`|\mathscr H|` for ``upsilon="emargin"``; ``"auto"`` uses
-        :func:`ensemble_hypothesis_space_size` (trees on ``n_thresholds`` fixed thresholds,
+        ``ensemble_hypothesis_space_size`` (trees on ``n_thresholds`` fixed thresholds,
         as the paper describes).  Ignored for a numeric ``upsilon``.
     n_thresholds : int, default=100
         :math:`K` of that estimate.
@@ -802,6 +282,16 @@ class QMMPruner(_BasePruner):
 
         HiGHS reads the file back (:func:`optirules.solvers.read_model`).  KappaPruner and
         DREPPruner are greedy searches, not optimization models: they have nothing to export.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The file to write; its suffix, ``.lp`` or ``.mps``, chooses the format.
+
+        Returns
+        -------
+        list of pathlib.Path
+            The files written (the one ``path``).
         """
         self._check_fitted()
         path = Path(path)
@@ -817,7 +307,7 @@ class KappaPruner(_BasePruner):
 
     For every pair of members :math:`(a, b)`, :math:`a < b`, Cohen's :math:`\kappa` of their
     predictions on the pruning rows is computed (the QMM paper eqs. 21-23; see
-    :func:`~optirules.learners._diversity.pairwise_kappa`).  The **pairs** are sorted by
+    ``pairwise_kappa``).  The **pairs** are sorted by
     increasing :math:`\kappa` (most diverse pair first; ties, to 12 decimals, by
     :math:`(a, b)`), and the
     members of each pair, :math:`a` then :math:`b`, are added to the kept set unless already
@@ -854,48 +344,12 @@ class KappaPruner(_BasePruner):
         self.fraction = fraction
 
     def _prune(self, H: np.ndarray, y: np.ndarray, alpha: np.ndarray) -> np.ndarray:
-        from ._diversity import pairwise_kappa
-
-        T = H.shape[1]
-        M = min(T, max(1, math.ceil(float(self.fraction) * T - 1e-9)))
-        K = pairwise_kappa(H)
-        self.kappa_ = K
-        kept: list[int] = []
-        used: list[tuple[int, int]] = []
-        if T == 1:
-            kept = [0]
-        else:
-            a, b = np.triu_indices(T, 1)
-            # by kappa (rounded to 1e-12 so that round-off does not break exact ties),
-            # then a, then b
-            order = np.lexsort((b, a, np.round(K[a, b], 12)))
-            seen = np.zeros(T, dtype=bool)
-            for p in order:
-                if len(kept) >= M:
-                    break
-                used.append((int(a[p]), int(b[p])))
-                for t in (int(a[p]), int(b[p])):
-                    if not seen[t] and len(kept) < M:
-                        seen[t] = True
-                        kept.append(t)
-        self.pair_order_ = np.asarray(used, dtype=int).reshape(-1, 2)
-        self.selection_order_ = np.asarray(kept, dtype=int)
-        w = np.zeros(T)
-        w[kept] = alpha[kept]
-        if w.sum() <= 0:  # every kept member had weight 0: vote uniformly among them
-            w[kept] = 1.0
+        w, self.kappa_, self.pair_order_, self.selection_order_ = kappa_selection(
+            H, alpha, self.fraction)
         return w
 
 
 # =========================================================================== DREP
-def _vote_error(S: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Training error of votes ``S`` (n,) or (n, k) with ties counted as half an error."""
-    yS = S * (y[:, None] if S.ndim == 2 else y)
-    scale = np.max(np.abs(S)) if S.size else 1.0
-    tol = 1e-12 * max(1.0, float(scale))
-    return np.mean(np.where(yS < -tol, 1.0, np.where(yS > tol, 0.0, 0.5)), axis=0)
-
-
 class DREPPruner(_BasePruner):
     r"""Diversity Regularized Ensemble Pruning (Li, Yu and Zhou 2012).
 
@@ -981,52 +435,7 @@ class DREPPruner(_BasePruner):
         self.voting = voting
 
     def _prune(self, H: np.ndarray, y: np.ndarray, alpha: np.ndarray) -> np.ndarray:
-        n, T = H.shape
-        Hf = H.astype(float)
-        a = alpha.astype(float)
-        if self.voting == "uniform":
-            a = np.where(a > 0, 1.0, 0.0)
-        member_err = np.mean(Hf * y[:, None] < 0, axis=0)
-        eligible = np.flatnonzero(a > 0)
-        first = int(eligible[np.argmin(member_err[eligible])])
-        order = [first]
-        remaining = [int(t) for t in eligible if t != first]
-        S = a[first] * Hf[:, first]
-        wsum = a[first]
-        errors = [float(_vote_error(S, y))]
-        history: list[dict[str, Any]] = []
-        best_err, best_len, fails = errors[0], 1, 0
-        rho = float(self.candidate_fraction)
-        log = getattr(self, "_log", None)
-        while remaining and fails < int(self.patience):
-            R = np.asarray(remaining)
-            agree = Hf[:, R].T @ S  # n * wsum * diff(h, H*); exact for plain voting
-            diff = agree / (n * wsum)
-            srt = np.lexsort((R, agree))
-            k = max(1, math.ceil(rho * R.size - 1e-9))
-            gamma = R[srt[:k]]
-            cand_err = _vote_error(S[:, None] + Hf[:, gamma] * a[gamma], y)
-            j = int(np.argmin(cand_err))  # first minimum = most diverse among ties
-            chosen = int(gamma[j])
-            S = S + a[chosen] * Hf[:, chosen]
-            wsum += a[chosen]
-            order.append(chosen)
-            remaining.remove(chosen)
-            err = float(cand_err[j])
-            errors.append(err)
-            history.append({"candidates": gamma.copy(), "diff": diff[srt[:k]].copy(),
-                            "chosen": chosen, "error": err})
-            if log:
-                log.info("DREPPruner: step %d: %d candidates, added member %d, training "
-                         "error %.4f", len(order) - 1, k, chosen, err)
-            if err < best_err - 1e-12:
-                best_err, best_len, fails = err, len(order), 0
-            else:
-                fails += 1
-        self.selection_order_ = np.asarray(order, dtype=int)
-        self.training_errors_ = np.asarray(errors)
-        self.history_ = history
-        kept = self.selection_order_[:best_len]
-        w = np.zeros(T)
-        w[kept] = a[kept]
+        w, self.selection_order_, self.training_errors_, self.history_ = drep_selection(
+            H, y, alpha, candidate_fraction=self.candidate_fraction, patience=self.patience,
+            voting=self.voting, log=getattr(self, "_log", None))
         return w

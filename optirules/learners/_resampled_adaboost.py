@@ -198,7 +198,18 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def decision_function(self, X: Any) -> np.ndarray:
-        r""":math:`\sum_t \alpha_t h_t(\mathbf x) / \sum_t \alpha_t` (> 0 for ``classes_[1]``)."""
+        r""":math:`\sum_t \alpha_t h_t(\mathbf x) / \sum_t \alpha_t` (> 0 for ``classes_[1]``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows in the layout of the training data (same columns).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The normalized vote of each row, in [-1, 1].
+        """
         check_fitted(self, "estimators_")
         X = self._validate_X(X, reset=False)
         F = np.zeros(X.shape[0])
@@ -207,13 +218,35 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
         return F / max(float(self.estimator_weights_.sum()), 1e-300)
 
     def predict(self, X: Any) -> np.ndarray:
-        """``classes_[1]`` where the weighted vote is positive, else ``classes_[0]``."""
+        """``classes_[1]`` where the weighted vote is positive, else ``classes_[0]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows in the layout of the training data (same columns).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The predicted class of each row.
+        """
         positive = self.decision_function(X) > 0  # first: it checks that the model is fitted
         return self.classes_[positive.astype(int)]
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """Vote shares ``[(1 - F)/2, (1 + F)/2]`` of the normalized vote ``F`` (not
-        calibrated)."""
+        calibrated).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows in the layout of the training data (same columns).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 2)
+            The two vote shares of each row, columns in the order of ``classes_``.
+        """
         p = np.clip((1.0 + self.decision_function(X)) / 2.0, 0.0, 1.0)
         return np.column_stack([1.0 - p, p])
 
@@ -227,7 +260,13 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
                       key=lambda t: (-self.estimator_weights_[t], t))
 
     def to_text(self) -> str:
-        """The vote: one line per tree with its vote, largest first."""
+        """The vote: one line per tree with its vote, largest first.
+
+        Returns
+        -------
+        str
+            One tree a line.
+        """
         check_fitted(self, "estimators_")
         pos, neg = label_text(self.classes_[1]), label_text(self.classes_[0])
         order = self._by_vote()
@@ -252,6 +291,17 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
     def explain(self, X: Any):
         """A DataFrame, one row per row of ``X``: ``prediction``, ``score`` (vote share),
         ``rules`` (the trees that voted for it, largest vote first), ``fired`` and ``text``
-        (:mod:`optirules.learners._explain`)."""
+        (``optirules.learners._explain``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows in the layout of the training data (same columns).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per row of ``X``, with the columns listed above.
+        """
         check_fitted(self, "estimators_")
         return binary_explain(self, X)

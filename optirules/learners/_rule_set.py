@@ -121,7 +121,7 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         the documentation's page *Choosing the defaults* gives the run that chose this).
     exact_method : {"auto", "enumerate", "milp"}, default "auto"
         How exact pricing is done: ``"enumerate"`` (pruned enumeration with matrix
-        products, :func:`enumerate_pricing`; ``max_degree <= 3``), ``"milp"`` (the
+        products, :func:`~optirules.models.enumerate_pricing`; ``max_degree <= 3``), ``"milp"`` (the
         pricing MILP :class:`~optirules.models.RulePricingModel` with
         ``solver``), ``"auto"``: enumeration up to degree 3, the MILP beyond (the
         enumeration proves optimality far sooner at degree 3: *Choosing the defaults*).
@@ -219,7 +219,7 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
     ----------
     classes_ : ndarray of shape (n_classes,)
         With more than two classes the estimator fits one rule set per class against the
-        rest (``estimators_``, :mod:`optirules.learners._multiclass`); the attributes below
+        rest (``estimators_``); the attributes below
         are then those of each of ``estimators_``.
     estimators_ : list of BooleanRuleSetClassifier
         Only with more than two classes: the rule set of ``classes_[k]`` (coded 1) against
@@ -247,7 +247,7 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         the smoothed scores of :meth:`predict_proba`.
     rules_ : RuleSet
         The learned DNF (``form="cnf"``: the CNF, ``rules_.form == "cnf"``, its clauses
-        :class:`~optirules.learners._rules.Clause`); its conditions read like
+        ``Clause`` objects, ORs of literals); its conditions read like
         ``age > 52.5``; its ``positive_class`` is ``target_class_``.
     literals_ : list of optirules.data.Literal
         The literals (columns of the literal matrix).
@@ -589,6 +589,15 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
 
         On a model of more than two classes, call it on ``estimators_[k]`` (the rule set of
         ``classes_[k]`` against the rest); the model itself refuses with that advice.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Rows with the columns the model was fitted on.
+
+        Returns
+        -------
+        ndarray of bool, shape (n_samples, n_rules)
         """
         self._refuse_one_vs_rest("decision_rules")
         fired = self._dnf_fired(X)
@@ -614,7 +623,18 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
 
     def predict(self, X: Any) -> np.ndarray:
         """``target_class_`` (default ``classes_[1]``) where some rule holds (``form="cnf"``:
-        where every clause holds), the other class elsewhere."""
+        where every clause holds), the other class elsewhere.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Rows with the columns the model was fitted on.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Labels from ``classes_``.
+        """
         fired = self._dnf_fired(X)
         hit = fired.any(axis=1) if fired.shape[1] else np.zeros(fired.shape[0], bool)
         d = self._dnf_index()
@@ -654,12 +674,22 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         ``classes_[1]`` scores :math:`(np + m\,\pi) / (n + m)`, the mean of the Beta
         posterior with prior mean :math:`\pi` (``class_prior_``, the training share of
         ``classes_[1]``) and :math:`m` = ``PRIOR_STRENGTH`` pseudo-rows
-        (:mod:`optirules.learners._scores`); rows no rule covers score the same way from
+        (``optirules.learners._scores``); rows no rule covers score the same way from
         ``default_precision_`` and ``default_support_``.  ``s(x)`` is the largest score of
         the rules that fire (it ranks a row by its most reliable rule), then moved to the
         side of :meth:`predict` (above 1/2 where a rule fires, at most 1/2 elsewhere), so
         that ``argmax`` of the probabilities is the prediction.  A probability is 0 or 1
         only when the training data hold a single class.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Rows with the columns the model was fitted on.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 2)
+            The probabilities of ``classes_[0]`` and ``classes_[1]``.
         """
         s = self._scores(self._dnf_fired(X))
         if self._dnf_index() == 0:
@@ -669,7 +699,17 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
     def decision_function(self, X: Any) -> np.ndarray:
         """``2 p(x) - 1`` in [-1, 1], ``p`` the probability of ``classes_[1]`` of
         :meth:`predict_proba` (positive where ``classes_[1]`` is predicted, so its sign is
-        the prediction's); by default ``2 s(x) - 1``."""
+        the prediction's); by default ``2 s(x) - 1``.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Rows with the columns the model was fitted on.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
         s = self._scores(self._dnf_fired(X))
         if self._dnf_index() == 0:
             return 2.0 * (1.0 - s) - 1.0
@@ -686,7 +726,18 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         """A DataFrame, one row per row of ``X``: ``prediction``, ``score``, ``rules`` (the
         rules that fired, or the default; ``form="cnf"``: the clauses that failed for a row
         predicted the other class, every clause (all holding) for a row predicted
-        ``target_class_``), ``fired`` and ``text`` (:mod:`optirules.learners._explain`)."""
+        ``target_class_``), ``fired`` and ``text`` (the columns every learner's ``explain``
+        shares).
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Rows with the columns the model was fitted on.
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
         self._check_fitted()
         self._scores(np.zeros((0, 0), bool))
         return binary_explain(self, X)
@@ -697,14 +748,24 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         smoothed training precision :meth:`predict_proba` uses).
 
         Without ``X`` and ``y``: the training statistics (``rule_support_``,
-        ``rule_precision_``); with them, row counts on that data
-        (:mod:`optirules.learners._rules_table`).
+        ``rule_precision_``); with them, row counts on that data.
 
         ``form="cnf"``: one row per clause, read as the rule "the clause fails", which
         predicts the other class: ``class`` is that other class (not ``target_class_``),
         ``support`` the rows where the clause fails, ``precision`` the share of those of
         that class, ``recall`` the share of that class's rows where the clause fails, and
         ``score`` the smoothed precision of :meth:`predict_proba`.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features), optional
+            Rows to count the rules on (with ``y``); ``None``: the training statistics.
+        y : array-like of shape (n_samples,), optional
+            Their labels.
+
+        Returns
+        -------
+        pandas.DataFrame
         """
         return self._table_builder(self, X, y)
 
@@ -717,7 +778,12 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         """The rule set, one numbered rule a line, with its complexity and gap
         (``form="cnf"``: ``predict 'yes' if every clause holds, else 'no':`` then one
         numbered clause a line; the master's objective and gap are those of the other
-        class's DNF)."""
+        class's DNF).
+
+        Returns
+        -------
+        str
+        """
         return rule_set_text(self)
 
     def to_json(self, path: str | os.PathLike | None = None, *, indent: int | None = 2) -> str:
@@ -727,6 +793,18 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         evaluates ``rules_`` on the raw data; a CNF's clauses, negated exactly, give the
         DNF's predictions, missing values and unseen categories included).  Files without
         ``form`` and ``target_class`` (older ones) load as a DNF of ``classes_[1]``.
+
+        Parameters
+        ----------
+        path : str or path-like, optional
+            Also write the text to this file (atomically).
+        indent : int or None, default 2
+            JSON indentation; ``None`` for one line.
+
+        Returns
+        -------
+        str
+            The JSON text.
         """
         self._check_fitted()
         return dump_json(rule_set_doc(self), path, indent)
@@ -736,7 +814,17 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         """Rebuild a fitted classifier from :meth:`to_json` output (text or a file path).
 
         Every field is checked; a damaged or foreign file raises one
-        :class:`~optirules.errors.InputError` naming the field."""
+        :class:`~optirules.errors.InputError` naming the field.
+
+        Parameters
+        ----------
+        source : str or path-like
+            The JSON text, or the path of a file holding it.
+
+        Returns
+        -------
+        BooleanRuleSetClassifier
+        """
         return load_rule_set(cls, source)
 
     def export_model(self, path: str | os.PathLike, *, X: Any = None, y: Any = None,
@@ -751,7 +839,7 @@ class BooleanRuleSetClassifier(RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
         column ``NOT (clause)`` per clause).
 
         Each ``w`` column is named after its clause within LP-format limits
-        (:func:`~optirules.models.masters.lp_name`: ``w(x1_le_0p19_and_c0_eq_a)``),
+        (``lp_name``: ``w(x1_le_0p19_and_c0_eq_a)``),
         and a comment line per column gives the clause as the rules print it.
 
         Parameters

@@ -160,7 +160,7 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMix
     For each penalty of the grid, the rule set is fitted on the training part of every
     fold (stratified ``cv``-fold) and scored on the held-out part; the chosen penalty is
     then refitted on all the data (``best_estimator_``), and prediction, ``rules_``,
-    ``str``, :meth:`explain` and :meth:`export_model` are those of the refitted rule set;
+    ``str``, :meth:`~optirules.learners.BooleanRuleSetClassifier.explain` and :meth:`export_model` are those of the refitted rule set;
     :meth:`to_json` saves the search (its results and the refitted rule set, nested).
 
     Parameters
@@ -541,12 +541,34 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMix
 
     # ------------------------------------------------------------------ delegation
     def decision_rules(self, X: Any) -> np.ndarray:
-        """Boolean matrix ``(n_samples, n_rules)``: which rules fire on which rows."""
+        """Boolean matrix ``(n_samples, n_rules)``: which rules fire on which rows.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows in the layout of the training data (same columns).
+
+        Returns
+        -------
+        ndarray of bool, shape (n_samples, n_rules)
+            Entry ``[i, r]`` is True when rule ``r`` of the refitted set covers row ``i``.
+        """
         self._check_fitted()
         return self.best_estimator_.decision_rules(X)
 
     def decision_function(self, X: Any) -> np.ndarray:
-        """The refitted rule set's :meth:`BooleanRuleSetClassifier.decision_function`."""
+        """The refitted rule set's :meth:`BooleanRuleSetClassifier.decision_function`.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows in the layout of the training data (same columns).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The refitted rule set's score of each row.
+        """
         self._check_fitted()
         return self.best_estimator_.decision_function(X)
 
@@ -562,6 +584,18 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMix
         predictions, probabilities, rules and ``rules_table`` are the original's.
         Parameters with no JSON form (a splitter ``cv``, a callable ``scoring``) are kept
         as their ``repr``.
+
+        Parameters
+        ----------
+        path : str or path-like, optional
+            File the JSON is also written to.
+        indent : int or None, default 2
+            Indentation of the JSON text; ``None`` writes it on one line.
+
+        Returns
+        -------
+        str
+            The JSON text.
         """
         import json
 
@@ -599,7 +633,18 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMix
 
         Every field is checked (the refitted rule set by
         :meth:`BooleanRuleSetClassifier.from_json`); a damaged or foreign file raises one
-        :class:`~optirules.errors.InputError` naming the field."""
+        :class:`~optirules.errors.InputError` naming the field.
+
+        Parameters
+        ----------
+        source : str or path-like
+            JSON text or the path of a JSON file.
+
+        Returns
+        -------
+        BooleanRuleSetCV
+            The fitted search.
+        """
         import json
 
         from ._json import (
@@ -673,13 +718,41 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMix
         return est
 
     def export_model(self, path: str | os.PathLike, **kwargs: Any) -> list[Any]:
-        """The refitted rule set's master (see :meth:`BooleanRuleSetClassifier.export_model`)."""
+        """The refitted rule set's master (see :meth:`BooleanRuleSetClassifier.export_model`).
+
+        Parameters
+        ----------
+        path : str or path-like
+            File name ending in ``.lp`` or ``.mps``.
+        **kwargs
+            The keyword arguments of :meth:`BooleanRuleSetClassifier.export_model`
+            (``X``, ``y``, ``sample_weight``, ``iterations``, ``relax``).
+
+        Returns
+        -------
+        list of pathlib.Path
+            The files written.
+        """
         self._check_fitted()
         return self.best_estimator_.export_model(path, **kwargs)
 
     def rules_table(self, X: Any = None, y: Any = None):
         """The ``rules_table`` of the refitted estimator (``best_estimator_``): one row per
-        rule with its support, precision and recall (:mod:`optirules.learners._rules_table`)."""
+        rule with its support, precision and recall (``optirules.learners._rules_table``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), optional
+            Rows to count support, precision and recall on; ``None`` uses the training
+            rows.
+        y : array-like of shape (n_samples,), optional
+            Their labels, given with ``X``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per rule.
+        """
         return self._table_builder(self, X, y)
 
 
@@ -687,7 +760,13 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMix
         return text_or_repr(self, "best_estimator_")
 
     def to_text(self) -> str:
-        """The refitted rule set's text and the penalty chosen."""
+        """The refitted rule set's text and the penalty chosen.
+
+        Returns
+        -------
+        str
+            The chosen penalty, then the rules.
+        """
         self._check_fitted()
         l0, l1 = self.penalty_
         return (f"{self.best_estimator_.to_text()}\npenalty lambda0 = {l0:g}, lambda1 = {l1:g} chosen by "

@@ -13,8 +13,8 @@ __all__ = ["OptModel"]
 class OptModel(ABC):
     """A formulation that holds its data, builds one declarative model and reads its solution.
 
-    Subclasses implement :meth:`_build` (returning a Pyomo ``ConcreteModel`` or a
-    ``cvxpy.Problem``) and :meth:`_read_solution` (turning a
+    Subclasses implement ``_build`` (returning a Pyomo ``ConcreteModel`` or a
+    ``cvxpy.Problem``) and ``_read_solution`` (turning a
     :class:`~optirules.solvers.SolveResult` into named numpy arrays stored on the
     object).  The declarative model is built once, on first access to
     :attr:`model`, so that users can inspect it before solving.
@@ -49,6 +49,25 @@ class OptModel(ABC):
         A limit that leaves an incumbent is accepted (its status and gap are in the
         result); a solve without any solution raises
         :class:`~optirules.errors.SolverStatusError`.
+
+        Parameters
+        ----------
+        solver : str, optional
+            Solver name (:func:`~optirules.solvers.available_solvers`); ``None`` uses the
+            model's ``default_solver``.
+        time_limit : float, optional
+            Seconds allowed to the solver.
+        mip_gap : float, optional
+            Relative MIP gap at which the solver stops.
+        verbose : bool, default False
+            Show the solver's log.
+        **options
+            Solver-specific options, passed on unchanged.
+
+        Returns
+        -------
+        SolveResult
+            Status, objective, bound, gap and values of the solve.
         """
         from ..solvers import solve
 
@@ -68,7 +87,13 @@ class OptModel(ABC):
         return self.solve(solver, **kwargs)
 
     def write(self, path) -> None:
-        """Write the model to ``path`` (.lp or .mps by suffix) with readable names."""
+        """Write the model to ``path`` (.lp or .mps by suffix) with readable names.
+
+        Parameters
+        ----------
+        path : str or path-like
+            File name ending in ``.lp`` or ``.mps``.
+        """
         from ..solvers import write_model
 
         write_model(self.model, path)

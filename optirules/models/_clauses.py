@@ -253,7 +253,19 @@ def clause_costs(clauses: Sequence[Clause]) -> np.ndarray:
 def clause_coverage(A: np.ndarray, clauses: Sequence[Clause]) -> np.ndarray:
     """Boolean ``N x K`` matrix whose column ``k`` marks the rows clause ``k`` covers.
 
-    ``A`` must already be a boolean literal matrix (see :func:`check_literal_matrix`).
+    ``A`` must already be a boolean literal matrix (see ``check_literal_matrix``).
+
+    Parameters
+    ----------
+    A : bool array of shape (N, L)
+        Literal matrix.
+    clauses : sequence of Clause
+        Clauses as tuples of literal indices.
+
+    Returns
+    -------
+    bool array of shape (N, K)
+        Which rows each clause covers.
     """
     out = np.empty((A.shape[0], len(clauses)), dtype=bool, order="F")
     for k, clause in enumerate(clauses):
@@ -295,6 +307,20 @@ def row_prices(y: np.ndarray, P: np.ndarray, mu: np.ndarray) -> np.ndarray:
     ``v_i = P_i`` for ``i in Z`` (label 0) and ``v_i = -mu_i P_i`` for ``i in P+``
     (label 1), with ``mu`` given over the label-1 rows in row order: the duals of
     the DRO paper eq 7 scaled by the sample weights.
+
+    Parameters
+    ----------
+    y : array of shape (N,)
+        0/1 labels.
+    P : array of shape (N,)
+        Row weights.
+    mu : array of shape (n_positive,)
+        Duals of the label-1 rows' covering constraints, in row order.
+
+    Returns
+    -------
+    ndarray of shape (N,)
+        The price of each row.
     """
     v = P.astype(float).copy()
     v[y] = -mu * P[y]
@@ -307,6 +333,22 @@ def complexity_costs(degrees: Any, lam: float = 0.0, lambda0: float = 0.0,
 
     ``lam`` is the (non-negative) dual of the complexity budget row (the DRO paper eq 8),
     ``lambda0``/``lambda1`` the penalty form's per-clause and per-literal costs.
+
+    Parameters
+    ----------
+    degrees : array-like of int
+        Number of literals of each clause.
+    lam : float, default 0.0
+        Dual of the complexity budget row.
+    lambda0 : float, default 0.0
+        Cost per clause.
+    lambda1 : float, default 0.0
+        Cost per literal.
+
+    Returns
+    -------
+    ndarray of float
+        The complexity part of each clause's reduced cost.
     """
     deg = np.asarray(degrees, dtype=float)
     return (lam + lambda0) + (lam + lambda1) * deg
@@ -367,6 +409,18 @@ def n_candidate_clauses(n_literals: int, max_degree: int) -> int:
     r"""The number of clauses of 1 to ``max_degree`` of ``n_literals`` literals,
     :math:`\sum_{d \le D} \binom{L}{d}` (what :func:`all_clauses` would enumerate).
 
+    Parameters
+    ----------
+    n_literals : int
+        Number of literals ``L``.
+    max_degree : int
+        Most literals in a clause ``D``.
+
+    Returns
+    -------
+    int
+        The number of candidate clauses.
+
     Examples
     --------
     >>> n_candidate_clauses(4, 2)
@@ -383,7 +437,24 @@ def all_clauses(A: np.ndarray, y: np.ndarray, max_degree: int, names: list[str] 
     Pairs of literals on the same feature are skipped (they are contradictory or
     redundant for threshold and category literals alike) when ``names`` is given.  The
     number of candidates, :math:`\sum_{d \le D} \binom{L}{d}` for ``L`` literals, is known
-    before any work: past ``MAX_ENUMERATED_CLAUSES`` an :class:`InputError` gives it.
+    before any work: past ``MAX_ENUMERATED_CLAUSES`` an :class:`~optirules.errors.InputError` gives it.
+
+    Parameters
+    ----------
+    A : bool array of shape (N, L)
+        Literal matrix.
+    y : array of shape (N,)
+        0/1 labels.
+    max_degree : int
+        Most literals in a clause.
+    names : list of str, optional
+        The feature of each literal; given, clauses with two literals on one feature are
+        skipped.
+
+    Returns
+    -------
+    list of Clause
+        The clauses, each a sorted tuple of literal indices.
     """
     A = np.asarray(A, dtype=bool)
     if isinstance(max_degree, bool) or not isinstance(max_degree, (int, np.integer)) \

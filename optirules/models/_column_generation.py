@@ -115,7 +115,18 @@ def _milp_pricing(A: np.ndarray, y: np.ndarray, P: np.ndarray, duals: dict[str, 
 # ====================================================================== restricted master
 def split_solver(solver: Any) -> tuple[str, str]:
     """``(lp, milp)`` solver names from one name (both parts) or a mapping
-    ``{"lp": ..., "milp": ...}`` (a missing part is ``"highs"``)."""
+    ``{"lp": ..., "milp": ...}`` (a missing part is ``"highs"``).
+
+    Parameters
+    ----------
+    solver : str or mapping
+        One solver name for both parts, or ``{"lp": ..., "milp": ...}``.
+
+    Returns
+    -------
+    tuple of (str, str)
+        The LP solver's and the MILP solver's names.
+    """
     if isinstance(solver, str):
         return solver.strip().lower(), solver.strip().lower()
     if isinstance(solver, Mapping):
@@ -135,7 +146,44 @@ def split_solver(solver: Any) -> tuple[str, str]:
 # ====================================================================== column generation
 @dataclass
 class ColumnGenerationResult:
-    """Everything one column-generation run produced (see :func:`column_generation`)."""
+    """Everything one column-generation run produced (see :func:`column_generation`).
+
+    Parameters
+    ----------
+    clauses : list of Clause
+        The rule set: the master IP's clauses, redundant ones pruned.
+    pool : list of Clause
+        Every clause generated (the restricted master's columns), in column order.
+    history : list of dict
+        One record per iteration (objective, bound, columns added, times).
+    lp_objective : float
+        Optimum of the final restricted master LP.
+    lp_bound : float
+        Certified lower bound on the master's optimum over all clauses (NaN when no exact
+        pricing finished).
+    ip_objective : float
+        Master objective of ``clauses``.
+    ip_status : str
+        Status of the master IP's solve.
+    ip_bound : float
+        The MILP solver's bound on the IP over the pool.
+    gap : float
+        Relative gap of ``ip_objective`` to ``lp_bound`` (NaN when not certified).
+    certified : bool
+        Whether ``lp_bound`` is a proven bound over all clauses.
+    converged : bool
+        Whether pricing proved that no clause has a negative reduced cost.
+    absolute_gap : float
+        ``ip_objective - lp_bound`` (NaN when not certified).
+    stop_reason : str
+        Why the iterations stopped (e.g. ``"converged"``, ``"max_iter"``, ``"time_limit"``).
+    pricing_lower_bound : float
+        The last exact pricing's lower bound on the least reduced cost.
+    fit_time : float
+        Seconds of the whole run.
+    info : dict
+        Further figures of the run (see :func:`column_generation`).
+    """
 
     clauses: list[Clause]
     pool: list[Clause]
@@ -191,11 +239,11 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
     complexity, lambda0, lambda1
         Budget :math:`C` (``None``: no budget row) and penalty costs.
     max_degree, pricing, exact_method, beam_width, n_columns, max_iter, time_limit
-        As for :class:`BooleanRuleSetClassifier` (``pricing="auto"``: exact enumeration
+        As for :class:`~optirules.learners.BooleanRuleSetClassifier` (``pricing="auto"``: exact enumeration
         alone up to ``max_degree=2``; beam search first, then exact pricing when it finds
         nothing, at degree 3 or with the pricing MILP).
     pricing_time_limit, mip_gap, random_seed
-        As for :class:`BooleanRuleSetClassifier`.
+        As for :class:`~optirules.learners.BooleanRuleSetClassifier`.
     solver : str or mapping, default "highs"
         One name for every part, or ``{"lp": ..., "milp": ...}``: the LP solver of the
         restricted master (it must return duals) and the MILP solver of the pricing MILP
@@ -579,7 +627,20 @@ def resolve_max_degree(max_degree: int | str, shape: tuple[int, int]) -> int:
     """``max_degree``, with ``"auto"`` resolved to 3 or 2 by the number of literals ``L``:
     3 when :math:`L^3/6 \\le 4 \\cdot 10^6` (``L <= 288``), whatever the number of rows (exact
     pricing enumerates triples over row blocks with bound pruning; a pricing time-out still
-    leaves a certified bound over degree 3), else 2."""
+    leaves a certified bound over degree 3), else 2.
+
+    Parameters
+    ----------
+    max_degree : int or "auto"
+        The requested degree.
+    shape : tuple of (int, int)
+        Shape ``(N, L)`` of the literal matrix.
+
+    Returns
+    -------
+    int
+        The clause degree to use.
+    """
     if max_degree != "auto":
         return int(max_degree)
     _, n_lit = shape

@@ -103,11 +103,14 @@ class EnumerationPricer:
         given) ``dask.distributed`` client and reduced here in block order (the same
         numbers as ``"local"``).
     blas_threads : int or None, default 1
-        Threads of numpy's BLAS during a pricing call (:func:`blas_threads`); ``None``
+        Threads of numpy's BLAS during a pricing call (``blas_threads``); ``None``
         leaves the BLAS as it is.
+    float_cache_bytes : int, default 2**29 (512 MB)
+        Largest float64 copy of the matrix kept for the row blocks; above it the boolean
+        matrix is used as given.
     paired : bool, default True
         Where a literal's complement is also a column (a binarizer's ``x <= t`` and
-        ``x > t``, or ``[X, 1 - X]``; :func:`complement_pairs`), compute the degree-1 and
+        ``x > t``, or ``[X, 1 - X]``; ``complement_pairs``), compute the degree-1 and
         degree-2 sums (and the degree-3 pair bounds) over the other columns only and derive
         the complements' (:math:`v^\top A_c = \sum_i v_i - v^\top A_b` and likewise for
         pairs): a quarter of the matrix product when every column is paired.  The same
@@ -132,7 +135,7 @@ class EnumerationPricer:
         Bound on the bytes of pair sums held at once.  When the sums of all pairs (of the
         base columns, one of each complement pair; with the degree-3 bounds, twice that)
         fit, they are computed in one matrix per row block and kept between calls; else
-        each call computes them by blocks of rows (:func:`block_cross`) and scores each
+        each call computes them by blocks of rows (``block_cross``) and scores each
         block in turn.  Larger blocks go faster; the clauses, reduced costs and bounds are
         the same up to rounding whatever the blocks (ties broken by the clause, tested
         against brute force with one row per block).
@@ -242,7 +245,36 @@ class EnumerationPricer:
               pool: set[Clause] | frozenset = frozenset(), deadline: float | None = None,
               need_proof: bool = True, tol: float = RC_TOL
               ) -> tuple[list[tuple[Clause, float]], float, bool]:
-        """Price the row prices ``v``; arguments and result as :func:`enumerate_pricing`."""
+        """Price the row prices ``v``; arguments and result as :func:`enumerate_pricing`.
+
+        Parameters
+        ----------
+        v : array of shape (N,)
+            Row prices.
+        comp : sequence of float
+            ``comp[d]``: complexity part of the reduced cost of a degree-``d`` clause.
+        max_degree : int
+            1, 2 or 3.
+        k : int, default 10
+            Number of new clauses to return.
+        pool : set of clauses
+            Clauses already in the master (never returned).
+        deadline : float, optional
+            ``time.perf_counter()`` value after which the degree-3 pass stops.
+        need_proof : bool, default True
+            If False and degrees 1-2 already give a new negative clause, skip degree 3.
+        tol : float
+            A clause is returned only if its reduced cost is below ``-tol``.
+
+        Returns
+        -------
+        columns : list of (clause, reduced cost)
+            Up to ``k`` new clauses with a negative reduced cost, best first.
+        lower_bound : float
+            A proven lower bound on the least reduced cost (and 0).
+        complete : bool
+            Whether every clause was accounted for exactly.
+        """
         if max_degree > 3:
             raise InputError("enumerate_pricing handles clauses of at most 3 literals; use the "
                              "pricing MILP (exact_method='milp') for larger max_degree.")
@@ -367,7 +399,7 @@ class EnumerationPricer:
 
     def _pair_pass(self, ctx: dict[str, Any], comp: Sequence[float], deg: int, extra: int,
                    tol: float, deadline: float | None, n_best: int) -> dict[str, Any]:
-        r"""Score every pair by blocks of rows of the base sums (:func:`block_cross`), each
+        r"""Score every pair by blocks of rows of the base sums (``block_cross``), each
         block's arrays within ``max_pair_bytes``: the least reduced cost, the ``extra`` pairs
         of least reduced cost below ``-tol`` and, for degree 3, each first literal's least
         pair bound (``rowmin``) and the ``n_best`` pairs of least reduced cost and of least

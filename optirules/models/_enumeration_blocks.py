@@ -345,7 +345,13 @@ def dask_client(backend: Any) -> Any:
 
 
 def check_backend(backend: Any) -> None:
-    """Refuse an unknown ``backend`` (``"local"``, ``"dask"`` or a distributed Client)."""
+    """Refuse an unknown ``backend`` (``"local"``, ``"dask"`` or a distributed Client).
+
+    Parameters
+    ----------
+    backend : str or dask.distributed.Client
+        The backend to check; anything else raises :class:`~optirules.errors.InputError`.
+    """
     if isinstance(backend, str) and backend in BACKENDS:
         if backend == "dask":
             dask_client(backend)

@@ -65,6 +65,16 @@ def as_pm1_matrix(H: Any) -> np.ndarray:
 
     Raises :class:`~optirules.errors.InputError` when it is not a non-empty 2-D
     (n_samples, n_members) matrix of +-1 values.
+
+    Parameters
+    ----------
+    H : array-like of shape (n_samples, n_members)
+        Each member's predictions, one column per member.
+
+    Returns
+    -------
+    ndarray of float, shape (n_samples, n_members)
+        The same values as floats.
     """
     try:
         arr = np.asarray(H, dtype=float)

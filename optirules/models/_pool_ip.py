@@ -24,7 +24,28 @@ __all__ = ["PoolIP", "enumerate_master", "master_objective", "prune_redundant"]
 
 def master_objective(A: np.ndarray, y: np.ndarray, P: np.ndarray, clauses: Sequence[Clause],
                      lambda0: float, lambda1: float) -> float:
-    """The master IP objective of a rule set: weighted Hamming loss plus penalties."""
+    """The master IP objective of a rule set: weighted Hamming loss plus penalties.
+
+    Parameters
+    ----------
+    A : bool array of shape (N, L)
+        Literal matrix.
+    y : array of shape (N,)
+        0/1 labels.
+    P : array of shape (N,)
+        Row weights (summing to 1).
+    clauses : sequence of Clause
+        The rule set.
+    lambda0 : float
+        Penalty per clause.
+    lambda1 : float
+        Penalty per literal.
+
+    Returns
+    -------
+    float
+        The objective.
+    """
     cov = clause_coverage(A, list(clauses))
     missed = y & ~cov.any(axis=1) if clauses else y.copy()
     neg = float((np.where(y, 0.0, P) @ cov).sum()) if clauses else 0.0
@@ -38,6 +59,26 @@ def prune_redundant(A: np.ndarray, y: np.ndarray, P: np.ndarray, clauses: list[C
 
     The IP optimum is unchanged (removing never increases it, and it was optimal), but a
     budget-form IP may otherwise keep clauses that cost nothing and do nothing.
+
+    Parameters
+    ----------
+    A : bool array of shape (N, L)
+        Literal matrix.
+    y : array of shape (N,)
+        0/1 labels.
+    P : array of shape (N,)
+        Row weights (summing to 1).
+    clauses : list of Clause
+        The rule set.
+    lambda0 : float
+        Penalty per clause.
+    lambda1 : float
+        Penalty per literal.
+
+    Returns
+    -------
+    list of Clause
+        The clauses kept, in their order.
     """
     current = list(clauses)
     obj = master_objective(A, y, P, current, lambda0, lambda1)
@@ -209,6 +250,30 @@ def enumerate_master(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence
     :math:`inom{K}{\le 3}` subsets are scored at once.  Returns the optimal clauses
     (ties: fewer clauses, then the first in pool order) and the objective; equal to
     :class:`~optirules.models.RuleMasterModel`'s IP optimum (tested).
+
+    Parameters
+    ----------
+    A : bool array of shape (N, L)
+        Literal matrix.
+    y : array of shape (N,)
+        0/1 labels.
+    P : array of shape (N,)
+        Row weights (summing to 1).
+    pool : sequence of Clause
+        The candidate clauses.
+    budget : float
+        Complexity budget :math:`C` (below 8).
+    lambda0 : float, default 0.0
+        Penalty per clause.
+    lambda1 : float, default 0.0
+        Penalty per literal.
+
+    Returns
+    -------
+    clauses : list of Clause
+        The optimal rule set.
+    objective : float
+        Its master objective.
     """
     K = len(pool)
     pos_mass = float(P[y].sum())

@@ -221,7 +221,26 @@ class RulePricingModel(OptModel):
 
     def solve(self, solver: str | None = None, *, time_limit: float | None = None,
               mip_gap: float | None = 1e-9, verbose: bool = False, **options: Any):
-        """Solve the pricing MILP (``mip_gap`` defaults to 1e-9); see ``OptModel.solve``."""
+        """Solve the pricing MILP (``mip_gap`` defaults to 1e-9); see ``OptModel.solve``.
+
+        Parameters
+        ----------
+        solver : str, optional
+            Solver name; ``None`` uses the model's ``default_solver``.
+        time_limit : float, optional
+            Seconds allowed to the solver.
+        mip_gap : float, optional
+            Relative MIP gap at which the solver stops.
+        verbose : bool, default False
+            Show the solver's log.
+        **options
+            Solver-specific options, passed on unchanged.
+
+        Returns
+        -------
+        SolveResult
+            Status, objective, bound, gap and values of the solve (also ``result_``).
+        """
         return super().solve(solver, time_limit=time_limit, mip_gap=mip_gap, verbose=verbose,
                              **options)
 

@@ -173,7 +173,7 @@ class QMMModel(OptModel):
         Fraction of smallest margins to protect.  The paper uses 0.5 for AdaBoost and 0.25
         for random forests.  ``"emargin"`` sets
         :math:`\upsilon = \hat P[m^{\mathrm{ref}} \le \hat\theta(q^*)]` from the Equilibrium
-        margin (see :func:`optirules.models._margins.emargin`), which needs
+        margin (see ``optirules.models._margins.emargin``), which needs
         ``hypothesis_space_size``.
     hypothesis_space_size : int or float, optional
         :math:`|\mathscr H|` for ``upsilon="emargin"``, e.g.
@@ -214,7 +214,7 @@ class QMMModel(OptModel):
         ``"direct"`` hands the QP to the solver's own API with prebuilt matrices
         (``optirules.models._qmm_direct``: Clarabel, OSQP, SCS, HiGHS, Gurobi, CPLEX in the
         covariance form), the margin rows in their complemented 0/1 form (equal on the
-        simplex); ``"cvxpy"`` solves the declarative cvxpy model (:attr:`model`); ``"auto"``
+        simplex); ``"cvxpy"`` solves the declarative cvxpy model (``model``); ``"auto"``
         takes the direct path where there is one, but keeps HiGHS on cvxpy: the direct path
         is several times faster for every solver on the runs in
         ``benchmarks/results/qmm.md``.  The result's ``info["interface"]`` says which ran.
@@ -824,7 +824,13 @@ class QMMModel(OptModel):
         self._store(self.reference_weights_.copy(), result, fallback_reason=reason)
 
     def summary(self) -> dict[str, Any]:
-        """The solve's figures as a plain dict (members, kept, pruning rate, status, weights moved)."""
+        """The solve's figures as a plain dict (members, kept, pruning rate, status, weights moved).
+
+        Returns
+        -------
+        dict
+            The figures, by name.
+        """
         self._check_solved()
         return {
             "n_samples": self.n_samples_,

@@ -255,6 +255,11 @@ class SparseCombinationModel(OptModel):
         model's ``.lp`` file.  The constraint matrix is assembled as one sparse array, so
         building takes milliseconds where the Pyomo model's construction and translation
         take most of a small solve.  A new object on every call.
+
+        Returns
+        -------
+        highspy.Highs
+            The model, ready to run.
         """
         import highspy
         from scipy import sparse
@@ -312,18 +317,33 @@ class SparseCombinationModel(OptModel):
 
         Parameters
         ----------
+        solver : str, optional
+            Solver name; ``None`` uses the model's ``default_solver``.
+        time_limit : float, optional
+            Seconds allowed to the solver.
+        mip_gap : float, optional
+            Relative MIP gap at which the solver stops.
+        verbose : bool, default False
+            Show the solver's log.
         max_nodes : int or None, default None
             Most branch-and-bound nodes, passed as the solver's own option
-            (:data:`NODE_LIMIT_OPTIONS`: HiGHS ``mip_max_nodes``, SCIP ``limits/nodes`` ...).
+            (``NODE_LIMIT_OPTIONS``: HiGHS ``mip_max_nodes``, SCIP ``limits/nodes`` ...).
             A bound in nodes, unlike ``time_limit``, does not depend on the machine's speed.
             When it stops the solver the best incumbent is returned with status
             ``iteration_limit`` and its gap (``result_.gap``); without any incumbent
             :class:`~optirules.errors.SolverStatusError` is raised.
         route : {"auto", "highspy", "pyomo"}, default "auto"
             ``"highspy"``: the model of :meth:`highs_model` solved by HiGHS (only with
-            ``solver="highs"``); ``"pyomo"``: the declarative Pyomo model :attr:`model`
+            ``solver="highs"``); ``"pyomo"``: the declarative Pyomo model ``model``
             through the solvers layer (any MILP solver); ``"auto"``: ``"highspy"`` for
             HiGHS, ``"pyomo"`` otherwise.  Both routes reach the same optimum (tested).
+        **options
+            Solver-specific options, passed on unchanged.
+
+        Returns
+        -------
+        SolveResult
+            Status, objective, bound, gap and values of the solve (also ``result_``).
         """
         from ..solvers import solve
 
@@ -391,6 +411,11 @@ class SparseCombinationModel(OptModel):
         predictions : array-like of shape (M, K) or None
             0/1 predictions of the same K members on M rows; ``None`` uses the
             training matrix.
+
+        Returns
+        -------
+        ndarray of shape (M,)
+            The combination on each row, in [0, 1].
         """
         self._check_solved()
         h = self.predictions if predictions is None else _as_binary_matrix(predictions)
@@ -405,5 +430,16 @@ class SparseCombinationModel(OptModel):
         r""":math:`\hat y = \mathbb{I}(F(x) \ge 1/2)` (the DRO paper, Section 1), as 0/1 integers.
 
         A tolerance of ``1e-9`` absorbs round-off in ``v_`` at the threshold.
+
+        Parameters
+        ----------
+        predictions : array-like of shape (M, K) or None
+            0/1 predictions of the same K members on M rows; ``None`` uses the
+            training matrix.
+
+        Returns
+        -------
+        ndarray of int, shape (M,)
+            The 0/1 prediction of each row.
         """
         return (self.decision_function(predictions) >= 0.5 - self.tol).astype(int)

@@ -524,6 +524,24 @@ class WorstCasePmfModel(OptModel):
         For the KL form with Clarabel, ``max_step_fraction=0.95`` is added unless given:
         with the default step Clarabel failed or was inaccurate on some random instances
         at N = 20,000 (docs/user_guide/models.md).
+
+        Parameters
+        ----------
+        solver : str, optional
+            Solver name; ``None`` uses the model's ``default_solver``.
+        time_limit : float, optional
+            Seconds allowed to the solver.
+        mip_gap : float, optional
+            Relative MIP gap at which the solver stops.
+        verbose : bool, default False
+            Show the solver's log.
+        **options
+            Solver-specific options, passed on unchanged.
+
+        Returns
+        -------
+        SolveResult
+            Status, objective, bound, gap and values of the solve (also ``result_``).
         """
         name = (solver or self.default_solver).lower()
         if self.divergence == "kl" and name == "clarabel":

@@ -67,6 +67,15 @@ def write_model(problem: Any, path: str | os.PathLike, *,
     ``path`` when complete) and checked: a missing folder, a full disk or an empty result
     raises :class:`~optirules.errors.OutputError` and leaves any previous file unchanged.
 
+    Parameters
+    ----------
+    problem : Pyomo model, cvxpy.Problem or highspy.Highs
+        The model to write.
+    path : str or path-like
+        File name ending in ``.lp`` or ``.mps``.
+    comments : iterable of str, optional
+        Comment lines written at the top of the file.
+
     Returns
     -------
     pathlib.Path
@@ -197,7 +206,28 @@ def read_model(
     verbose: bool = False,
     **options: Any,
 ) -> SolveResult:
-    """Read an .lp or .mps file and solve it; columns and rows keep their names in the result."""
+    """Read an .lp or .mps file and solve it; columns and rows keep their names in the result.
+
+    Parameters
+    ----------
+    path : str or path-like
+        An ``.lp`` or ``.mps`` file.
+    solver : str, default "highs"
+        Solver name (one that reads ``highspy`` models).
+    time_limit : float, optional
+        Seconds allowed to the solver.
+    mip_gap : float, optional
+        Relative MIP gap at which the solver stops.
+    verbose : bool, default False
+        Show the solver's log.
+    **options
+        Solver-specific options, passed on unchanged.
+
+    Returns
+    -------
+    SolveResult
+        The solve's status, objective, bound and values by column name.
+    """
     from ._common import check_limits
     from ._highspy_backend import solve_highs
 

@@ -29,6 +29,11 @@ def new_highs():
     made here is made with file descriptor 1 pointed at ``os.devnull``; every HiGHS route of
     optirules makes one through this function (the option check of the Pyomo and cvxpy
     routes included) before the solver runs, so no banner reaches a user's output.
+
+    Returns
+    -------
+    highspy.Highs
+        An empty model with ``output_flag`` off.
     """
     import highspy
 

@@ -48,11 +48,35 @@ class SolverInfo:
     routes: tuple[tuple[str, frozenset[str]], ...] = ()
 
     def capabilities_for(self, interface: str) -> frozenset[str]:
-        """What this solver can take through ``interface`` (empty if it takes none)."""
+        """What this solver can take through ``interface`` (empty if it takes none).
+
+        Parameters
+        ----------
+        interface : str
+            ``"pyomo"``, ``"cvxpy"`` or ``"highspy"``.
+
+        Returns
+        -------
+        frozenset of str
+            The capabilities through that interface.
+        """
         return dict(self.routes).get(interface, frozenset())
 
     def can(self, capability: str, interface: str | None = None) -> bool:
-        """Whether the solver has ``capability`` (through ``interface``, if given)."""
+        """Whether the solver has ``capability`` (through ``interface``, if given).
+
+        Parameters
+        ----------
+        capability : str
+            One of :data:`CAPABILITIES` (``"milp"``, ``"duals"`` ...).
+        interface : str, optional
+            Restrict the question to this interface.
+
+        Returns
+        -------
+        bool
+            Whether it has it.
+        """
         if interface is None:
             return capability in self.capabilities
         return capability in self.capabilities_for(interface)
@@ -123,6 +147,18 @@ def available_solvers(interface: str | None = None) -> list[SolverInfo]:
 
 def get_backend(name: str, interface: str) -> SolverInfo:
     """Look up solver ``name`` for a problem of type ``interface``.
+
+    Parameters
+    ----------
+    name : str
+        Solver name, as :func:`available_solvers` lists it.
+    interface : str
+        ``"pyomo"``, ``"cvxpy"`` or ``"highspy"``.
+
+    Returns
+    -------
+    SolverInfo
+        The installed backend.
 
     Raises
     ------

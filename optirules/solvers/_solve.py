@@ -68,7 +68,7 @@ def solve(
         object reads its solution back into named arrays.  Any object that gives a
         method ``__optirules_solve__(solver, *, time_limit, mip_gap, verbose, **options)``
         returning a :class:`SolveResult` is solved by that method (every optirules model
-        object does; :func:`declarative_model` is the matching export protocol).
+        object does; ``declarative_model`` is the matching export protocol).
     solver : str, default "highs"
         Backend name, e.g. ``"highs"``, ``"clarabel"``, ``"osqp"``, ``"scs"``,
         ``"scipy"``; ``"scip"`` and ``"cbc"`` with the ``solvers`` extra; ``"gurobi"``

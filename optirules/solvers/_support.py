@@ -96,7 +96,17 @@ LEARNER_FORMULATIONS: dict[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True)
 class SolverSupport:
-    """What one installed solver can serve: formulation names and learner names."""
+    """What one installed solver can serve: formulation names and learner names.
+
+    Parameters
+    ----------
+    solver : str
+        The solver's name.
+    formulations : tuple of str
+        The formulations (:data:`FORMULATIONS`) it can solve.
+    learners : tuple of str
+        The learners (:data:`LEARNER_FORMULATIONS`) all of whose formulations it serves.
+    """
 
     solver: str
     formulations: tuple[str, ...]
@@ -106,7 +116,13 @@ class SolverSupport:
 def solver_support() -> dict[str, SolverSupport]:
     """Per installed solver, the formulations (:data:`FORMULATIONS`) whose interface and
     capabilities it has, and the learners (:data:`LEARNER_FORMULATIONS`) all of whose
-    formulations it serves (with one name).  Sorted by solver name."""
+    formulations it serves (with one name).  Sorted by solver name.
+
+    Returns
+    -------
+    dict of str to SolverSupport
+        One entry per installed solver.
+    """
     out: dict[str, SolverSupport] = {}
     for info in available_solvers():
         served = tuple(f.name for f in FORMULATIONS if f.served_by(info))

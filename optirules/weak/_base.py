@@ -72,7 +72,7 @@ HYPOTHESIS_TYPES: dict[str, type[WeakHypothesis]] = {}
 class WeakHypothesis(ABC):
     """A +-1 valued function of the features, returned by a weak learner."""
 
-    #: the ``"type"`` key of :meth:`to_dict`; a subclass that sets it is registered for
+    #: the ``"type"`` key of :meth:`~optirules.weak.WeakHypothesis.to_dict`; a subclass that sets it is registered for
     #: :func:`hypothesis_from_dict`
     kind: ClassVar[str] = ""
     feature_names: tuple[str, ...] | None = None
@@ -88,18 +88,46 @@ class WeakHypothesis(ABC):
 
     @abstractmethod
     def predict(self, X: Any) -> np.ndarray:
-        """Return ``h(x_i)`` in ``{-1, +1}`` (dtype ``int8``) for every row of ``X``."""
+        """Return ``h(x_i)`` in ``{-1, +1}`` (dtype ``int8``) for every row of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The feature matrix.
+
+        Returns
+        -------
+        ndarray of int8, shape (n_samples,)
+            The hypothesis' value on each row.
+        """
 
     @abstractmethod
     def describe(self, feature_names: Sequence[str] | None = None) -> str:
-        """A one-line readable form, with ``feature_names`` when given."""
+        """A one-line readable form, with ``feature_names`` when given.
+
+        Parameters
+        ----------
+        feature_names : sequence of str, optional
+            Names of the columns; ``None`` uses the hypothesis' own, else ``x[j]``.
+
+        Returns
+        -------
+        str
+            The hypothesis as one line of text.
+        """
 
     @abstractmethod
     def _payload(self) -> dict[str, Any]:
         """The fields of :meth:`to_dict` besides ``type`` and ``feature_names``."""
 
     def columns(self) -> np.ndarray:
-        """The column indices of ``X`` that :meth:`predict` reads (none for a constant)."""
+        """The column indices of ``X`` that :meth:`predict` reads (none for a constant).
+
+        Returns
+        -------
+        ndarray of int64
+            The column indices, sorted.
+        """
         return np.empty(0, dtype=np.int64)
 
     def _keep_names(self, feature_names: Sequence[str] | None) -> None:
@@ -108,7 +136,13 @@ class WeakHypothesis(ABC):
 
     def check_columns(self, n_columns: int) -> None:
         """Raise :class:`~optirules.errors.InputError` unless every column this hypothesis
-        reads is one of ``0 .. n_columns - 1`` (used when a saved model is loaded)."""
+        reads is one of ``0 .. n_columns - 1`` (used when a saved model is loaded).
+
+        Parameters
+        ----------
+        n_columns : int
+            Number of columns of the data the hypothesis will be applied to.
+        """
         cols = np.asarray(self.columns())
         bad = cols[(cols < 0) | (cols >= n_columns)]
         if bad.size:
@@ -116,7 +150,13 @@ class WeakHypothesis(ABC):
                              f"model has columns 0 to {n_columns - 1}.")
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-able dict; :func:`hypothesis_from_dict` turns it back into a hypothesis."""
+        """A JSON-able dict; :func:`hypothesis_from_dict` turns it back into a hypothesis.
+
+        Returns
+        -------
+        dict
+            The ``"type"`` key (``kind``), the hypothesis' fields and ``feature_names``.
+        """
         out: dict[str, Any] = {"type": self.kind}
         out.update(self._payload())
         out["feature_names"] = None if self.feature_names is None else list(self.feature_names)
@@ -138,7 +178,15 @@ class WeakHypothesis(ABC):
 
 
 class Constant(WeakHypothesis):
-    """The constant hypothesis ``h(x) = sign`` (the literals ``+1`` and ``-1`` of Long and Servedio)."""
+    """The constant hypothesis ``h(x) = sign`` (the literals ``+1`` and ``-1`` of Long and Servedio).
+
+    Parameters
+    ----------
+    sign : {-1, 1}
+        The value predicted on every row.
+    feature_names : sequence of str, optional
+        Names of the columns, used by :meth:`describe` (``x[j]`` without them).
+    """
 
     kind = "constant"
 
@@ -195,7 +243,20 @@ class WeakLearner(BaseEstimator, ABC):
 
 
 def check_binary_matrix(X: np.ndarray, who: str) -> np.ndarray:
-    """Return ``X`` as a ``uint8`` 0/1 matrix, or raise :class:`InputError` if it is not binary."""
+    """Return ``X`` as a ``uint8`` 0/1 matrix, or raise :class:`~optirules.errors.InputError` if it is not binary.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        The matrix to check.
+    who : str
+        Who asks (the error message starts with it).
+
+    Returns
+    -------
+    ndarray of uint8
+        ``X`` with entries 0 and 1.
+    """
     if X.dtype == bool:
         return X.astype(np.uint8)
     if X.size and not np.all((X == 0) | (X == 1)):
@@ -216,6 +277,13 @@ class PreparedData:
     validation and share the column sort (numeric stumps), the 0/1 form (literals,
     parities) and the +-1 single-precision transpose (the degree-3 parity search).
     Plain arrays are accepted by every ``fit`` too; they are prepared on the fly.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        A numeric, finite, non-empty feature matrix.
+    who : str, default "weak learner"
+        Who asks (the error messages start with it).
     """
 
     def __init__(self, X: Any, who: str = "weak learner"):
@@ -249,7 +317,18 @@ class PreparedData:
                                              np.all((self.raw == 0) | (self.raw == 1))))
 
     def binary(self, who: str) -> np.ndarray:
-        """``X`` as a uint8 0/1 matrix; :class:`InputError` if it is not binary."""
+        """``X`` as a uint8 0/1 matrix; :class:`~optirules.errors.InputError` if it is not binary.
+
+        Parameters
+        ----------
+        who : str
+            Who asks (the error message starts with it).
+
+        Returns
+        -------
+        ndarray of uint8
+            ``X`` with entries 0 and 1 (cached).
+        """
         if not self.is_binary:
             check_binary_matrix(self.raw, who)          # raises with the offending values
         return self._get("u8", lambda: self.raw.astype(np.uint8, copy=False))
@@ -265,7 +344,18 @@ class PreparedData:
         return self._get("order", lambda: np.argsort(self.float64, axis=0, kind="stable"))
 
     def pm1_transposed(self, dtype: str) -> np.ndarray:
-        """``S^T`` with ``S = 1 - 2X`` (+-1 features), C-contiguous, in ``dtype``."""
+        """``S^T`` with ``S = 1 - 2X`` (+-1 features), C-contiguous, in ``dtype``.
+
+        Parameters
+        ----------
+        dtype : str
+            A numpy float dtype name, e.g. ``"float32"``.
+
+        Returns
+        -------
+        ndarray of shape (n_features, n_samples)
+            The +-1 matrix, transposed (cached per dtype).
+        """
         return self._get(f"St_{dtype}", lambda: np.ascontiguousarray(
             (1.0 - 2.0 * self.binary_float64).T, dtype=dtype))
 
@@ -306,6 +396,16 @@ def hypothesis_from_dict(d: dict[str, Any]) -> WeakHypothesis:
     The ``"type"`` key picks the class among the registered hypothesis types (every
     subclass of :class:`WeakHypothesis` with a ``kind`` registers itself); an unknown type
     raises :class:`~optirules.errors.InputError`.
+
+    Parameters
+    ----------
+    d : dict
+        What :meth:`WeakHypothesis.to_dict` returned (e.g. read back from JSON).
+
+    Returns
+    -------
+    WeakHypothesis
+        The hypothesis it describes.
     """
     if not isinstance(d, dict):
         raise InputError(f"a hypothesis is a dict with a 'type' key, got {type(d).__name__}.")

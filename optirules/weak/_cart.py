@@ -31,7 +31,22 @@ __all__ = ["TreeHypothesis", "CartLearner", "CART_COUNTS"]
 
 
 class TreeHypothesis(WeakHypothesis):
-    """A binary decision tree with +-1 leaves; node 0 is the root, ``-1`` marks no child."""
+    """A binary decision tree with +-1 leaves; node 0 is the root, ``-1`` marks no child.
+
+    Parameters
+    ----------
+    children_left, children_right : sequence of int
+        Per node, the index of its left (``x <= threshold``) and right child; ``-1`` at
+        a leaf.
+    feature : sequence of int
+        Per node, the column it tests (ignored at a leaf).
+    threshold : sequence of float
+        Per node, the threshold of its test.
+    label : sequence of int
+        Per node, its +-1 label (the prediction at a leaf).
+    feature_names : sequence of str, optional
+        Names of the columns, used by :meth:`describe` (``x[j]`` without them).
+    """
 
     kind = "tree"
 
@@ -92,7 +107,18 @@ class TreeHypothesis(WeakHypothesis):
         return f"tree({self.n_leaves} leaves on {names or 'no feature'})"
 
     def to_text(self, feature_names: Sequence[str] | None = None) -> str:
-        """The whole tree as indented if/else lines."""
+        """The whole tree as indented if/else lines.
+
+        Parameters
+        ----------
+        feature_names : sequence of str, optional
+            Names of the columns; ``None`` uses the tree's own, else ``x[j]``.
+
+        Returns
+        -------
+        str
+            One line per node.
+        """
         names = feature_names if feature_names is not None else self.feature_names
         lines: list[str] = []
 

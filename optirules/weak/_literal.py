@@ -39,6 +39,15 @@ class LiteralHypothesis(OneColumnHypothesis):
     A +-1 valued function of one 0/1 column (Long and Servedio's literal), not to be
     confused with :class:`optirules.data.Literal`, the readable condition that makes such a
     column from raw data.
+
+    Parameters
+    ----------
+    feature : int
+        The 0/1 column ``j``.
+    negated : bool, default False
+        Predict ``1 - 2 x_j`` instead of ``2 x_j - 1``.
+    feature_names : sequence of str, optional
+        Names of the columns, used by :meth:`describe` (``x[j]`` without them).
     """
 
     kind = "literal"

@@ -54,7 +54,17 @@ __all__ = ["Parity", "ParityLearner", "best_parity", "parity_edge"]
 
 class Parity(WeakHypothesis):
     """``h(x) = chi_J(x)``, ``+1`` when an even number of the features in ``J`` are 1
-    (or its negation when ``negated``)."""
+    (or its negation when ``negated``).
+
+    Parameters
+    ----------
+    features : sequence of int
+        The distinct 0/1 columns ``J``.
+    negated : bool, default False
+        Predict ``-chi_J(x)``.
+    feature_names : sequence of str, optional
+        Names of the columns, used by :meth:`describe` (``x[j]`` without them).
+    """
 
     kind = "parity"
 

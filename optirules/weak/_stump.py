@@ -44,7 +44,21 @@ __all__ = ["Stump", "StumpLearner"]
 
 
 class Stump(OneColumnHypothesis):
-    """``h(x) = left if x[feature] <= threshold else right`` with ``left = -right`` or not."""
+    """``h(x) = left if x[feature] <= threshold else right`` with ``left = -right`` or not.
+
+    Parameters
+    ----------
+    feature : int
+        The column tested.
+    threshold : float
+        The split value.
+    left : {-1, 1}
+        Prediction where ``x[feature] <= threshold``.
+    right : {-1, 1}
+        Prediction elsewhere.
+    feature_names : sequence of str, optional
+        Names of the columns, used by :meth:`describe` (``x[j]`` without them).
+    """
 
     kind = "stump"
 

@@ -93,7 +93,18 @@ class DualHighsRuleMaster(MasterIPMixin, PoolView):
 
     def add_clauses(self, clauses: Iterable[Iterable[Any]]) -> list[str]:
         """Append clauses (skipping those already present) as rows of the warm dual LP;
-        returns their labels (``clause_k``)."""
+        returns their labels (``clause_k``).
+
+        Parameters
+        ----------
+        clauses : iterable of clauses
+            Clauses as iterables of literal indices.
+
+        Returns
+        -------
+        list of str
+            The labels of the clauses added.
+        """
         d = self._data
         new = d.add(clauses)
         if not new:
@@ -115,7 +126,13 @@ class DualHighsRuleMaster(MasterIPMixin, PoolView):
         return [clause_label(c) for c in new]
 
     def solve(self) -> float:
-        """Re-solve the dual LP from the current basis; return and store ``objective_``."""
+        """Re-solve the dual LP from the current basis; return and store ``objective_``.
+
+        Returns
+        -------
+        float
+            The LP's optimal objective.
+        """
         h, d = self._h, self._data
         run_lp(self, "the dual of the rule master LP", "try master='direct' or "
                "RuleMasterModel(relax=True) with another solver")
@@ -149,7 +166,30 @@ class DualHighsRuleMaster(MasterIPMixin, PoolView):
         """The master IP over ``clauses`` (default: the pool): with ``solver="highs"`` in a
         primal :class:`HighsRuleMaster` over the rows (merged by their coverage of
         ``clauses`` when ``aggregate``), as :meth:`HighsRuleMaster.solve_ip`; any other
-        solver through :class:`RuleMasterModel`."""
+        solver through :class:`RuleMasterModel`.
+
+        Parameters
+        ----------
+        clauses : iterable of clauses, optional
+            The IP's columns; ``None`` takes the whole pool.
+        solver : str, default "highs"
+            MILP solver.
+        time_limit : float, optional
+            Seconds allowed to the MILP solver.
+        mip_gap : float, optional
+            Relative MIP gap at which the solver stops.
+        incumbent : iterable of clauses
+            A known rule set (e.g. a greedy one), for solvers that take a start solution.
+        random_seed : int, optional
+            HiGHS' ``random_seed``.
+        aggregate : bool, default True
+            Solve over the rows merged by their coverage of ``clauses`` (same optimum).
+
+        Returns
+        -------
+        MasterIP
+            The chosen clauses, objective, bound, status and route of the solve.
+        """
         if str(solver).strip().lower() != "highs":
             return super().solve_ip(clauses, solver=solver, time_limit=time_limit,
                                     mip_gap=mip_gap, incumbent=incumbent,

@@ -53,6 +53,32 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
     rows coincide (adult, the planted DNF of ``benchmarks/results/scale.md``).  Below 5,000
     label-1 rows the LP is cheap either way and merged rows stop paying once the pool
     separates most rows.  The figures are in docs/user_guide/models.md.
+
+    Parameters
+    ----------
+    A : bool array of shape (N, L)
+        Literal matrix.
+    y : array of shape (N,)
+        0/1 labels.
+    P : array of shape (N,)
+        Row weights (summing to 1).
+    clauses : sequence of Clause
+        The initial pool.
+    complexity : float, optional
+        Complexity budget :math:`C`; ``None`` for the penalty form.
+    lambda0 : float, default 0.0
+        Penalty per clause.
+    lambda1 : float, default 0.0
+        Penalty per literal.
+    lp_solver : str, default "highs"
+        The LP solver.
+    master : {"auto", "direct", "merged", "persistent", "rebuild", "dual"}, default "auto"
+        The implementation (see above).
+
+    Returns
+    -------
+    RestrictedMaster
+        The restricted master, not yet solved.
     """
     if master not in MASTERS:
         raise InputError(f"master must be one of {MASTERS}, got {master!r}.")

@@ -158,7 +158,15 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
     def add_clauses(self, clauses: Iterable[Iterable[Any]]) -> list[str]:
         """Append clauses (skipping those already present) as columns of the warm LP.
 
-        Returns the labels (``clause_k``) of the new columns.
+        Parameters
+        ----------
+        clauses : iterable of clauses
+            Clauses as iterables of literal indices.
+
+        Returns
+        -------
+        list of str
+            The labels (``clause_k``) of the new columns.
         """
         d = self._data
         new = d.add(clauses)
@@ -185,7 +193,13 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         return [clause_label(c) for c in new]
 
     def solve(self) -> float:
-        """Re-solve the LP from the current basis; return and store ``objective_``."""
+        """Re-solve the LP from the current basis; return and store ``objective_``.
+
+        Returns
+        -------
+        float
+            The LP's optimal objective.
+        """
         h = self._h
         run_lp(self, "the rule master LP", "check the data (e.g. a negative budget) or solve "
                "RuleMasterModel(relax=True) with another solver")
@@ -230,8 +244,30 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         rows on, without presolve, the feasibility-jump heuristic and strong branching
         (``_IP_OPTIONS``, ``_LARGE_IP_OPTIONS``: they only cost time on these IPs; the
         gap reached is unchanged).  Any other solver gets :class:`RuleMasterModel` through
-        :func:`~optirules.solvers.solve` (:meth:`MasterIPMixin.solve_ip`).  All give the
+        :func:`~optirules.solvers.solve` (``MasterIPMixin.solve_ip``).  All give the
         same optimum (tested).
+
+        Parameters
+        ----------
+        clauses : iterable of clauses, optional
+            The IP's columns; ``None`` takes the whole pool.
+        solver : str, default "highs"
+            MILP solver.
+        time_limit : float, optional
+            Seconds allowed to the MILP solver.
+        mip_gap : float, optional
+            Relative MIP gap at which the solver stops.
+        incumbent : iterable of clauses
+            A known rule set (e.g. a greedy one), for solvers that take a start solution.
+        random_seed : int, optional
+            HiGHS' ``random_seed``.
+        aggregate : bool, default True
+            Solve over the rows merged by their coverage of ``clauses`` (same optimum).
+
+        Returns
+        -------
+        MasterIP
+            The chosen clauses, objective, bound, status and route of the solve.
         """
         if str(solver).strip().lower() != "highs":
             return super().solve_ip(clauses, solver=solver, time_limit=time_limit,
@@ -296,14 +332,31 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
                         time.perf_counter() - t0, "highspy")
 
     def to_model(self, *, relax: bool = False) -> RuleMasterModel:
-        """The declarative :class:`RuleMasterModel` over the same data and clause pool."""
+        """The declarative :class:`RuleMasterModel` over the same data and clause pool.
+
+        Parameters
+        ----------
+        relax : bool, default False
+            Build the LP relaxation (continuous ``w``) instead of the IP.
+
+        Returns
+        -------
+        RuleMasterModel
+            The Pyomo model.
+        """
         d = self._data
         return RuleMasterModel(d.A, d.y.astype(int), d.clauses, sample_weight=d.P,
                                complexity=d.budget, lambda0=d.lambda0,
                                lambda1=d.lambda1, relax=relax)
 
     def write(self, path: Any) -> None:
-        """Write the LP (with its readable names) to ``path`` (.lp or .mps) via HiGHS."""
+        """Write the LP (with its readable names) to ``path`` (.lp or .mps) via HiGHS.
+
+        Parameters
+        ----------
+        path : str or path-like
+            File name ending in ``.lp`` or ``.mps``.
+        """
         from ...solvers import write_model
 
         self._name_columns()

@@ -72,6 +72,28 @@ class MasterIPMixin:
         ``incumbent`` is not passed on by this route (the Pyomo interfaces take no start
         solution); ``random_seed`` goes to HiGHS as ``random_seed``.  A solve without any
         solution raises :class:`~optirules.errors.SolverStatusError`.
+
+        Parameters
+        ----------
+        clauses : iterable of clauses, optional
+            The IP's columns; ``None`` takes the whole pool.
+        solver : str, default "highs"
+            MILP solver.
+        time_limit : float, optional
+            Seconds allowed to the MILP solver.
+        mip_gap : float, optional
+            Relative MIP gap at which the solver stops.
+        incumbent : iterable of clauses
+            A known rule set (e.g. a greedy one), for solvers that take a start solution.
+        random_seed : int, optional
+            HiGHS' ``random_seed``.
+        aggregate : bool, default True
+            Solve over the rows merged by their coverage of ``clauses`` (same optimum).
+
+        Returns
+        -------
+        MasterIP
+            The chosen clauses, objective, bound, status and route of the solve.
         """
         from ...solvers import Status
 

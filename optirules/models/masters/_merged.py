@@ -53,7 +53,7 @@ class MergedHighsRuleMaster(PoolView):
         Merging stops when the label-1 groups exceed this share of the label-1 rows.
     warm_start : bool, default True
         Start each rebuilt LP from the last LP's simplex basis, carried over to the split
-        rows (:func:`split_basis`); ``False`` starts every rebuilt LP cold.  The LP optimum
+        rows (``split_basis``); ``False`` starts every rebuilt LP cold.  The LP optimum
         is the same either way (tested); only the simplex iterations differ.
 
     Attributes
@@ -116,7 +116,18 @@ class MergedHighsRuleMaster(PoolView):
             self.warm_started_ += int(split_basis(old, self._inner, parent))
 
     def add_clauses(self, clauses: Iterable[Iterable[Any]]) -> list[str]:
-        """Append clauses (skipping those already present); returns their labels."""
+        """Append clauses (skipping those already present); returns their labels.
+
+        Parameters
+        ----------
+        clauses : iterable of clauses
+            Clauses as iterables of literal indices.
+
+        Returns
+        -------
+        list of str
+            The labels of the clauses added.
+        """
         d = self._data
         new = d.add(clauses)
         if not new:
@@ -137,7 +148,13 @@ class MergedHighsRuleMaster(PoolView):
         return [clause_label(k) for k in new]
 
     def solve(self) -> float:
-        """Solve the LP (merged or not); return and store ``objective_``."""
+        """Solve the LP (merged or not); return and store ``objective_``.
+
+        Returns
+        -------
+        float
+            The LP's optimal objective.
+        """
         inner = self._inner
         z = inner.solve()
         self.objective_ = z
@@ -161,7 +178,30 @@ class MergedHighsRuleMaster(PoolView):
                  mip_gap: float | None = None, incumbent: Iterable[Clause] = (),
                  random_seed: int | None = None, aggregate: bool = True) -> MasterIP:
         """The master IP over ``clauses`` (default: the pool), as
-        :meth:`HighsRuleMaster.solve_ip` (same optimum over merged rows or not)."""
+        :meth:`HighsRuleMaster.solve_ip` (same optimum over merged rows or not).
+
+        Parameters
+        ----------
+        clauses : iterable of clauses, optional
+            The IP's columns; ``None`` takes the whole pool.
+        solver : str, default "highs"
+            MILP solver.
+        time_limit : float, optional
+            Seconds allowed to the MILP solver.
+        mip_gap : float, optional
+            Relative MIP gap at which the solver stops.
+        incumbent : iterable of clauses
+            A known rule set (e.g. a greedy one), for solvers that take a start solution.
+        random_seed : int, optional
+            HiGHS' ``random_seed``.
+        aggregate : bool, default True
+            Solve over the rows merged by their coverage of ``clauses`` (same optimum).
+
+        Returns
+        -------
+        MasterIP
+            The chosen clauses, objective, bound, status and route of the solve.
+        """
         return self._inner.solve_ip(clauses, solver=solver, time_limit=time_limit,
                                     mip_gap=mip_gap, incumbent=incumbent,
                                     random_seed=random_seed, aggregate=aggregate)

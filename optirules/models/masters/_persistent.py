@@ -113,7 +113,18 @@ class PersistentRuleMaster(MasterIPMixin, PoolView):
         self._loaded = 0
 
     def add_clauses(self, clauses: Iterable[Iterable[Any]]) -> list[str]:
-        """Add the new clauses as columns (sent to the solver on the next :meth:`solve`)."""
+        """Add the new clauses as columns (sent to the solver on the next :meth:`solve`).
+
+        Parameters
+        ----------
+        clauses : iterable of clauses
+            Clauses as iterables of literal indices.
+
+        Returns
+        -------
+        list of str
+            The labels of the clauses added.
+        """
         new = self._data.add(clauses)
         self._pending.extend(new)
         return [clause_label(k) for k in new]
@@ -171,7 +182,13 @@ class PersistentRuleMaster(MasterIPMixin, PoolView):
             opt.set_objective(m.obj)
 
     def solve(self) -> float:
-        """Send the new columns to the solver, re-solve and read the duals."""
+        """Send the new columns to the solver, re-solve and read the duals.
+
+        Returns
+        -------
+        float
+            The LP's optimal objective (also ``objective_``).
+        """
         t0 = time.perf_counter()
         self._push_columns()
         m, d = self.model, self._data

@@ -17,7 +17,7 @@ from .._clauses import (
 # ====================================================================== restricted masters
 @dataclass
 class MasterIP:
-    """The master IP over (part of) a restricted master's pool, as solved by :meth:`solve_ip`.
+    """The master IP over (part of) a restricted master's pool, as solved by :meth:`~optirules.models.RestrictedMaster.solve_ip`.
 
     Attributes
     ----------
@@ -61,10 +61,27 @@ class RestrictedMaster(Protocol):
     """
 
     def add_clauses(self, clauses: Iterable[Iterable[Any]]) -> list[str]:
-        """Append columns (clauses already present are skipped); return their labels."""
+        """Append columns (clauses already present are skipped); return their labels.
+
+        Parameters
+        ----------
+        clauses : iterable of clauses
+            Clauses as iterables of literal indices.
+
+        Returns
+        -------
+        list of str
+            The labels of the clauses added.
+        """
 
     def solve(self) -> float:
-        """Solve the LP over the current pool; return its optimal objective."""
+        """Solve the LP over the current pool; return its optimal objective.
+
+        Returns
+        -------
+        float
+            The LP's optimal objective (also ``objective_``).
+        """
 
     @property
     def clauses_(self) -> list[Clause]:
@@ -78,5 +95,28 @@ class RestrictedMaster(Protocol):
                  solver: str = "highs", time_limit: float | None = None,
                  mip_gap: float | None = None, incumbent: Iterable[Clause] = (),
                  random_seed: int | None = None, aggregate: bool = True) -> MasterIP:
-        """The master IP over ``clauses`` (default: the whole pool) with a MILP solver."""
+        """The master IP over ``clauses`` (default: the whole pool) with a MILP solver.
+
+        Parameters
+        ----------
+        clauses : iterable of clauses, optional
+            The IP's columns; ``None`` takes the whole pool.
+        solver : str, default "highs"
+            MILP solver.
+        time_limit : float, optional
+            Seconds allowed to the MILP solver.
+        mip_gap : float, optional
+            Relative MIP gap at which the solver stops.
+        incumbent : iterable of clauses
+            A known rule set (e.g. a greedy one), for solvers that take a start solution.
+        random_seed : int, optional
+            HiGHS' ``random_seed``.
+        aggregate : bool, default True
+            Solve over the rows merged by their coverage of ``clauses`` (same optimum).
+
+        Returns
+        -------
+        MasterIP
+            The chosen clauses, objective, bound, status and route of the solve.
+        """
 

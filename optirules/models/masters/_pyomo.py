@@ -98,7 +98,7 @@ class RuleMasterModel(PoolView, OptModel):
         Solve the LP relaxation (``w >= 0``) and read the duals.
     clause_names : sequence of str, optional
         Names of the initial clauses (e.g. ``"x1 <= 0.19 AND c0 == a"``): the ``w``
-        columns are indexed by :func:`lp_name` of each (``w(x1_le_0p19_and_c0_eq_a)`` in
+        columns are indexed by ``lp_name`` of each (``w(x1_le_0p19_and_c0_eq_a)`` in
         an .lp file) instead of ``clause_k``, and :meth:`write` puts one comment line per
         column with the name as given.
 
@@ -107,7 +107,7 @@ class RuleMasterModel(PoolView, OptModel):
     clauses_ : list of tuple of int
         The clause pool; column ``k`` is labelled ``clause_k`` in the model.
     w_ : ndarray of shape (K,)
-        Values of ``w`` after :meth:`solve`.
+        Values of ``w`` after :meth:`~optirules.models.OptModel.solve`.
     xi_ : ndarray of shape (n_pos,)
         Values of ``xi`` over the label-1 rows (in row order).
     selected_ : list of tuple of int
@@ -128,7 +128,7 @@ class RuleMasterModel(PoolView, OptModel):
     Notes
     -----
     :meth:`add_clauses` drops the built Pyomo model; it is rebuilt on the next use
-    of :attr:`model`.  For a column-generation inner loop use
+    of ``model``.  For a column-generation inner loop use
     :class:`HighsRuleMaster`, which adds columns to a warm HiGHS LP.
     """
 
@@ -148,8 +148,17 @@ class RuleMasterModel(PoolView, OptModel):
     def add_clauses(self, clauses: Iterable[Iterable[Any]]) -> list[str]:
         """Add clauses to the pool (clauses already there are skipped).
 
-        Returns the labels (``clause_k``) of the new columns.  The Pyomo model is
-        rebuilt on next use and any previous solution is forgotten.
+        The Pyomo model is rebuilt on next use and any previous solution is forgotten.
+
+        Parameters
+        ----------
+        clauses : iterable of clauses
+            Clauses as iterables of literal indices.
+
+        Returns
+        -------
+        list of str
+            The labels (``clause_k``) of the new columns.
         """
         new = self._data.add(clauses)
         if new:
@@ -226,7 +235,13 @@ class RuleMasterModel(PoolView, OptModel):
 
     def write(self, path: Any) -> None:
         """Write the model to ``path`` (.lp or .mps by suffix) with readable names; with
-        ``clause_names``, one comment line per ``w`` column gives its clause as named."""
+        ``clause_names``, one comment line per ``w`` column gives its clause as named.
+
+        Parameters
+        ----------
+        path : str or path-like
+            File name ending in ``.lp`` or ``.mps``.
+        """
         from ...solvers import write_model
 
         lines = None if self._names is None else [

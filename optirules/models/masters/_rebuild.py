@@ -25,7 +25,7 @@ from ._pyomo import (
 
 
 class RebuildRuleMaster(MasterIPMixin, PoolView):
-    r"""The restricted master LP rebuilt and solved from scratch at every :meth:`solve`.
+    r"""The restricted master LP rebuilt and solved from scratch at every :meth:`~optirules.models.RebuildRuleMaster.solve`.
 
     For any LP solver that returns duals: through Pyomo (:class:`RuleMasterModel` with
     ``relax=True``) where the solver returns duals there (HiGHS, CBC's CLP, Gurobi,
@@ -83,11 +83,28 @@ class RebuildRuleMaster(MasterIPMixin, PoolView):
         self.route = routes[0]
 
     def add_clauses(self, clauses: Iterable[Iterable[Any]]) -> list[str]:
-        """Add clauses to the pool; the next :meth:`solve` rebuilds the LP."""
+        """Add clauses to the pool; the next :meth:`solve` rebuilds the LP.
+
+        Parameters
+        ----------
+        clauses : iterable of clauses
+            Clauses as iterables of literal indices.
+
+        Returns
+        -------
+        list of str
+            The labels of the clauses added.
+        """
         return [clause_label(k) for k in self._data.add(clauses)]
 
     def solve(self) -> float:
-        """Build the LP over the current pool, solve it and read the duals."""
+        """Build the LP over the current pool, solve it and read the duals.
+
+        Returns
+        -------
+        float
+            The LP's optimal objective (also ``objective_``).
+        """
         t0 = time.perf_counter()
         d = self._data
         if self.route == "pyomo":
