@@ -7,14 +7,29 @@ member budgets to try, the seed, and the fit's deadline (``time_limit``).
 
 from __future__ import annotations
 
+import numbers
 import time
+from collections.abc import Mapping
 
 import numpy as np
 from sklearn.base import clone
+from sklearn.utils._param_validation import HasMethods, StrOptions
 
 from ..errors import InputError
+from ._checks import (
+    CLASS_WEIGHT,
+    N_JOBS,
+    RANDOM_STATE,
+    TIME_LIMIT,
+    VERBOSE,
+    Collection,
+    Number,
+    validate_params,
+)
 from ._dro_math import DIVERGENCES, LOSSES, MEMBER_FRACTIONS, SELECTIONS, WARM_STARTS
 from ._rule_set import _is_int, _is_number
+
+_NODES = [None, Number(numbers.Integral, 1, None, closed="left")]
 
 
 class _DROParamsMixin:
@@ -22,6 +37,34 @@ class _DROParamsMixin:
     seed and the deadline."""
 
     _deadline: float | None
+
+    #: every parameter's accepted values (scikit-learn's declarative validation); what
+    #: crosses parameters (a member budget above the overall one, the member's settings)
+    #: is checked by hand after it
+    _parameter_constraints: dict = {
+        "complexity": [Number(numbers.Real, 2, None, closed="left")],
+        "member_complexity": [None, Number(numbers.Real, 2, None, closed="left"),
+                              Collection()],
+        "rho": [Number(numbers.Real, 0, None, closed="left")],
+        "divergence": [StrOptions(set(DIVERGENCES))],
+        "n_estimators": [Number(numbers.Integral, 1, None, closed="left")],
+        "loss": [StrOptions(set(LOSSES))],
+        "selection": [StrOptions(set(SELECTIONS))],
+        "validation_fraction": [Number(numbers.Real, 0, 1, closed="neither")],
+        "refit": ["boolean"],
+        "margin": [None, Number(numbers.Real, 0, 0.5, closed="left")],
+        "member": [None, HasMethods(["fit", "get_params"])],
+        "n_iter_no_change": _NODES,
+        "time_limit": TIME_LIMIT,
+        "combination_max_nodes": _NODES,
+        "member_ip_max_nodes": _NODES,
+        "solver": [None, str, Mapping],
+        "member_warm_start": [StrOptions(set(WARM_STARTS))],
+        "random_state": RANDOM_STATE,
+        "n_jobs": N_JOBS,
+        "verbose": VERBOSE,
+        "class_weight": CLASS_WEIGHT,
+    }
 
     #: member parameters the ensemble decides itself (they must keep their defaults)
     _ENSEMBLE_OWNS = ("complexity", "time_limit", "class_weight", "random_state", "verbose",
@@ -46,13 +89,13 @@ class _DROParamsMixin:
 
     # ------------------------------------------------------------------ validation
     def _check_params(self) -> None:
+        """Every parameter (declaratively, naming it), then the member and the member
+        budgets against the overall one, before any work."""
+        validate_params(self)
         self._check_member()
-        if not _is_number(self.complexity, 2.0):
-            raise InputError(f"complexity must be a number >= 2 (the overall budget C), got "
-                             f"{self.complexity!r}.")
         mc = self.member_complexity
         if mc is not None:
-            many = isinstance(mc, (list, tuple, np.ndarray))
+            many = not isinstance(mc, numbers.Real)
             values = list(mc) if many else [mc]
             if not values or not all(_is_number(v, 2.0) for v in values):
                 raise InputError(f"member_complexity must be None, a number >= 2 or a "
@@ -66,47 +109,6 @@ class _DROParamsMixin:
                                               or self.selection == "last"):
                 raise InputError(f"member_complexity={mc!r}: loss='binary' and "
                                  "selection='last' take one member budget.")
-        if not _is_number(self.rho):
-            raise InputError(f"rho must be a finite number >= 0, got {self.rho!r}.")
-        if self.divergence not in DIVERGENCES:
-            raise InputError(f"divergence must be one of {DIVERGENCES}, got "
-                             f"{self.divergence!r}.")
-        if self.member_warm_start not in WARM_STARTS:
-            raise InputError(f"member_warm_start must be one of {WARM_STARTS}, got "
-                             f"{self.member_warm_start!r}.")
-        if self.loss not in LOSSES:
-            raise InputError(f"loss must be one of {LOSSES}, got {self.loss!r}.")
-        if self.selection not in SELECTIONS:
-            raise InputError(f"selection must be one of {SELECTIONS}, got {self.selection!r}.")
-        if not (_is_number(self.validation_fraction, 0.0, strict=True)
-                and self.validation_fraction < 1):
-            raise InputError(f"validation_fraction must be in (0, 1), got "
-                             f"{self.validation_fraction!r}.")
-        if not isinstance(self.refit, (bool, np.bool_)):
-            raise InputError(f"refit must be True or False, got {self.refit!r}.")
-        if self.margin is not None and not (_is_number(self.margin) and self.margin < 0.5):
-            raise InputError(f"margin must be None or in [0, 1/2), got {self.margin!r}.")
-        if self.n_jobs is not None and (not _is_int(self.n_jobs, -(2**31)) or self.n_jobs == 0):
-            raise InputError(f"n_jobs must be None or a nonzero int (joblib's: -1 for every "
-                             f"core), got {self.n_jobs!r}.")
-        if self.member_ip_max_nodes is not None and not _is_int(self.member_ip_max_nodes, 1):
-            raise InputError(f"member_ip_max_nodes must be None or an int >= 1, got "
-                             f"{self.member_ip_max_nodes!r}.")
-        if self.combination_max_nodes is not None and not _is_int(self.combination_max_nodes,
-                                                                  1):
-            raise InputError(f"combination_max_nodes must be None or an int >= 1, got "
-                             f"{self.combination_max_nodes!r}.")
-        if self.n_iter_no_change is not None and not _is_int(self.n_iter_no_change, 1):
-            raise InputError(f"n_iter_no_change must be None or an int >= 1, got "
-                             f"{self.n_iter_no_change!r}.")
-        for name, value in (("n_estimators", self.n_estimators),
-                            ("time_limit", self.time_limit)):
-            ok = (_is_int(value) if name == "n_estimators"
-                  else value is None or _is_number(value, 0.0, strict=True))
-            if not ok:
-                raise InputError(f"{name} must be "
-                                 f"{'an integer >= 1' if name == 'n_estimators' else 'None or a positive number of seconds'}"
-                                 f", got {value!r}.")
 
     def _seed(self) -> int:
         rs = self.random_state

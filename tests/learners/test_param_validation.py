@@ -23,6 +23,7 @@ from optirules.learners import (
     DecisionListClassifier,
     DecisionListCV,
     DREPPruner,
+    DRORuleEnsembleClassifier,
     KappaPruner,
     QMMPruner,
     ResampledAdaBoostClassifier,
@@ -31,7 +32,7 @@ from optirules.learners._checks import validate_params
 
 ESTIMATORS = [BooleanRuleSetClassifier, BooleanRuleSetCV, BoostingClassifier,
               DecisionListClassifier, DecisionListCV, QMMPruner, KappaPruner, DREPPruner,
-              ResampledAdaBoostClassifier]
+              ResampledAdaBoostClassifier, DRORuleEnsembleClassifier]
 
 
 class Untouchable:
