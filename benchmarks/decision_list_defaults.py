@@ -35,23 +35,23 @@ import os
 for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_v, "1")
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import math  # noqa: E402
-import platform  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from collections import Counter  # noqa: E402
-from datetime import datetime, timezone  # noqa: E402
-from fractions import Fraction  # noqa: E402
+import argparse
+import json
+import math
+import platform
+import subprocess
+import sys
+import time
+from collections import Counter
+from datetime import datetime, timezone
+from fractions import Fraction
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from sklearn.model_selection import StratifiedKFold, train_test_split  # noqa: E402
+import numpy as np
+import pandas as pd
+from sklearn.model_selection import StratifiedKFold, train_test_split
 
-from optirules.data import list_datasets, load_dataset  # noqa: E402
-from optirules.learners import DecisionListClassifier, DecisionListCV  # noqa: E402
+from optirules.data import list_datasets, load_dataset
+from optirules.learners import DecisionListClassifier, DecisionListCV
 
 #: data sets cut to a stratified subsample of ``--cap`` rows (for time)
 CAPPED = ("adult", "magic_gamma")

@@ -24,16 +24,16 @@ import os
 for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_v, "1")
 
-import argparse  # noqa: E402
-import platform  # noqa: E402
-import time  # noqa: E402
-from datetime import datetime, timezone  # noqa: E402
+import argparse
+import platform
+import time
+from datetime import datetime, timezone
 
-import numpy as np  # noqa: E402
-from sklearn.model_selection import StratifiedKFold  # noqa: E402
+import numpy as np
+from sklearn.model_selection import StratifiedKFold
 
-from optirules.data import load_dataset  # noqa: E402
-from optirules.learners import BooleanRuleSetClassifier, DRORuleEnsembleClassifier  # noqa: E402
+from optirules.data import load_dataset
+from optirules.learners import BooleanRuleSetClassifier, DRORuleEnsembleClassifier
 
 DATASETS = ("wdbc", "heart_statlog", "ionosphere", "banknote", "tic_tac_toe",
             "house_votes_84", "liver_disorders_bupa", "blood_transfusion")

@@ -33,21 +33,21 @@ import os
 for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_v, "1")
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import platform  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from datetime import datetime, timezone  # noqa: E402
-from pathlib import Path  # noqa: E402
+import argparse
+import json
+import platform
+import subprocess
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
 
-import numpy as np  # noqa: E402
-from sklearn.model_selection import StratifiedKFold  # noqa: E402
+import numpy as np
+from sklearn.model_selection import StratifiedKFold
 
-from optirules.data import list_datasets, load_dataset  # noqa: E402
-from optirules.learners import BooleanRuleSetClassifier, DRORuleEnsembleClassifier  # noqa: E402
-from optirules.learners._scores import PRIOR_STRENGTH  # noqa: E402
+from optirules.data import list_datasets, load_dataset
+from optirules.learners import BooleanRuleSetClassifier, DRORuleEnsembleClassifier
+from optirules.learners._scores import PRIOR_STRENGTH
 
 LEARNERS = ("dro_new", "rule_set", "dro_old")
 MAX_ROWS = 5000

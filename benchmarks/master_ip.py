@@ -32,13 +32,13 @@ import os
 for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_v, "1")
 
-import argparse  # noqa: E402
-import datetime  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
+import argparse
+import datetime
+import time
+from pathlib import Path
 
-import numpy as np  # noqa: E402
-from dro import _stack  # noqa: E402  (benchmarks/dro.py: the stack line of every DRO result)
+import numpy as np
+from dro import _stack  # (benchmarks/dro.py: the stack line of every DRO result)
 
 RESULTS = Path(__file__).resolve().parent / "results"
 BUDGETS = (10.0, 15.0, 30.0)

@@ -32,7 +32,7 @@ from sklearn.model_selection import StratifiedKFold
 from optirules.learners import BooleanRuleSetClassifier
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from suite import CartCV, load  # noqa: E402  (the suite's data and CART-CV)
+from suite import CartCV, load  # (the suite's data and CART-CV)
 
 STRENGTHS = (0.0, 1.0, 2.0, 5.0, 10.0)
 

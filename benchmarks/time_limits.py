@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from suite import stack  # noqa: E402  (the same stack line as the suite's report)
+from suite import stack  # (the same stack line as the suite's report)
 
 LIMITS = (2, 10, 30)
 
