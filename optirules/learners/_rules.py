@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -82,7 +82,89 @@ def _rename(condition: Literal, feature_names: Sequence[str] | None) -> str:
 
 
 @dataclass(frozen=True)
-class Rule:
+class _Conditions:
+    """Literals combined by one connective: what :class:`Rule` (AND) and :class:`Clause`
+    (OR) share -- the checks, the cost, evaluation, text and the JSON form."""
+
+    conditions: tuple[Literal, ...] = ()
+
+    #: the connective's text, the text of the empty combination, and whether it is AND
+    _JOIN: ClassVar[str] = " AND "
+    _EMPTY: ClassVar[str] = "TRUE"
+    _ALL: ClassVar[bool] = True
+
+    def __post_init__(self) -> None:
+        conds = tuple(self.conditions)
+        for c in conds:
+            if not isinstance(c, Literal):
+                raise InputError(
+                    f"a {type(self).__name__} holds optirules.data.Literal objects (feature, "
+                    f"op, value), got {c!r}; build them with Literal('age', '>', 52.5)."
+                )
+        object.__setattr__(self, "conditions", conds)
+
+    def __len__(self) -> int:
+        return len(self.conditions)
+
+    @property
+    def complexity(self) -> int:
+        """The DRO paper's cost of a rule: one plus its number of literals."""
+        return 1 + len(self.conditions)
+
+    def evaluate(self, X: Any) -> np.ndarray:
+        """Boolean array: which rows of ``X`` satisfy every condition (a rule) or at least
+        one (a clause).
+
+        Parameters
+        ----------
+        X : DataFrame or 2-D array
+            Conditions read their column by name (DataFrame) or by position (array).
+
+        Returns
+        -------
+        ndarray of bool, shape (n_samples,)
+        """
+        X = _column_cache(X)
+        out = np.full(n_rows(X), self._ALL, dtype=bool)
+        for c in self.conditions:
+            if self._ALL:
+                out &= c.evaluate(X)
+            else:
+                out |= c.evaluate(X)
+        return out
+
+    def to_string(self, feature_names: Sequence[str] | None = None) -> str:
+        """``a AND b AND c`` (a rule) or ``a OR b OR c`` (a clause).
+
+        Parameters
+        ----------
+        feature_names : sequence of str, optional
+            Names that replace the columns' by position.
+
+        Returns
+        -------
+        str
+        """
+        if not self.conditions:
+            return self._EMPTY
+        return self._JOIN.join(_rename(c, feature_names) for c in self.conditions)
+
+    def __str__(self) -> str:
+        return self.to_string()
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary.
+
+        Returns
+        -------
+        dict
+            ``{"conditions": [...]}``.
+        """
+        return {"conditions": [literal_to_dict(c) for c in self.conditions]}
+
+
+@dataclass(frozen=True)
+class Rule(_Conditions):
     """A conjunction of conditions: :math:`t(x) = r_1(x) \\wedge \\dots \\wedge r_C(x)`.
 
     Parameters
@@ -100,51 +182,6 @@ class Rule:
     3
     """
 
-    conditions: tuple[Literal, ...] = ()
-
-    def __post_init__(self) -> None:
-        conds = tuple(self.conditions)
-        for c in conds:
-            if not isinstance(c, Literal):
-                raise InputError(
-                    f"a Rule holds optirules.data.Literal objects (feature, op, value), got "
-                    f"{c!r}; build them with Literal('age', '>', 52.5)."
-                )
-        object.__setattr__(self, "conditions", conds)
-
-    def __len__(self) -> int:
-        return len(self.conditions)
-
-    @property
-    def complexity(self) -> int:
-        """The DRO paper's cost of a rule: one plus its number of literals."""
-        return 1 + len(self.conditions)
-
-    def evaluate(self, X: Any) -> np.ndarray:
-        """Boolean array: which rows of ``X`` satisfy every condition.
-
-        ``X`` is a DataFrame (conditions read their column by name) or a 2-D array
-        (conditions read their column by position).
-        """
-        X = _column_cache(X)
-        out = np.ones(n_rows(X), dtype=bool)
-        for c in self.conditions:
-            out &= c.evaluate(X)
-        return out
-
-    def to_string(self, feature_names: Sequence[str] | None = None) -> str:
-        """``a AND b AND c``; ``feature_names`` renames the columns by position."""
-        if not self.conditions:
-            return "TRUE"
-        return " AND ".join(_rename(c, feature_names) for c in self.conditions)
-
-    def __str__(self) -> str:
-        return self.to_string()
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dictionary (``{"conditions": [...]}``)."""
-        return {"conditions": [literal_to_dict(c) for c in self.conditions]}
-
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rule:
         """Rebuild a rule from :meth:`to_dict` output."""
@@ -154,7 +191,7 @@ class Rule:
 
 
 @dataclass(frozen=True)
-class Clause:
+class Clause(_Conditions):
     """A disjunction of conditions: :math:`c(x) = r_1(x) \\vee \\dots \\vee r_C(x)`, one
     clause of a CNF :class:`RuleSet`.
 
@@ -171,46 +208,9 @@ class Clause:
     'age > 52.5 OR age is missing'
     """
 
-    conditions: tuple[Literal, ...] = ()
-
-    def __post_init__(self) -> None:
-        conds = tuple(self.conditions)
-        for c in conds:
-            if not isinstance(c, Literal):
-                raise InputError(
-                    f"a Clause holds optirules.data.Literal objects (feature, op, value), got "
-                    f"{c!r}; build them with Literal('age', '>', 52.5)."
-                )
-        object.__setattr__(self, "conditions", conds)
-
-    def __len__(self) -> int:
-        return len(self.conditions)
-
-    @property
-    def complexity(self) -> int:
-        """One plus its number of literals (as a rule's)."""
-        return 1 + len(self.conditions)
-
-    def evaluate(self, X: Any) -> np.ndarray:
-        """Boolean array: which rows of ``X`` satisfy at least one condition."""
-        X = _column_cache(X)
-        out = np.zeros(n_rows(X), dtype=bool)
-        for c in self.conditions:
-            out |= c.evaluate(X)
-        return out
-
-    def to_string(self, feature_names: Sequence[str] | None = None) -> str:
-        """``a OR b OR c``; ``feature_names`` renames the columns by position."""
-        if not self.conditions:
-            return "FALSE"
-        return " OR ".join(_rename(c, feature_names) for c in self.conditions)
-
-    def __str__(self) -> str:
-        return self.to_string()
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dictionary (``{"conditions": [...]}``)."""
-        return {"conditions": [literal_to_dict(c) for c in self.conditions]}
+    _JOIN: ClassVar[str] = " OR "
+    _EMPTY: ClassVar[str] = "FALSE"
+    _ALL: ClassVar[bool] = False
 
 
 def negate_literal(literal: Literal, can_be_missing: bool = True) -> tuple[Literal, ...]:
