@@ -568,6 +568,41 @@ class EnumerationPricer:
         self.stats["paired_jobs"] += 1
         return ((j,), T, True), (C, part)
 
+    def _triple_jobs(self, ctx, comp, batch, everything, keep, score, whole):
+        """The extension jobs (with their masks and pair coefficients) of the first literals
+        ``batch`` whose kept partners number at most ``whole``; a first literal with more
+        partners is scored here (``score``), by blocks of rows of its pair bounds."""
+        bounds = comp[3] + self._bound_rows(ctx, np.array(batch), everything)
+        jobs, masks, coefs = [], [], []
+        for t, j in enumerate(batch):
+            bounds[t, : j + 1] = np.inf
+            part = np.flatnonzero(keep(bounds[t]))
+            if part.size < 2:
+                continue
+            if part.size <= whole:
+                mask = keep(comp[3] + self._bound_rows(ctx, part, part))
+                mask &= part[None, :] > part[:, None]
+                if not mask.any():
+                    continue
+                job, coef = self._paired_job(j, part)
+                jobs.append(job)
+                coefs.append(coef)
+                masks.append(mask)
+                continue
+            # many partners: blocks of rows of their pair bounds and scores
+            step = max(1, self.max_pair_bytes // (8 * _ROW_ARRAYS * part.size))
+            for a in range(0, part.size, step):
+                rows = part[a: a + step]
+                mask = keep(comp[3] + self._bound_rows(ctx, rows, part))
+                mask &= part[None, :] > rows[:, None]
+                if not mask.any():
+                    continue
+                W = self._reduce(self._blocks.map(block_extensions, ctx["v"],
+                                                  [((j,), (rows, part))]))[0]
+                self._note_block(W.nbytes + mask.nbytes)
+                score(j, rows, part, mask, W)
+        return jobs, masks, coefs
+
     def _degree3(self, ctx, comp, pas, k, extra, deadline, tol, need_proof, consider, kth,
                  found, lower, n_triples):
         n_lit = self.n_lit
@@ -637,35 +672,8 @@ class EnumerationPricer:
             pos += _FIRST_BATCH
             if not batch:
                 continue
-            bounds = comp[3] + self._bound_rows(ctx, np.array(batch), everything)
-            jobs, masks, coefs = [], [], []
-            for t, j in enumerate(batch):
-                bounds[t, : j + 1] = np.inf
-                part = np.flatnonzero(keep(bounds[t]))
-                if part.size < 2:
-                    continue
-                if part.size <= whole:
-                    mask = keep(comp[3] + self._bound_rows(ctx, part, part))
-                    mask &= part[None, :] > part[:, None]
-                    if not mask.any():
-                        continue
-                    job, coef = self._paired_job(j, part)
-                    jobs.append(job)
-                    coefs.append(coef)
-                    masks.append(mask)
-                    continue
-                # many partners: blocks of rows of their pair bounds and scores
-                step = max(1, self.max_pair_bytes // (8 * _ROW_ARRAYS * part.size))
-                for a in range(0, part.size, step):
-                    rows = part[a: a + step]
-                    mask = keep(comp[3] + self._bound_rows(ctx, rows, part))
-                    mask &= part[None, :] > rows[:, None]
-                    if not mask.any():
-                        continue
-                    W = self._reduce(self._blocks.map(block_extensions, v,
-                                                      [((j,), (rows, part))]))[0]
-                    self._note_block(W.nbytes + mask.nbytes)
-                    score(j, rows, part, mask, W)
+            jobs, masks, coefs = self._triple_jobs(ctx, comp, batch, everything, keep, score,
+                                                   whole)
             if not jobs:
                 continue
             sums = self._reduce(self._blocks.map(block_extensions, v, jobs))

@@ -311,23 +311,7 @@ def cvxpy_to_highs(problem):
         nz = int(data["dims"].zero)
         blocks = [(A[:nz], b[:nz], "eq"), (A[nz:], b[nz:], "le")]
     offset = _objective_offset(pp)
-    # column names from the variables' offsets
-    col_names = [f"x{j}" for j in range(n)]
-    for var in problem.variables():
-        start = pp.var_id_to_col.get(var.id)
-        if start is None:
-            continue
-        for k, nm in enumerate(_entry_names(var.name(), var.shape)):
-            col_names[start + k] = nm
-    # row names: the user's constraints keep their position; reductions may add helper rows
-    position = {c.id: k for k, c in enumerate(problem.constraints)}
-    row_names: list[str] = []
-    for group in ("eq", "le"):
-        cons = [c for c in pp.constraints if (type(c).__name__ == "Zero") == (group == "eq")]
-        for c in cons:
-            k = position.get(c.id)
-            base = f"c{k}" if k is not None else f"aux{c.id}"
-            row_names.extend(_entry_names(base, (c.size,)) if c.size > 1 else [base])
+    col_names, row_names = _cvxpy_names(problem, pp, n)
     lower = np.full(n, -np.inf)
     upper = np.full(n, np.inf)
     if data.get("lower_bounds") is not None:
@@ -382,6 +366,28 @@ def cvxpy_to_highs(problem):
         tri = sp.csc_array(sp.tril(P, format="csc"))
         h.passHessian(n, tri.nnz, highspy.HessianFormat.kTriangular, tri.indptr, tri.indices, tri.data)
     return h
+
+
+def _cvxpy_names(problem, pp, n: int) -> tuple[list[str], list[str]]:
+    """The column and row names of ``problem``'s HiGHS form (``pp``, its ``n`` columns)."""
+    # column names from the variables' offsets
+    col_names = [f"x{j}" for j in range(n)]
+    for var in problem.variables():
+        start = pp.var_id_to_col.get(var.id)
+        if start is None:
+            continue
+        for k, nm in enumerate(_entry_names(var.name(), var.shape)):
+            col_names[start + k] = nm
+    # row names: the user's constraints keep their position; reductions may add helper rows
+    position = {c.id: k for k, c in enumerate(problem.constraints)}
+    row_names: list[str] = []
+    for group in ("eq", "le"):
+        cons = [c for c in pp.constraints if (type(c).__name__ == "Zero") == (group == "eq")]
+        for c in cons:
+            k = position.get(c.id)
+            base = f"c{k}" if k is not None else f"aux{c.id}"
+            row_names.extend(_entry_names(base, (c.size,)) if c.size > 1 else [base])
+    return col_names, row_names
 
 
 def _objective_offset(pp) -> float:

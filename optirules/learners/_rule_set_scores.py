@@ -1,0 +1,166 @@
+"""The predictions and scores of :class:`~optirules.learners.BooleanRuleSetClassifier`.
+
+:class:`_RuleSetScoresMixin` holds what the rule set computes from the rules that fire on
+a row: ``predict``, ``predict_proba``, ``decision_function`` and ``explain`` (routed to
+their one-vs-rest versions by the estimator's class decorator, which finds them through
+the bases), and the smoothed rule scores they share.  It reads the fitted attributes of
+the estimator (``rules_``, ``clauses_``, ``rule_precision_`` ...) and never imports it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from sklearn.utils.validation import validate_data
+
+from ..errors import InputError, OptirulesError
+from ..models import clause_coverage
+from ._explain import binary_explain
+from ._rule_set_text import decision_support
+from ._scores import consistent_with_prediction, smoothed_share
+
+__all__ = ["_RuleSetScoresMixin"]
+
+
+class _RuleSetScoresMixin:
+    """Prediction and scores of a fitted rule set (a base of ``BooleanRuleSetClassifier``)."""
+
+    def _dnf_fired(self, X: Any) -> np.ndarray:
+        """Which of the master's DNF rules fire (``form="cnf"``: where clause m fails)."""
+        self._check_fitted()
+        if hasattr(self, "literals_") and hasattr(self, "binarizer_"):
+            A = self._literal_matrix(X, reset=False)
+            return clause_coverage(A, self.clauses_)
+        fired = self._rules_fired_from_json(X)
+        return ~fired if self.rules_.form == "cnf" else fired
+
+    def _rules_fired_from_json(self, X: Any) -> np.ndarray:
+        try:
+            validate_data(self, X, reset=False, skip_check_array=True)
+        except OptirulesError:
+            raise
+        except (ValueError, TypeError) as exc:
+            raise InputError(f"{exc} Pass the columns the model was fitted on.") from None
+        return self.rules_.fired(X)
+
+    def predict(self, X: Any) -> np.ndarray:
+        """``target_class_`` (default ``classes_[1]``) where some rule holds (``form="cnf"``:
+        where every clause holds), the other class elsewhere.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Rows with the columns the model was fitted on.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Labels from ``classes_``.
+        """
+        fired = self._dnf_fired(X)
+        hit = fired.any(axis=1) if fired.shape[1] else np.zeros(fired.shape[0], bool)
+        d = self._dnf_index()
+        return self.classes_[np.where(hit, d, 1 - d)]
+
+    def _scores(self, fired: np.ndarray) -> np.ndarray:
+        if not hasattr(self, "rule_support_"):
+            raise InputError("this rule set was saved without its training precisions and "
+                             "supports (an older to_json); refit it and save it again for "
+                             "scores.")
+        rule = smoothed_share(self.rule_precision_ * self.rule_support_, self.rule_support_,
+                              self.class_prior_)
+        default = float(smoothed_share(self.default_precision_ * self.default_support_,
+                                       self.default_support_, self.class_prior_))
+        s = np.full(fired.shape[0], default)
+        hit = fired.any(axis=1) if fired.shape[1] else np.zeros(fired.shape[0], bool)
+        if fired.shape[1]:
+            s[hit] = np.where(fired, rule, -np.inf).max(axis=1)[hit]
+        if self._dnf_index() == 0:
+            # the DNF's class is classes_[0], which argmax favours on ties: move the score
+            # of classes_[1] instead (above 1/2 where no rule fires), exactly (Sterbenz)
+            return 1.0 - consistent_with_prediction(1.0 - s, ~hit)
+        return consistent_with_prediction(s, hit)
+
+    def predict_proba(self, X: Any) -> np.ndarray:
+        r"""``[1 - s(x), s(x)]``: the smoothed training precision of the rules that fire.
+
+        ``s`` is the score of the class the master's DNF describes (below, ``classes_[1]``,
+        the default); when that is ``classes_[0]`` (``target_class=classes_[0]``, or a CNF
+        of ``classes_[1]``, learnt as the DNF of ``classes_[0]``) the columns are
+        ``[s(x), 1 - s(x)]``, ``s`` then at least 1/2 where a rule fires and below 1/2
+        elsewhere (argmax breaks ties towards ``classes_[0]``).  For a CNF a rule is the
+        negation of a clause: it fires where the clause fails.
+
+        A rule that covers :math:`n` training rows (effective rows with ``sample_weight``,
+        ``rule_support_``) of which a share :math:`p` (``rule_precision_``) is
+        ``classes_[1]`` scores :math:`(np + m\,\pi) / (n + m)`, the mean of the Beta
+        posterior with prior mean :math:`\pi` (``class_prior_``, the training share of
+        ``classes_[1]``) and :math:`m` = ``PRIOR_STRENGTH`` pseudo-rows
+        (``optirules.learners._scores``); rows no rule covers score the same way from
+        ``default_precision_`` and ``default_support_``.  ``s(x)`` is the largest score of
+        the rules that fire (it ranks a row by its most reliable rule), then moved to the
+        side of :meth:`predict` (above 1/2 where a rule fires, at most 1/2 elsewhere), so
+        that ``argmax`` of the probabilities is the prediction.  A probability is 0 or 1
+        only when the training data hold a single class.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Rows with the columns the model was fitted on.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 2)
+            The probabilities of ``classes_[0]`` and ``classes_[1]``.
+        """
+        s = self._scores(self._dnf_fired(X))
+        if self._dnf_index() == 0:
+            return np.column_stack([s, 1.0 - s])
+        return np.column_stack([1.0 - s, s])
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """``2 p(x) - 1`` in [-1, 1], ``p`` the probability of ``classes_[1]`` of
+        :meth:`predict_proba` (positive where ``classes_[1]`` is predicted, so its sign is
+        the prediction's); by default ``2 s(x) - 1``.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Rows with the columns the model was fitted on.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        s = self._scores(self._dnf_fired(X))
+        if self._dnf_index() == 0:
+            return 2.0 * (1.0 - s) - 1.0
+        return 2.0 * s - 1.0
+
+    def _decision_support(self, X: Any) -> tuple[list[list[str]], list[list[str]]]:
+        """Per row, what spoke for ``classes_[0]`` and for ``classes_[1]``: the DNF's rules
+        that fired (for its class), else the default (for the other); a CNF's clauses that
+        failed (for the other class, with the share of that class where the clause fails),
+        else every clause, all holding (for the target class)."""
+        return decision_support(self, X)
+
+    def explain(self, X: Any):
+        """A DataFrame, one row per row of ``X``: ``prediction``, ``score``, ``rules`` (the
+        rules that fired, or the default; ``form="cnf"``: the clauses that failed for a row
+        predicted the other class, every clause (all holding) for a row predicted
+        ``target_class_``), ``fired`` and ``text`` (the columns every learner's ``explain``
+        shares).
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Rows with the columns the model was fitted on.
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        self._check_fitted()
+        self._scores(np.zeros((0, 0), bool))
+        return binary_explain(self, X)
