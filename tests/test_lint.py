@@ -83,3 +83,29 @@ def test_no_measured_figures_in_the_package():
                         hits.append(f"{rel}:{at}: [{name}] {match.group()!r}")
     assert not hits, ("measured figures belong in benchmarks/results and the docs pages "
                       "that cite them, not in the package:\n" + "\n".join(hits))
+
+
+def test_no_package_file_over_800_lines_and_no_function_over_100():
+    """A module holds one job and a function one step: no file of the package is over 800
+    lines and no function's body (its docstring left out) over 100."""
+    import ast
+    from pathlib import Path
+
+    import optirules
+
+    root = Path(optirules.__file__).parent
+    big, long = [], []
+    for path in sorted(root.rglob("*.py")):
+        text = path.read_text()
+        if text.count("\n") > 800:
+            big.append(f"{path.relative_to(root)}: {text.count(chr(10))} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                first = node.body[0]
+                start = first.lineno
+                if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                        and isinstance(first.value.value, str)):
+                    start = node.body[1].lineno if len(node.body) > 1 else node.end_lineno
+                if node.end_lineno - start + 1 > 100:
+                    long.append(f"{path.relative_to(root)}: {node.name}")
+    assert not big and not long, "\n".join(big + long)
