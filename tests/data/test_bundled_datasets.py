@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from optirules.data._datasets import dataset_info, list_datasets, load_dataset, verify_dataset
 from optirules.errors import InputError
+from tests.internals import dataset_info, list_datasets, load_dataset, verify_dataset
 
 # (name, rows, features, positive rate) as recorded in optirules/data/datasets/PROVENANCE.md
 README_TABLE = [

@@ -16,8 +16,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from optirules.data import load_dataset
-from optirules.data._binarizer import FeatureBinarizer, Literal, _short_between, format_value
 from optirules.errors import InputError, NotFittedError
+from tests.internals import FeatureBinarizer, Literal, _short_between, format_value
 
 # ---------------------------------------------------------------------------------------------
 # an independent, row-by-row reading of a literal (plain Python, no numpy comparisons)

@@ -6,16 +6,22 @@ import numpy as np
 import pytest
 
 from optirules.errors import InputError
-from optirules.experiments._decision_list import (
+from tests.internals import (
     CART,
     CV,
     DATASETS,
     DEFAULT,
-    METHODS,
     OSR,
     OSR_UNCOVERED,
-    format_table,
-    run,
+)
+from tests.internals import (
+    decision_list_format_table as format_table,
+)
+from tests.internals import (
+    decision_list_METHODS as METHODS,
+)
+from tests.internals import (
+    decision_list_run as run,
 )
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from optirules.errors import InputError
 from optirules.experiments import average_ranks, run_grid, summarize
-from optirules.experiments._grid import TIMING_COLUMNS
+from tests.internals import TIMING_COLUMNS
 
 GRID = dict(
     datasets=["monks2", "heart_statlog"],
@@ -225,7 +225,7 @@ def test_store_writes_are_atomic(tmp_path):
 
 @pytest.mark.parametrize("name", ["digits_avb", "digits_1v1", "digits_12v3", "digits_v"])
 def test_a_bad_digits_pair_name_is_refused(name):
-    from optirules.experiments._grid import load_grid_data
+    from tests.internals import load_grid_data
 
     with pytest.raises(InputError, match="digits_<a>v<b>"):
         load_grid_data(name)

@@ -6,16 +6,22 @@ import numpy as np
 import pytest
 
 from optirules.errors import InputError
-from optirules.experiments._parity import (
+from tests.internals import (
     CART_READINGS,
     LEARNERS,
     SEED_TABLE1,
-    SEED_TABLE2,
     SEED_TABLE3,
-    format_table,
     load_binarized,
-    run,
     seed_distance,
+)
+from tests.internals import (
+    parity_format_table as format_table,
+)
+from tests.internals import (
+    parity_run as run,
+)
+from tests.internals import (
+    parity_SEED_TABLE2 as SEED_TABLE2,
 )
 
 
@@ -43,7 +49,7 @@ def test_quick_run_is_sane():
 
 
 def test_cart_readings_build_the_two_tree_sizes():
-    from optirules.experiments._parity import _learner
+    from tests.internals import _learner
 
     X, y, _ = load_binarized("splice")
     rows = np.random.default_rng(0).permutation(len(y))[:600]

@@ -9,18 +9,24 @@ import pytest
 from sklearn.ensemble import AdaBoostClassifier
 from sklearn.tree import DecisionTreeClassifier
 
-from optirules.experiments._pruning import (
+from optirules.learners import ResampledAdaBoostClassifier
+from tests.internals import (
     ABLATIONS,
     ADABOOST_BY,
-    METHODS,
     SEED_TABLE4,
-    format_table,
     load_numeric,
     noisy_diagonal,
-    run,
     table4,
 )
-from optirules.learners import ResampledAdaBoostClassifier
+from tests.internals import (
+    pruning_format_table as format_table,
+)
+from tests.internals import (
+    pruning_METHODS as METHODS,
+)
+from tests.internals import (
+    pruning_run as run,
+)
 
 
 @pytest.fixture(scope="module")

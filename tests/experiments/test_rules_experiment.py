@@ -10,7 +10,7 @@ import pytest
 
 from optirules.data import load_dataset
 from optirules.errors import InputError
-from optirules.experiments._rules import (
+from tests.internals import (
     format_cycling,
     format_rules_demo,
     format_rules_table,
@@ -79,7 +79,8 @@ def test_cv_method_records_the_chosen_penalty():
 
 
 def test_reproduce_entry_point_returns_the_summary():
-    from optirules.experiments._rules import format_table, run
+    from tests.internals import rules_format_table as format_table
+    from tests.internals import rules_run as run
 
     df = run(quick=True, methods=["rule_set", "adaboost"])
     assert list(df["method"]) == ["rule_set", "adaboost"] and set(df["folds"]) == {2}

@@ -7,16 +7,22 @@ import pandas as pd
 import pytest
 
 from optirules.errors import InputError
-from optirules.experiments._smooth import (
+from tests.internals import (
     ALGORITHMS,
-    SEED_TABLE2,
     distances,
     evaluate_decision_list,
-    format_table,
     gavinsky_epsilon_distances,
     random_decision_list,
-    run,
     sampling_spread,
+)
+from tests.internals import (
+    smooth_format_table as format_table,
+)
+from tests.internals import (
+    smooth_run as run,
+)
+from tests.internals import (
+    smooth_SEED_TABLE2 as SEED_TABLE2,
 )
 
 

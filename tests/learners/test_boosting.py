@@ -13,13 +13,13 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from optirules.errors import InputError
-from optirules.learners._boosting import (
+from optirules.weak import LiteralLearner, StumpLearner, WeakLearner
+from tests.internals import (
     BoostingClassifier,
     gavinsky_measure,
     madaboost_weights,
     smoothboost_measure,
 )
-from optirules.weak import LiteralLearner, StumpLearner, WeakLearner
 
 
 class RecordingLearner(WeakLearner):

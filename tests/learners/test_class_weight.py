@@ -20,7 +20,7 @@ from optirules.learners import (
     DRORuleEnsembleClassifier,
     ResampledAdaBoostClassifier,
 )
-from optirules.learners._checks import class_sample_weight
+from tests.internals import class_sample_weight
 
 CW = {0: 1, 1: 3}
 

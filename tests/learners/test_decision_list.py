@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from optirules.errors import InputError
-from optirules.learners._bitset import pack_rows, popcount, unpack_rows
-from optirules.learners._decision_list import (
+from tests.internals import (
     AUTO_MIN_COVERAGE_DIVISOR,
     DecisionListClassifier,
     auto_min_coverage,
@@ -24,7 +23,10 @@ from optirules.learners._decision_list import (
     information_measure,
     laplace_accuracy,
     minimum_osr,
+    pack_rows,
+    popcount,
     significance_statistic,
+    unpack_rows,
 )
 
 CHI2_95 = 3.841458820694124  # chi-square quantile, 1 degree of freedom, 0.95
@@ -852,7 +854,7 @@ def test_numeric_nan_gets_an_is_missing_test_and_no_threshold_test(fallback):
     np.testing.assert_array_equal(clf.predict(new), clf.rules_[r].prediction)
     # a NaN in b, which had none at fit, matches no test on b: the row is decided by a
     unseen = pd.DataFrame({"a": [0.0], "b": [np.nan]})
-    from optirules.learners._decision_list_encoding import encode_columns
+    from tests.internals import encode_columns
 
     codes, missing = encode_columns(clf.features_, [unseen["a"].to_numpy(),
                                                    unseen["b"].to_numpy()])

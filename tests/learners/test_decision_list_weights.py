@@ -13,15 +13,15 @@ import pandas as pd
 import pytest
 from sklearn.utils.class_weight import compute_sample_weight
 
-import optirules.learners._decision_list_search as search
 from optirules.errors import InputError
-from optirules.learners._bitset import pack_rows
-from optirules.learners._decision_list import (
+from tests.internals import (
     DecisionListClassifier,
     auto_min_coverage,
     minimum_osr,
+    pack_rows,
+    weighted_inverted_cdf,
 )
-from optirules.learners._decision_list_encoding import weighted_inverted_cdf
+from tests.internals import learners_decision_list_search_module as search
 
 
 def _table(n: int, seed: int, positive_share: float = 0.4):

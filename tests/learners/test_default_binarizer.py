@@ -12,7 +12,7 @@ from optirules.learners import (
     BooleanRuleSetClassifier,
     BoostingClassifier,
 )
-from optirules.learners._checks import table_kind
+from tests.internals import table_kind
 
 from ._dro import dro
 

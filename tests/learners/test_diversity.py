@@ -12,9 +12,11 @@ from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score
 
 from optirules.errors import InputError
-from optirules.learners._diversity import (
+from tests.internals import (
+    diversity_ensemble_margins as ensemble_margins,
+)
+from tests.internals import (
     ensemble_diversity,
-    ensemble_margins,
     kappa_statistic,
     pairwise_disagreement,
     pairwise_kappa,

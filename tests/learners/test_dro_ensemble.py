@@ -16,8 +16,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from optirules.data import FeatureBinarizer
 from optirules.errors import InputError
 from optirules.learners import BooleanRuleSetClassifier
-from optirules.learners._dro_ensemble import DRORuleEnsembleClassifier, margin_loss
 from optirules.models import SparseCombinationModel, worst_case_pmf
+from tests.internals import DRORuleEnsembleClassifier, margin_loss
 
 from ._dro import dro
 
@@ -121,7 +121,7 @@ def pav(values, weights):
 def test_vote_level_scores_are_the_smoothed_shares_by_hand():
     """Each training vote level scores (k + m pi) / (n + m), made non-decreasing by PAV
     (weights n); a row's probability is its level's score on the side of the prediction."""
-    from optirules.learners._scores import PRIOR_STRENGTH
+    from tests.internals import PRIOR_STRENGTH
 
     X, y = noisy_data(3, n=80)
     est = dro(complexity=12, member_complexity=4, n_estimators=4,

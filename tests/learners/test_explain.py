@@ -20,9 +20,8 @@ from optirules.learners import (
     QMMPruner,
     ResampledAdaBoostClassifier,
 )
-from optirules.learners._boosting import hypothesis_text
-from optirules.learners._explain import EXPLAIN_COLUMNS
 from optirules.weak import Constant, LiteralHypothesis, Parity, Stump
+from tests.internals import EXPLAIN_COLUMNS, hypothesis_text
 
 
 # ------------------------------------------------------------------ boosting's text

@@ -24,7 +24,7 @@ from optirules.learners import (
     DecisionListClassifier,
     DRORuleEnsembleClassifier,
 )
-from optirules.learners._rules import RuleSet
+from tests.internals import RuleSet
 
 MARK = "__MUTATION__"
 #: raw JSON texts that json.dumps cannot write from Python values

@@ -165,7 +165,7 @@ def test_rule_set_scores_are_the_smoothed_training_precisions():
 
 
 def test_dro_scores_are_the_calibrated_vote_even_with_one_member():
-    from optirules.learners._scores import PRIOR_STRENGTH
+    from tests.internals import PRIOR_STRENGTH
 
     X, y = wine()
     y1 = (y == 0).astype(int)

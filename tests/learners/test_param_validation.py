@@ -28,7 +28,7 @@ from optirules.learners import (
     QMMPruner,
     ResampledAdaBoostClassifier,
 )
-from optirules.learners._checks import validate_params
+from tests.internals import validate_params
 
 ESTIMATORS = [BooleanRuleSetClassifier, BooleanRuleSetCV, BoostingClassifier,
               DecisionListClassifier, DecisionListCV, QMMPruner, KappaPruner, DREPPruner,

@@ -20,14 +20,14 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from optirules.errors import InputError, NotFittedError
-from optirules.learners._pruning import (
+from optirules.models import QMMFallbackWarning, QMMModel
+from tests.internals import (
     DREPPruner,
     KappaPruner,
     QMMPruner,
     ensemble_hypothesis_space_size,
     member_predictions,
 )
-from optirules.models import QMMFallbackWarning, QMMModel
 
 
 @pytest.fixture(scope="module")
@@ -522,7 +522,7 @@ def test_qmm_pruner_time_limit_and_formulation_reach_the_model():
 
 
 def test_qmm_pruner_confidence_095_is_the_papers_delta_005():
-    from optirules.models._margins import emargin, tree_hypothesis_space_size
+    from tests.internals import emargin, tree_hypothesis_space_size
 
     rng = np.random.default_rng(13)
     y = rng.choice([0, 1], 300)

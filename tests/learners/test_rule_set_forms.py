@@ -14,7 +14,7 @@ import pytest
 from optirules.data import load_dataset
 from optirules.errors import InputError
 from optirules.learners import BooleanRuleSetClassifier, BooleanRuleSetCV
-from optirules.learners._rules import Clause, RuleSet
+from tests.internals import Clause, RuleSet
 
 
 def planted_cnf(n: int = 240, seed: int = 0):

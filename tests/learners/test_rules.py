@@ -10,7 +10,7 @@ import pytest
 
 from optirules.data import Literal
 from optirules.errors import InputError
-from optirules.learners._rules import Rule, RuleSet
+from tests.internals import Rule, RuleSet
 
 
 @pytest.fixture

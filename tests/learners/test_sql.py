@@ -254,7 +254,7 @@ HARD = [0.1, 0.15, 1 / 3, 2 / 3, 0.1 + 0.2, 4.102254694584252e+23, 1e-300, 5e-32
 
 @pytest.mark.parametrize("dialect", ENGINES)
 def test_numbers_are_written_so_that_they_read_back_as_the_same_double(dialect):
-    from optirules.learners._sql import _real
+    from tests.internals import _real
 
     values = HARD + list(np.random.default_rng(0).standard_normal(300)
                          * 10.0 ** np.random.default_rng(1).integers(-30, 30, 300))
@@ -267,7 +267,7 @@ def test_numbers_are_written_so_that_they_read_back_as_the_same_double(dialect):
 
 
 def test_strings_and_names_are_quoted():
-    from optirules.learners._sql import quote_identifier, quote_string
+    from tests.internals import quote_identifier, quote_string
 
     assert quote_identifier('a "b"') == '"a ""b"""'
     assert quote_string("it's") == "'it''s'"

@@ -13,9 +13,9 @@ from sklearn.datasets import load_digits, load_iris
 
 from optirules.errors import InputError
 from optirules.learners import BooleanRuleSetClassifier, DRORuleEnsembleClassifier
-from optirules.learners._multiclass import MIN_SHARE
 from optirules.models import SparseCombinationModel
 from optirules.solvers import Status
+from tests.internals import MIN_SHARE
 
 from ._dro import dro
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import optirules.models._pool_ip as cg_module
 from optirules.errors import InputError
 from optirules.models import (
     HighsRuleMaster,
@@ -14,9 +13,10 @@ from optirules.models import (
     master_objective,
     options,
 )
-from optirules.models._clauses import normalize_clause
 from optirules.solvers import available_solvers
 from tests.helpers import cg_data
+from tests.internals import models_pool_ip_module as cg_module
+from tests.internals import normalize_clause
 
 from .test_rule_master import brute_force, make_instance
 

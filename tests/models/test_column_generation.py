@@ -291,11 +291,7 @@ def test_local_search_incumbent_is_one_opt_and_never_worse(seed, form):
     """The incumbent handed to the master IP: from the greedy rule set, no single add, drop
     or swap of a pool clause lowers the objective (checked move by move), it keeps the
     budget, and it is never worse than the greedy start."""
-    from optirules.models._pool_ip import (
-        _greedy_rule_set,
-        _improve_rule_set,
-        master_objective,
-    )
+    from tests.internals import _greedy_rule_set, _improve_rule_set, master_objective
 
     A, y, P = _repeated_cg_data(seed, n=200, f=5)
     rng = np.random.default_rng(seed)
@@ -325,7 +321,7 @@ def test_master_ip_keeps_one_clause_per_coverage_and_its_optimum(seed):
     the IP keeps the fewest literals, then the first clause, and its optimum is the brute
     force optimum over the whole pool."""
     from optirules.models import clause_coverage
-    from optirules.models._pool_ip import _distinct_coverage
+    from tests.internals import _distinct_coverage
 
     A, y, P, pool = make_instance(seed, n_rows=30, n_clauses=9)
     n_lit = A.shape[1]
@@ -512,7 +508,7 @@ def test_a_warm_lp_past_its_iteration_bound_restarts_cold(monkeypatch):
     """A warm re-solve of the restricted LP that needs more simplex iterations than the
     bound is restarted without a basis: with the bound at one iteration every re-solve
     restarts, and column generation reaches the same LP optimum and rule set."""
-    import optirules.models.masters._highs_lp as rm
+    from tests.internals import models_masters_highs_lp_module as rm
 
     A, y, P = cg_data(seed=4, n=200, f=8)
     kw = {"max_degree": 2, "lambda0": 0.003, "lambda1": 0.003, "master": "dual"}

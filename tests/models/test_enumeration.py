@@ -171,7 +171,7 @@ def test_paired_moments_equal_the_plain_ones_and_brute_force(seed, layout):
     """A literal matrix whose columns come with their complements ([X, ~X], a binarizer's
     x <= t / x > t in turn, or any order): the moments over one column of each pair give
     the same prices as the full products and brute force, degree 3 included."""
-    from optirules.models._enumeration import complement_pairs
+    from tests.internals import complement_pairs
 
     rng = np.random.default_rng(seed)
     n, f = int(rng.integers(30, 90)), int(rng.integers(3, 6))
@@ -203,7 +203,7 @@ def test_paired_moments_equal_the_plain_ones_and_brute_force(seed, layout):
 
 
 def test_complement_pairs_of_partial_and_repeated_columns():
-    from optirules.models._enumeration import complement_pairs
+    from tests.internals import complement_pairs
 
     A = np.array([[1, 1, 1], [0, 1, 1]], dtype=bool)
     assert complement_pairs(A) is None  # no column has a complement

@@ -36,7 +36,7 @@ def test_blocked_pairs_give_the_brute_force_optimum(seed, layout, rows_per_block
     """0 (a budget of 1 byte): one base column per block and the degree-3 partners scored
     one row at a time; 3: three base columns per block, the partners of a literal in one
     product when there are at most 7 of them, else by blocks of rows."""
-    from optirules.models._enumeration import _ROW_ARRAYS, complement_pairs
+    from tests.internals import _ROW_ARRAYS, complement_pairs
 
     rng = np.random.default_rng(seed)
     n = int(rng.integers(25, 70))

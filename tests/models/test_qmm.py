@@ -12,14 +12,16 @@ from hypothesis import strategies as st
 
 from optirules.errors import InputError
 from optirules.models import QMMFallbackWarning, QMMModel
-from optirules.models._margins import (
+from optirules.solvers import Status
+from tests.internals import (
     bernoulli_kl,
     bernoulli_kl_inverse,
     emargin,
-    ensemble_margins,
     tree_hypothesis_space_size,
 )
-from optirules.solvers import Status
+from tests.internals import (
+    margins_ensemble_margins as ensemble_margins,
+)
 
 TOL = 1e-7
 
@@ -620,7 +622,7 @@ def test_formulations_give_the_same_optimum_with_every_qp_solver(n, T, seed):
 def test_direct_path_equals_the_declarative_cvxpy_model(formulation):
     """The solvers' own APIs (prebuilt matrices, complemented margin rows, generation) reach
     the optimum of the cvxpy model: same objective, same weights, same kept members."""
-    from optirules.models._qmm_direct import DIRECT_SOLVERS
+    from tests.internals import DIRECT_SOLVERS
 
     H, y, alpha = _random_ensemble(600, 90, 11)
     ref = QMMModel(H, y, alpha, formulation=formulation, margin_constraints="all",
@@ -653,7 +655,7 @@ def test_direct_path_equals_the_declarative_cvxpy_model(formulation):
 def test_covariance_rank_shortcut_agrees_with_the_svd(n, T, seed):
     """The eigenvalue shortcut of the singular-covariance check gives the SVD's answer, on
     full-rank, wide (n < T) and constant-member (a member right on every row) ensembles."""
-    from optirules.models._qmm_linalg import covariance_rank
+    from tests.internals import covariance_rank
 
     H, y, alpha = _random_ensemble(n, T, seed)
     if seed == 3:
@@ -668,7 +670,7 @@ def test_covariance_rank_shortcut_agrees_with_the_svd(n, T, seed):
 
 
 def test_complemented_margin_rows_are_the_same_constraints_on_the_simplex():
-    from optirules.models._qmm_linalg import complemented_rows
+    from tests.internals import complemented_rows
 
     rng = np.random.default_rng(3)
     A = np.where(rng.random((40, 12)) < 0.7, 1.0, -1.0)
@@ -757,7 +759,7 @@ def test_gurobi_size_limited_licence_is_a_clear_error():
 
 def test_scip_refused_before_solving_above_its_member_limit():
     from optirules.errors import SolverError
-    from optirules.models._qmm import SCIP_MAX_MEMBERS
+    from tests.internals import SCIP_MAX_MEMBERS
 
     H, y, alpha = _random_ensemble(3 * SCIP_MAX_MEMBERS, SCIP_MAX_MEMBERS + 1, 7)
     model = QMMModel(H, y, alpha)
@@ -768,7 +770,7 @@ def test_scip_refused_before_solving_above_its_member_limit():
 
 def test_highs_refused_before_solving_above_its_member_limit():
     from optirules.errors import SolverError
-    from optirules.models._qmm import HIGHS_MAX_MEMBERS
+    from tests.internals import HIGHS_MAX_MEMBERS
 
     H, y, alpha = _random_ensemble(3 * HIGHS_MAX_MEMBERS, HIGHS_MAX_MEMBERS + 1, 7)
     model = QMMModel(H, y, alpha)

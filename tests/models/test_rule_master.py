@@ -9,7 +9,8 @@ import pytest
 
 from optirules.errors import InputError, ModelFormatError
 from optirules.models import HighsRuleMaster, RuleMasterModel
-from optirules.models._clauses import (
+from tests.helpers import literal_instance
+from tests.internals import (
     clause_coverage,
     negative_loss,
     normalize_clause,
@@ -17,7 +18,6 @@ from optirules.models._clauses import (
     ruleset_covers,
     weighted_hamming_loss,
 )
-from tests.helpers import literal_instance
 
 TOL = 1e-7
 
@@ -554,7 +554,7 @@ def test_large_master_ip_without_presolve_equals_brute_force(seed, monkeypatch):
     runs without presolve and the feasibility-jump heuristic (_LARGE_IP_OPTIONS): 2,400
     distinct rows, brute force over every subset of 12 clauses gives the same optimum;
     HiGHS's options are restored."""
-    import optirules.models.masters._highs as rm
+    from tests.internals import models_masters_highs_module as rm
 
     monkeypatch.setattr(rm, "_LARGE_IP_ROWS", 1000)
     _LARGE_IP_ROWS = 1000
@@ -585,7 +585,7 @@ def test_restricted_ip_is_the_optimum_over_its_columns(seed):
     every subset of those 10 clauses (2,000 rows, budget 9) gives the same objective, on
     the direct and the dual master."""
     from optirules.models import DualHighsRuleMaster
-    from optirules.models._pool_ip import _restricted_ip, master_objective
+    from tests.internals import _restricted_ip, master_objective
 
     rng = np.random.default_rng(seed)
     X = rng.integers(0, 2, size=(2000, 10))
@@ -612,8 +612,8 @@ def test_column_generation_restricted_ip_incumbent_keeps_the_optimum(seed, monke
     incumbent they give is never worse than the local search's, the final rule set at
     mip_gap=1e-9 is still the brute-force optimum over the pool, and skip_ip at a wide gap
     returns a rule set within that gap of it; the source of the incumbent is reported."""
-    import optirules.models._pool_ip as cg
     from optirules.models import column_generation
+    from tests.internals import models_pool_ip_module as cg
 
     rng = np.random.default_rng(seed)
     X = rng.integers(0, 2, size=(300, 7))

@@ -5,7 +5,7 @@ import math
 import pytest
 
 from optirules.solvers import Status
-from optirules.solvers._result import make_result
+from tests.internals import make_result
 
 
 def test_continuous_optimum_has_its_objective_as_bound():

@@ -10,8 +10,7 @@ import pytest
 
 from optirules.errors import SolverError
 from optirules.solvers import read_model, solve, write_model
-from optirules.solvers._files import _objective_offset
-from optirules.solvers._solve import raised_by_a_solver
+from tests.internals import _objective_offset, raised_by_a_solver
 
 
 def _raised(call) -> BaseException:

@@ -22,7 +22,7 @@ from optirules.weak import (
     TreeHypothesis,
     hypothesis_from_dict,
 )
-from optirules.weak._parity import Parity, ParityLearner, best_parity, parity_edge
+from tests.internals import Parity, ParityLearner, best_parity, parity_edge
 
 
 def _problem(seed: int, m: int, n: int, density: float = 0.5):
