@@ -9,11 +9,11 @@ interleaved with our fits, is ``benchmarks/brcg_peer.py``
 aix360 0.3.0 needs old pins (Python 3.8, pandas < 2.1, cvxpy < 1.5 with ECOS), so it runs in
 its own virtual environment and does not import optirules::
 
-    python3.8 -m venv /work/aix360-venv
-    /work/aix360-venv/bin/pip install aix360==0.3.0 "cvxpy<1.5" ecos
+    python3.8 -m venv aix360-venv
+    aix360-venv/bin/pip install aix360==0.3.0 "cvxpy<1.5" ecos
     python benchmarks/rules.py                  # writes benchmarks/results/rules_folds.json
-    nice /work/aix360-venv/bin/python benchmarks/aix360_peer.py                 # ECOS LP
-    nice /work/aix360-venv/bin/python benchmarks/aix360_peer.py --solver SCIPY   # HiGHS LP
+    nice aix360-venv/bin/python benchmarks/aix360_peer.py                 # ECOS LP
+    nice aix360-venv/bin/python benchmarks/aix360_peer.py --solver SCIPY   # HiGHS LP
     python benchmarks/rules.py --tables-only    # the table now shows the peer column
 
 It reads the fold row indices from ``rules_folds.json`` (and the data files bundled in
