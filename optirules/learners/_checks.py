@@ -26,7 +26,22 @@ __all__ = ["check_binary_targets", "normalized_weights", "n_rows", "fit_binarize
            "progress_logger", "class_sample_weight", "weighted_rows", "table_kind",
            "binary_input_summary", "binarized_input_summary", "validate_params", "Number",
            "CaseInsensitiveStrOptions", "Collection", "RANDOM_STATE", "N_JOBS", "VERBOSE",
-           "TIME_LIMIT", "CLASS_WEIGHT", "CV", "SCORING"]
+           "TIME_LIMIT", "CLASS_WEIGHT", "CV", "SCORING", "is_int", "is_number"]
+
+
+def is_int(value: Any, low: int = 1) -> bool:
+    """Whether ``value`` is an integer (numpy's included, a bool not) of at least ``low``."""
+    return (isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+            and value >= low)
+
+
+def is_number(value: Any, low: float = 0.0, strict: bool = False) -> bool:
+    """Whether ``value`` is a finite number (a bool not) of at least ``low`` (above it when
+    ``strict``)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+        return False
+    v = float(value)
+    return math.isfinite(v) and (v > low if strict else v >= low)
 
 
 # ==================================================================== parameter constraints

@@ -24,10 +24,11 @@ from ._checks import (
     VERBOSE,
     Collection,
     Number,
+    is_int,
+    is_number,
     validate_params,
 )
 from ._dro_math import DIVERGENCES, LOSSES, MEMBER_FRACTIONS, SELECTIONS, WARM_STARTS
-from ._rule_set import _is_int, _is_number
 
 _NODES = [None, Number(numbers.Integral, 1, None, closed="left")]
 
@@ -97,7 +98,7 @@ class _DROParamsMixin:
         if mc is not None:
             many = not isinstance(mc, numbers.Real)
             values = list(mc) if many else [mc]
-            if not values or not all(_is_number(v, 2.0) for v in values):
+            if not values or not all(is_number(v, 2.0) for v in values):
                 raise InputError(f"member_complexity must be None, a number >= 2 or a "
                                  f"non-empty sequence of them, got {mc!r}.")
             if max(float(v) for v in values) > float(self.complexity):
@@ -114,7 +115,7 @@ class _DROParamsMixin:
         rs = self.random_state
         if rs is None:
             return 0
-        if _is_int(rs, 0):
+        if is_int(rs, 0):
             return int(rs) % (2**31 - 1)
         if isinstance(rs, np.random.RandomState):
             return int(rs.randint(2**31 - 1))

@@ -20,9 +20,8 @@ import numpy as np
 
 from ..errors import InputError, NotFittedError, OptirulesError, SolverError
 from ..models import Clause, aggregate_rows, clause_coverage, column_generation
-from ._checks import check_fitted
+from ._checks import check_fitted, is_int
 from ._dro_math import MIN_IP_SECONDS, _cost, _robust, _share, margin_loss
-from ._rule_set import _is_int
 from ._scores import VOTE_CUT
 
 _LOG = logging.getLogger("optirules.learners.dro_ensemble")
@@ -363,7 +362,7 @@ class _DROStepsMixin:
             return out
         if isinstance(which, tuple) and len(which) == 2 and which[0] == "member":
             k = which[1]
-            if not _is_int(k, 0) or int(k) >= n_members:
+            if not is_int(k, 0) or int(k) >= n_members:
                 raise InputError(f"which=('member', k) needs 0 <= k < {n_members}, got {k!r}.")
             k = int(k)
             model = RuleMasterModel(A, y.astype(int), pools[k],

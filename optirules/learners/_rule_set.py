@@ -44,6 +44,7 @@ from ._checks import (
     Number,
     check_fitted,
     class_sample_weight,
+    is_int,
     progress_logger,
     validate_params,
     weighted_rows,
@@ -55,8 +56,6 @@ from ._rule_set_export import export_master
 from ._rule_set_input import (
     PENALTY_SCALE,
     _carried_pool,
-    _is_int,
-    _is_number,
     _label_index,
     _RuleInputMixin,
     auto_penalty,
@@ -407,7 +406,7 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
         rs = self.random_state
         if rs is None:
             return None
-        if _is_int(rs, 0):
+        if is_int(rs, 0):
             return int(rs) % (2**31 - 1)
         return int(rs.randint(2**31 - 1))  # a RandomState (validate_params)
 
@@ -734,4 +733,4 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
 
 # keep Rule importable from here for users who read the rules of a fitted model, and the
 # input helpers of _rule_set_input for the rule learners that import them from here
-_ = Rule, PENALTY_SCALE, auto_penalty, _is_number
+_ = Rule, PENALTY_SCALE, auto_penalty

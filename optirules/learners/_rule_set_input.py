@@ -26,24 +26,14 @@ from ._checks import (
     check_2d,
     check_binarized_input,
     fit_binarizer,
+    is_int,
+    is_number,
     n_rows,
     table_kind,
 )
 from ._json import json_scalar, label_kind
 
 __all__ = ["PENALTY_SCALE", "auto_penalty"]
-
-
-def _is_int(value: Any, low: int = 1) -> bool:
-    return (isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-            and value >= low)
-
-
-def _is_number(value: Any, low: float = 0.0, strict: bool = False) -> bool:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
-        return False
-    v = float(value)
-    return math.isfinite(v) and (v > low if strict else v >= low)
 
 
 #: ``lambda0 = lambda1 = "auto"`` is ``PENALTY_SCALE / sqrt(n)`` for ``n`` training rows
@@ -119,22 +109,22 @@ class _RuleInputMixin:
         pricing, the integer ``counts``, the time limits ``seconds``, solver, binarizer."""
         for name in ("lambda0", "lambda1"):
             value = getattr(self, name)
-            if not (_is_number(value) or (isinstance(value, str) and value == "auto")):
+            if not (is_number(value) or (isinstance(value, str) and value == "auto")):
                 raise InputError(f"{name} must be 'auto' or a finite number >= 0, got "
                                  f"{value!r}.")
-        if not (_is_int(self.max_degree) or self.max_degree == "auto"):
+        if not (is_int(self.max_degree) or self.max_degree == "auto"):
             raise InputError(f"max_degree must be an integer >= 1 or 'auto', got "
                              f"{self.max_degree!r}.")
         if self.pricing not in options.PRICING:
             raise InputError(f"pricing must be one of {options.PRICING}, got "
                              f"{self.pricing!r}.")
         for name in counts:
-            if not _is_int(getattr(self, name)):
+            if not is_int(getattr(self, name)):
                 raise InputError(f"{name} must be an integer >= 1, got "
                                  f"{getattr(self, name)!r}.")
         for name in seconds:
             value = getattr(self, name)
-            if value is not None and not _is_number(value, 0.0, strict=True):
+            if value is not None and not is_number(value, 0.0, strict=True):
                 raise InputError(f"{name} must be None or a positive number of seconds, got "
                                  f"{value!r}.")
         if not isinstance(self.solver, (str, Mapping)):
