@@ -105,7 +105,7 @@ class EnumerationPricer:
     blas_threads : int or None, default 1
         Threads of numpy's BLAS during a pricing call (``blas_threads``); ``None``
         leaves the BLAS as it is.
-    float_cache_bytes : int, default 2**29 (512 MB)
+    float_cache_bytes : int, default 2**29 (bytes)
         Largest float64 copy of the matrix kept for the row blocks; above it the boolean
         matrix is used as given.
     paired : bool, default True

@@ -38,7 +38,7 @@ from ._data import MasterData, PoolView
 from ._highs import HighsRuleMaster
 from ._highs_lp import highs_with_options, run_lp
 from ._ip import MasterIPMixin
-from ._protocol import MasterIP
+from ._protocol import MasterIP, solve_ip_doc
 
 __all__ = ["DualHighsRuleMaster"]
 
@@ -159,6 +159,7 @@ class DualHighsRuleMaster(MasterIPMixin, PoolView):
         self._solved = True
         return self.objective_
 
+    @solve_ip_doc
     def solve_ip(self, clauses: Iterable[Iterable[Any]] | None = None, *,
                  solver: str = "highs", time_limit: float | None = None,
                  mip_gap: float | None = None, incumbent: Iterable[Clause] = (),
@@ -167,28 +168,6 @@ class DualHighsRuleMaster(MasterIPMixin, PoolView):
         primal :class:`HighsRuleMaster` over the rows (merged by their coverage of
         ``clauses`` when ``aggregate``), as :meth:`HighsRuleMaster.solve_ip`; any other
         solver through :class:`RuleMasterModel`.
-
-        Parameters
-        ----------
-        clauses : iterable of clauses, optional
-            The IP's columns; ``None`` takes the whole pool.
-        solver : str, default "highs"
-            MILP solver.
-        time_limit : float, optional
-            Seconds allowed to the MILP solver.
-        mip_gap : float, optional
-            Relative MIP gap at which the solver stops.
-        incumbent : iterable of clauses
-            A known rule set (e.g. a greedy one), for solvers that take a start solution.
-        random_seed : int, optional
-            HiGHS' ``random_seed``.
-        aggregate : bool, default True
-            Solve over the rows merged by their coverage of ``clauses`` (same optimum).
-
-        Returns
-        -------
-        MasterIP
-            The chosen clauses, objective, bound, status and route of the solve.
         """
         if str(solver).strip().lower() != "highs":
             return super().solve_ip(clauses, solver=solver, time_limit=time_limit,

@@ -27,6 +27,7 @@ from ._ip import (
 )
 from ._protocol import (
     MasterIP,
+    solve_ip_doc,
 )
 from ._pyomo import (
     RuleMasterModel,
@@ -224,6 +225,7 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         self._solved = True
         return self.objective_
 
+    @solve_ip_doc
     def solve_ip(self, clauses: Iterable[Iterable[Any]] | None = None, *,
                  solver: str = "highs", time_limit: float | None = None,
                  mip_gap: float | None = None, incumbent: Iterable[Clause] = (),
@@ -246,28 +248,6 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         gap reached is unchanged).  Any other solver gets :class:`RuleMasterModel` through
         :func:`~optirules.solvers.solve` (``MasterIPMixin.solve_ip``).  All give the
         same optimum (tested).
-
-        Parameters
-        ----------
-        clauses : iterable of clauses, optional
-            The IP's columns; ``None`` takes the whole pool.
-        solver : str, default "highs"
-            MILP solver.
-        time_limit : float, optional
-            Seconds allowed to the MILP solver.
-        mip_gap : float, optional
-            Relative MIP gap at which the solver stops.
-        incumbent : iterable of clauses
-            A known rule set (e.g. a greedy one), for solvers that take a start solution.
-        random_seed : int, optional
-            HiGHS' ``random_seed``.
-        aggregate : bool, default True
-            Solve over the rows merged by their coverage of ``clauses`` (same optimum).
-
-        Returns
-        -------
-        MasterIP
-            The chosen clauses, objective, bound, status and route of the solve.
         """
         if str(solver).strip().lower() != "highs":
             return super().solve_ip(clauses, solver=solver, time_limit=time_limit,

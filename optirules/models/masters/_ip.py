@@ -20,6 +20,7 @@ from ._data import (
 )
 from ._protocol import (
     MasterIP,
+    solve_ip_doc,
 )
 from ._pyomo import (
     RuleMasterModel,
@@ -53,6 +54,7 @@ class MasterIPMixin:
         first, weights, _ = aggregate_rows(d.coverage[:, idx], d.y, d.P)
         return d.A[first], d.y[first], weights
 
+    @solve_ip_doc
     def solve_ip(self, clauses: Iterable[Iterable[Any]] | None = None, *,
                  solver: str = "highs", time_limit: float | None = None,
                  mip_gap: float | None = None, incumbent: Iterable[Clause] = (),
@@ -72,28 +74,6 @@ class MasterIPMixin:
         ``incumbent`` is not passed on by this route (the Pyomo interfaces take no start
         solution); ``random_seed`` goes to HiGHS as ``random_seed``.  A solve without any
         solution raises :class:`~optirules.errors.SolverStatusError`.
-
-        Parameters
-        ----------
-        clauses : iterable of clauses, optional
-            The IP's columns; ``None`` takes the whole pool.
-        solver : str, default "highs"
-            MILP solver.
-        time_limit : float, optional
-            Seconds allowed to the MILP solver.
-        mip_gap : float, optional
-            Relative MIP gap at which the solver stops.
-        incumbent : iterable of clauses
-            A known rule set (e.g. a greedy one), for solvers that take a start solution.
-        random_seed : int, optional
-            HiGHS' ``random_seed``.
-        aggregate : bool, default True
-            Solve over the rows merged by their coverage of ``clauses`` (same optimum).
-
-        Returns
-        -------
-        MasterIP
-            The chosen clauses, objective, bound, status and route of the solve.
         """
         from ...solvers import Status
 

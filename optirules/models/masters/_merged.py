@@ -22,6 +22,7 @@ from ._highs import (
 )
 from ._protocol import (
     MasterIP,
+    solve_ip_doc,
 )
 
 
@@ -173,34 +174,13 @@ class MergedHighsRuleMaster(PoolView):
         self.duals_for_pricing_ = dict(inner.duals_for_pricing_, mu=self.cover_duals_.copy())
         return z
 
+    @solve_ip_doc
     def solve_ip(self, clauses: Iterable[Iterable[Any]] | None = None, *,
                  solver: str = "highs", time_limit: float | None = None,
                  mip_gap: float | None = None, incumbent: Iterable[Clause] = (),
                  random_seed: int | None = None, aggregate: bool = True) -> MasterIP:
         """The master IP over ``clauses`` (default: the pool), as
         :meth:`HighsRuleMaster.solve_ip` (same optimum over merged rows or not).
-
-        Parameters
-        ----------
-        clauses : iterable of clauses, optional
-            The IP's columns; ``None`` takes the whole pool.
-        solver : str, default "highs"
-            MILP solver.
-        time_limit : float, optional
-            Seconds allowed to the MILP solver.
-        mip_gap : float, optional
-            Relative MIP gap at which the solver stops.
-        incumbent : iterable of clauses
-            A known rule set (e.g. a greedy one), for solvers that take a start solution.
-        random_seed : int, optional
-            HiGHS' ``random_seed``.
-        aggregate : bool, default True
-            Solve over the rows merged by their coverage of ``clauses`` (same optimum).
-
-        Returns
-        -------
-        MasterIP
-            The chosen clauses, objective, bound, status and route of the solve.
         """
         return self._inner.solve_ip(clauses, solver=solver, time_limit=time_limit,
                                     mip_gap=mip_gap, incumbent=incumbent,

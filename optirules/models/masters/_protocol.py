@@ -13,6 +13,37 @@ from .._clauses import (
     Clause,
 )
 
+#: the Parameters and Returns of every master's ``solve_ip`` (one signature, one text)
+SOLVE_IP_SECTIONS = """
+        Parameters
+        ----------
+        clauses : iterable of clauses, optional
+            The IP's columns; ``None`` takes the whole pool.
+        solver : str, default "highs"
+            MILP solver.
+        time_limit : float, optional
+            Seconds allowed to the MILP solver.
+        mip_gap : float, optional
+            Relative MIP gap at which the solver stops.
+        incumbent : iterable of clauses
+            A known rule set (e.g. a greedy one), for solvers that take a start solution.
+        random_seed : int, optional
+            HiGHS' ``random_seed``.
+        aggregate : bool, default True
+            Solve over the rows merged by their coverage of ``clauses`` (same optimum).
+
+        Returns
+        -------
+        MasterIP
+            The chosen clauses, objective, bound, status and route of the solve.
+"""
+
+
+def solve_ip_doc(method: Any) -> Any:
+    """Append :data:`SOLVE_IP_SECTIONS` to a ``solve_ip`` method's own summary."""
+    method.__doc__ = method.__doc__.rstrip() + "\n" + SOLVE_IP_SECTIONS + "        "
+    return method
+
 
 # ====================================================================== restricted masters
 @dataclass
@@ -91,32 +122,11 @@ class RestrictedMaster(Protocol):
     reduced_costs_: np.ndarray
     objective_: float
 
+    @solve_ip_doc
     def solve_ip(self, clauses: Iterable[Iterable[Any]] | None = None, *,
                  solver: str = "highs", time_limit: float | None = None,
                  mip_gap: float | None = None, incumbent: Iterable[Clause] = (),
                  random_seed: int | None = None, aggregate: bool = True) -> MasterIP:
         """The master IP over ``clauses`` (default: the whole pool) with a MILP solver.
-
-        Parameters
-        ----------
-        clauses : iterable of clauses, optional
-            The IP's columns; ``None`` takes the whole pool.
-        solver : str, default "highs"
-            MILP solver.
-        time_limit : float, optional
-            Seconds allowed to the MILP solver.
-        mip_gap : float, optional
-            Relative MIP gap at which the solver stops.
-        incumbent : iterable of clauses
-            A known rule set (e.g. a greedy one), for solvers that take a start solution.
-        random_seed : int, optional
-            HiGHS' ``random_seed``.
-        aggregate : bool, default True
-            Solve over the rows merged by their coverage of ``clauses`` (same optimum).
-
-        Returns
-        -------
-        MasterIP
-            The chosen clauses, objective, bound, status and route of the solve.
         """
 
