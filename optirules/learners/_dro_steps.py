@@ -54,6 +54,8 @@ class _DROStepsMixin:
             mip_gap=1.0 if own_ip else float(self._member_setting("mip_gap")),
             solver=self._solver(), random_seed=seed, initial_clauses=start, master_ip="auto",
             progress=progress, pricer=pricer, skip_ip=True,
+            max_rules=self._member_setting("max_rules"),
+            max_literals=self._member_setting("max_literals"),
         )
         if own_ip:
             # the IP's seconds as column generation gives them: what is left of the
@@ -75,8 +77,11 @@ class _DROStepsMixin:
         a budget of at least 8 and fewer label-1 rows than ``BRANCH_AND_BOUND_ROWS``)."""
         from ..models import options
 
+        limited = (self._member_setting("max_rules"), self._member_setting("max_literals")) \
+            != (None, None)  # the member's limit rows: the MILP of column generation
         return (self.member_ip_max_nodes is not None and self._milp_solver() == "highs"
-                and budget >= 8 and int(np.count_nonzero(y)) < options.BRANCH_AND_BOUND_ROWS)
+                and budget >= 8 and int(np.count_nonzero(y)) < options.BRANCH_AND_BOUND_ROWS
+                and not limited)
 
     def _member_ip(self, A: np.ndarray, y: np.ndarray, P: np.ndarray, res: Any,
                    budget: float, seed: int, time_limit: float | None = None) -> Any:

@@ -210,6 +210,16 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
         other literals (a constraint that costs accuracy shows in the objective, not in a
         weaker certificate).  An entry naming no column raises
         :class:`~optirules.errors.InputError` before any work.
+    max_rules : int or None, default None
+        At most this many rules (for ``form="cnf"``: clauses).  A row
+        :math:`\sum_k w_k \le R` of the master LP and IP; its dual adds to
+        :math:`\lambda_0` in pricing, so exact pricing still proves the LP optimal and
+        ``gap_`` is certified for the constrained problem.
+    max_literals : int or None, default None
+        At most this many literals over all rules: the row
+        :math:`\sum_k |k| w_k \le M`, whose dual adds to :math:`\lambda_1` in pricing.
+        With either limit the restricted master is HiGHS's direct one (or, for another LP
+        solver, the one rebuilt each iteration) and the master IP the MILP.
     class_weight : None, "balanced" or dict {label: weight}, default None
         Multiplies ``sample_weight`` by the weight of each row's class, as in scikit-learn
         (``"balanced"``: ``n_samples / (n_classes * count(class))``).
@@ -350,6 +360,8 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
         "form": [StrOptions(set(FORMS))],
         "target_class": "no_validation",  # a label of y: checked at fit (_target_index)
         "forbidden_features": [None, Collection()],  # names or positions: checked at fit
+        "max_rules": [None, Number(numbers.Integral, 1, None, closed="left")],
+        "max_literals": [None, Number(numbers.Integral, 1, None, closed="left")],
         "class_weight": CLASS_WEIGHT,
     }
 
@@ -362,8 +374,11 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
                  mip_gap: float = 0.01, binarizer: Any = "auto", random_state: Any = None,
                  verbose: bool = False, backend: Any = "local",
                  warm_start: bool = False, form: str = "dnf", target_class: Any = None,
-                 forbidden_features: Any = None, class_weight: Any = None) -> None:
+                 forbidden_features: Any = None, max_rules: int | None = None,
+                 max_literals: int | None = None, class_weight: Any = None) -> None:
         self.forbidden_features = forbidden_features
+        self.max_rules = max_rules
+        self.max_literals = max_literals
         self.form = form
         self.target_class = target_class
         self.class_weight = class_weight
@@ -517,7 +532,7 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
                 pricing_time_limit=self.pricing_time_limit,
                 solver=self.solver, mip_gap=float(self.mip_gap), random_seed=self._seed(),
                 progress=progress, backend=self.backend, initial_clauses=initial,
-                master_ip="auto",
+                master_ip="auto", max_rules=self.max_rules, max_literals=self.max_literals,
             )
         finally:
             if bar is not None:

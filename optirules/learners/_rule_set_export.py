@@ -52,7 +52,9 @@ def export_master(est: Any, path: str | os.PathLike, *, X: Any = None, y: Any = 
         est._penalties(float(len(yk)) if sample_weight is None else
                        float(np.sum(sample_weight)))
     kw = dict(sample_weight=P, lambda0=l0, lambda1=l1,
-              complexity=None if est.complexity is None else float(est.complexity))
+              complexity=None if est.complexity is None else float(est.complexity),
+              max_rules=getattr(est, "max_rules", None),
+              max_literals=getattr(est, "max_literals", None))
     written = []
     RuleMasterModel(A, yk.astype(int), pool, relax=relax, clause_names=names,
                     **kw).write(path)

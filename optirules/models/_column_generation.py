@@ -203,11 +203,16 @@ class ColumnGenerationResult:
     info: dict[str, Any] = field(default_factory=dict)
 
 
-def _kappa(budget: float | None, lambda0: float, lambda1: float, z: float) -> float:
-    """An upper bound on sum_k w_k at an optimum of the full master LP (module docstring)."""
+def _kappa(budget: float | None, lambda0: float, lambda1: float, z: float,
+           max_rules: int | None = None, max_literals: int | None = None) -> float:
+    """An upper bound on sum_k w_k at an optimum of the full master LP (module docstring;
+    ``max_rules`` and ``max_literals`` bound it too, every clause has a literal)."""
     kappa = math.inf
     if budget is not None:
         kappa = budget / 2.0
+    for limit in (max_rules, max_literals):
+        if limit is not None:
+            kappa = min(kappa, float(limit))
     if lambda0 + lambda1 > 0:
         kappa = min(kappa, z / (lambda0 + lambda1))
     return kappa
@@ -225,7 +230,8 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
                       progress: Callable[[dict[str, Any]], None] | None = None,
                       skip_ip: bool = False, ip_time_limit: float | None = None,
                       backend: Any = "local", pricer: EnumerationPricer | None = None,
-                      tol: float = 0.0, smoothing: float = 0.0) -> ColumnGenerationResult:
+                      tol: float = 0.0, smoothing: float = 0.0, max_rules: int | None = None,
+                      max_literals: int | None = None) -> ColumnGenerationResult:
     r"""Column generation for the weighted rule master, then the master IP over the pool.
 
     Parameters
@@ -306,6 +312,14 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         ``MAX_MISPRICINGS`` of them the pricing after a failed beam search is done at
         :math:`\pi` alone (near the optimum the smoothed points misprice; each costs a
         second enumeration).  ``0``: plain column generation.
+    max_rules, max_literals : int, optional
+        At most this many clauses, at most this many literals in all: rows of the master
+        LP and IP (:class:`~optirules.models.RuleMasterModel`), whose duals
+        :math:`\nu \ge 0` pricing adds to :math:`\lambda_0` and :math:`\lambda_1`, so
+        exact pricing still proves the LP optimal and the bound stays certified
+        (:math:`\kappa` is at most the limit).  The master is then the direct or the
+        rebuilt one and the master IP the MILP (``master_ip="branch_and_bound"`` is
+        refused).
 
     Returns
     -------
@@ -322,7 +336,8 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         pricing_time_limit=pricing_time_limit, solver=solver, master=master, mip_gap=mip_gap,
         random_seed=random_seed, initial_clauses=initial_clauses, master_ip=master_ip,
         progress=progress, skip_ip=skip_ip, ip_time_limit=ip_time_limit, backend=backend,
-        pricer=pricer, tol=tol, smoothing=smoothing).run()
+        pricer=pricer, tol=tol, smoothing=smoothing, max_rules=max_rules,
+        max_literals=max_literals).run()
 
 
 def _copy_duals(d: dict[str, Any]) -> dict[str, Any]:
@@ -344,10 +359,15 @@ class _ColumnGeneration:
                  initial_clauses: Sequence[Clause], master_ip: str,
                  progress: Callable[[dict[str, Any]], None] | None, skip_ip: bool,
                  ip_time_limit: float | None, backend: Any,
-                 pricer: EnumerationPricer | None, tol: float, smoothing: float) -> None:
+                 pricer: EnumerationPricer | None, tol: float, smoothing: float,
+                 max_rules: int | None = None, max_literals: int | None = None) -> None:
         self.t_start = time.perf_counter()
         if master_ip not in MASTER_IPS:
             raise InputError(f"master_ip must be one of {MASTER_IPS}, got {master_ip!r}.")
+        self.max_rules, self.max_literals = max_rules, max_literals
+        if master_ip == "branch_and_bound" and (max_rules, max_literals) != (None, None):
+            raise InputError("master_ip='branch_and_bound' has no max_rules or max_literals "
+                             "rows; use master_ip='milp' or 'auto'.")
         if not (isinstance(tol, (int, float)) and math.isfinite(tol) and tol >= 0):
             raise InputError(f"tol must be a finite number >= 0, got {tol!r}.")
         if not (isinstance(smoothing, (int, float)) and 0 <= smoothing < 1):
@@ -378,7 +398,8 @@ class _ColumnGeneration:
         self.master = restricted_master(self.A, self.y_int, P, initial_clauses,
                                         complexity=complexity, lambda0=lambda0,
                                         lambda1=lambda1, lp_solver=self.lp_solver,
-                                        master=master)
+                                        master=master, max_rules=max_rules,
+                                        max_literals=max_literals)
         self.own_pricer = pricer is None
         self.stats0 = {} if pricer is None else dict(pricer.stats)  # a shared pricer's so far
         if pricer is not None and (pricer.n_rows, pricer.n_lit) != self.A.shape:
@@ -404,7 +425,8 @@ class _ColumnGeneration:
         return None if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
 
     def kappa(self, z: float) -> float:
-        return _kappa(self.complexity, self.lambda0, self.lambda1, z)
+        return _kappa(self.complexity, self.lambda0, self.lambda1, z, self.max_rules,
+                      self.max_literals)
 
     def exact(self, duals: dict[str, Any], need_proof: bool):
         """Exact pricing at ``duals``: the pricing MILP or the enumeration."""
@@ -431,6 +453,11 @@ class _ColumnGeneration:
         """The restricted master's dual objective at duals ``d`` (any ``0 <= mu <= 1``,
         ``lam >= 0`` are dual feasible for the row bounds; the columns enter by pricing)."""
         budget = 0.0 if self.complexity is None else float(self.complexity) * float(d["lam"])
+        # a limit row's dual is what it adds to lambda0 (max_rules) or lambda1 (max_literals)
+        if self.max_rules is not None:
+            budget += self.max_rules * (float(d["lambda0"]) - self.lambda0)
+        if self.max_literals is not None:
+            budget += self.max_literals * (float(d["lambda1"]) - self.lambda1)
         return float(self.pos_weight @ d["mu"]) - budget
 
     def record_bound(self, d: dict[str, Any], lower: float, value: float,
@@ -469,6 +496,10 @@ class _ColumnGeneration:
             s = {"mu": a * c["mu"] + (1.0 - a) * duals["mu"],
                  "lam": a * float(c["lam"]) + (1.0 - a) * float(duals["lam"]),
                  "lambda0": duals["lambda0"], "lambda1": duals["lambda1"]}
+            if (self.max_rules, self.max_literals) != (None, None):
+                # the limit rows' duals are in the penalties, which are smoothed with them
+                for key in ("lambda0", "lambda1"):
+                    s[key] = a * float(c[key]) + (1.0 - a) * float(duals[key])
             found, low, done = self.exact(s, need_proof=False)
             self.record_bound(s, low, self.dual_value(s), kappa)
             good = self.improving_at(found, duals)

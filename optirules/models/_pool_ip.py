@@ -107,10 +107,33 @@ def _merged_rows(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence[Cla
     return cov_all[first], y[first], weights
 
 
+def budget_rows(pool: Sequence[Clause], complexity: float | None = None,
+                max_rules: int | None = None, max_literals: int | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """The master's budget rows over ``pool`` as ``(coefficients (R, K), right-hand sides
+    (R,))``: the complexity budget (:math:`1 + |k|`), ``max_rules`` (1) and
+    ``max_literals`` (:math:`|k|`), those that are set."""
+    deg = np.fromiter((len(c) for c in pool), float, len(pool))
+    rows, rhs = [], []
+    for coef, bound in ((1.0 + deg, complexity), (np.ones_like(deg), max_rules),
+                        (deg, max_literals)):
+        if bound is not None:
+            rows.append(coef)
+            rhs.append(float(bound))
+    return np.array(rows, dtype=float).reshape(len(rows), len(pool)), np.array(rhs)
+
+
+def within_budget(clauses: Sequence[Clause], complexity: float | None = None,
+                  max_rules: int | None = None, max_literals: int | None = None) -> bool:
+    """Whether the rule set ``clauses`` meets every budget row (:func:`budget_rows`)."""
+    coef, rhs = budget_rows(list(clauses), complexity, max_rules, max_literals)
+    return bool(np.all(coef.sum(axis=1) <= rhs + 1e-9))
+
+
 def _greedy_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence[Clause],
                      budget: float | None, lambda0: float, lambda1: float, *,
                      merged: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
-                     ) -> list[Clause]:
+                     limits: tuple[int | None, int | None] = (None, None)) -> list[Clause]:
     """A quick feasible rule set: add the pool clause that lowers the objective most.
 
     Its objective is the incumbent of the reduced-cost fixing before the master IP.  Works
@@ -123,20 +146,20 @@ def _greedy_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence
     cost = 1.0 + np.fromiter((len(c) for c in pool), float, len(pool))
     fixed = np.where(pos, 0.0, weights) @ C + lambda0 + lambda1 * (cost - 1.0)
     uncovered = pos.copy()
-    spent = 0.0
+    coef, rhs = budget_rows(pool, budget, *limits)
+    spent = np.zeros(rhs.size)
     chosen: list[int] = []
     free = np.ones(len(pool), bool)
     while True:
         gain = np.where(uncovered, weights, 0.0) @ C - fixed
         ok = free & (gain > 1e-15)
-        if budget is not None:
-            ok &= spent + cost <= budget + 1e-9
+        ok &= np.all(spent[:, None] + coef <= rhs[:, None] + 1e-9, axis=0)
         if not ok.any():
             break
         k = int(np.flatnonzero(ok)[np.argmax(gain[ok])])
         chosen.append(k)
         free[k] = False
-        spent += cost[k]
+        spent += coef[:, k]
         uncovered &= ~cov[:, k]
     return [pool[k] for k in chosen]
 
@@ -145,7 +168,8 @@ def _improve_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequenc
                       chosen: Sequence[Clause], budget: float | None, lambda0: float,
                       lambda1: float, max_moves: int = 200, *,
                       merged: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
-                      deadline: float | None = None) -> list[Clause]:
+                      deadline: float | None = None,
+                      limits: tuple[int | None, int | None] = (None, None)) -> list[Clause]:
     """Local search from ``chosen``: the best of adding, dropping or swapping one pool clause,
     while it lowers the master objective (and keeps the budget).
 
@@ -165,13 +189,14 @@ def _improve_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequenc
     inside = np.zeros(len(pool), bool)
     inside[[index[c] for c in chosen if c in index]] = True
     cnt = C[:, inside].sum(axis=1)
-    limit = np.inf if budget is None else float(budget) + 1e-9
+    coef, rhs = budget_rows(pool, budget, *limits)
+    limit = rhs[:, None] + 1e-9
     for _ in range(max_moves):
         if deadline is not None and time.perf_counter() > deadline:
             break
-        spent = float(cost[inside].sum())
+        spent = coef[:, inside].sum(axis=1)[:, None]
         gain = (w * (cnt == 0)) @ C  # uncovered weight each clause would cover
-        add = np.where(~inside & (spent + cost <= limit), fixed - gain, np.inf)
+        add = np.where(~inside & np.all(spent + coef <= limit, axis=0), fixed - gain, np.inf)
         best, move = float(add.min()), ("add", int(np.argmin(add)), -1)
         for k in np.flatnonzero(inside):
             lost = w * ((cnt == 1) & (C[:, k] > 0))  # rows only k covers
@@ -179,7 +204,8 @@ def _improve_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequenc
             if drop < best:
                 best, move = drop, ("drop", int(k), -1)
             swap = fixed - fixed[k] + lost @ (1.0 - C) - gain
-            swap = np.where(~inside & (spent - cost[k] + cost <= limit), swap, np.inf)
+            swap = np.where(~inside & np.all(spent - coef[:, k:k + 1] + coef <= limit, axis=0),
+                            swap, np.inf)
             j = int(np.argmin(swap))
             if swap[j] < best:
                 best, move = float(swap[j]), ("swap", j, int(k))
@@ -345,8 +371,10 @@ class PoolIP:
         cov = clause_coverage(run.A, self.pool) if self.pool else None
         self.merged = _merged_rows(run.A, run.y, run.P, self.pool, cov) if self.pool else None
         self.n_cover = 0 if self.merged is None else int(np.count_nonzero(self.merged[1]))
+        self.limits = (run.max_rules, run.max_literals)
+        self.limited = self.limits != (None, None)
         self.enumerated = (run.master_ip == "auto" and run.complexity is not None
-                           and run.complexity < 8)
+                           and run.complexity < 8 and not self.limited)
         self.rc_lp = np.asarray(master.reduced_costs_, dtype=float)
         if run.unsolved:  # (no reduced-cost fixing below: z is not the LP over these)
             self.rc_lp = np.concatenate([self.rc_lp, run.unsolved])
@@ -358,7 +386,8 @@ class PoolIP:
     def improved(self, start: list[Clause]) -> list[Clause]:
         r = self.run
         return _improve_rule_set(r.A, r.y, r.P, self.pool, start, r.complexity, r.lambda0,
-                                 r.lambda1, merged=self.merged, deadline=r.deadline)
+                                 r.lambda1, merged=self.merged, deadline=r.deadline,
+                                 limits=self.limits)
 
     def canonical(self, index: Any) -> list[Clause]:
         """Each clause by the pool's representative of its coverage, as the IP keeps them
@@ -374,7 +403,7 @@ class PoolIP:
         over the LP's largest columns, each followed by local search."""
         r = self.run
         inc = _greedy_rule_set(r.A, r.y, r.P, self.pool, r.complexity, r.lambda0,
-                               r.lambda1, merged=self.merged)
+                               r.lambda1, merged=self.merged, limits=self.limits)
         inc = self.improved(inc)
         ub, source = self.objective(inc), "local search"
         # skip_ip: the LP optimum z bounds the IP over the pool from below, so an
@@ -385,8 +414,7 @@ class PoolIP:
         # for weights as for repeated rows), hence an option.
         if r.skip_ip and self.w_lp is not None and self.merged is not None:
             lp_set = self.canonical(np.flatnonzero(np.asarray(self.w_lp) > 0.5))
-            if r.complexity is None or \
-                    sum(1 + len(c) for c in lp_set) <= r.complexity + 1e-9:
+            if within_budget(lp_set, r.complexity, *self.limits):
                 lp_obj = self.objective(lp_set)
                 if lp_obj < ub:
                     inc, ub = lp_set, lp_obj
@@ -427,7 +455,7 @@ class PoolIP:
         within_gap = r.skip_ip and r.mip_gap is not None and ub - r.z <= float(r.mip_gap) * ub
         branch_and_bound = r.master_ip == "branch_and_bound" or (
             r.master_ip == "auto" and not self.enumerated and r.solver == "highs"
-            and self.n_cover >= BRANCH_AND_BOUND_ROWS)
+            and self.n_cover >= BRANCH_AND_BOUND_ROWS and not self.limited)
         tl = r.remaining()  # the master IP's seconds: what time_limit leaves
         if r.ip_time_limit is not None:
             tl = float(r.ip_time_limit) if tl is None else min(tl, float(r.ip_time_limit))

@@ -84,11 +84,22 @@ def lp_name(text: str, max_length: int = 200) -> str:
     return out[:max_length]
 
 
+def check_limit(value: Any, name: str) -> int | None:
+    """``None``, or a whole number >= 1 (``max_rules``, ``max_literals``)."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
+            or value < 1:
+        raise InputError(f"{name} must be None or a whole number >= 1, got {value!r}.")
+    return int(value)
+
+
 class MasterData:
     """Validated data and the clause pool shared by the Pyomo master and the highspy path."""
 
     def __init__(self, A: Any, y: Any, sample_weight: Any, complexity: Any,
-                 lambda0: Any, lambda1: Any) -> None:
+                 lambda0: Any, lambda1: Any, max_rules: Any = None,
+                 max_literals: Any = None) -> None:
         self.A = check_literal_matrix(A)
         n_rows = self.A.shape[0]
         self.y = check_labels(y, n_rows)
@@ -104,6 +115,8 @@ class MasterData:
         self.budget = complexity
         self.lambda0 = check_nonnegative(lambda0, "lambda0")
         self.lambda1 = check_nonnegative(lambda1, "lambda1")
+        self.max_rules = check_limit(max_rules, "max_rules")
+        self.max_literals = check_limit(max_literals, "max_literals")
         self.clauses: list[Clause] = []
         self.index: dict[Clause, int] = {}
         self.coverage = np.zeros((n_rows, 0), dtype=bool)
@@ -138,11 +151,51 @@ class MasterData:
             return "budget+penalty" if penalty else "budget"
         return "penalty"
 
-    def reduced_costs(self, mu: np.ndarray, lam: float) -> np.ndarray:
-        """Reduced costs of the pool's columns (the same formula as ``_clauses.reduced_costs``)."""
+    @property
+    def limits(self) -> list[tuple[str, float, float, int]]:
+        r"""The limit rows ``(name, per clause, per literal, right-hand side)``:
+        ``max_rules`` (:math:`\sum_k w_k \le R`) and ``max_literals``
+        (:math:`\sum_k |k| w_k \le M`), those that are set."""
+        out = []
+        if self.max_rules is not None:
+            out.append(("max_rules", 1.0, 0.0, self.max_rules))
+        if self.max_literals is not None:
+            out.append(("max_literals", 0.0, 1.0, self.max_literals))
+        return out
+
+    def limit_coefficients(self, index: Any) -> np.ndarray:
+        """The limit rows' coefficients of the pool columns ``index``: shape (rows, k)."""
+        deg = self.degrees[np.asarray(index, dtype=np.int64)]
+        return np.array([a0 + a1 * deg for _, a0, a1, _ in self.limits]).reshape(
+            len(self.limits), deg.size)
+
+    @property
+    def degrees(self) -> np.ndarray:
+        """The number of literals of each pool clause."""
+        return np.rint(self.cost - 1.0).astype(np.int64)
+
+    def pricing_duals(self, mu: np.ndarray, lam: float, limit_duals: Any = ()
+                      ) -> dict[str, Any]:
+        r"""The duals pricing takes: a limit row's dual :math:`\nu \ge 0` adds to the
+        per-clause (``max_rules``) or per-literal (``max_literals``) penalty, since a
+        column's coefficient in that row is 1 or :math:`|k|`."""
+        lambda0, lambda1 = self.lambda0, self.lambda1
+        for (_, a0, a1, _), nu in zip(self.limits, limit_duals):
+            lambda0 += a0 * max(float(nu), 0.0)
+            lambda1 += a1 * max(float(nu), 0.0)
+        return {"mu": np.array(mu, dtype=float, copy=True), "lam": max(float(lam), 0.0) + 0.0,
+                "lambda0": lambda0, "lambda1": lambda1}
+
+    def reduced_costs(self, mu: np.ndarray, lam: float, lambda0: float | None = None,
+                      lambda1: float | None = None) -> np.ndarray:
+        """Reduced costs of the pool's columns (the same formula as
+        ``_clauses.reduced_costs``; ``lambda0``/``lambda1`` the penalties with the limit
+        rows' duals added, :meth:`pricing_duals`)."""
         v = row_prices(self.y, self.P, mu)
-        return complexity_costs(clause_degrees(self.clauses), lam, self.lambda0,
-                                self.lambda1) + v @ self.coverage
+        return complexity_costs(clause_degrees(self.clauses), lam,
+                                self.lambda0 if lambda0 is None else lambda0,
+                                self.lambda1 if lambda1 is None else lambda1) \
+            + v @ self.coverage
 
 
 class PoolView:

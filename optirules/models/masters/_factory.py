@@ -32,7 +32,8 @@ _DUAL_SHARE = 0.5
 def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
                       clauses: Sequence[Clause] = (), *, complexity: float | None = None,
                       lambda0: float = 0.0, lambda1: float = 0.0, lp_solver: str = "highs",
-                      master: str = "auto") -> Any:
+                      master: str = "auto", max_rules: int | None = None,
+                      max_literals: int | None = None) -> Any:
     """The restricted master LP implementation for ``lp_solver``.
 
     ``master``: ``"direct"`` (:class:`~optirules.models.HighsRuleMaster`,
@@ -74,6 +75,9 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
         The LP solver.
     master : {"auto", "direct", "merged", "persistent", "rebuild", "dual"}, default "auto"
         The implementation (see above).
+    max_rules, max_literals : int, optional
+        The limit rows of :class:`~optirules.models.RuleMasterModel`; the direct and the
+        rebuilt masters hold them (``"auto"`` picks one of those), the others refuse them.
 
     Returns
     -------
@@ -83,6 +87,12 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
     if master not in MASTERS:
         raise InputError(f"master must be one of {MASTERS}, got {master!r}.")
     lp_solver = lp_solver.strip().lower()
+    limited = max_rules is not None or max_literals is not None
+    if limited and master in ("merged", "dual", "persistent"):
+        raise InputError(f"master={master!r} has no max_rules or max_literals rows; use "
+                         "master='auto', 'direct' (HiGHS) or 'rebuild'.")
+    if limited and master == "auto":
+        master = "direct" if lp_solver == "highs" else "rebuild"
     if master == "auto":
         pos = np.asarray(y) == 1
         n_pos = int(np.count_nonzero(pos))
@@ -101,10 +111,12 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
                              f"'highs', got {lp_solver!r}; use 'persistent' or 'rebuild'.")
         cls = {"direct": HighsRuleMaster, "merged": MergedHighsRuleMaster,
                "dual": DualHighsRuleMaster}[master]
+        limits = dict(max_rules=max_rules, max_literals=max_literals) if limited else {}
         return cls(A, y, clauses, sample_weight=P, complexity=complexity, lambda0=lambda0,
-                   lambda1=lambda1, options=LP_TOLERANCES)
+                   lambda1=lambda1, options=LP_TOLERANCES, **limits)
     kw = dict(sample_weight=P, complexity=complexity, lambda0=lambda0, lambda1=lambda1,
               solver=lp_solver)
     if master == "persistent":
         return PersistentRuleMaster(A, y, clauses, **kw)
-    return RebuildRuleMaster(A, y, clauses, **kw)
+    return RebuildRuleMaster(A, y, clauses, max_rules=max_rules, max_literals=max_literals,
+                             **kw)

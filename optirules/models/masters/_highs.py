@@ -82,10 +82,12 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         As for :class:`RuleMasterModel`.
     options : dict, optional
         Extra HiGHS options (``{"primal_feasibility_tolerance": 1e-9}`` ...).
+    max_rules, max_literals : int, optional
+        As for :class:`RuleMasterModel` (rows after the budget row).
 
     Attributes
     ----------
-    objective_, w_, xi_, cover_duals_, complexity_dual_, duals_for_pricing_
+    objective_, w_, xi_, cover_duals_, complexity_dual_, limit_duals_, duals_for_pricing_
         As for :class:`RuleMasterModel` with ``relax=True``.
     reduced_costs_ : ndarray of shape (K,)
         HiGHS's column duals of the ``w`` columns (equal to
@@ -101,11 +103,12 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
     def __init__(self, literals: Any, labels: Any, clauses: Iterable[Iterable[Any]] = (), *,
                  sample_weight: Any = None, complexity: float | None = None,
                  lambda0: float = 0.0, lambda1: float = 0.0,
-                 options: dict[str, Any] | None = None) -> None:
+                 options: dict[str, Any] | None = None, max_rules: int | None = None,
+                 max_literals: int | None = None) -> None:
         import highspy
 
         self._data = d = MasterData(literals, labels, sample_weight, complexity, lambda0,
-                                     lambda1)
+                                     lambda1, max_rules, max_literals)
         self._inf = highspy.kHighsInf
         self._options = dict(options or {})
         h = highs_with_options(self._options)
@@ -119,6 +122,14 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         if d.budget is not None:
             h.addRows(1, np.array([-self._inf]), np.array([d.budget]), 0,
                       np.zeros(1, dtype=np.int32), np.zeros(0, dtype=np.int32), np.zeros(0))
+        # the limit rows (max_rules, max_literals) follow the budget row
+        self._limit_row0 = n_pos + (d.budget is not None)
+        n_lim = len(d.limits)
+        if n_lim:
+            h.addRows(n_lim, np.full(n_lim, -self._inf),
+                      np.array([rhs for *_, rhs in d.limits], dtype=float), 0,
+                      np.zeros(n_lim, dtype=np.int32), np.zeros(0, dtype=np.int32),
+                      np.zeros(0))
         self._h = h
         self._n_pos = n_pos
         # position of each data row among the label-1 rows (row index in the LP)
@@ -151,6 +162,8 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
                 h.passRowName(t, f"cover({row_label(i)})")
             if d.budget is not None:
                 h.passRowName(base, "complexity")
+            for r, (name, *_) in enumerate(d.limits):
+                h.passRowName(self._limit_row0 + r, name)
             self._rows_named = True
         for c in range(self._named, len(self._data.clauses)):
             self._h.passColName(base + c, f"w({clause_label(c)})")
@@ -175,17 +188,20 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
             return []
         # one addCols call for the batch, its sparse columns built without a Python loop:
         # column t holds P_i on the cover rows of the label-1 rows it covers, then c_k on
-        # the budget row
+        # the budget row, then its coefficients in the limit rows
         k = len(new)
         cov = d.coverage[d.pos, new[0]:new[-1] + 1]  # the new columns are the last ones
         col, row = np.nonzero(cov.T)  # row-major over the transpose: by column, then row
         counts = np.bincount(col, minlength=k)
         idx = row.astype(np.int32)
         val = d.P[d.pos][row].astype(float)
-        if d.budget is not None:
+        extra = [] if d.budget is None else [(self._n_pos, d.cost[new])]
+        extra += [(self._limit_row0 + r, coef)
+                  for r, coef in enumerate(d.limit_coefficients(new))]
+        for row_index, coef in extra:
             ends = np.cumsum(counts)
-            idx = np.insert(idx, ends, self._n_pos).astype(np.int32)
-            val = np.insert(val, ends, d.cost[new])
+            idx = np.insert(idx, ends, row_index).astype(np.int32)
+            val = np.insert(val, ends, coef)
             counts = counts + 1
         starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int32)
         cost = (d.neg_loss[new] + d.penalty[new]).astype(float)
@@ -220,8 +236,9 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         self.cover_duals_ = row_dual[:n_pos].copy()
         lam = -float(row_dual[n_pos]) if d.budget is not None else 0.0
         self.complexity_dual_ = lam + 0.0
-        self.duals_for_pricing_ = {"mu": self.cover_duals_.copy(), "lam": max(lam, 0.0),
-                                   "lambda0": d.lambda0, "lambda1": d.lambda1}
+        nu = [-float(row_dual[self._limit_row0 + r]) for r in range(len(d.limits))]
+        self.limit_duals_ = {name: max(v, 0.0) + 0.0 for (name, *_), v in zip(d.limits, nu)}
+        self.duals_for_pricing_ = d.pricing_duals(self.cover_duals_, lam, nu)
         self._solved = True
         return self.objective_
 
@@ -264,7 +281,8 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
             d = self._data
             small = HighsRuleMaster(A, y.astype(int), cols, sample_weight=P,
                                     complexity=d.budget, lambda0=d.lambda0, lambda1=d.lambda1,
-                                    options=self._options)
+                                    options=self._options, max_rules=d.max_rules,
+                                    max_literals=d.max_literals)
             ip = small.solve_ip(solver="highs", time_limit=time_limit, mip_gap=mip_gap,
                                 incumbent=incumbent, random_seed=random_seed, aggregate=False)
             ip.wall_time = time.perf_counter() - t0
@@ -327,7 +345,8 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         d = self._data
         return RuleMasterModel(d.A, d.y.astype(int), d.clauses, sample_weight=d.P,
                                complexity=d.budget, lambda0=d.lambda0,
-                               lambda1=d.lambda1, relax=relax)
+                               lambda1=d.lambda1, relax=relax, max_rules=d.max_rules,
+                               max_literals=d.max_literals)
 
     def write(self, path: Any) -> None:
         """Write the LP (with its readable names) to ``path`` (.lp or .mps) via HiGHS.

@@ -85,7 +85,8 @@ class MasterIPMixin:
         scale = max(1.0, 1e-3 / float(positive.min())) if positive.size else 1.0
         model = RuleMasterModel(A, y.astype(int), cols, sample_weight=P * scale,
                                 complexity=d.budget, lambda0=d.lambda0 * scale,
-                                lambda1=d.lambda1 * scale)
+                                lambda1=d.lambda1 * scale, max_rules=d.max_rules,
+                                max_literals=d.max_literals)
         options: dict[str, Any] = {}
         if solver == "highs" and random_seed is not None:
             options["random_seed"] = int(random_seed)
@@ -96,15 +97,17 @@ class MasterIPMixin:
                         float(result.bound) / scale, status, time.perf_counter() - t0,
                         "model")
 
-    def _store_duals(self, objective: float, mu: np.ndarray, lam: float) -> float:
+    def _store_duals(self, objective: float, mu: np.ndarray, lam: float,
+                     limit_duals: Any = ()) -> float:
         d = self._data
         lam = max(float(lam), 0.0) + 0.0
+        nu = [max(float(v), 0.0) + 0.0 for v in limit_duals] or [0.0] * len(d.limits)
         self.objective_ = float(objective)
         self.cover_duals_ = np.asarray(mu, dtype=float)
         self.complexity_dual_ = lam
-        self.reduced_costs_ = d.reduced_costs(self.cover_duals_, lam) if d.clauses else \
-            np.zeros(0)
-        self.duals_for_pricing_ = {"mu": self.cover_duals_.copy(), "lam": lam,
-                                   "lambda0": d.lambda0, "lambda1": d.lambda1}
+        self.limit_duals_ = {name: v for (name, *_), v in zip(d.limits, nu)}
+        self.duals_for_pricing_ = p = d.pricing_duals(self.cover_duals_, lam, nu)
+        self.reduced_costs_ = d.reduced_costs(self.cover_duals_, lam, p["lambda0"],
+                                              p["lambda1"]) if d.clauses else np.zeros(0)
         return self.objective_
 

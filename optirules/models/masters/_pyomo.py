@@ -51,6 +51,8 @@ class RuleMasterModel(PoolView, OptModel):
         \text{s.t. } & \xi_i + P_i \sum_{k \in K_i} w_k \ge P_i
             \quad (i \in P^+) && \texttt{cover[i\_i]}\ (\mu_i) \\
         & \sum_{k \in K} c_k w_k \le C && \texttt{complexity}\ (\lambda) \\
+        & \sum_{k \in K} w_k \le R,\quad \sum_{k \in K} |k| w_k \le M
+            && \texttt{max\_rules},\ \texttt{max\_literals}\ (\nu_R, \nu_M) \\
         & \xi \ge 0,\quad w_k \in \{0, 1\}\ (\text{or } w_k \ge 0 \text{ when relaxed})
 
     Budget form (the DRO paper): ``complexity=C`` and :math:`\lambda_0=\lambda_1=0`.
@@ -94,6 +96,11 @@ class RuleMasterModel(PoolView, OptModel):
         The budget :math:`C` of eq 8; ``None`` drops the budget row (penalty form).
     lambda0, lambda1 : float, default 0
         Penalty-form cost per clause and per literal.
+    max_rules, max_literals : int, optional
+        At most ``R`` clauses, at most ``M`` literals in all (rows ``max_rules`` and
+        ``max_literals``; their duals :math:`\nu_R, \nu_M \ge 0` add to
+        :math:`\lambda_0` and :math:`\lambda_1` in the reduced cost, since a clause's
+        coefficient there is 1 and :math:`|k|`).
     relax : bool, default False
         Solve the LP relaxation (``w >= 0``) and read the duals.
     clause_names : sequence of str, optional
@@ -118,10 +125,14 @@ class RuleMasterModel(PoolView, OptModel):
         Relaxed only: duals :math:`\mu_i \ge 0` of the cover rows.
     complexity_dual_ : float
         Relaxed only: :math:`\lambda \ge 0` of the budget row (0 without one).
+    limit_duals_ : dict
+        Relaxed only: the duals :math:`\nu \ge 0` of the ``max_rules`` and
+        ``max_literals`` rows that are set.
     reduced_costs_ : ndarray of shape (K,)
         Relaxed only: reduced costs of the pool's columns from these duals.
     duals_for_pricing_ : dict
-        Relaxed only: ``mu``, ``lam``, ``lambda0``, ``lambda1`` to pass to
+        Relaxed only: ``mu``, ``lam``, ``lambda0``, ``lambda1`` (the penalties plus the
+        limit rows' duals) to pass to
         :class:`~optirules.models.RulePricingModel` or
         :func:`~optirules.models.beam_search_pricing`.
 
@@ -135,9 +146,10 @@ class RuleMasterModel(PoolView, OptModel):
     def __init__(self, literals: Any, labels: Any, clauses: Iterable[Iterable[Any]] = (), *,
                  sample_weight: Any = None, complexity: float | None = None,
                  lambda0: float = 0.0, lambda1: float = 0.0, relax: bool = False,
-                 clause_names: Iterable[str] | None = None) -> None:
+                 clause_names: Iterable[str] | None = None, max_rules: int | None = None,
+                 max_literals: int | None = None) -> None:
         self._data = MasterData(literals, labels, sample_weight, complexity, lambda0,
-                                 lambda1)
+                                 lambda1, max_rules, max_literals)
         self.relax = bool(relax)
         self._data.add(clauses)
         self._names = None if clause_names is None else [str(n) for n in clause_names]
@@ -165,7 +177,8 @@ class RuleMasterModel(PoolView, OptModel):
             self._model = None
             self.result_ = None
             for name in ("w_", "xi_", "selected_", "objective_", "cover_duals_",
-                         "complexity_dual_", "reduced_costs_", "duals_for_pricing_"):
+                         "complexity_dual_", "reduced_costs_", "duals_for_pricing_",
+                         "limit_duals_"):
                 self.__dict__.pop(name, None)
         return [clause_label(k) for k in new]
 
@@ -214,6 +227,11 @@ class RuleMasterModel(PoolView, OptModel):
                 expr=pyo.quicksum(m.cost[k] * m.w[k] for k in m.clauses) <= m.C,
                 doc="the DRO paper eq 8",
             )
+        degree = dict(zip(labels, d.degrees.tolist()))
+        for name, a0, a1, rhs in d.limits if d.clauses else ():
+            setattr(m, name, pyo.Constraint(
+                expr=pyo.quicksum((a0 + a1 * degree[k]) * m.w[k] for k in m.clauses) <= rhs,
+                doc="at most R rules" if name == "max_rules" else "at most M literals"))
         if self.relax:
             m.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT)
         return m
@@ -262,11 +280,13 @@ class RuleMasterModel(PoolView, OptModel):
         duals = _dual_reader(m, result)
         mu = np.array([duals(m.cover[r]) for r in m.rows], dtype=float)
         lam = -duals(m.complexity) if hasattr(m, "complexity") else 0.0
+        nu = [-duals(getattr(m, name)) if hasattr(m, name) else 0.0
+              for name, *_ in d.limits]
         self.cover_duals_ = mu
         self.complexity_dual_ = float(lam) + 0.0
-        self.reduced_costs_ = d.reduced_costs(mu, max(lam, 0.0))
-        self.duals_for_pricing_ = {"mu": mu.copy(), "lam": max(float(lam), 0.0),
-                                   "lambda0": d.lambda0, "lambda1": d.lambda1}
+        self.limit_duals_ = {name: max(v, 0.0) + 0.0 for (name, *_), v in zip(d.limits, nu)}
+        self.duals_for_pricing_ = p = d.pricing_duals(mu, lam, nu)
+        self.reduced_costs_ = d.reduced_costs(mu, p["lam"], p["lambda0"], p["lambda1"])
 
 
 def _dual_reader(m: Any, result: Any) -> Callable[[Any], float]:

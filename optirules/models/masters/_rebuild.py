@@ -52,16 +52,19 @@ class RebuildRuleMaster(MasterIPMixin, PoolView):
         (:func:`~optirules.solvers.available_solvers`).
     route : {"auto", "pyomo", "cvxpy"}, default "auto"
         ``"auto"``: Pyomo when the solver returns duals there, else cvxpy.
+    max_rules, max_literals : int, optional
+        As for :class:`RuleMasterModel`.
     """
 
     def __init__(self, literals: Any, labels: Any, clauses: Iterable[Iterable[Any]] = (), *,
                  sample_weight: Any = None, complexity: float | None = None,
                  lambda0: float = 0.0, lambda1: float = 0.0, solver: str = "highs",
-                 route: str = "auto") -> None:
+                 route: str = "auto", max_rules: int | None = None,
+                 max_literals: int | None = None) -> None:
         from ...solvers import available_solvers
 
         self._data = MasterData(literals, labels, sample_weight, complexity, lambda0,
-                                 lambda1)
+                                 lambda1, max_rules, max_literals)
         self._data.add(clauses)
         key = str(solver).strip().lower()
         info = {s.name: s for s in available_solvers()}.get(key)
@@ -110,9 +113,11 @@ class RebuildRuleMaster(MasterIPMixin, PoolView):
         if self.route == "pyomo":
             lp = RuleMasterModel(d.A, d.y.astype(int), d.clauses, sample_weight=d.P,
                                  complexity=d.budget, lambda0=d.lambda0,
-                                 lambda1=d.lambda1, relax=True)
+                                 lambda1=d.lambda1, relax=True, max_rules=d.max_rules,
+                                 max_literals=d.max_literals)
             lp.solve(self.solver)
-            out = self._store_duals(lp.objective_, lp.cover_duals_, lp.complexity_dual_)
+            out = self._store_duals(lp.objective_, lp.cover_duals_, lp.complexity_dual_,
+                                    list(getattr(lp, "limit_duals_", {}).values()))
         else:
             out = self._solve_cvxpy()
         self.wall_time_ = time.perf_counter() - t0
@@ -137,6 +142,9 @@ class RebuildRuleMaster(MasterIPMixin, PoolView):
             if d.budget is not None:
                 budget = d.cost @ w <= d.budget
                 cons.append(budget)
+            limits = [coef @ w <= rhs for coef, (*_, rhs) in
+                      zip(d.limit_coefficients(np.arange(K)), d.limits)]
+            cons += limits
         else:
             cover = xi >= p_pos
             cons, objective = [cover], cp.sum(xi)
@@ -150,5 +158,6 @@ class RebuildRuleMaster(MasterIPMixin, PoolView):
         alone = ~d.coverage[d.pos].any(axis=1) & (p_pos > 0)
         mu[alone] = 1.0
         lam = float(budget.dual_value) if K and d.budget is not None else 0.0
-        return self._store_duals(float(result.objective), mu, lam)
+        nu = [float(c.dual_value) for c in limits] if K else []
+        return self._store_duals(float(result.objective), mu, lam, nu)
 

@@ -1,0 +1,99 @@
+"""``max_rules`` and ``max_literals`` on the learners: exact (the fit's optimum equals full
+enumeration), certified, in both forms, in the DRO ensemble's members and in the exported
+model."""
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from optirules.learners import BooleanRuleSetClassifier, DRORuleEnsembleClassifier
+from optirules.models import master_objective
+
+
+def _table(seed=0, n=150):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.integers(0, 2, size=(n, 4)), columns=list("pqrs"))
+    y = ((X["p"] & X["q"]) | (X["r"] & (1 - X["s"])) | (X["q"] & X["s"])).to_numpy()
+    return X, np.where(rng.random(n) < 0.1, 1 - y, y)
+
+
+def _optimum(X, y, max_rules, max_literals):
+    """The master optimum over every rule set of clauses of at most 2 literals (literals
+    ``x == 1`` then ``x == 0``, as ``binarizer=None`` makes them) within the limits."""
+    A = np.hstack([X.to_numpy() == 1, X.to_numpy() == 0])
+    L = A.shape[1]
+    clauses = [(i,) for i in range(L)] + list(itertools.combinations(range(L), 2))
+    P = np.full(len(y), 1.0 / len(y))
+    best = np.inf
+    for r in range(max_rules + 1):
+        for subset in itertools.combinations(clauses, r):
+            if max_literals is None or sum(map(len, subset)) <= max_literals:
+                best = min(best, master_objective(A, y == 1, P, list(subset), 0.0, 0.0))
+    return best
+
+
+KW = dict(binarizer=None, max_degree=2, lambda0=0.0, lambda1=0.0, mip_gap=1e-9, tol=0.0,
+          random_state=0)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("max_rules,max_literals", [(1, None), (2, None), (2, 3)])
+def test_the_fit_is_the_enumerated_optimum(seed, max_rules, max_literals):
+    X, y = _table(seed)
+    est = BooleanRuleSetClassifier(max_rules=max_rules, max_literals=max_literals,
+                                   **KW).fit(X, y)
+    best = _optimum(X, y, max_rules, max_literals)
+    assert est.ip_objective_ == pytest.approx(best, abs=1e-12)
+    assert est.gap_certified_ and est.lp_bound_ <= best + 1e-12
+    assert len(est.rules_.rules) <= max_rules
+    if max_literals is not None:
+        assert sum(len(r.conditions) for r in est.rules_.rules) <= max_literals
+
+
+def test_cnf_counts_its_clauses():
+    """A CNF is the negated DNF of the other class: max_rules bounds its clauses, and its
+    optimum is the enumerated one for the complement labels."""
+    X, y = _table(2)
+    est = BooleanRuleSetClassifier(form="cnf", max_rules=2, **KW).fit(X, y)
+    assert len(est.rules_.rules) <= 2
+    assert est.ip_objective_ == pytest.approx(_optimum(X, 1 - y, 2, None), abs=1e-12)
+
+
+def test_the_limit_binds_and_costs_what_the_certificate_says():
+    X, y = _table(0)
+    free = BooleanRuleSetClassifier(**KW).fit(X, y)
+    one = BooleanRuleSetClassifier(max_rules=1, **KW).fit(X, y)
+    assert len(free.rules_.rules) > 1
+    assert len(one.rules_.rules) == 1
+    assert one.ip_objective_ > free.ip_objective_
+    # without a penalty or a limit the free fit has no bound on its number of rules, so
+    # no certificate; the limit gives one
+    assert one.gap_certified_
+    assert one.lp_objective_ >= free.lp_objective_ - 1e-12
+
+
+def test_dro_members_keep_the_limit():
+    X, y = _table(3, n=120)
+    member = BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer=None,
+                                      max_degree=2, max_rules=1)
+    est = DRORuleEnsembleClassifier(complexity=12, n_estimators=2, member=member,
+                                    random_state=0).fit(X, y)
+    assert all(len(m.rules) <= 1 for m in est.members_)
+
+
+def test_the_exported_master_has_the_rows(tmp_path):
+    X, y = _table(0)
+    est = BooleanRuleSetClassifier(max_rules=2, max_literals=3, **KW).fit(X, y)
+    path = tmp_path / "master.lp"
+    est.export_model(path)
+    text = path.read_text()
+    assert "max_rules" in text and "max_literals" in text
+
+
+@pytest.mark.parametrize("bad", [0, -2, 1.5, "two"])
+def test_a_bad_limit_is_refused_before_any_work(bad):
+    X, y = _table(0, n=30)
+    with pytest.raises(ValueError, match="max_rules"):
+        BooleanRuleSetClassifier(max_rules=bad).fit(X, y)
