@@ -301,12 +301,15 @@ def weighted_hamming_loss(A: np.ndarray, y: np.ndarray, clauses: Sequence[Clause
 
 
 # ------------------------------------------------------------------- reduced costs
-def row_prices(y: np.ndarray, P: np.ndarray, mu: np.ndarray) -> np.ndarray:
+def row_prices(y: np.ndarray, P: np.ndarray, mu: np.ndarray, sigma: Any = None
+               ) -> np.ndarray:
     """Price ``v_i`` a clause pays for covering row ``i`` in the pricing problem.
 
     ``v_i = P_i`` for ``i in Z`` (label 0) and ``v_i = -mu_i P_i`` for ``i in P+``
     (label 1), with ``mu`` given over the label-1 rows in row order: the duals of
-    the DRO paper eq 7 scaled by the sample weights.
+    the DRO paper eq 7 scaled by the sample weights.  With the fairness rows of the
+    label-0 rows, ``v_i = P_i (1 - sigma_i)`` there (``sigma`` the duals of their
+    ``neg_cover`` rows, over the label-0 rows in row order; it may make ``v_i < 0``).
 
     Parameters
     ----------
@@ -316,6 +319,8 @@ def row_prices(y: np.ndarray, P: np.ndarray, mu: np.ndarray) -> np.ndarray:
         Row weights.
     mu : array of shape (n_positive,)
         Duals of the label-1 rows' covering constraints, in row order.
+    sigma : array of shape (n_negative,), optional
+        Duals of the label-0 rows' fairness ``neg_cover`` rows, in row order.
 
     Returns
     -------
@@ -324,6 +329,8 @@ def row_prices(y: np.ndarray, P: np.ndarray, mu: np.ndarray) -> np.ndarray:
     """
     v = P.astype(float).copy()
     v[y] = -mu * P[y]
+    if sigma is not None:
+        v[~y] = P[~y] * (1.0 - np.asarray(sigma, dtype=float))
     return v
 
 
@@ -356,7 +363,7 @@ def complexity_costs(degrees: Any, lam: float = 0.0, lambda0: float = 0.0,
 
 def reduced_costs(A: Any, y: Any, clauses: Iterable[Iterable[Any]], mu: Any, *,
                   sample_weight: Any = None, lam: float = 0.0, lambda0: float = 0.0,
-                  lambda1: float = 0.0) -> np.ndarray:
+                  lambda1: float = 0.0, sigma: Any = None) -> np.ndarray:
     r"""Reduced cost of each clause's column in the LP relaxation of the rule master.
 
     .. math::
@@ -386,6 +393,8 @@ def reduced_costs(A: Any, y: Any, clauses: Iterable[Iterable[Any]], mu: Any, *,
         Weights ``P`` (default uniform ``1/N``).
     lam, lambda0, lambda1 : float, default 0
         Complexity-row dual and penalty costs.
+    sigma : array of shape (n_negative,), optional
+        The label-0 rows' fairness duals (:func:`row_prices`).
 
     Returns
     -------
@@ -400,7 +409,8 @@ def reduced_costs(A: Any, y: Any, clauses: Iterable[Iterable[Any]], mu: Any, *,
     lambda1 = check_nonnegative(lambda1, "lambda1")
     ks = normalize_clauses(clauses, A.shape[1])
     cov = clause_coverage(A, ks)
-    return complexity_costs(clause_degrees(ks), lam, lambda0, lambda1) + row_prices(yb, P, mu) @ cov
+    return complexity_costs(clause_degrees(ks), lam, lambda0, lambda1) \
+        + row_prices(yb, P, mu, sigma) @ cov
 
 
 

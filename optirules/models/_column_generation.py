@@ -231,7 +231,9 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
                       skip_ip: bool = False, ip_time_limit: float | None = None,
                       backend: Any = "local", pricer: EnumerationPricer | None = None,
                       tol: float = 0.0, smoothing: float = 0.0, max_rules: int | None = None,
-                      max_literals: int | None = None) -> ColumnGenerationResult:
+                      max_literals: int | None = None, groups: Any = None,
+                      fairness: str | None = None, fairness_tolerance: float = 0.0
+                      ) -> ColumnGenerationResult:
     r"""Column generation for the weighted rule master, then the master IP over the pool.
 
     Parameters
@@ -320,6 +322,23 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         (:math:`\kappa` is at most the limit).  The master is then the direct or the
         rebuilt one and the master IP the MILP (``master_ip="branch_and_bound"`` is
         refused).
+    groups : array-like of shape (N,), optional
+        The protected attribute, one value per row (for ``fairness``).
+    fairness : {None, "equal_opportunity", "predictive_equality", "equalized_odds"}
+        Fairness rows of Lawless, Dash, Günlük and Wei ("Interpretable and Fair Boolean
+        Rule Sets via Column Generation", JMLR 24, 2023) in the master LP and IP: the
+        groups' miss rates of the label-1 rows (equal opportunity), their rates of covered
+        label-0 rows (predictive equality), or both (equalized odds) within
+        ``fairness_tolerance`` of each other.  The miss and cover indicators are exact by
+        one row per pair of a row and a clause covering it, added with the clause; a new
+        clause's pair rows have dual 0, so pricing is that of the plain master with the
+        label-0 rows priced :math:`P_i (1 - \sigma_i)` (:func:`row_prices`) and exact
+        pricing still proves the LP optimal.  The IP's rule set meets the rows exactly on
+        these rows; it is not pruned afterwards, the incumbent before the IP is the empty
+        rule set (always fair), smoothing is off, and the master is the direct or the
+        rebuilt one with the MILP master IP.
+    fairness_tolerance : float, default 0.0
+        The largest difference allowed between two groups' rates.
 
     Returns
     -------
@@ -337,7 +356,8 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         random_seed=random_seed, initial_clauses=initial_clauses, master_ip=master_ip,
         progress=progress, skip_ip=skip_ip, ip_time_limit=ip_time_limit, backend=backend,
         pricer=pricer, tol=tol, smoothing=smoothing, max_rules=max_rules,
-        max_literals=max_literals).run()
+        max_literals=max_literals, groups=groups, fairness=fairness,
+        fairness_tolerance=fairness_tolerance).run()
 
 
 def _copy_duals(d: dict[str, Any]) -> dict[str, Any]:
@@ -360,14 +380,18 @@ class _ColumnGeneration:
                  progress: Callable[[dict[str, Any]], None] | None, skip_ip: bool,
                  ip_time_limit: float | None, backend: Any,
                  pricer: EnumerationPricer | None, tol: float, smoothing: float,
-                 max_rules: int | None = None, max_literals: int | None = None) -> None:
+                 max_rules: int | None = None, max_literals: int | None = None,
+                 groups: Any = None, fairness: str | None = None,
+                 fairness_tolerance: float = 0.0) -> None:
         self.t_start = time.perf_counter()
         if master_ip not in MASTER_IPS:
             raise InputError(f"master_ip must be one of {MASTER_IPS}, got {master_ip!r}.")
         self.max_rules, self.max_literals = max_rules, max_literals
-        if master_ip == "branch_and_bound" and (max_rules, max_literals) != (None, None):
-            raise InputError("master_ip='branch_and_bound' has no max_rules or max_literals "
-                             "rows; use master_ip='milp' or 'auto'.")
+        self.fairness = fairness
+        if master_ip == "branch_and_bound" and (
+                (max_rules, max_literals) != (None, None) or fairness is not None):
+            raise InputError("master_ip='branch_and_bound' has no max_rules, max_literals or "
+                             "fairness rows; use master_ip='milp' or 'auto'.")
         if not (isinstance(tol, (int, float)) and math.isfinite(tol) and tol >= 0):
             raise InputError(f"tol must be a finite number >= 0, got {tol!r}.")
         if not (isinstance(smoothing, (int, float)) and 0 <= smoothing < 1):
@@ -385,6 +409,13 @@ class _ColumnGeneration:
         self.skip_ip, self.ip_time_limit = skip_ip, ip_time_limit
         self.backend, self.tol, self.smoothing = backend, tol, smoothing
         self.use_milp = exact_method == "milp" or (exact_method == "auto" and max_degree > 3)
+        if self.use_milp and fairness is not None:
+            raise InputError(f"fairness={fairness!r} needs exact pricing by enumeration "
+                             "(the pricing MILP would return clauses of the pool, whose pair "
+                             "rows it does not see); use max_degree <= 3 with "
+                             "exact_method='auto' or 'enumerate'.")
+        if fairness is not None:  # smoothed points would need every fairness row's dual
+            self.smoothing = 0.0
         # pricing="auto": beam search first only where exact pricing is costly (degree 3,
         # or the MILP); up to degree 2 the enumeration is one matrix product per row
         # block, and it returns the n_columns best clauses, of which beam search scores a
@@ -399,7 +430,9 @@ class _ColumnGeneration:
                                         complexity=complexity, lambda0=lambda0,
                                         lambda1=lambda1, lp_solver=self.lp_solver,
                                         master=master, max_rules=max_rules,
-                                        max_literals=max_literals)
+                                        max_literals=max_literals, groups=groups,
+                                        fairness=fairness,
+                                        fairness_tolerance=fairness_tolerance)
         self.own_pricer = pricer is None
         self.stats0 = {} if pricer is None else dict(pricer.stats)  # a shared pricer's so far
         if pricer is not None and (pricer.n_rows, pricer.n_lit) != self.A.shape:
@@ -445,9 +478,16 @@ class _ColumnGeneration:
             dl = self.deadline if dl is None else min(dl, self.deadline)
         if self.pricer is None:  # prepared once per run (row blocks, float copy, pairs)
             self.pricer = EnumerationPricer(self.A, backend=self.backend)
-        v = row_prices(self.y, self.P, duals["mu"])
-        return self.pricer.price(v, comp, self.max_degree, k=self.n_columns, pool=self.pool,
-                                 deadline=dl, need_proof=need_proof)
+        v = row_prices(self.y, self.P, duals["mu"], duals.get("sigma"))
+        found, lower, complete = self.pricer.price(v, comp, self.max_degree, k=self.n_columns,
+                                                   pool=self.pool, deadline=dl,
+                                                   need_proof=need_proof)
+        if self.fairness is not None and complete:
+            # a pool clause's reduced cost here leaves out the duals of its own pair rows
+            # (it can be negative while HiGHS's is not): the bound is over the new clauses,
+            # the best of which the enumeration returns first
+            lower = min([0.0] + [r for _, r in found])
+        return found, lower, complete
 
     def dual_value(self, d: dict[str, Any]) -> float:
         """The restricted master's dual objective at duals ``d`` (any ``0 <= mu <= 1``,
@@ -478,7 +518,8 @@ class _ColumnGeneration:
             return []
         cs = [c for c, _ in cand]
         comp = complexity_costs([len(c) for c in cs], d["lam"], d["lambda0"], d["lambda1"])
-        r = comp + row_prices(self.y, self.P, d["mu"]) @ clause_coverage(self.A, cs)
+        r = comp + row_prices(self.y, self.P, d["mu"], d.get("sigma")) @ \
+            clause_coverage(self.A, cs)
         return [(c, float(rk)) for c, rk in zip(cs, r) if rk < -RC_TOL]
 
     def exact_priced(self, duals: dict[str, Any], z: float, kappa: float, need_proof: bool,
@@ -526,7 +567,8 @@ class _ColumnGeneration:
             cand = beam_search_pricing(self.A, self.y_int, self.P, duals["mu"], duals["lam"],
                                        self.max_degree, lambda0=duals["lambda0"],
                                        lambda1=duals["lambda1"], beam_width=self.beam_width,
-                                       k=self.n_columns, exclude=sorted(self.pool))
+                                       k=self.n_columns, exclude=sorted(self.pool),
+                                       sigma=duals.get("sigma"))
             cols = [(c, r) for c, r in cand if r < -RC_TOL and c not in self.pool]
         if not cols and self.pricing in ("exact", "auto"):
             used = "exact" if not used else "beam+exact"
@@ -619,7 +661,9 @@ class _ColumnGeneration:
     def result(self, ip: dict[str, Any], t_ip: float) -> ColumnGenerationResult:
         """The result record: the gap of the IP's rule set to the certified bound."""
         A, y, P = self.A, self.y, self.P
-        chosen = prune_redundant(A, y, P, ip["chosen"], self.lambda0, self.lambda1)
+        chosen = ip["chosen"]
+        if self.fairness is None:  # dropping a clause may break the fairness rows
+            chosen = prune_redundant(A, y, P, chosen, self.lambda0, self.lambda1)
         ip_obj = master_objective(A, y, P, chosen, self.lambda0, self.lambda1)
         certified = math.isfinite(self.best_bound)
         if certified:

@@ -372,7 +372,7 @@ class PoolIP:
         self.merged = _merged_rows(run.A, run.y, run.P, self.pool, cov) if self.pool else None
         self.n_cover = 0 if self.merged is None else int(np.count_nonzero(self.merged[1]))
         self.limits = (run.max_rules, run.max_literals)
-        self.limited = self.limits != (None, None)
+        self.limited = self.limits != (None, None) or run.fairness is not None
         self.enumerated = (run.master_ip == "auto" and run.complexity is not None
                            and run.complexity < 8 and not self.limited)
         self.rc_lp = np.asarray(master.reduced_costs_, dtype=float)
@@ -402,6 +402,8 @@ class PoolIP:
         ``skip_ip`` the restricted LP's solution rounded; on a large IP the restricted IPs
         over the LP's largest columns, each followed by local search."""
         r = self.run
+        if r.fairness is not None:  # the empty rule set meets every fairness row
+            return [], self.objective([]), "empty rule set (fairness rows)"
         inc = _greedy_rule_set(r.A, r.y, r.P, self.pool, r.complexity, r.lambda0,
                                r.lambda1, merged=self.merged, limits=self.limits)
         inc = self.improved(inc)

@@ -49,7 +49,8 @@ class _PricingData:
     """Validated pricing inputs shared by the MILP and the beam search."""
 
     def __init__(self, A: Any, y: Any, sample_weight: Any, mu: Any, lam: Any,
-                 max_degree: Any, lambda0: Any, lambda1: Any, exclude: Any) -> None:
+                 max_degree: Any, lambda0: Any, lambda1: Any, exclude: Any,
+                 sigma: Any = None) -> None:
         self.A = check_literal_matrix(A)
         n_rows, n_lit = self.A.shape
         self.y = check_labels(y, n_rows)
@@ -66,11 +67,13 @@ class _PricingData:
             )
         self.max_degree = int(min(max_degree, n_lit))
         self.exclude = [k for k in normalize_clauses(exclude or (), n_lit) if k]
-        self.v = row_prices(self.y, self.P, self.mu)
+        self.sigma = sigma
+        self.v = row_prices(self.y, self.P, self.mu, sigma)
 
     def reduced_costs(self, clauses: list[Clause]) -> np.ndarray:
         return reduced_costs(self.A, self.y, clauses, self.mu, sample_weight=self.P,
-                             lam=self.lam, lambda0=self.lambda0, lambda1=self.lambda1)
+                             lam=self.lam, lambda0=self.lambda0, lambda1=self.lambda1,
+                             sigma=self.sigma)
 
 
 class RulePricingModel(OptModel):
@@ -260,7 +263,7 @@ def beam_search_pricing(A: Any, y: Any, sample_weight: Any, mu: Any, lam: float 
                         max_degree: int = 3, *, lambda0: float = 0.0, lambda1: float = 0.0,
                         beam_width: int = 10, k: int = 10,
                         exclude: Iterable[Iterable[Any]] | None = None,
-                        ) -> list[tuple[Clause, float]]:
+                        sigma: Any = None) -> list[tuple[Clause, float]]:
     r"""Beam search for clauses of small reduced cost (a fast pricing heuristic).
 
     Level 1 scores every single literal; level ``d + 1`` extends each of the
@@ -288,6 +291,8 @@ def beam_search_pricing(A: Any, y: Any, sample_weight: Any, mu: Any, lam: float 
     exclude : iterable of clauses, optional
         Clauses never returned (e.g. those already in the master); they are still
         expanded.
+    sigma : array of shape (n_negative,), optional
+        The label-0 rows' fairness duals (:func:`~optirules.models.row_prices`).
 
     Returns
     -------
@@ -298,7 +303,8 @@ def beam_search_pricing(A: Any, y: Any, sample_weight: Any, mu: Any, lam: float 
         if isinstance(value, (bool, np.bool_)) or not isinstance(
                 value, (int, np.integer)) or value < 1:
             raise InputError(f"{name} must be an integer >= 1, got {value!r}.")
-    d = _PricingData(A, y, sample_weight, mu, lam, max_degree, lambda0, lambda1, exclude)
+    d = _PricingData(A, y, sample_weight, mu, lam, max_degree, lambda0, lambda1, exclude,
+                     sigma)
     with blas_threads(1):  # skinny products: one BLAS thread (see blas_threads)
         return _beam_search(d, beam_width, k)
 

@@ -7,7 +7,7 @@ them from here, so a value changed here is the one every part uses.
 
 from __future__ import annotations
 
-__all__ = ["BRANCH_AND_BOUND_ROWS", "EXACT_METHODS", "MASTERS", "MASTER_IPS",
+__all__ = ["BRANCH_AND_BOUND_ROWS", "EXACT_METHODS", "FAIRNESS", "MASTERS", "MASTER_IPS",
            "MAX_ENUMERATED_CLAUSES", "PRICING"]
 
 #: how column generation prices (``pricing=``): beam search first where exact pricing is
@@ -18,6 +18,11 @@ PRICING = ("auto", "exact", "beam")
 EXACT_METHODS = ("auto", "enumerate", "milp")
 #: how the final master IP is solved (``column_generation(master_ip=)``)
 MASTER_IPS = ("milp", "auto", "branch_and_bound")
+#: the fairness rows of the rule master (``column_generation(fairness=)``): equal miss
+#: rates of the label-1 rows across groups (equal opportunity: equal true-positive rates),
+#: equal rates of covered label-0 rows (predictive equality: equal false-positive rates),
+#: or both (equalized odds)
+FAIRNESS = ("equal_opportunity", "predictive_equality", "equalized_odds")
 #: implementations of the restricted master LP (``restricted_master(master=)``)
 MASTERS = ("auto", "direct", "merged", "dual", "persistent", "rebuild")
 #: master_ip="auto" on HiGHS solves master IPs of at least this many merged label-1 rows by

@@ -109,7 +109,7 @@ def test_limits_written_in_the_model(tmp_path):
 @pytest.mark.parametrize("master", ["merged", "dual", "persistent"])
 def test_limits_refused_by_masters_without_rows(master):
     A, y, P = _data(3)
-    with pytest.raises(InputError, match="max_rules or max_literals"):
+    with pytest.raises(InputError, match="no max_rules, max_literals or fairness rows"):
         column_generation(A, y, P, max_degree=1, max_rules=2, master=master)
 
 

@@ -25,6 +25,7 @@ from .._clauses import (
     normalize_clauses,
     row_prices,
 )
+from ._fairness import FairnessRows
 
 
 def aggregate_rows(coverage: np.ndarray, labels: np.ndarray, weights: np.ndarray
@@ -99,7 +100,8 @@ class MasterData:
 
     def __init__(self, A: Any, y: Any, sample_weight: Any, complexity: Any,
                  lambda0: Any, lambda1: Any, max_rules: Any = None,
-                 max_literals: Any = None) -> None:
+                 max_literals: Any = None, groups: Any = None, fairness: str | None = None,
+                 fairness_tolerance: float = 0.0) -> None:
         self.A = check_literal_matrix(A)
         n_rows = self.A.shape[0]
         self.y = check_labels(y, n_rows)
@@ -117,6 +119,13 @@ class MasterData:
         self.lambda1 = check_nonnegative(lambda1, "lambda1")
         self.max_rules = check_limit(max_rules, "max_rules")
         self.max_literals = check_limit(max_literals, "max_literals")
+        self.neg = np.flatnonzero(~self.y)
+        self.fair: FairnessRows | None = None
+        if fairness is not None:
+            if groups is None:
+                raise InputError(f"fairness={fairness!r} needs the protected attribute "
+                                 "(groups, one value per row).")
+            self.fair = FairnessRows(self.y, self.P, groups, fairness, fairness_tolerance)
         self.clauses: list[Clause] = []
         self.index: dict[Clause, int] = {}
         self.coverage = np.zeros((n_rows, 0), dtype=bool)
@@ -174,8 +183,8 @@ class MasterData:
         """The number of literals of each pool clause."""
         return np.rint(self.cost - 1.0).astype(np.int64)
 
-    def pricing_duals(self, mu: np.ndarray, lam: float, limit_duals: Any = ()
-                      ) -> dict[str, Any]:
+    def pricing_duals(self, mu: np.ndarray, lam: float, limit_duals: Any = (),
+                      sigma: Any = None) -> dict[str, Any]:
         r"""The duals pricing takes: a limit row's dual :math:`\nu \ge 0` adds to the
         per-clause (``max_rules``) or per-literal (``max_literals``) penalty, since a
         column's coefficient in that row is 1 or :math:`|k|`."""
@@ -183,15 +192,20 @@ class MasterData:
         for (_, a0, a1, _), nu in zip(self.limits, limit_duals):
             lambda0 += a0 * max(float(nu), 0.0)
             lambda1 += a1 * max(float(nu), 0.0)
-        return {"mu": np.array(mu, dtype=float, copy=True), "lam": max(float(lam), 0.0) + 0.0,
-                "lambda0": lambda0, "lambda1": lambda1}
+        out = {"mu": np.array(mu, dtype=float, copy=True), "lam": max(float(lam), 0.0) + 0.0,
+               "lambda0": lambda0, "lambda1": lambda1}
+        if self.fair is not None and self.fair.negative:  # the label-0 rows' neg_cover duals
+            out["sigma"] = np.maximum(np.asarray(sigma, dtype=float), 0.0)
+        return out
 
     def reduced_costs(self, mu: np.ndarray, lam: float, lambda0: float | None = None,
-                      lambda1: float | None = None) -> np.ndarray:
+                      lambda1: float | None = None, sigma: Any = None) -> np.ndarray:
         """Reduced costs of the pool's columns (the same formula as
         ``_clauses.reduced_costs``; ``lambda0``/``lambda1`` the penalties with the limit
-        rows' duals added, :meth:`pricing_duals`)."""
-        v = row_prices(self.y, self.P, mu)
+        rows' duals added, :meth:`pricing_duals`; ``sigma`` the label-0 rows' fairness
+        duals).  With fairness rows the pair rows' duals of the pool columns are left out,
+        which can only lower these values (a bound for reduced-cost fixing)."""
+        v = row_prices(self.y, self.P, mu, sigma)
         return complexity_costs(clause_degrees(self.clauses), lam,
                                 self.lambda0 if lambda0 is None else lambda0,
                                 self.lambda1 if lambda1 is None else lambda1) \

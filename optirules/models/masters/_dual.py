@@ -175,7 +175,7 @@ class DualHighsRuleMaster(MasterIPMixin, PoolView):
                                     random_seed=random_seed, aggregate=aggregate)
         t0 = time.perf_counter()
         cols = self._ip_columns(clauses)
-        A, y, P = self._ip_rows(cols, aggregate)
+        A, y, P, _ = self._ip_rows(cols, aggregate)
         d = self._data
         primal = HighsRuleMaster(A, y.astype(int), cols, sample_weight=P,
                                  complexity=d.budget, lambda0=d.lambda0, lambda1=d.lambda1,

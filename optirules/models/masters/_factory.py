@@ -33,7 +33,8 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
                       clauses: Sequence[Clause] = (), *, complexity: float | None = None,
                       lambda0: float = 0.0, lambda1: float = 0.0, lp_solver: str = "highs",
                       master: str = "auto", max_rules: int | None = None,
-                      max_literals: int | None = None) -> Any:
+                      max_literals: int | None = None, groups: Any = None,
+                      fairness: str | None = None, fairness_tolerance: float = 0.0) -> Any:
     """The restricted master LP implementation for ``lp_solver``.
 
     ``master``: ``"direct"`` (:class:`~optirules.models.HighsRuleMaster`,
@@ -78,6 +79,9 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
     max_rules, max_literals : int, optional
         The limit rows of :class:`~optirules.models.RuleMasterModel`; the direct and the
         rebuilt masters hold them (``"auto"`` picks one of those), the others refuse them.
+    groups, fairness, fairness_tolerance
+        The fairness rows of :class:`~optirules.models.RuleMasterModel`, held by the same
+        two masters.
 
     Returns
     -------
@@ -87,10 +91,10 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
     if master not in MASTERS:
         raise InputError(f"master must be one of {MASTERS}, got {master!r}.")
     lp_solver = lp_solver.strip().lower()
-    limited = max_rules is not None or max_literals is not None
+    limited = max_rules is not None or max_literals is not None or fairness is not None
     if limited and master in ("merged", "dual", "persistent"):
-        raise InputError(f"master={master!r} has no max_rules or max_literals rows; use "
-                         "master='auto', 'direct' (HiGHS) or 'rebuild'.")
+        raise InputError(f"master={master!r} has no max_rules, max_literals or fairness "
+                         "rows; use master='auto', 'direct' (HiGHS) or 'rebuild'.")
     if limited and master == "auto":
         master = "direct" if lp_solver == "highs" else "rebuild"
     if master == "auto":
@@ -112,11 +116,16 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
         cls = {"direct": HighsRuleMaster, "merged": MergedHighsRuleMaster,
                "dual": DualHighsRuleMaster}[master]
         limits = dict(max_rules=max_rules, max_literals=max_literals) if limited else {}
+        if fairness is not None:
+            limits.update(groups=groups, fairness=fairness,
+                          fairness_tolerance=fairness_tolerance)
         return cls(A, y, clauses, sample_weight=P, complexity=complexity, lambda0=lambda0,
                    lambda1=lambda1, options=LP_TOLERANCES, **limits)
     kw = dict(sample_weight=P, complexity=complexity, lambda0=lambda0, lambda1=lambda1,
               solver=lp_solver)
     if master == "persistent":
         return PersistentRuleMaster(A, y, clauses, **kw)
+    if fairness is not None:
+        kw.update(groups=groups, fairness=fairness, fairness_tolerance=fairness_tolerance)
     return RebuildRuleMaster(A, y, clauses, max_rules=max_rules, max_literals=max_literals,
                              **kw)

@@ -18,6 +18,7 @@ from ._data import (
     MasterData,
     PoolView,
 )
+from ._highs_fair import FairLayout
 from ._highs_lp import (
     highs_with_options,
     run_lp,
@@ -84,6 +85,10 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         Extra HiGHS options (``{"primal_feasibility_tolerance": 1e-9}`` ...).
     max_rules, max_literals : int, optional
         As for :class:`RuleMasterModel` (rows after the budget row).
+    groups, fairness, fairness_tolerance
+        As for :class:`RuleMasterModel`: the :math:`\delta` columns follow the
+        :math:`\xi` columns, the fairness rows the limit rows, and each clause's pair rows
+        are added with its column.
 
     Attributes
     ----------
@@ -104,16 +109,21 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
                  sample_weight: Any = None, complexity: float | None = None,
                  lambda0: float = 0.0, lambda1: float = 0.0,
                  options: dict[str, Any] | None = None, max_rules: int | None = None,
-                 max_literals: int | None = None) -> None:
+                 max_literals: int | None = None, groups: Any = None,
+                 fairness: str | None = None, fairness_tolerance: float = 0.0) -> None:
         import highspy
 
         self._data = d = MasterData(literals, labels, sample_weight, complexity, lambda0,
-                                     lambda1, max_rules, max_literals)
+                                     lambda1, max_rules, max_literals, groups, fairness,
+                                     fairness_tolerance)
         self._inf = highspy.kHighsInf
         self._options = dict(options or {})
         h = highs_with_options(self._options)
         n_pos = len(d.pos)
-        h.addVars(n_pos, np.zeros(n_pos), np.full(n_pos, self._inf))
+        # with fairness rows on the label-1 rows, xi_i <= P_i (their miss indicator)
+        xi_upper = d.P[d.pos].astype(float) if d.fair is not None and d.fair.positive else \
+            np.full(n_pos, self._inf)
+        h.addVars(n_pos, np.zeros(n_pos), xi_upper)
         h.changeColsCost(n_pos, np.arange(n_pos, dtype=np.int32), np.ones(n_pos))
         p_pos = d.P[d.pos]
         h.addRows(n_pos, p_pos.astype(float), np.full(n_pos, self._inf), n_pos,
@@ -132,6 +142,8 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
                       np.zeros(0))
         self._h = h
         self._n_pos = n_pos
+        self._fair = None if d.fair is None else FairLayout(self)
+        self._w0 = n_pos if self._fair is None else self._fair.w0  # the first w column
         # position of each data row among the label-1 rows (row index in the LP)
         self._pos_row = np.full(d.A.shape[0], -1, dtype=np.int64)
         self._pos_row[d.pos] = np.arange(n_pos)
@@ -154,14 +166,16 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         :meth:`solve_ip`): one ``passColName`` call per column is a measurable share of a
         column-generation iteration.
         """
-        base = self._n_pos
+        base = self._w0
+        if self._fair is not None:
+            self._fair.name(self)
         if not self._rows_named:  # xi columns and rows: one Python call each (slow on 1M rows)
             h, d = self._h, self._data
             for t, i in enumerate(d.pos):
                 h.passColName(t, f"xi({row_label(i)})")
                 h.passRowName(t, f"cover({row_label(i)})")
             if d.budget is not None:
-                h.passRowName(base, "complexity")
+                h.passRowName(self._n_pos, "complexity")
             for r, (name, *_) in enumerate(d.limits):
                 h.passRowName(self._limit_row0 + r, name)
             self._rows_named = True
@@ -203,10 +217,19 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
             idx = np.insert(idx, ends, row_index).astype(np.int32)
             val = np.insert(val, ends, coef)
             counts = counts + 1
+        if self._fair is not None and self._fair.n_delta:  # the neg_cover rows come last
+            c2, r2, v2 = self._fair.column_entries(self, d.coverage[d.neg, new[0]:new[-1] + 1])
+            col = np.repeat(np.arange(k), counts)
+            order = np.argsort(np.concatenate([col, c2]), kind="stable")
+            idx = np.concatenate([idx, r2]).astype(np.int32)[order]
+            val = np.concatenate([val, v2])[order]
+            counts = counts + np.bincount(c2, minlength=k)
         starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int32)
         cost = (d.neg_loss[new] + d.penalty[new]).astype(float)
         self._h.addCols(k, cost, np.zeros(k), np.full(k, self._inf), int(idx.size), starts,
                         idx, val)
+        if self._fair is not None:
+            self._fair.add_pair_rows(self, new)
         return [clause_label(c) for c in new]
 
     def solve(self) -> float:
@@ -226,19 +249,20 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         col_value = np.asarray(sol.col_value)
         col_dual = np.asarray(sol.col_dual)
         row_dual = np.asarray(sol.row_dual)
-        n_pos = self._n_pos
+        n_pos, w0 = self._n_pos, self._w0
         self.iterations_ = int(info.simplex_iteration_count)
         self.objective_ = float(info.objective_function_value)
         self.xi_ = col_value[:n_pos].copy()
-        self.w_ = col_value[n_pos:].copy()
-        self.reduced_costs_ = col_dual[n_pos:].copy()
+        self.w_ = col_value[w0:].copy()
+        self.reduced_costs_ = col_dual[w0:].copy()
         self.selected_ = [d.clauses[k] for k in np.flatnonzero(self.w_ > 0.5)]
         self.cover_duals_ = row_dual[:n_pos].copy()
         lam = -float(row_dual[n_pos]) if d.budget is not None else 0.0
         self.complexity_dual_ = lam + 0.0
         nu = [-float(row_dual[self._limit_row0 + r]) for r in range(len(d.limits))]
         self.limit_duals_ = {name: max(v, 0.0) + 0.0 for (name, *_), v in zip(d.limits, nu)}
-        self.duals_for_pricing_ = d.pricing_duals(self.cover_duals_, lam, nu)
+        sigma = None if self._fair is None else self._fair.sigma(row_dual)
+        self.duals_for_pricing_ = d.pricing_duals(self.cover_duals_, lam, nu, sigma)
         self._solved = True
         return self.objective_
 
@@ -277,12 +301,13 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         t0 = time.perf_counter()
         cols = self._ip_columns(clauses)
         if aggregate:
-            A, y, P = self._ip_rows(cols, True)
+            A, y, P, first = self._ip_rows(cols, True)
             d = self._data
             small = HighsRuleMaster(A, y.astype(int), cols, sample_weight=P,
                                     complexity=d.budget, lambda0=d.lambda0, lambda1=d.lambda1,
                                     options=self._options, max_rules=d.max_rules,
-                                    max_literals=d.max_literals)
+                                    max_literals=d.max_literals,
+                                    **self._fairness_kwargs(first))
             ip = small.solve_ip(solver="highs", time_limit=time_limit, mip_gap=mip_gap,
                                 incumbent=incumbent, random_seed=random_seed, aggregate=False)
             ip.wall_time = time.perf_counter() - t0
@@ -291,7 +316,7 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         K = len(d.clauses)
         keep = np.zeros(K, dtype=bool)
         keep[[d.index[c] for c in cols]] = True
-        idx = (n_pos + np.arange(K)).astype(np.int32)
+        idx = (self._w0 + np.arange(K)).astype(np.int32)
         h.changeColsBounds(K, idx, np.zeros(K), keep.astype(float))
         h.changeColsIntegrality(K, idx, np.full(K, highspy.HighsVarType.kInteger))
         # ``incumbent`` is not passed as a start solution (setSolution): HiGHS 1.16 mapped a
@@ -314,7 +339,7 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         self._name_columns()
         try:
             result = solve(h, "highs", time_limit=time_limit, mip_gap=mip_gap, **options)
-            w = np.asarray(h.getSolution().col_value, dtype=float)[n_pos:]
+            w = np.asarray(h.getSolution().col_value, dtype=float)[self._w0:]
         finally:
             h.changeColsIntegrality(K, idx, np.full(K, highspy.HighsVarType.kContinuous))
             h.changeColsBounds(K, idx, np.zeros(K), np.full(K, self._inf))
@@ -346,7 +371,8 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         return RuleMasterModel(d.A, d.y.astype(int), d.clauses, sample_weight=d.P,
                                complexity=d.budget, lambda0=d.lambda0,
                                lambda1=d.lambda1, relax=relax, max_rules=d.max_rules,
-                               max_literals=d.max_literals)
+                               max_literals=d.max_literals,
+                               **self._fairness_kwargs(np.arange(d.A.shape[0])))
 
     def write(self, path: Any) -> None:
         """Write the LP (with its readable names) to ``path`` (.lp or .mps) via HiGHS.

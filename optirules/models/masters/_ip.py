@@ -17,6 +17,7 @@ from .._clauses import (
 from ._data import (
     MasterData,
     aggregate_rows,
+    refine_groups,
 )
 from ._protocol import (
     MasterIP,
@@ -44,15 +45,30 @@ class MasterIPMixin:
         return cols
 
     def _ip_rows(self, cols: list[Clause], aggregate: bool
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(A, y, P)`` of the master IP over ``cols``: the rows as given, or with the rows
-        of equal label and equal coverage over ``cols`` merged (:func:`aggregate_rows`)."""
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(A, y, P, rows)`` of the master IP over ``cols``: the rows as given, or with
+        the rows of equal label and equal coverage over ``cols`` merged
+        (:func:`aggregate_rows`; with fairness rows, of equal group too); ``rows`` the data
+        row each stands for."""
         d = self._data
         if not aggregate:
-            return d.A, d.y, d.P
+            return d.A, d.y, d.P, np.arange(d.A.shape[0])
         idx = np.array([d.index[c] for c in cols], dtype=np.int64)
-        first, weights, _ = aggregate_rows(d.coverage[:, idx], d.y, d.P)
-        return d.A[first], d.y[first], weights
+        if d.fair is None:
+            first, weights, _ = aggregate_rows(d.coverage[:, idx], d.y, d.P)
+        else:  # rows of one group only: its rates are sums over its rows
+            key = d.y.astype(np.int64) * d.fair.labels.size + d.fair.codes
+            group, first = refine_groups(key, d.coverage[:, idx])
+            weights = np.bincount(group, weights=d.P, minlength=first.size)
+        return d.A[first], d.y[first], weights, first
+
+    def _fairness_kwargs(self, rows: np.ndarray) -> dict[str, Any]:
+        """The fairness arguments of a master over the data rows ``rows``."""
+        f = self._data.fair
+        if f is None:
+            return {}
+        return {"groups": f.labels[f.codes[rows]], "fairness": f.kind,
+                "fairness_tolerance": f.tolerance}
 
     @solve_ip_doc
     def solve_ip(self, clauses: Iterable[Iterable[Any]] | None = None, *,
@@ -80,13 +96,13 @@ class MasterIPMixin:
         t0 = time.perf_counter()
         cols = self._ip_columns(clauses)
         d = self._data
-        A, y, P = self._ip_rows(cols, aggregate)
+        A, y, P, rows = self._ip_rows(cols, aggregate)
         positive = P[P > 0]
         scale = max(1.0, 1e-3 / float(positive.min())) if positive.size else 1.0
         model = RuleMasterModel(A, y.astype(int), cols, sample_weight=P * scale,
                                 complexity=d.budget, lambda0=d.lambda0 * scale,
                                 lambda1=d.lambda1 * scale, max_rules=d.max_rules,
-                                max_literals=d.max_literals)
+                                max_literals=d.max_literals, **self._fairness_kwargs(rows))
         options: dict[str, Any] = {}
         if solver == "highs" and random_seed is not None:
             options["random_seed"] = int(random_seed)
@@ -98,7 +114,7 @@ class MasterIPMixin:
                         "model")
 
     def _store_duals(self, objective: float, mu: np.ndarray, lam: float,
-                     limit_duals: Any = ()) -> float:
+                     limit_duals: Any = (), sigma: Any = None) -> float:
         d = self._data
         lam = max(float(lam), 0.0) + 0.0
         nu = [max(float(v), 0.0) + 0.0 for v in limit_duals] or [0.0] * len(d.limits)
@@ -106,8 +122,9 @@ class MasterIPMixin:
         self.cover_duals_ = np.asarray(mu, dtype=float)
         self.complexity_dual_ = lam
         self.limit_duals_ = {name: v for (name, *_), v in zip(d.limits, nu)}
-        self.duals_for_pricing_ = p = d.pricing_duals(self.cover_duals_, lam, nu)
+        self.duals_for_pricing_ = p = d.pricing_duals(self.cover_duals_, lam, nu, sigma)
         self.reduced_costs_ = d.reduced_costs(self.cover_duals_, lam, p["lambda0"],
-                                              p["lambda1"]) if d.clauses else np.zeros(0)
+                                              p["lambda1"], p.get("sigma")) \
+            if d.clauses else np.zeros(0)
         return self.objective_
 

@@ -96,6 +96,16 @@ class RuleMasterModel(PoolView, OptModel):
         The budget :math:`C` of eq 8; ``None`` drops the budget row (penalty form).
     lambda0, lambda1 : float, default 0
         Penalty-form cost per clause and per literal.
+    groups : array-like of shape (N,), optional
+        The protected attribute (one value per row) of the fairness rows.
+    fairness : {None, "equal_opportunity", "predictive_equality", "equalized_odds"}
+        The fairness rows (the constraints ``exact_pos``, ``fnr``, ``neg_cover``,
+        ``exact_neg``, ``fpr`` of :mod:`optirules.models.masters._fairness`, Lawless et al.
+        2023): the label-1 rows' miss rates (equal opportunity), the label-0 rows'
+        coverage rates (predictive equality), or both, within ``fairness_tolerance`` of each
+        other across groups.
+    fairness_tolerance : float, default 0.0
+        The largest difference allowed between two groups' rates.
     max_rules, max_literals : int, optional
         At most ``R`` clauses, at most ``M`` literals in all (rows ``max_rules`` and
         ``max_literals``; their duals :math:`\nu_R, \nu_M \ge 0` add to
@@ -147,9 +157,11 @@ class RuleMasterModel(PoolView, OptModel):
                  sample_weight: Any = None, complexity: float | None = None,
                  lambda0: float = 0.0, lambda1: float = 0.0, relax: bool = False,
                  clause_names: Iterable[str] | None = None, max_rules: int | None = None,
-                 max_literals: int | None = None) -> None:
+                 max_literals: int | None = None, groups: Any = None,
+                 fairness: str | None = None, fairness_tolerance: float = 0.0) -> None:
         self._data = MasterData(literals, labels, sample_weight, complexity, lambda0,
-                                 lambda1, max_rules, max_literals)
+                                 lambda1, max_rules, max_literals, groups, fairness,
+                                 fairness_tolerance)
         self.relax = bool(relax)
         self._data.add(clauses)
         self._names = None if clause_names is None else [str(n) for n in clause_names]
@@ -232,6 +244,8 @@ class RuleMasterModel(PoolView, OptModel):
             setattr(m, name, pyo.Constraint(
                 expr=pyo.quicksum((a0 + a1 * degree[k]) * m.w[k] for k in m.clauses) <= rhs,
                 doc="at most R rules" if name == "max_rules" else "at most M literals"))
+        if d.fair is not None:
+            _fairness_rows(m, d, labels)
         if self.relax:
             m.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT)
         return m
@@ -285,8 +299,59 @@ class RuleMasterModel(PoolView, OptModel):
         self.cover_duals_ = mu
         self.complexity_dual_ = float(lam) + 0.0
         self.limit_duals_ = {name: max(v, 0.0) + 0.0 for (name, *_), v in zip(d.limits, nu)}
-        self.duals_for_pricing_ = p = d.pricing_duals(mu, lam, nu)
-        self.reduced_costs_ = d.reduced_costs(mu, p["lam"], p["lambda0"], p["lambda1"])
+        sigma = None
+        if d.fair is not None and d.fair.negative:
+            sigma = np.array([-duals(m.neg_cover[r]) for r in m.neg_rows], dtype=float)
+        self.duals_for_pricing_ = p = d.pricing_duals(mu, lam, nu, sigma)
+        self.reduced_costs_ = d.reduced_costs(mu, p["lam"], p["lambda0"], p["lambda1"],
+                                              p.get("sigma"))
+
+
+def _fairness_rows(m: Any, d: Any, labels: list[str]) -> None:
+    """The fairness rows of :mod:`._fairness` on the Pyomo model ``m``: ``xi <= P``,
+    ``exact_pos``, ``fnr(a,b)`` on the label-1 rows; ``delta``, ``neg_cover``,
+    ``exact_neg``, ``fpr(a,b)`` on the label-0 rows."""
+    import pyomo.environ as pyo
+
+    f = d.fair
+    eps = f.tolerance
+    if f.positive:
+        rows = list(m.rows)
+        pairs = [(rows[t], labels[k]) for t, k in zip(*np.nonzero(d.coverage[d.pos]))]
+        for r, i in zip(rows, d.pos):
+            m.xi[r].setub(float(d.P[i]))
+        m.exact_pos = pyo.Constraint(
+            pairs, rule=lambda m, r, k: m.xi[r] + m.P[r] * m.w[k] <= m.P[r],
+            doc="xi_i = 0 when a chosen clause covers row i")
+        names, M = f.rate_rows("pos")
+        m.fnr = pyo.Constraint(
+            names, rule=lambda m, n: pyo.quicksum(
+                float(M[names.index(n), t]) * m.xi[rows[t]]
+                for t in np.flatnonzero(M[names.index(n)])) <= eps,
+            doc="false-negative rate of group a minus that of group b")
+    if f.negative:
+        neg = [row_label(i) for i in d.neg]
+        m.neg_rows = pyo.Set(initialize=neg, ordered=True, doc="label-0 rows")
+        weight = dict(zip(neg, d.P[d.neg].tolist()))
+        m.delta = pyo.Var(m.neg_rows, bounds=lambda m, r: (0.0, weight[r]), initialize=0.0,
+                          doc="P_i when a chosen clause covers row i")
+        cov = d.coverage[d.neg]
+        covering = {neg[t]: [labels[k] for k in np.flatnonzero(cov[t])]
+                    for t in range(len(neg))}
+        m.neg_cover = pyo.Constraint(
+            m.neg_rows, rule=lambda m, r: m.delta[r]
+            - weight[r] * pyo.quicksum(m.w[k] for k in covering[r]) <= 0,
+            doc="delta_i = 0 when no chosen clause covers row i")
+        pairs = [(neg[t], labels[k]) for t, k in zip(*np.nonzero(cov))]
+        m.exact_neg = pyo.Constraint(
+            pairs, rule=lambda m, r, k: m.delta[r] - weight[r] * m.w[k] >= 0,
+            doc="delta_i = P_i when a chosen clause covers row i")
+        names, M = f.rate_rows("neg")
+        m.fpr = pyo.Constraint(
+            names, rule=lambda m, n: pyo.quicksum(
+                float(M[names.index(n), t]) * m.delta[neg[t]]
+                for t in np.flatnonzero(M[names.index(n)])) <= eps,
+            doc="false-positive rate of group a minus that of group b")
 
 
 def _dual_reader(m: Any, result: Any) -> Callable[[Any], float]:

@@ -52,19 +52,21 @@ class RebuildRuleMaster(MasterIPMixin, PoolView):
         (:func:`~optirules.solvers.available_solvers`).
     route : {"auto", "pyomo", "cvxpy"}, default "auto"
         ``"auto"``: Pyomo when the solver returns duals there, else cvxpy.
-    max_rules, max_literals : int, optional
-        As for :class:`RuleMasterModel`.
+    max_rules, max_literals, groups, fairness, fairness_tolerance
+        As for :class:`RuleMasterModel` (fairness on the Pyomo route only).
     """
 
     def __init__(self, literals: Any, labels: Any, clauses: Iterable[Iterable[Any]] = (), *,
                  sample_weight: Any = None, complexity: float | None = None,
                  lambda0: float = 0.0, lambda1: float = 0.0, solver: str = "highs",
                  route: str = "auto", max_rules: int | None = None,
-                 max_literals: int | None = None) -> None:
+                 max_literals: int | None = None, groups: Any = None,
+                 fairness: str | None = None, fairness_tolerance: float = 0.0) -> None:
         from ...solvers import available_solvers
 
         self._data = MasterData(literals, labels, sample_weight, complexity, lambda0,
-                                 lambda1, max_rules, max_literals)
+                                 lambda1, max_rules, max_literals, groups, fairness,
+                                 fairness_tolerance)
         self._data.add(clauses)
         key = str(solver).strip().lower()
         info = {s.name: s for s in available_solvers()}.get(key)
@@ -74,6 +76,8 @@ class RebuildRuleMaster(MasterIPMixin, PoolView):
             raise InputError(f"route must be 'auto', 'pyomo' or 'cvxpy', got {route!r}.")
         if route != "auto":
             routes = [r for r in routes if r == route]
+        if fairness is not None:  # the fairness rows are on the Pyomo model only
+            routes = [r for r in routes if r == "pyomo"]
         if not routes:
             able = [s.name for s in available_solvers()
                     if any(s.can("lp", r) and s.can("duals", r) for r in ("pyomo", "cvxpy"))]
@@ -114,10 +118,12 @@ class RebuildRuleMaster(MasterIPMixin, PoolView):
             lp = RuleMasterModel(d.A, d.y.astype(int), d.clauses, sample_weight=d.P,
                                  complexity=d.budget, lambda0=d.lambda0,
                                  lambda1=d.lambda1, relax=True, max_rules=d.max_rules,
-                                 max_literals=d.max_literals)
+                                 max_literals=d.max_literals,
+                                 **self._fairness_kwargs(np.arange(d.A.shape[0])))
             lp.solve(self.solver)
             out = self._store_duals(lp.objective_, lp.cover_duals_, lp.complexity_dual_,
-                                    list(getattr(lp, "limit_duals_", {}).values()))
+                                    list(getattr(lp, "limit_duals_", {}).values()),
+                                    lp.duals_for_pricing_.get("sigma"))
         else:
             out = self._solve_cvxpy()
         self.wall_time_ = time.perf_counter() - t0
