@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import copy
 import numbers
-import os
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -39,9 +38,8 @@ from ..weak import check_binary_matrix
 # a model loaded by from_json holds a _LiteralColumns as binarizer_: pickles written before
 # the JSON code moved to _boosting_json look the class up here
 from ._boosting_json import (
+    _BoostingJSONMixin,
     _LiteralColumns,  # noqa: F401
-    boosting_from_json,
-    boosting_to_json,
 )
 from ._boosting_rules import (
     BOOSTERS,
@@ -78,15 +76,16 @@ from ._checks import (
     table_kind,
     validate_params,
 )
-from ._explain import binary_explain, text_or_repr
 from ._multiclass import OneVsRestMixin, one_vs_rest
+from ._text import TextMixin
 
 __all__ = ["BoostingClassifier", "hypothesis_text", "madaboost_weights", "smoothboost_measure",
            "gavinsky_measure"]
 
 
 @one_vs_rest
-class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
+class BoostingClassifier(OneVsRestMixin, _BoostingJSONMixin, TextMixin, ClassifierMixin,
+                         BaseEstimator):
     """Boosting with stumps, literals, sparse parities or CART trees (Reyzin; Long and Servedio).
 
     Let ``D_1`` be the initial distribution (uniform, or proportional to
@@ -562,40 +561,21 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
         first (a hypothesis chosen in several rounds votes with the sum of its votes)."""
         return distinct_votes(self)
 
-    def to_text(self) -> str:
-        """The weighted vote as text: one line per distinct hypothesis with its vote, largest
-        first, e.g. ``+0.6931  x3 > 0.788 -> +1 else -1``, ``c0 == a -> +1 else -1`` or
-        ``x0 <= 0.3885 XOR c0 == a -> -1 else +1`` (a parity is +1 on an even number of true
-        literals).
+    # ------------------------------------------------------------------ text and JSON
+    # (str, to_text and explain: TextMixin; to_json and from_json: _BoostingJSONMixin)
+    _fitted_attribute = "hypotheses_"
 
-        Returns
-        -------
-        str
-            A header line, then one line per distinct hypothesis, then ``input_summary_``.
-        """
+    def _text(self) -> str:
+        """``to_text``: the weighted vote, a header line, then one line per distinct
+        hypothesis with its vote, largest first, e.g. ``+0.6931  x3 > 0.788 -> +1 else -1``,
+        ``c0 == a -> +1 else -1`` or ``x0 <= 0.3885 XOR c0 == a -> -1 else +1`` (a parity is
+        +1 on an even number of true literals), then ``input_summary_``."""
         return boosting_text(self)
 
     def _decision_support(self, X: Any) -> tuple[list[list[str]], list[list[str]]]:
-        """Per row, the hypotheses voting -1 and +1, with their votes, largest first."""
+        """Per row, the hypotheses voting -1 and +1, with their votes, largest first (the
+        ``rules`` of ``explain``: those that voted for the prediction)."""
         return decision_support(self, X)
-
-    def explain(self, X: Any):
-        """A DataFrame, one row per row of ``X``: ``prediction``, ``score``
-        (:meth:`predict_proba` of it), ``rules`` (the hypotheses that voted for it, with
-        their votes, largest first), ``fired`` and ``text``
-        (``optirules.learners._explain``).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows in the form ``fit`` took them.
-
-        Returns
-        -------
-        pandas.DataFrame
-            One row per row of ``X``.
-        """
-        return binary_explain(self, X)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able summary: booster, classes, votes and hypotheses.
@@ -606,58 +586,3 @@ class BoostingClassifier(OneVsRestMixin, ClassifierMixin, BaseEstimator):
             The summary, with plain Python values.
         """
         return boosting_dict(self)
-
-    def __str__(self) -> str:
-        return text_or_repr(self, "hypotheses_")
-
-    def to_json(self, path: str | os.PathLike | None = None, *, indent: int | None = 2) -> str:
-        """The fitted vote as JSON text (and written to ``path`` if given); no pickle.
-
-        :meth:`from_json` rebuilds a classifier with the same ``decision_function``.  With a
-        binarizer, its literals are saved (``optirules.data.Literal``, e.g. ``age > 52.5``)
-        and the loaded model evaluates them on raw data, with the binarizer's semantics.
-        ``training_margins_`` (one value per training row) is not saved.
-
-        Layout (version 2): the literal table (``literals``, with a binarizer) and the
-        column names (``feature_names``) are stored once; a hypothesis refers to its
-        columns by index into them and carries no names of its own.  Version 1 files,
-        whose every hypothesis repeated ``feature_names``, are still read.
-
-        Parameters
-        ----------
-        path : str or os.PathLike, optional
-            A file to write the text to as well.
-        indent : int or None, default=2
-            The indentation of the JSON text (None: one line).
-
-        Returns
-        -------
-        str
-            The JSON text.
-
-        Raises
-        ------
-        InputError
-            For a custom weak-learner object (only the named weak learners' hypotheses have
-            a JSON form) or a binarizer without ``literals_``.
-        """
-        return boosting_to_json(self, path, indent)
-
-    @classmethod
-    def from_json(cls, source: str | os.PathLike) -> BoostingClassifier:
-        """Rebuild a fitted classifier from :meth:`to_json` output (text or a file path).
-
-        Every field is checked; a damaged or foreign file raises one
-        :class:`~optirules.errors.InputError` naming the field.
-
-        Parameters
-        ----------
-        source : str or os.PathLike
-            The JSON text, or the path of a file holding it.
-
-        Returns
-        -------
-        BoostingClassifier
-            The fitted classifier.
-        """
-        return boosting_from_json(cls, source)

@@ -1,15 +1,14 @@
 """JSON persistence of :class:`~optirules.learners.BoostingClassifier` (its ``to_json`` and
-``from_json``): the layout, the checked reading of every field and the saved literals that
-stand in for the binarizer of a loaded model.
+``from_json``, of :class:`~optirules.learners._persistence.JSONPersistenceMixin`): the
+layout, the checked reading of every field and the saved literals that stand in for the
+binarizer of a loaded model.
 
-The functions take the booster (``est``) or its class (``cls``); the class
-(:mod:`optirules.learners._boosting`) calls them.
+:class:`_BoostingJSONMixin` is a base of the booster (:mod:`optirules.learners._boosting`).
 """
 
 from __future__ import annotations
 
 import math
-import os
 from typing import Any
 
 import numpy as np
@@ -17,18 +16,13 @@ import numpy as np
 from ..errors import InputError
 from ..weak import WeakHypothesis, hypothesis_from_dict
 from ._boosting_rules import WEAK_LEARNERS
-from ._checks import check_fitted, n_rows
+from ._checks import n_rows
 from ._json import (
     INT_LIMIT,
     Field,
     check_literal_columns,
-    damaged_as_input_error,
-    dump_json,
-    json_header,
-    load_json,
-    load_json_header,
-    restore_params,
 )
+from ._persistence import JSONPersistenceMixin
 from ._rules import _column_cache, literal_to_dict, read_literal
 
 _JSON_FORMAT = "optirules.BoostingClassifier"
@@ -38,9 +32,37 @@ _JSON_VERSION = 2
 _JSON_VERSIONS = (1, 2)
 
 
-def boosting_to_json(est: Any, path: str | os.PathLike | None, indent: int | None) -> str:
-    """The text of :meth:`BoostingClassifier.to_json` (written to ``path`` if given)."""
-    check_fitted(est, "hypotheses_")
+class _BoostingJSONMixin(JSONPersistenceMixin):
+    """The booster's JSON (format ``"optirules.BoostingClassifier"``).
+
+    :meth:`from_json` rebuilds a classifier with the same ``decision_function``.  With a
+    binarizer, its literals are saved (``optirules.data.Literal``, e.g. ``age > 52.5``) and
+    the loaded model evaluates them on raw data, with the binarizer's semantics.
+    ``training_margins_`` (one value per training row) is not saved.  ``to_json`` raises
+    :class:`~optirules.errors.InputError` for a custom weak-learner object (only the named
+    weak learners' hypotheses have a JSON form) or a binarizer without ``literals_``.
+
+    Layout (version 2): the literal table (``literals``, with a binarizer) and the column
+    names (``feature_names``) are stored once; a hypothesis refers to its columns by index
+    into them and carries no names of its own.  Version 1 files, whose every hypothesis
+    repeated ``feature_names``, are still read.
+    """
+
+    _json_format = _JSON_FORMAT
+    _json_version = _JSON_VERSION
+    _json_versions = _JSON_VERSIONS
+
+    def _json_fields(self) -> dict[str, Any]:
+        """``literals``, ``feature_names``, the hypotheses and the vote (class docstring)."""
+        return boosting_fields(self)
+
+    def _load_json_fields(self, doc: Field) -> None:
+        """The literals, names, hypotheses and vote of ``doc``, checked."""
+        load_boosting_fields(self, doc)
+
+
+def boosting_fields(est: Any) -> dict[str, Any]:
+    """The fields of :meth:`BoostingClassifier.to_json` after the header."""
     if not isinstance(est.weak_learner, str):
         raise InputError("a BoostingClassifier with a custom weak-learner object cannot be "
                          f"saved as JSON; use one of {list(WEAK_LEARNERS)}.")
@@ -50,8 +72,7 @@ def boosting_to_json(est: Any, path: str | os.PathLike | None, indent: int | Non
             raise InputError("the binarizer has no literals_ to save; use "
                              "optirules.data.FeatureBinarizer to save the model as JSON.")
         literals = [literal_to_dict(lit) for lit in est.binarizer_.literals_]
-    data = {
-        **json_header(est, _JSON_FORMAT, version=_JSON_VERSION),
+    return {
         "literals": literals,
         "feature_names": est.feature_names_,
         "hypotheses": [_compact_hypothesis(h, est.feature_names_)
@@ -64,47 +85,40 @@ def boosting_to_json(est: Any, path: str | os.PathLike | None, indent: int | Non
         "stop_reason": est.stop_reason_,
         "input_summary": getattr(est, "input_summary_", None),
     }
-    return dump_json(data, path, indent)
 
 
-def boosting_from_json(cls: type, source: str | os.PathLike) -> Any:
-    """A fitted ``cls`` rebuilt from :meth:`BoostingClassifier.to_json` output (text or a
-    file path), every field checked."""
+def load_boosting_fields(est: Any, doc: Field) -> None:
+    """The fields of :meth:`BoostingClassifier.to_json` after the header (restored on
+    ``est``), every one checked."""
     name = "BoostingClassifier"
-    data = load_json(source, _JSON_FORMAT, "to_json", versions=_JSON_VERSIONS)
-    doc = Field(name, data)
-    with damaged_as_input_error(name):
-        est = cls(**restore_params(data["params"]))
-        load_json_header(est, data)
-        doc["params"]["weak_learner"].string(choices=WEAK_LEARNERS)
-        lits = doc["literals"]
-        literals = None if lits.is_null() else [read_literal(f) for f in lits.items()]
-        if literals is not None and est.binarizer is None:
-            raise lits.damaged("must be null when 'params.binarizer' is null (the model "
-                               "read X's columns as they are)")
-        if literals is not None:
-            check_literal_columns(est, literals, name)
-        n_columns = est.n_features_in_ if literals is None else len(literals)
-        names = doc["feature_names"]
-        est.feature_names_ = None if names.is_null() else \
-            [f.string() for f in names.items(n_columns)]
-        est.hypotheses_ = [_read_hypothesis(f, n_columns, est.feature_names_)
-                           for f in doc["hypotheses"].items()]
-        n = len(est.hypotheses_)
-        est.alphas_ = doc["alphas"].reals(n)
-        est.edges_ = _stats(doc["edges"])
-        est.weighted_errors_ = _stats(doc["weighted_errors"])
-        est.max_weight_ratios_ = _stats(doc["max_weight_ratios"])
-        est._set_smoothness()
-        est.stop_reason_ = doc["stop_reason"].string()
-        est.n_estimators_ = n
-        est._set_status()
-        est.weak_learner_ = est._make_weak_learner(0)
-        est.binarizer_ = None if literals is None else _LiteralColumns(literals)
-        summary = doc["input_summary"].string(null=None, default=None)
-        if summary is not None:
-            est.input_summary_ = summary
-    return est
+    doc["params"]["weak_learner"].string(choices=WEAK_LEARNERS)
+    lits = doc["literals"]
+    literals = None if lits.is_null() else [read_literal(f) for f in lits.items()]
+    if literals is not None and est.binarizer is None:
+        raise lits.damaged("must be null when 'params.binarizer' is null (the model "
+                           "read X's columns as they are)")
+    if literals is not None:
+        check_literal_columns(est, literals, name)
+    n_columns = est.n_features_in_ if literals is None else len(literals)
+    names = doc["feature_names"]
+    est.feature_names_ = None if names.is_null() else \
+        [f.string() for f in names.items(n_columns)]
+    est.hypotheses_ = [_read_hypothesis(f, n_columns, est.feature_names_)
+                       for f in doc["hypotheses"].items()]
+    n = len(est.hypotheses_)
+    est.alphas_ = doc["alphas"].reals(n)
+    est.edges_ = _stats(doc["edges"])
+    est.weighted_errors_ = _stats(doc["weighted_errors"])
+    est.max_weight_ratios_ = _stats(doc["max_weight_ratios"])
+    est._set_smoothness()
+    est.stop_reason_ = doc["stop_reason"].string()
+    est.n_estimators_ = n
+    est._set_status()
+    est.weak_learner_ = est._make_weak_learner(0)
+    est.binarizer_ = None if literals is None else _LiteralColumns(literals)
+    summary = doc["input_summary"].string(null=None, default=None)
+    if summary is not None:
+        est.input_summary_ = summary
 
 
 def _stats(field: Any) -> np.ndarray:

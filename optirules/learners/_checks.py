@@ -22,7 +22,7 @@ from sklearn.utils.validation import _check_sample_weight, _num_samples, column_
 from ..errors import InputError
 
 __all__ = ["check_binary_targets", "normalized_weights", "n_rows", "fit_binarizer", "check_fitted",
-           "check_2d", "check_n_jobs", "check_random_state", "check_binarized_input",
+           "FittedMixin", "check_2d", "check_n_jobs", "check_random_state", "check_binarized_input",
            "progress_logger", "class_sample_weight", "weighted_rows", "table_kind",
            "binary_input_summary", "binarized_input_summary", "validate_params", "Number",
            "CaseInsensitiveStrOptions", "Collection", "RANDOM_STATE", "N_JOBS", "VERBOSE",
@@ -402,6 +402,18 @@ def check_fitted(estimator: Any, attribute: str) -> None:
         check_is_fitted(estimator, attribute)
     except SklearnNotFittedError as exc:
         raise NotFittedError(str(exc)) from None
+
+
+class FittedMixin:
+    """``_check_fitted``: :func:`check_fitted` on the class attribute ``_fitted_attribute``
+    (the attribute a fitted learner has), shared by the text and JSON mixins; a learner
+    with a check of its own defines ``_check_fitted`` in its class."""
+
+    #: the attribute a fitted learner has
+    _fitted_attribute: str
+
+    def _check_fitted(self) -> None:
+        check_fitted(self, self._fitted_attribute)
 
 
 def check_2d(X: Any) -> None:

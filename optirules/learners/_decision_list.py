@@ -16,7 +16,6 @@ to value codes), ``_decision_list_rules`` (the typed tests and rules) and
 
 from __future__ import annotations
 
-import json
 import math
 import numbers
 import os
@@ -30,7 +29,6 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight
 
-from .._atomic import atomic_write
 from ..errors import InputError
 from ._checks import (
     CLASS_WEIGHT,
@@ -44,7 +42,14 @@ from ._checks import (
     validate_params,
 )
 from ._decision_list_encoding import encode_columns, fit_features, read_columns
-from ._decision_list_json import TRAINING_ROWS, decision_list_from_text, decision_list_to_doc
+from ._decision_list_json import (
+    JSON_FORMAT,
+    JSON_VERSION,
+    JSON_VERSIONS,
+    TRAINING_ROWS,
+    decision_list_from_text,
+    decision_list_to_doc,
+)
 from ._decision_list_osr import OSRResult, minimum_osr
 from ._decision_list_rules import AttributeTest, DecisionRule
 from ._decision_list_search import best_conjunction, grow_decision_list
@@ -56,8 +61,10 @@ from ._decision_list_stats import (
 )
 from ._explain import explain_frame
 from ._json import json_scalar
+from ._persistence import JSONPersistenceMixin
 from ._rules_table import RulesTableMixin, decision_list_table
 from ._sql import SQLMixin
+from ._text import TextMixin
 
 __all__ = [
     "DecisionListClassifier",
@@ -104,7 +111,8 @@ def _count_text(count: int | float) -> str:
     return str(count)
 
 
-class DecisionListClassifier(RulesTableMixin, ClassifierMixin, SQLMixin, BaseEstimator):
+class DecisionListClassifier(RulesTableMixin, JSONPersistenceMixin, TextMixin, ClassifierMixin,
+                             SQLMixin, BaseEstimator):
     """BruteDL decision list with the Minimum OSR fallback (the Minimum OSR paper).
 
     The list is found by exhaustive search, not by solving an optimization model, so it has
@@ -659,6 +667,9 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, SQLMixin, BaseEst
         return AttributeTest(j, feat.name, int(v), feat.label(int(v)))
 
     # ------------------------------------------------------------------ printing
+    # (str: TextMixin; to_text takes stats, explain adds columns: both the list's own)
+    _fitted_attribute = "rules_"
+
     def to_text(self, stats: bool = False) -> str:
         """The list as text, one rule a line; ``stats`` appends coverage and Laplace accuracy
         (for a weighted fit, the weighted coverage: the weight sum of the rows covered).
@@ -673,7 +684,7 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, SQLMixin, BaseEst
         str
             One rule a line, the default entry last.
         """
-        check_fitted(self, "rules_")
+        self._check_fitted()
         lines = []
         for r, rule in enumerate(self.rules_):
             line = ("ELSE " if r else "") + str(rule)
@@ -687,12 +698,13 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, SQLMixin, BaseEst
         lines.append(f"{prefix}DEFAULT {self.default_class_}    ({tail})")
         return "\n".join(lines)
 
-    def __str__(self) -> str:
-        if not hasattr(self, "rules_"):
-            return self.__repr__()
-        return self.to_text()
-
     # ------------------------------------------------------------------ JSON
+    # (to_json writes through JSONPersistenceMixin._write_json, with its own document)
+    _json_format = JSON_FORMAT
+    _json_version = JSON_VERSION
+    _json_versions = JSON_VERSIONS
+    _json_allow_nan = False
+
     def _osr_rows_needed(self) -> str:
         """The training rows the current ``fallback`` / ``osr_rows`` need at prediction."""
         if self.fallback != "min_osr":
@@ -745,15 +757,17 @@ class DecisionListClassifier(RulesTableMixin, ClassifierMixin, SQLMixin, BaseEst
             The JSON text; :meth:`from_json` restores a classifier with identical
             predictions.
         """
-        check_fitted(self, "rules_")
+        return self._write_json(path, indent, training_rows=training_rows)
+
+    def _json_document(self, training_rows: str = "auto") -> dict[str, Any]:
+        """The whole document, header included: the decision list keeps its own header
+        (``params`` as ``get_params`` gives them, ``classes`` with their ``classes_dtype``;
+        ``optirules.learners._decision_list_json``), then the features, rules, default
+        counts and the ``training`` rows ``training_rows`` asks for."""
         if training_rows not in TRAINING_ROWS:
             raise InputError(f"training_rows must be one of {TRAINING_ROWS}, got "
                              f"{training_rows!r}.")
-        doc = decision_list_to_doc(self, training_rows)
-        text = json.dumps(doc, indent=indent, allow_nan=False)
-        if path is not None:
-            atomic_write(path, text)
-        return text
+        return decision_list_to_doc(self, training_rows)
 
     @classmethod
     def from_json(cls, source: str | os.PathLike) -> DecisionListClassifier:

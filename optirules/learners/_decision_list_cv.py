@@ -42,8 +42,10 @@ from ._checks import (
 )
 from ._cv import RefitDelegation, cv_scorer, cv_splits
 from ._decision_list import DecisionListClassifier
+from ._persistence import JSONPersistenceMixin
 from ._rules_table import RulesTableMixin, cv_table
 from ._sql import SQLMixin
+from ._text import TextMixin
 
 __all__ = ["DecisionListCV", "DEFAULT_MAX_DEGREES", "DEFAULT_MIN_COVERAGES"]
 
@@ -129,7 +131,8 @@ def _score_grid(candidates: list[DecisionListClassifier], order: list[int], X: A
     return scores, n_rules, times, cut
 
 
-class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMixin, BaseEstimator):
+class DecisionListCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, TextMixin,
+                     ClassifierMixin, SQLMixin, BaseEstimator):
     """A :class:`DecisionListClassifier` whose ``max_degree`` and ``min_coverage`` are
     chosen by cross-validation.
 
@@ -428,6 +431,10 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMixin
         return best
 
     # ------------------------------------------------------------------ delegation
+    # (to_json writes the refitted list's document through JSONPersistenceMixin)
+    _json_format = DecisionListClassifier._json_format
+    _json_allow_nan = False
+
     def to_text(self, stats: bool = False) -> str:
         """The refitted list as text (see :meth:`DecisionListClassifier.to_text`) and the
         parameters cross-validation chose.
@@ -468,8 +475,11 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMixin
         str
             The JSON text.
         """
-        self._check_fitted()
-        return self.best_estimator_.to_json(path, indent=indent, training_rows=training_rows)
+        return self._write_json(path, indent, training_rows=training_rows)
+
+    def _json_document(self, training_rows: str = "auto") -> dict[str, Any]:
+        """The refitted list's document (the JSON keeps the list, not the search)."""
+        return self.best_estimator_._json_document(training_rows)
 
     @classmethod
     def from_json(cls, source: str | os.PathLike) -> DecisionListClassifier:
@@ -509,7 +519,5 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMixin
         return self._table_builder(self, X, y)
 
 
-    def __str__(self) -> str:
-        if not hasattr(self, "best_estimator_"):
-            return repr(self)
-        return self.to_text()
+    # (str: TextMixin; to_text takes stats: the search's own)
+    _fitted_attribute = "best_estimator_"

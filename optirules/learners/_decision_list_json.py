@@ -31,11 +31,13 @@ from ._json import (
     restore_params,
 )
 
-__all__ = ["TRAINING_ROWS", "decision_list_to_doc", "decision_list_from_text"]
+__all__ = ["TRAINING_ROWS", "JSON_FORMAT", "JSON_VERSION", "JSON_VERSIONS",
+           "decision_list_to_doc", "decision_list_from_text"]
 
-_JSON_FORMAT = "optirules.DecisionListClassifier"
-_JSON_VERSION = 4
-_JSON_READS = (1, 2, 3, 4)
+#: the format tag, the version ``to_json`` writes and those ``from_json`` reads
+JSON_FORMAT = "optirules.DecisionListClassifier"
+JSON_VERSION = 4
+JSON_VERSIONS = (1, 2, 3, 4)
 TRAINING_ROWS = ("auto", "all", "uncovered", "none")
 
 
@@ -69,8 +71,8 @@ def decision_list_to_doc(est: Any, training_rows: str) -> dict:
         if rows == "all":
             training["uncovered_rows"] = est.uncovered_rows_.tolist()
     return {
-        "format": _JSON_FORMAT,
-        "version": _JSON_VERSION,
+        "format": JSON_FORMAT,
+        "version": JSON_VERSION,
         "params": params,
         "classes": est.classes_.tolist(),
         "classes_dtype": est.classes_.dtype.str if est.classes_.dtype != object
@@ -95,13 +97,13 @@ def decision_list_from_text(cls: Any, source: Any) -> Any:
     :class:`~optirules.errors.InputError` naming the damaged field."""
     text = read_source(source, "to_json")
     doc = parse_json(text, "to_json", "a decision list")
-    if not isinstance(doc, dict) or doc.get("format") != _JSON_FORMAT:
+    if not isinstance(doc, dict) or doc.get("format") != JSON_FORMAT:
         raise InputError("this JSON was not written by DecisionListClassifier.to_json(); "
                          "re-export the model with to_json().")
     version = doc.get("version")
-    if isinstance(version, bool) or version not in _JSON_READS:
+    if isinstance(version, bool) or version not in JSON_VERSIONS:
         raise InputError(f"unsupported decision-list JSON version {str(version)[:40]}; "
-                         f"this optirules reads versions {_JSON_READS}: re-export the model "
+                         f"this optirules reads versions {JSON_VERSIONS}: re-export the model "
                          "with this release.")
     with damaged_as_input_error(_NAME):
         return _from_doc(cls, Field(_NAME, doc))

@@ -128,7 +128,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import os
 import time
 from typing import Any
 
@@ -723,26 +722,8 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
         F = self.decision_function(X)
         return self.classes_[(F >= VOTE_CUT).astype(int)]
 
-    # ------------------------------------------------------------------ JSON and export
-    @classmethod
-    def from_json(cls, source: str | os.PathLike) -> DRORuleEnsembleClassifier:
-        """Rebuild a fitted ensemble from :meth:`to_json` output (text or a file path).
-
-        Every field is checked; a damaged or foreign file raises one
-        :class:`~optirules.errors.InputError` naming the field.
-
-        Parameters
-        ----------
-        source : str or path-like
-            JSON text or the path of a JSON file.
-
-        Returns
-        -------
-        DRORuleEnsembleClassifier
-            The fitted ensemble.
-        """
-        return cls._read_json(source)
-
+    # ------------------------------------------------------------------ export
+    # (to_json and from_json: _DROJsonMixin's JSONPersistenceMixin)
     # export_model (of _DROStepsMixin) in the class's own namespace, so that the API pages
     # (which leave out inherited members) show it
     export_model = _DROStepsMixin.export_model

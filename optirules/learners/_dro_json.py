@@ -1,37 +1,37 @@
-"""JSON persistence of :class:`~optirules.learners.DRORuleEnsembleClassifier`: ``to_json``, the
-reading behind ``from_json`` (every field checked) and the upgrade of saved parameters of
-earlier layouts.
+"""JSON persistence of :class:`~optirules.learners.DRORuleEnsembleClassifier`: the fields
+``to_json`` writes after the shared header, their checked reading behind ``from_json``
+(both of :class:`~optirules.learners._persistence.JSONPersistenceMixin`) and the upgrade of
+saved parameters of earlier layouts.
 
-:class:`_DROJsonMixin` is a base of the estimator (whose ``from_json`` calls
-:meth:`_DROJsonMixin._read_json`).
+:class:`_DROJsonMixin` is a base of the estimator.
 """
 
 from __future__ import annotations
 
 import math
-import os
 from typing import Any
 
 import numpy as np
 
-from ._checks import check_fitted
 from ._json import (
     Field,
     check_rule_columns,
     check_rule_labels,
-    damaged_as_input_error,
-    dump_json,
-    json_header,
-    load_json,
-    load_json_header,
-    restore_params,
 )
+from ._persistence import JSONPersistenceMixin
 from ._rules import read_rule_set
 
 
-class _DROJsonMixin:
-    """``to_json``, ``_read_json`` (``from_json``'s body) and the upgrade of old
-    parameters."""
+class _DROJsonMixin(JSONPersistenceMixin):
+    """The ensemble's JSON (format ``"optirules.DRORuleEnsembleClassifier"``, version 1) and
+    the upgrade of old parameters.
+
+    It holds the parameters, the members (typed rules), the weights, the robust losses, the
+    candidates' iteration / pmf / cost / robust loss and the cycle facts; not the pmfs (one
+    float per training row and iteration).  :meth:`from_json` rebuilds an ensemble with
+    identical predictions (it evaluates the members' rules on raw data)."""
+
+    _json_format = "optirules.DRORuleEnsembleClassifier"
 
     #: the members' settings that were the ensemble's own parameters before ``member``
     _MEMBER_SETTINGS = ("lambda0", "lambda1", "max_degree", "pricing", "beam_width",
@@ -53,29 +53,10 @@ class _DROJsonMixin:
         return params
 
 
-    def to_json(self, path: str | os.PathLike | None = None, *, indent: int | None = 2) -> str:
-        """The fitted ensemble as JSON text (written to ``path`` if given); no pickle.
-
-        Holds the parameters, the members (typed rules), the weights, the robust losses,
-        the candidates' iteration / pmf / cost / robust loss and the cycle facts; not the
-        pmfs (one float per training row and iteration).  :meth:`from_json` rebuilds an
-        ensemble with identical predictions (it evaluates the members' rules on raw data).
-
-        Parameters
-        ----------
-        path : str or path-like, optional
-            File the JSON is also written to.
-        indent : int or None, default 2
-            Indentation of the JSON text; ``None`` writes it on one line.
-
-        Returns
-        -------
-        str
-            The JSON text.
-        """
-        check_fitted(self, "weights_")
-        data = {
-            **json_header(self, "optirules.DRORuleEnsembleClassifier"),
+    def _json_fields(self) -> dict[str, Any]:
+        """The members, weights, losses, candidates, cycle facts and vote scores (class
+        docstring)."""
+        return {
             "members": [m.to_dict() for m in self.members_],
             "member_clauses": [[list(c) for c in m] for m in self.member_clauses_],
             "weights": [float(w) for w in self.weights_],
@@ -101,59 +82,49 @@ class _DROJsonMixin:
                                                 self.vote_level_positives_],
                        "vote_level_scores": [float(v) for v in self.vote_level_scores_]},
         }
-        return dump_json(data, path, indent)
 
-    @classmethod
-    def _read_json(cls, source: str | os.PathLike) -> Any:
-        """``from_json`` of the estimator: a fitted ensemble rebuilt from :meth:`to_json`
-        output (text or a file path), every field checked; a damaged or foreign file raises
-        one :class:`~optirules.errors.InputError` naming the field."""
+    def _load_json_fields(self, doc: Field) -> None:
+        """The fields of :meth:`_json_fields` in ``doc``, every one checked."""
         name = "DRORuleEnsembleClassifier"
-        data = load_json(source, f"optirules.{name}", "to_json")
-        doc = Field(name, data)
-        with damaged_as_input_error(name):
-            est = cls(**restore_params(data["params"]))
-            load_json_header(est, data)
-            est.members_ = [read_rule_set(m) for m in doc["members"].items(min_length=1)]
-            for f, m in zip(doc["members"].items(), est.members_):
-                check_rule_labels(f, m, est.classes_)
-            n_members = len(est.members_)
-            est.member_clauses_ = [[tuple(c.counts()) for c in m.items()]
-                                   for m in doc["member_clauses"].items(n_members)]
-            w = doc["weights"].reals(n_members, lo=0.0)
-            if not w.sum() > 0:
-                raise doc["weights"].damaged("must hold one finite, non-negative weight per "
-                                             "member, not all zero")
-            est.weights_ = w
-            est.member_costs_ = np.array([m.complexity for m in est.members_], dtype=float)
-            est.complexity_ = doc["complexity"].count()
-            est.robust_loss_history_ = np.asarray(
-                [f.real(null=math.nan, finite=False)
-                 for f in doc["robust_loss_history"].items()], dtype=float)
-            est.candidates_ = [_read_candidate(c) for c in doc["candidates"].items(min_length=1)]
-            est.selected_ = doc["selected"].count(hi=len(est.candidates_) - 1)
-            est.member_complexity_ = doc["member_complexity"].real(
-                null=math.nan, default=math.nan, finite=False)
-            est.selection_ = doc["selection"].string(default=str(est.selection))
-            est.refitted_ = doc["refitted"].boolean(default=True)
-            est.status_ = doc["status"].string(null="", default="")
-            est.n_estimators_ = doc["n_estimators"].count()
-            est.n_iter_ = np.asarray(doc["n_iter"].counts(), dtype=int)
-            est.max_degree_ = doc["max_degree"].count()
-            summary = doc["input_summary"].string(null=None, default=None)
-            if summary is not None:
-                est.input_summary_ = summary
-            check_rule_columns(est, est.members_, name)
-            if not doc["scores"].is_null():  # files saved before the scores were kept
-                est._load_vote_scores(doc["scores"])  # predict, but refuse probabilities
-            if est.loss == "binary":
-                cyc = doc["cycle"]
-                est.cycle_detected_ = not cyc.is_null()
-                start = length = None
-                if not cyc.is_null():
-                    start, length = (f.count() for f in cyc.items(2))
-                est.cycle_start_, est.cycle_length_ = start, length
-        return est
+        self.members_ = [read_rule_set(m) for m in doc["members"].items(min_length=1)]
+        for f, m in zip(doc["members"].items(), self.members_):
+            check_rule_labels(f, m, self.classes_)
+        n_members = len(self.members_)
+        self.member_clauses_ = [[tuple(c.counts()) for c in m.items()]
+                               for m in doc["member_clauses"].items(n_members)]
+        w = doc["weights"].reals(n_members, lo=0.0)
+        if not w.sum() > 0:
+            raise doc["weights"].damaged("must hold one finite, non-negative weight per "
+                                         "member, not all zero")
+        self.weights_ = w
+        self.member_costs_ = np.array([m.complexity for m in self.members_], dtype=float)
+        self.complexity_ = doc["complexity"].count()
+        self.robust_loss_history_ = np.asarray(
+            [f.real(null=math.nan, finite=False)
+             for f in doc["robust_loss_history"].items()], dtype=float)
+        self.candidates_ = [_read_candidate(c) for c in doc["candidates"].items(min_length=1)]
+        self.selected_ = doc["selected"].count(hi=len(self.candidates_) - 1)
+        self.member_complexity_ = doc["member_complexity"].real(
+            null=math.nan, default=math.nan, finite=False)
+        self.selection_ = doc["selection"].string(default=str(self.selection))
+        self.refitted_ = doc["refitted"].boolean(default=True)
+        self.status_ = doc["status"].string(null="", default="")
+        self.n_estimators_ = doc["n_estimators"].count()
+        self.n_iter_ = np.asarray(doc["n_iter"].counts(), dtype=int)
+        self.max_degree_ = doc["max_degree"].count()
+        summary = doc["input_summary"].string(null=None, default=None)
+        if summary is not None:
+            self.input_summary_ = summary
+        check_rule_columns(self, self.members_, name)
+        if not doc["scores"].is_null():  # files saved before the scores were kept
+            self._load_vote_scores(doc["scores"])  # predict, but refuse probabilities
+        if self.loss == "binary":
+            cyc = doc["cycle"]
+            self.cycle_detected_ = not cyc.is_null()
+            start = length = None
+            if not cyc.is_null():
+                start, length = (f.count() for f in cyc.items(2))
+            self.cycle_start_, self.cycle_length_ = start, length
 
     def _load_vote_scores(self, scores: Any) -> None:
         """The vote levels and their scores of :meth:`to_json`, checked: finite, levels

@@ -1,6 +1,7 @@
 """What a fitted :class:`~optirules.learners.DRORuleEnsembleClassifier` says of itself: its
 text (``to_text``, ``str``) and the explanation of its predictions (``explain``, and the
-members behind each row's vote).
+members behind each row's vote), through the hooks of
+:class:`~optirules.learners._text.TextMixin`.
 
 :class:`_DROTextMixin` is a base of the estimator; the one-vs-rest routing of these methods
 is the estimator's (:func:`~optirules.learners._multiclass.one_vs_rest`).
@@ -12,13 +13,18 @@ from typing import Any
 
 import numpy as np
 
-from ._checks import check_fitted, n_rows
-from ._explain import binary_explain, text_or_repr
+from ._checks import n_rows
 from ._json import json_scalar
+from ._text import TextMixin
 
 
-class _DROTextMixin:
-    """``to_text``, ``__str__``, ``explain`` and its ``_decision_support``."""
+class _DROTextMixin(TextMixin):
+    """The hooks of ``to_text``, ``__str__`` and ``explain``: ``_text`` and
+    ``_decision_support`` (``explain``'s ``score`` is the calibrated probability of the
+    prediction, :meth:`predict_proba`; its ``rules`` the members that voted for it, largest
+    weight first, with the rules that fired)."""
+
+    _fitted_attribute = "weights_"
 
     def _decision_support(self, X: Any) -> tuple[list[list[str]], list[list[str]]]:
         """Per row, the members (weight > 0) voting ``classes_[0]`` and ``classes_[1]``: the
@@ -41,36 +47,9 @@ class _DROTextMixin:
                     neg[i].append(f"{head}: no rule holds")
         return neg, pos
 
-    def explain(self, X: Any):
-        """A DataFrame, one row per row of ``X``: ``prediction``, ``score`` (the calibrated
-        probability of it, :meth:`predict_proba`), ``rules`` (the members that voted for it, largest
-        weight first, with the rules that fired), ``fired`` and ``text``
-        (``optirules.learners._explain``).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows in the layout of the training data (same columns).
-
-        Returns
-        -------
-        pandas.DataFrame
-            One row per row of ``X``, with the columns listed above.
-        """
-        return binary_explain(self, X)
-
-    def __str__(self) -> str:
-        return text_or_repr(self, "weights_")
-
-    def to_text(self) -> str:
-        """The ensemble: the members with positive weight, one a line.
-
-        Returns
-        -------
-        str
-            One member a line, with its weight and rule.
-        """
-        check_fitted(self, "weights_")
+    def _text(self) -> str:
+        """``to_text``: the ensemble, a header line, then the members with positive weight,
+        one a line, with its weight and rule, then the input summary."""
         pos = json_scalar(self.classes_[1])
         lines = [f"predict {pos!r} if the weighted vote F(x) >= 1/2 "
                  f"(cost {self.complexity_} of budget {self.complexity}):"]

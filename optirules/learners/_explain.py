@@ -31,7 +31,9 @@ order (a learner may append columns of its own after them):
 
 ``to_text()`` gives the whole fitted model as text, and ``str(model)`` (so ``print``)
 is that text once fitted and scikit-learn's parameter repr before; ``repr(model)`` is
-always scikit-learn's parameter repr.  This holds for every learner.
+always scikit-learn's parameter repr.  This holds for every learner: ``str``, ``to_text``
+and the two-class ``explain`` are written once, in
+:class:`~optirules.learners._text.TextMixin`, from each learner's hooks.
 """
 
 from __future__ import annotations

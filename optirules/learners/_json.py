@@ -192,11 +192,12 @@ def load_json_header(est: Any, data: dict[str, Any]) -> None:
         est.feature_names_in_ = np.asarray(data["feature_names_in"], dtype=object)
 
 
-def dump_json(data: dict[str, Any], path: Any, indent: int | None) -> str:
+def dump_json(data: dict[str, Any], path: Any, indent: int | None, *,
+              allow_nan: bool = True) -> str:
     """The JSON text of ``data``, also written to ``path`` when given (atomically: a
     temporary file renamed over ``path``; :class:`~optirules.errors.OutputError` on an I/O
-    failure)."""
-    text = json.dumps(data, indent=indent)
+    failure); ``allow_nan=False`` refuses NaN and infinities (``ValueError``)."""
+    text = json.dumps(data, indent=indent, allow_nan=allow_nan)
     if path is not None:
         atomic_write(path, text)
     return text

@@ -237,7 +237,7 @@ class OneVsRestMixin:
     def _ovr_to_json(self, path: str | os.PathLike | None = None, *,
                      indent: int | None = 2, **kwargs: Any) -> str:
         data = {
-            **json_header(self, f"optirules.{type(self).__name__}"),
+            **json_header(self, self._json_format),  # version 1, whatever the binary's
             "one_vs_rest": [json.loads(e.to_json(indent=None, **kwargs))
                             for e in self.estimators_],
         }
@@ -294,8 +294,9 @@ ROUTED = ("decision_function", "predict", "predict_proba", "explain", "to_text",
 
 def one_vs_rest(cls: type) -> type:
     """Class decorator: route the methods of :data:`ROUTED`, ``__str__`` and ``from_json`` of
-    ``cls`` (a subclass of :class:`OneVsRestMixin`) to their one-vs-rest versions when the
-    instance holds a one-vs-rest fit, and tag ``cls`` multiclass."""
+    ``cls`` (a subclass of :class:`OneVsRestMixin`; each its own or inherited, e.g. from
+    the JSON and text mixins) to their one-vs-rest versions when the instance holds a
+    one-vs-rest fit, and tag ``cls`` multiclass."""
 
     def route(binary: Any, multi: Any) -> Any:
         @functools.wraps(binary)
@@ -319,7 +320,7 @@ def one_vs_rest(cls: type) -> type:
         return out
 
     cls.__sklearn_tags__ = __sklearn_tags__
-    load = cls.__dict__.get("from_json")
+    load = getattr(cls, "from_json", None)  # the class's own or inherited (JSON mixin)
     if load is not None:
         binary_load = load.__func__
 

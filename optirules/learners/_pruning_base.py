@@ -25,7 +25,7 @@ from ._checks import (
     progress_logger,
     validate_params,
 )
-from ._explain import binary_explain, label_text, text_or_repr, vote_block, vote_text
+from ._explain import label_text, vote_block, vote_text
 from ._pruning_members import (
     _as_member_matrix,
     _check_fitted_ensemble,
@@ -35,12 +35,13 @@ from ._pruning_members import (
     _raw_weights,
     _unwrap,
 )
+from ._text import TextMixin
 
 #: a fraction of the members in (0, 1]
 _FRACTION = [Number(numbers.Real, 0, 1, closed="right")]
 
 
-class _BasePruner(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
+class _BasePruner(TextMixin, ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     """Shared plumbing: member matrix, label coding, weighted vote."""
 
     _parameter_constraints: dict = {
@@ -291,15 +292,13 @@ class _BasePruner(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     def _kept_by_weight(self) -> list[int]:
         return sorted((int(t) for t in self.kept_), key=lambda t: (-self.weights_[t], t))
 
-    def to_text(self) -> str:
-        """The pruned vote: the kept members with their weights, largest first.
+    # ------------------------------------------------------------------ text
+    # (str, to_text and explain: TextMixin)
+    _fitted_attribute = "weights_"
 
-        Returns
-        -------
-        str
-            A header line, then one line per kept member.
-        """
-        self._check_fitted()
+    def _text(self) -> str:
+        """``to_text``: the pruned vote, a header line, then one line per kept member with
+        its weight, largest first."""
         pos, neg = label_text(self.classes_[1]), label_text(self.classes_[0])
         order = self._kept_by_weight()
         return vote_block(f"{type(self).__name__}: predict {pos} if the weighted vote of the "
@@ -307,33 +306,14 @@ class _BasePruner(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
                           "(a member votes +1 or -1)", self.weights_,
                           {t: self._member_text(t) for t in order}, order)
 
-    def __str__(self) -> str:
-        return text_or_repr(self, "weights_")
-
     def _decision_support(self, X: Any) -> tuple[list[list[str]], list[list[str]]]:
+        """Per row, the kept members voting -1 and +1, with their weights, largest first (the
+        ``rules`` of ``explain``; ``X`` as the ensemble reads it, the member-prediction
+        matrix with ``estimator=None``)."""
         order = self._kept_by_weight()
         H = self.member_matrix(X, order)
         items = [vote_text(self.weights_[t], self._member_text(t)) for t in order]
         neg = [[items[j] for j in np.flatnonzero(row < 0)] for row in H]
         pos = [[items[j] for j in np.flatnonzero(row > 0)] for row in H]
         return neg, pos
-
-    def explain(self, X: Any):
-        """A DataFrame, one row per row of ``X``: ``prediction``, ``score`` (the vote share of
-        it, :meth:`predict_proba`), ``rules`` (the kept members that voted for it, with their
-        weights, largest first), ``fired`` and ``text`` (``optirules.learners._explain``).
-
-        Parameters
-        ----------
-        X : array-like
-            Rows as the ensemble reads them (the member-prediction matrix with
-            ``estimator=None``).
-
-        Returns
-        -------
-        pandas.DataFrame
-            One row per row of ``X``.
-        """
-        self._check_fitted()
-        return binary_explain(self, X)
 

@@ -30,12 +30,13 @@ from ._checks import (
     progress_logger,
     validate_params,
 )
-from ._explain import binary_explain, label_text, text_or_repr, vote_block, vote_text
+from ._explain import label_text, vote_block, vote_text
+from ._text import TextMixin
 
 __all__ = ["ResampledAdaBoostClassifier"]
 
 
-class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
+class ResampledAdaBoostClassifier(TextMixin, ClassifierMixin, BaseEstimator):
     r"""AdaBoost by resampling with CART trees (Freund and Schapire 1996, "boosting by resampling").
 
     Round :math:`t` draws a bootstrap sample of :math:`n` rows from the weights
@@ -259,15 +260,16 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
         return sorted(range(len(self.estimators_)),
                       key=lambda t: (-self.estimator_weights_[t], t))
 
-    def to_text(self) -> str:
-        """The vote: one line per tree with its vote, largest first.
+    # ------------------------------------------------------------------ text
+    # (str, to_text and explain: TextMixin; the last two in the class's own namespace so
+    # that the API page, which leaves out inherited members, shows them)
+    to_text = TextMixin.to_text
+    explain = TextMixin.explain
+    _fitted_attribute = "estimators_"
 
-        Returns
-        -------
-        str
-            One tree a line.
-        """
-        check_fitted(self, "estimators_")
+    def _text(self) -> str:
+        """``to_text``: the vote, a header line, then one line per tree with its vote,
+        largest first."""
         pos, neg = label_text(self.classes_[1]), label_text(self.classes_[0])
         order = self._by_vote()
         return vote_block(f"AdaBoost by resampling: predict {pos} if the weighted vote of "
@@ -275,10 +277,9 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
                           self.estimator_weights_, {t: self._tree_text(t) for t in order},
                           order)
 
-    def __str__(self) -> str:
-        return text_or_repr(self, "estimators_")
-
     def _decision_support(self, X: Any) -> tuple[list[list[str]], list[list[str]]]:
+        """Per row, the trees voting for ``classes_[0]`` and for ``classes_[1]``, largest
+        vote first (the ``rules`` of ``explain``; its ``score`` is the vote share)."""
         Xv = self._validate_X(X, reset=False)
         order = self._by_vote()
         items = [vote_text(self.estimator_weights_[t], self._tree_text(t)) for t in order]
@@ -287,21 +288,3 @@ class ResampledAdaBoostClassifier(ClassifierMixin, BaseEstimator):
         neg = [[items[j] for j in np.flatnonzero(~row)] for row in H]
         pos = [[items[j] for j in np.flatnonzero(row)] for row in H]
         return neg, pos
-
-    def explain(self, X: Any):
-        """A DataFrame, one row per row of ``X``: ``prediction``, ``score`` (vote share),
-        ``rules`` (the trees that voted for it, largest vote first), ``fired`` and ``text``
-        (``optirules.learners._explain``).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows in the layout of the training data (same columns).
-
-        Returns
-        -------
-        pandas.DataFrame
-            One row per row of ``X``, with the columns listed above.
-        """
-        check_fitted(self, "estimators_")
-        return binary_explain(self, X)

@@ -49,8 +49,7 @@ from ._checks import (
     validate_params,
     weighted_rows,
 )
-from ._explain import text_or_repr
-from ._json import dump_json, json_scalar
+from ._json import json_scalar
 from ._multiclass import OneVsRestMixin, multiclass_labels, one_vs_rest
 from ._rule_set_export import export_master
 from ._rule_set_input import (
@@ -60,12 +59,13 @@ from ._rule_set_input import (
     _RuleInputMixin,
     auto_penalty,
 )
-from ._rule_set_json import load_rule_set, rule_set_doc
+from ._rule_set_json import _RuleSetJSONMixin
 from ._rule_set_scores import _RuleSetScoresMixin
 from ._rule_set_text import rule_set_text
 from ._rules import FORMS, Rule, RuleSet, negate_rule
 from ._rules_table import RulesTableMixin, rule_set_table
 from ._sql import SQLMixin
+from ._text import TextMixin
 
 __all__ = ["BooleanRuleSetClassifier"]
 
@@ -77,7 +77,8 @@ DUAL_SMOOTHING = 0.5
 # ============================================================================ estimator
 @one_vs_rest
 class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMixin,
-                               _RuleInputMixin, ClassifierMixin, SQLMixin, BaseEstimator):
+                               _RuleInputMixin, _RuleSetJSONMixin, TextMixin,
+                               ClassifierMixin, SQLMixin, BaseEstimator):
     r"""A DNF rule set learned by column generation (weighted BRCG, the DRO paper §3, eqs 6-8).
 
     Fits the master of the module docstring by column generation over clauses of at most
@@ -645,62 +646,16 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
         return self._table_builder(self, X, y)
 
 
-    # ------------------------------------------------------------------ text, JSON, export
-    def __str__(self) -> str:
-        return text_or_repr(self, "rules_")
+    # ------------------------------------------------------------------ text, export
+    # (str, to_text and explain: TextMixin; to_json and from_json: _RuleSetJSONMixin)
+    _fitted_attribute = "rules_"
 
-    def to_text(self) -> str:
-        """The rule set, one numbered rule a line, with its complexity and gap
+    def _text(self) -> str:
+        """``to_text``: the rule set, one numbered rule a line, with its complexity and gap
         (``form="cnf"``: ``predict 'yes' if every clause holds, else 'no':`` then one
         numbered clause a line; the master's objective and gap are those of the other
-        class's DNF).
-
-        Returns
-        -------
-        str
-        """
+        class's DNF), then the input summary."""
         return rule_set_text(self)
-
-    def to_json(self, path: str | os.PathLike | None = None, *, indent: int | None = 2) -> str:
-        """The fitted model as JSON text (and written to ``path`` if given); no pickle.
-
-        :meth:`from_json` rebuilds a classifier whose predictions are identical (it
-        evaluates ``rules_`` on the raw data; a CNF's clauses, negated exactly, give the
-        DNF's predictions, missing values and unseen categories included).  Files without
-        ``form`` and ``target_class`` (older ones) load as a DNF of ``classes_[1]``.
-
-        Parameters
-        ----------
-        path : str or path-like, optional
-            Also write the text to this file (atomically).
-        indent : int or None, default 2
-            JSON indentation; ``None`` for one line.
-
-        Returns
-        -------
-        str
-            The JSON text.
-        """
-        self._check_fitted()
-        return dump_json(rule_set_doc(self), path, indent)
-
-    @classmethod
-    def from_json(cls, source: str | os.PathLike) -> BooleanRuleSetClassifier:
-        """Rebuild a fitted classifier from :meth:`to_json` output (text or a file path).
-
-        Every field is checked; a damaged or foreign file raises one
-        :class:`~optirules.errors.InputError` naming the field.
-
-        Parameters
-        ----------
-        source : str or path-like
-            The JSON text, or the path of a file holding it.
-
-        Returns
-        -------
-        BooleanRuleSetClassifier
-        """
-        return load_rule_set(cls, source)
 
     def export_model(self, path: str | os.PathLike, *, X: Any = None, y: Any = None,
                      sample_weight: Any = None, iterations: bool = False,

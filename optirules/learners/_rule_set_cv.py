@@ -54,11 +54,12 @@ from ._checks import (
     validate_params,
 )
 from ._cv import RefitDelegation, cv_scorer, cv_splits
-from ._explain import text_or_repr
 from ._multiclass import multiclass_labels
+from ._persistence import JSONPersistenceMixin
 from ._rule_set import BooleanRuleSetClassifier, auto_penalty
 from ._rules_table import RulesTableMixin, cv_table
 from ._sql import SQLMixin
+from ._text import TextMixin
 
 __all__ = ["BooleanRuleSetCV", "AUTO_PENALTY_FACTORS"]
 
@@ -154,7 +155,8 @@ def _fit_and_score(estimator: Any, X: Any, y: np.ndarray, w: np.ndarray | None,
             "state": state}
 
 
-class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMixin, BaseEstimator):
+class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, TextMixin,
+                       ClassifierMixin, SQLMixin, BaseEstimator):
     """A :class:`BooleanRuleSetClassifier` whose penalty is chosen by cross-validation.
 
     For each penalty of the grid, the rule set is fitted on the training part of every
@@ -572,36 +574,25 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMix
         self._check_fitted()
         return self.best_estimator_.decision_function(X)
 
-    def to_json(self, path: str | os.PathLike | None = None, *, indent: int | None = 2) -> str:
-        """The fitted search as JSON text (and written to ``path`` if given); no pickle.
+    # ------------------------------------------------------------------ JSON
+    # to_json and from_json of JSONPersistenceMixin, in the class's own namespace so that
+    # the API page (which leaves out inherited members) shows them
+    to_json = JSONPersistenceMixin.to_json
+    from_json = JSONPersistenceMixin.__dict__["from_json"]
+    _json_format = _JSON_FORMAT
+    _json_multiclass = True  # a search over a K-class rule set saves K classes
 
-        Format ``"optirules.BooleanRuleSetCV"``: the header of every learner's JSON (this
-        search's own parameters, classes, columns), the chosen penalty (``penalty_``),
-        ``best_index_``, ``status_``, ``n_splits_``, ``cv_time_``, ``fit_time_``, the
-        ``cv_results_`` arrays (NaN written as null) and the refitted rule set as
-        :meth:`BooleanRuleSetClassifier.to_json` writes it (``best_estimator``).
+    def _json_fields(self) -> dict[str, Any]:
+        """After the header (this search's own parameters, classes, columns): the chosen
+        penalty (``penalty_``), ``best_index_``, ``status_``, ``n_splits_``, ``cv_time_``,
+        ``fit_time_``, the ``cv_results_`` arrays (NaN written as null) and the refitted
+        rule set as :meth:`BooleanRuleSetClassifier.to_json` writes it (``best_estimator``).
         :meth:`from_json` (or ``optirules predict``) rebuilds a fitted search whose
         predictions, probabilities, rules and ``rules_table`` are the original's.
         Parameters with no JSON form (a splitter ``cv``, a callable ``scoring``) are kept
-        as their ``repr``.
-
-        Parameters
-        ----------
-        path : str or path-like, optional
-            File the JSON is also written to.
-        indent : int or None, default 2
-            Indentation of the JSON text; ``None`` writes it on one line.
-
-        Returns
-        -------
-        str
-            The JSON text.
-        """
+        as their ``repr``."""
         import json
 
-        from ._json import dump_json, json_header
-
-        self._check_fitted()
         best = json.loads(self.best_estimator_.to_json(indent=None))
         results = {}
         for key, values in self.cv_results_.items():
@@ -612,7 +603,6 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMix
                 results[key] = [None if not math.isfinite(v) else float(v)
                                 for v in arr.astype(float)]
         data = {
-            **json_header(self, _JSON_FORMAT),
             "penalty": [float(v) for v in self.penalty_],
             "best_index": int(self.best_index_),
             "status": str(self.status_),
@@ -625,97 +615,71 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMix
         for key in ("cv_time", "fit_time"):
             if not math.isfinite(data[key]):
                 data[key] = None
-        return dump_json(data, path, indent)
+        return data
 
     @classmethod
-    def from_json(cls, source: str | os.PathLike) -> BooleanRuleSetCV:
-        """Rebuild a fitted search from :meth:`to_json` output (text or a file path).
+    def _json_params(cls, doc: Any) -> dict[str, Any]:
+        """The saved parameters, the rule set of ``estimator`` rebuilt."""
+        from ._json import restore_params
 
-        Every field is checked (the refitted rule set by
-        :meth:`BooleanRuleSetClassifier.from_json`); a damaged or foreign file raises one
-        :class:`~optirules.errors.InputError` naming the field.
+        params = restore_params(doc.value["params"])
+        params["estimator"] = _read_estimator(doc["params"]["estimator"])
+        return params
 
-        Parameters
-        ----------
-        source : str or path-like
-            JSON text or the path of a JSON file.
-
-        Returns
-        -------
-        BooleanRuleSetCV
-            The fitted search.
-        """
+    def _load_json_fields(self, doc: Any) -> None:
+        """The refitted rule set (read by :meth:`BooleanRuleSetClassifier.from_json`, its
+        errors said to be in ``best_estimator``), checked against the search's columns and
+        classes, then the penalty, ``cv_results_`` and the facts of the search."""
         import json
 
-        from ._json import (
-            _check_header,
-            damaged_as_input_error,
-            load_json_header,
-            read_document,
-            restore_params,
-        )
-
-        name = cls.__name__
-        doc = read_document(source, _JSON_FORMAT)
-        data = doc.value
-        classes = data.get("classes")
-        _check_header(data, _JSON_FORMAT,
-                      n_classes=2 if isinstance(classes, list) and len(classes) == 2 else None)
         sub = doc["best_estimator"]
         sub.object()
         try:
             best = BooleanRuleSetClassifier.from_json(json.dumps(sub.value))
         except InputError as exc:
             raise InputError(f"in 'best_estimator' (the refitted rule set): {exc}") from None
-        with damaged_as_input_error(name):
-            params = restore_params(data["params"])
-            params["estimator"] = _read_estimator(doc["params"]["estimator"])
-            est = cls(**params)
-            load_json_header(est, data)
-            if (best.n_features_in_ != est.n_features_in_
-                    or list(map(str, getattr(best, "feature_names_in_", []))) !=
-                    list(map(str, getattr(est, "feature_names_in_", [])))
-                    or len(best.classes_) != len(est.classes_)
-                    or any(type(a) is not type(b) or a != b for a, b in zip(
-                        best.classes_.tolist(), est.classes_.tolist()))):
-                raise sub.damaged("must read the search's columns and predict its classes "
-                                  "('classes', 'n_features_in', 'feature_names_in')")
-            res = doc["cv_results"]
-            res.object()
-            n = len(res["lambda0"].items(min_length=1))
-            results: dict[str, Any] = {}
-            for key in ("lambda0", "lambda1"):
-                results[key] = res[key].reals(n, lo=0.0)
-            for key in ("mean_score", "std_score", "mean_complexity", "mean_fit_time"):
-                results[key] = np.asarray([f.real(null=math.nan) for f in res[key].items(n)],
-                                          dtype=float)
-            n_splits = doc["n_splits"].count(lo=1)
-            for s in range(n_splits):
-                key = f"split{s}_score"
-                results[key] = np.asarray([f.real(null=math.nan) for f in res[key].items(n)],
-                                          dtype=float)
-            for key in ("all_certified", "complete"):
-                results[key] = np.asarray([f.boolean() for f in res[key].items(n)],
-                                          dtype=bool)
-            best_index = doc["best_index"].count(hi=n - 1)
-            penalty = tuple(doc["penalty"].reals(2, lo=0.0).tolist())
-            if penalty != (results["lambda0"][best_index], results["lambda1"][best_index]):
-                raise doc["penalty"].damaged(
-                    f"must be the penalty of 'best_index' {best_index} in 'cv_results' "
-                    f"({results['lambda0'][best_index]:g}, {results['lambda1'][best_index]:g})")
-            nan = math.nan
-            est.cv_results_ = results
-            est.n_splits_ = n_splits
-            est.best_index_ = best_index
-            est.penalty_ = penalty
-            est.status_ = doc["status"].string()
-            est.cv_time_ = doc["cv_time"].real(lo=0.0, null=nan, default=nan)
-            est.fit_time_ = doc["fit_time"].real(lo=0.0, null=nan, default=nan)
-            est.best_estimator_ = best
-            est.classes_ = best.classes_
-            if hasattr(best, "rules_"):
-                est.rules_ = best.rules_
-        return est
+        if (best.n_features_in_ != self.n_features_in_
+                or list(map(str, getattr(best, "feature_names_in_", []))) !=
+                list(map(str, getattr(self, "feature_names_in_", [])))
+                or len(best.classes_) != len(self.classes_)
+                or any(type(a) is not type(b) or a != b for a, b in zip(
+                    best.classes_.tolist(), self.classes_.tolist()))):
+            raise sub.damaged("must read the search's columns and predict its classes "
+                              "('classes', 'n_features_in', 'feature_names_in')")
+        res = doc["cv_results"]
+        res.object()
+        n = len(res["lambda0"].items(min_length=1))
+        results: dict[str, Any] = {}
+        for key in ("lambda0", "lambda1"):
+            results[key] = res[key].reals(n, lo=0.0)
+        for key in ("mean_score", "std_score", "mean_complexity", "mean_fit_time"):
+            results[key] = np.asarray([f.real(null=math.nan) for f in res[key].items(n)],
+                                      dtype=float)
+        n_splits = doc["n_splits"].count(lo=1)
+        for s in range(n_splits):
+            key = f"split{s}_score"
+            results[key] = np.asarray([f.real(null=math.nan) for f in res[key].items(n)],
+                                      dtype=float)
+        for key in ("all_certified", "complete"):
+            results[key] = np.asarray([f.boolean() for f in res[key].items(n)], dtype=bool)
+        best_index = doc["best_index"].count(hi=n - 1)
+        penalty = tuple(doc["penalty"].reals(2, lo=0.0).tolist())
+        if penalty != (results["lambda0"][best_index], results["lambda1"][best_index]):
+            raise doc["penalty"].damaged(
+                f"must be the penalty of 'best_index' {best_index} in 'cv_results' "
+                f"({results['lambda0'][best_index]:g}, {results['lambda1'][best_index]:g})")
+        nan = math.nan
+        self.cv_results_ = results
+        self.n_splits_ = n_splits
+        self.best_index_ = best_index
+        self.penalty_ = penalty
+        self.status_ = doc["status"].string()
+        self.cv_time_ = doc["cv_time"].real(lo=0.0, null=nan, default=nan)
+        self.fit_time_ = doc["fit_time"].real(lo=0.0, null=nan, default=nan)
+        self.best_estimator_ = best
+        self.classes_ = best.classes_
+        if hasattr(best, "rules_"):
+            self.rules_ = best.rules_
 
     def export_model(self, path: str | os.PathLike, **kwargs: Any) -> list[Any]:
         """The refitted rule set's master (see :meth:`BooleanRuleSetClassifier.export_model`).
@@ -756,18 +720,13 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, ClassifierMixin, SQLMix
         return self._table_builder(self, X, y)
 
 
-    def __str__(self) -> str:
-        return text_or_repr(self, "best_estimator_")
+    # ------------------------------------------------------------------ text
+    # (str and to_text: TextMixin, to_text shown on the API page; explain: RefitDelegation's)
+    to_text = TextMixin.to_text
+    _fitted_attribute = "best_estimator_"
 
-    def to_text(self) -> str:
-        """The refitted rule set's text and the penalty chosen.
-
-        Returns
-        -------
-        str
-            The chosen penalty, then the rules.
-        """
-        self._check_fitted()
+    def _text(self) -> str:
+        """``to_text``: the refitted rule set's text, then the penalty chosen."""
         l0, l1 = self.penalty_
         return (f"{self.best_estimator_.to_text()}\npenalty lambda0 = {l0:g}, lambda1 = {l1:g} chosen by "
                 f"{self.n_splits_}-fold cross-validation (mean score "

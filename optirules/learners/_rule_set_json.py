@@ -1,38 +1,64 @@
 """The JSON form of a fitted :class:`~optirules.learners.BooleanRuleSetClassifier`: the
-document :meth:`~optirules.learners.BooleanRuleSetClassifier.to_json` writes and the
-checked reading :meth:`~optirules.learners.BooleanRuleSetClassifier.from_json` does (no
-pickle; every field is checked and a damaged one named).
+fields :meth:`~optirules.learners.BooleanRuleSetClassifier.to_json` writes after the shared
+header and their checked reading in
+:meth:`~optirules.learners.BooleanRuleSetClassifier.from_json` (no pickle; every field is
+checked and a damaged one named), the hooks of
+:class:`~optirules.learners._persistence.JSONPersistenceMixin`.
 """
 
 from __future__ import annotations
 
 import math
-import os
 from typing import Any
 
 from ._json import (
     Field,
     check_rule_columns,
     check_rule_labels,
-    damaged_as_input_error,
-    json_header,
     json_scalar,
-    load_json,
-    load_json_header,
-    restore_params,
 )
+from ._persistence import JSONPersistenceMixin
 from ._rule_set_input import _label_index
 from ._rules import read_rule_set
 
-__all__ = ["rule_set_doc", "load_rule_set"]
+__all__ = ["_RuleSetJSONMixin"]
 
 _NAME = "BooleanRuleSetClassifier"
 
 
-def rule_set_doc(est: Any) -> dict[str, Any]:
-    """The JSON document of a fitted binary rule set ``est`` (NaN statistics as null)."""
+class _RuleSetJSONMixin(JSONPersistenceMixin):
+    """The rule set's JSON (format ``"optirules.BooleanRuleSetClassifier"``, version 1):
+    after the header, ``rules`` (the typed rules, with ``form`` and the class they
+    predict), ``clauses`` (the generated clauses as literal indices), ``fit`` (the master's
+    statistics, status, ``max_degree``, ``input_summary`` and the penalties used, NaN as
+    null) and ``scores`` (the training precisions and supports of the rules and the
+    default, and the class prior).
+
+    :meth:`from_json` rebuilds a classifier whose predictions are identical (it evaluates
+    ``rules_`` on the raw data; a CNF's clauses, negated exactly, give the DNF's
+    predictions, missing values and unseen categories included).  Files without ``form``
+    and ``target_class`` (older ones) load as a DNF of ``classes_[1]``; files without
+    ``scores`` predict but refuse probabilities."""
+
+    _json_format = "optirules.BooleanRuleSetClassifier"
+
+    def _json_fields(self) -> dict[str, Any]:
+        """``rules``, ``clauses``, ``fit`` and ``scores`` (class docstring)."""
+        return rule_set_fields(self)
+
+    def _load_json_fields(self, doc: Field) -> None:
+        """The rules, clauses, fit statistics and scores of ``doc``, checked."""
+        load_common(self, doc)
+        _load_fit(self, doc["fit"])
+        self.history_ = []
+        if not doc["scores"].is_null():  # files saved before the scores were kept
+            load_scores(self, doc["scores"])  # predict, but refuse probabilities
+
+
+def rule_set_fields(est: Any) -> dict[str, Any]:
+    """The fields of a fitted binary rule set ``est`` after the header (NaN statistics as
+    null)."""
     return {
-        **json_header(est, "optirules.BooleanRuleSetClassifier"),
         "rules": est.rules_.to_dict(),
         "clauses": [list(c) for c in est.clauses_],
         "fit": {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in {
@@ -51,22 +77,6 @@ def rule_set_doc(est: Any) -> dict[str, Any]:
                    "default_support": est.default_support_,
                    "class_prior": est.class_prior_},
     }
-
-
-def load_rule_set(cls: type, source: str | os.PathLike) -> Any:
-    """A fitted ``cls`` (BooleanRuleSetClassifier) rebuilt from the text or file
-    ``source``; a damaged or foreign file raises one InputError naming the field."""
-    name = _NAME
-    data = load_json(source, f"optirules.{name}", "to_json")
-    doc = Field(name, data)
-    with damaged_as_input_error(name):
-        est = cls(**restore_params(data["params"]))
-        load_common(est, data)
-        _load_fit(est, doc["fit"])
-        est.history_ = []
-        if not doc["scores"].is_null():  # files saved before the scores were kept
-            load_scores(est, doc["scores"])  # predict, but refuse probabilities
-    return est
 
 
 def _load_fit(est: Any, fit: Field) -> None:
@@ -114,12 +124,10 @@ def load_scores(est: Any, scores: Any) -> None:
     est.default_precision_, est.default_support_, est.class_prior_ = values
 
 
-def load_common(est: Any, data: dict[str, Any]) -> None:
-    """The header, rules, target class and clauses of ``data``, checked against each other
-    and against the model's columns."""
+def load_common(est: Any, doc: Field) -> None:
+    """The rules, target class and clauses of ``doc`` (the header restored), checked
+    against each other and against the model's columns."""
     name = type(est).__name__
-    load_json_header(est, data)
-    doc = Field(name, data)
     est.rules_ = read_rule_set(doc["rules"])
     params = doc["params"]
     form = getattr(est, "form", "dnf")

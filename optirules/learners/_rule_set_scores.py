@@ -1,9 +1,10 @@
 """The predictions and scores of :class:`~optirules.learners.BooleanRuleSetClassifier`.
 
 :class:`_RuleSetScoresMixin` holds what the rule set computes from the rules that fire on
-a row: ``predict``, ``predict_proba``, ``decision_function`` and ``explain`` (routed to
-their one-vs-rest versions by the estimator's class decorator, which finds them through
-the bases), and the smoothed rule scores they share.  It reads the fitted attributes of
+a row: ``predict``, ``predict_proba``, ``decision_function`` and the ``_decision_support``
+and ``_check_explainable`` hooks of ``explain`` (:class:`~optirules.learners._text.TextMixin`;
+all routed to their one-vs-rest versions by the estimator's class decorator, which finds
+them through the bases), and the smoothed rule scores they share.  It reads the fitted attributes of
 the estimator (``rules_``, ``clauses_``, ``rule_precision_`` ...) and never imports it.
 """
 
@@ -16,7 +17,6 @@ from sklearn.utils.validation import validate_data
 
 from ..errors import InputError, OptirulesError
 from ..models import clause_coverage
-from ._explain import binary_explain
 from ._rule_set_text import decision_support
 from ._scores import consistent_with_prediction, smoothed_share
 
@@ -145,22 +145,10 @@ class _RuleSetScoresMixin:
         else every clause, all holding (for the target class)."""
         return decision_support(self, X)
 
-    def explain(self, X: Any):
-        """A DataFrame, one row per row of ``X``: ``prediction``, ``score``, ``rules`` (the
-        rules that fired, or the default; ``form="cnf"``: the clauses that failed for a row
-        predicted the other class, every clause (all holding) for a row predicted
-        ``target_class_``), ``fired`` and ``text`` (the columns every learner's ``explain``
-        shares).
-
-        Parameters
-        ----------
-        X : array-like or DataFrame of shape (n_samples, n_features)
-            Rows with the columns the model was fitted on.
-
-        Returns
-        -------
-        pandas.DataFrame
-        """
+    def _check_explainable(self) -> None:
+        """``explain`` (of TextMixin: ``rules`` holds the rules that fired, or the default;
+        ``form="cnf"``: the clauses that failed for a row predicted the other class, every
+        clause (all holding) for a row predicted ``target_class_``) needs a fitted model
+        with its scores (a file saved without them predicts but does not explain)."""
         self._check_fitted()
         self._scores(np.zeros((0, 0), bool))
-        return binary_explain(self, X)
