@@ -16,6 +16,8 @@ _EXPORTS = {
     "ensemble_diversity": "._diversity",
     "ensemble_margins": "._diversity",
     "member_predictions": "._pruning",
+    "fairness_report": "._fairness",
+    "FairnessReport": "._fairness",
 }
 __all__ = sorted(_EXPORTS)
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

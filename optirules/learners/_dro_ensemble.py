@@ -448,6 +448,11 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
         if not isinstance(self.member, BooleanRuleSetClassifier):
             raise InputError(f"member must be a BooleanRuleSetClassifier (or None), got "
                              f"{type(self.member).__name__}.")
+        if self.member.fairness is not None:
+            raise InputError("the DRO ensemble does not take a member with fairness: each "
+                             "member is fitted under its own reweighting of the rows, so "
+                             "its fairness rows would not bound the ensemble's vote; use "
+                             "BooleanRuleSetClassifier(fairness=...) on its own.")
         return self.member
 
     def _member_setting(self, name: str) -> Any:

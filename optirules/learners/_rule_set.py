@@ -52,6 +52,7 @@ from ._checks import (
 from ._json import json_scalar
 from ._multiclass import OneVsRestMixin, multiclass_labels, one_vs_rest
 from ._rule_set_export import export_master
+from ._rule_set_fairness import _RuleSetFairnessMixin
 from ._rule_set_input import (
     PENALTY_SCALE,
     _carried_pool,
@@ -77,7 +78,8 @@ DUAL_SMOOTHING = 0.5
 # ============================================================================ estimator
 @one_vs_rest
 class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMixin,
-                               _RuleInputMixin, _RuleSetJSONMixin, TextMixin,
+                               _RuleInputMixin, _RuleSetJSONMixin, _RuleSetFairnessMixin,
+                               TextMixin,
                                ClassifierMixin, SQLMixin, BaseEstimator):
     r"""A DNF rule set learned by column generation (weighted BRCG, the DRO paper §3, eqs 6-8).
 
@@ -221,6 +223,22 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
         :math:`\sum_k |k| w_k \le M`, whose dual adds to :math:`\lambda_1` in pricing.
         With either limit the restricted master is HiGHS's direct one (or, for another LP
         solver, the one rebuilt each iteration) and the master IP the MILP.
+    fairness : {None, "equal_opportunity", "equalized_odds", "predictive_equality"}, default None
+        Group fairness on the training rows across the groups of ``sensitive_features``
+        (given to :meth:`fit`), for the class the rules describe (``target_class_``):
+        equal true-positive rates (equal opportunity), equal true- and false-positive rates
+        (equalized odds), or equal false-positive rates (predictive equality), within
+        ``fairness_tolerance`` of each other, by the fairness rows of Lawless, Dash, Günlük
+        and Wei ("Interpretable and Fair Boolean Rule Sets via Column Generation", JMLR 24,
+        2023) in the master LP and IP (:func:`~optirules.models.column_generation`).  The
+        miss and cover indicators are exact in the IP, so the fitted rule set meets the
+        bound on the training rows (``fairness_gap_``); their duals change the rows'
+        prices in pricing, so exact pricing still proves the LP optimal and ``gap_`` is
+        certified for the constrained problem.  A CNF constrains the same rates of its
+        target class (the complement DNF's miss rates become false-negative rates of the
+        CNF's class).  Two classes only; ``max_degree`` at most 3.
+    fairness_tolerance : float in [0, 1], default 0.05
+        The largest difference allowed between two groups' rates.
     class_weight : None, "balanced" or dict {label: weight}, default None
         Multiplies ``sample_weight`` by the weight of each row's class, as in scikit-learn
         (``"balanced"``: ``n_samples / (n_classes * count(class))``).
@@ -363,6 +381,9 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
         "forbidden_features": [None, Collection()],  # names or positions: checked at fit
         "max_rules": [None, Number(numbers.Integral, 1, None, closed="left")],
         "max_literals": [None, Number(numbers.Integral, 1, None, closed="left")],
+        "fairness": [None, StrOptions({"equal_opportunity", "equalized_odds",
+                                       "predictive_equality"})],
+        "fairness_tolerance": [Number(numbers.Real, 0, 1, closed="both")],
         "class_weight": CLASS_WEIGHT,
     }
 
@@ -376,7 +397,10 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
                  verbose: bool = False, backend: Any = "local",
                  warm_start: bool = False, form: str = "dnf", target_class: Any = None,
                  forbidden_features: Any = None, max_rules: int | None = None,
-                 max_literals: int | None = None, class_weight: Any = None) -> None:
+                 max_literals: int | None = None, fairness: str | None = None,
+                 fairness_tolerance: float = 0.05, class_weight: Any = None) -> None:
+        self.fairness = fairness
+        self.fairness_tolerance = fairness_tolerance
         self.forbidden_features = forbidden_features
         self.max_rules = max_rules
         self.max_literals = max_literals
@@ -453,7 +477,8 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
         return getattr(self, "binarizer_", None) is not None and literal.column is not None
 
     # ------------------------------------------------------------------ fitting
-    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> BooleanRuleSetClassifier:
+    def fit(self, X: Any, y: Any, sample_weight: Any = None, *,
+            sensitive_features: Any = None) -> BooleanRuleSetClassifier:
         """Learn the rule set.
 
         Parameters
@@ -466,6 +491,9 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
         sample_weight : array-like of shape (n_samples,), optional
             The pmf :math:`P` (normalized to sum 1); uniform by default.  Multiplied by
             the class weights of ``class_weight``.
+        sensitive_features : array-like of shape (n_samples,) or (n_samples, k), optional
+            The protected attribute of ``fairness`` (several columns: their intersectional
+            groups), one value per row; needed with ``fairness`` and refused without it.
 
         Returns
         -------
@@ -473,6 +501,7 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
         """
         t_fit = time.perf_counter()  # time_limit bounds the whole call, binarizing included
         self._check_params()
+        groups = self._check_fairness(X, y, sensitive_features)
         if self.target_class is not None and multiclass_labels(y) is not None:
             raise InputError(
                 f"target_class={self.target_class!r} names the class a two-class rule set "
@@ -502,6 +531,7 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
             float(np.asarray(sample_weight, dtype=float).reshape(-1)[keep].sum())
         self.lambda0_, self.lambda1_ = self._penalties(total)
         yk, Pk = ypos[keep], P[keep] / P[keep].sum()
+        fair = self._fairness_arguments(groups, keep, d == target)
         self.classes_ = classes
         self.target_class_ = classes[target]
         self.max_degree_ = resolve_max_degree(self.max_degree, A.shape)
@@ -534,6 +564,7 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
                 solver=self.solver, mip_gap=float(self.mip_gap), random_seed=self._seed(),
                 progress=progress, backend=self.backend, initial_clauses=initial,
                 master_ip="auto", max_rules=self.max_rules, max_literals=self.max_literals,
+                **fair,
             )
         finally:
             if bar is not None:
@@ -545,7 +576,12 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
                      "unknown" if math.isnan(res.gap) else f"{100 * res.gap:.2f} %",
                      res.fit_time)
         self._train = (A, yk, Pk)
-        self._set_scores(clause_coverage(A, self.clauses_), yk, Pk, total)
+        covered = clause_coverage(A, self.clauses_)
+        self._set_scores(covered, yk, Pk, total)
+        if fair:
+            self.fairness_gap_ = self._training_gap(covered, yk, Pk, fair)
+        else:
+            self.__dict__.pop("fairness_gap_", None)
         return self
 
     def _set_scores(self, covered: np.ndarray, y: np.ndarray, P: np.ndarray,

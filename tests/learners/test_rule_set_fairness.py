@@ -1,0 +1,149 @@
+"""``fairness`` on the rule set: the fitted rule set meets the bound on the training rows
+(DNF and CNF, each notion), ``fairness_report`` equals fairlearn's metrics, the certified
+optimum is that of full enumeration, and bad input is refused before any work."""
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from optirules.errors import InputError
+from optirules.learners import (
+    BooleanRuleSetClassifier,
+    DRORuleEnsembleClassifier,
+    fairness_report,
+)
+from optirules.models import master_objective
+
+
+def _table(seed=0, n=240):
+    """0/1 columns; ``g`` (the protected attribute) is also a column, and the label leans
+    on it, so an unconstrained rule set treats the groups differently."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.integers(0, 2, size=(n, 5)), columns=list("abcde"))
+    g = rng.integers(0, 2, n)
+    X["g"] = g
+    y = ((X["a"] & X["b"]) | (X["g"] & X["c"]) | (X["d"] & (1 - X["e"]))).to_numpy()
+    return X, np.where(rng.random(n) < 0.08, 1 - y, y), g
+
+
+KW = dict(binarizer=None, max_degree=2, mip_gap=1e-9, tol=0.0, random_state=0)
+
+
+@pytest.mark.parametrize("form", ["dnf", "cnf"])
+@pytest.mark.parametrize("fairness", ["equal_opportunity", "equalized_odds",
+                                      "predictive_equality"])
+def test_the_fitted_rule_set_meets_the_bound_on_the_training_rows(form, fairness):
+    X, y, g = _table()
+    free = BooleanRuleSetClassifier(form=form, **KW).fit(X, y)
+    est = BooleanRuleSetClassifier(form=form, fairness=fairness, fairness_tolerance=0.03,
+                                   **KW).fit(X, y, sensitive_features=g)
+    report = est.fairness_report(X, y, g)
+    tpr = report.equal_opportunity_difference
+    fpr = report.by_group["false_positive_rate"].max() - \
+        report.by_group["false_positive_rate"].min()
+    if fairness != "predictive_equality":
+        assert tpr <= 0.03 + 1e-9
+    if fairness != "equal_opportunity":
+        assert fpr <= 0.03 + 1e-9
+    assert est.fairness_gap_ <= 0.03 + 1e-9
+    assert est.gap_certified_
+    # the constraint binds: the free fit is less fair on the constrained rate, and the
+    # fair fit pays for it in the objective
+    free_report = free.fairness_report(X, y, g)
+    assert max(free_report.equal_opportunity_difference,
+               free_report.equalized_odds_difference) > 0.03
+    assert est.ip_objective_ >= free.lp_bound_ - 1e-12
+
+
+def test_the_fit_is_certified_against_full_enumeration():
+    """Equal opportunity within 0.05, at most two rules of at most two literals: the fit's
+    certified bound is below the enumerated optimum and its rule set is no better."""
+    X, y, g = _table(1, n=160)
+    est = BooleanRuleSetClassifier(fairness="equal_opportunity", fairness_tolerance=0.05,
+                                   max_rules=2, lambda0=0.0, lambda1=0.0,
+                                   **KW).fit(X, y, sensitive_features=g)
+    A = np.hstack([X.to_numpy() == 1, X.to_numpy() == 0])
+    L = A.shape[1]
+    clauses = [(i,) for i in range(L)] + list(itertools.combinations(range(L), 2))
+    P = np.full(len(y), 1.0 / len(y))
+    best = np.inf
+    for r in range(3):
+        for subset in itertools.combinations(clauses, r):
+            cov = np.zeros(len(y), bool)
+            for c in subset:
+                cov |= A[:, list(c)].all(axis=1)
+            tpr = [cov[(y == 1) & (g == a)].mean() for a in (0, 1)]
+            if abs(tpr[0] - tpr[1]) <= 0.05 + 1e-12:
+                best = min(best, master_objective(A, y == 1, P, list(subset), 0.0, 0.0))
+    assert est.lp_bound_ <= best + 1e-9 <= est.ip_objective_ + 2e-9
+    assert est.ip_objective_ - est.lp_bound_ <= est.gap_ * est.ip_objective_ + 1e-12
+
+
+def test_fairness_report_equals_fairlearn():
+    metrics = pytest.importorskip("fairlearn.metrics")
+    rng = np.random.default_rng(4)
+    y_true, y_pred = rng.integers(0, 2, 300), rng.integers(0, 2, 300)
+    groups = rng.choice(["a", "b", "c"], 300)
+    w = rng.random(300)
+    for sw in (None, w):
+        r = fairness_report(y_true, y_pred, groups, sample_weight=sw)
+        assert r.equal_opportunity_difference == pytest.approx(
+            metrics.equal_opportunity_difference(y_true, y_pred, sensitive_features=groups,
+                                                 sample_weight=sw))
+        assert r.equalized_odds_difference == pytest.approx(
+            metrics.equalized_odds_difference(y_true, y_pred, sensitive_features=groups,
+                                              sample_weight=sw))
+        assert r.demographic_parity_difference == pytest.approx(
+            metrics.demographic_parity_difference(y_true, y_pred, sensitive_features=groups,
+                                                  sample_weight=sw))
+    text = str(fairness_report(y_true, y_pred, groups))
+    assert "equal opportunity difference" in text
+
+
+def test_intersectional_groups_from_several_columns():
+    X, y, g = _table(2)
+    h = (X["a"].to_numpy() + g) % 2
+    est = BooleanRuleSetClassifier(fairness="equal_opportunity", fairness_tolerance=0.05,
+                                   **KW).fit(X, y, sensitive_features=np.column_stack([g, h]))
+    report = est.fairness_report(X, y, pd.DataFrame({"g": g, "h": h}))
+    assert len(report.by_group) == 4
+    assert report.equal_opportunity_difference <= 0.05 + 1e-9
+
+
+def test_the_parameters_survive_json():
+    X, y, g = _table(3, n=120)
+    est = BooleanRuleSetClassifier(fairness="equalized_odds", fairness_tolerance=0.1,
+                                   **KW).fit(X, y, sensitive_features=g)
+    back = BooleanRuleSetClassifier.from_json(est.to_json())
+    assert back.fairness == "equalized_odds" and back.fairness_tolerance == 0.1
+    np.testing.assert_array_equal(back.predict(X), est.predict(X))
+
+
+@pytest.mark.parametrize("fit_kw,params,match", [
+    ({}, dict(fairness="equal_opportunity"), "needs the protected attribute"),
+    (dict(sensitive_features=np.zeros(240)), {}, "fairness is None"),
+    (dict(sensitive_features=np.zeros(7)), dict(fairness="equal_opportunity"),
+     "one value per row"),
+    (dict(sensitive_features="g"), dict(fairness="equal_opportunity"), "is a string"),
+    (dict(sensitive_features=np.zeros(240)), dict(fairness="equal_opportunity"),
+     "single group"),
+    (dict(sensitive_features=np.r_[np.full(239, "x"), None].astype(object)),
+     dict(fairness="equal_opportunity"), "missing values"),
+])
+def test_bad_input_is_refused_before_any_work(fit_kw, params, match):
+    X, y, _ = _table()
+    with pytest.raises(InputError, match=match):
+        BooleanRuleSetClassifier(**params, **KW).fit(X, y, **fit_kw)
+
+
+def test_refused_with_three_classes_and_in_the_dro_members():
+    X, y, g = _table()
+    y3 = np.where(X["e"] == 1, 2, y)
+    with pytest.raises(InputError, match="two classes"):
+        BooleanRuleSetClassifier(fairness="equal_opportunity", **KW).fit(
+            X, y3, sensitive_features=g)
+    member = BooleanRuleSetClassifier(fairness="equal_opportunity")
+    with pytest.raises(InputError, match="DRO ensemble does not take a member with fairness"):
+        DRORuleEnsembleClassifier(member=member).fit(X, y)
