@@ -61,7 +61,7 @@ from ._pool_ip import (
     master_objective,
     prune_redundant,
 )
-from .masters import restricted_master
+from .masters import FairnessRows, restricted_master
 from .options import MASTER_IPS
 
 __all__ = [
@@ -433,6 +433,9 @@ class _ColumnGeneration:
                                         max_literals=max_literals, groups=groups,
                                         fairness=fairness,
                                         fairness_tolerance=fairness_tolerance)
+        # the fairness rows' rates, to check the heuristic rule sets before the master IP
+        self.fair = None if fairness is None else FairnessRows(
+            self.y, np.asarray(P, dtype=float), groups, fairness, fairness_tolerance)
         self.own_pricer = pricer is None
         self.stats0 = {} if pricer is None else dict(pricer.stats)  # a shared pricer's so far
         if pricer is not None and (pricer.n_rows, pricer.n_lit) != self.A.shape:

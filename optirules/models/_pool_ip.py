@@ -389,6 +389,13 @@ class PoolIP:
                                  r.lambda1, merged=self.merged, deadline=r.deadline,
                                  limits=self.limits)
 
+    def fair(self, clauses: Sequence[Clause]) -> bool:
+        """Whether a rule set meets the run's fairness rows on its rows."""
+        r = self.run
+        covered = clause_coverage(r.A, list(clauses)).any(axis=1) if clauses else \
+            np.zeros(len(r.y), bool)
+        return r.fair.meets(covered, r.y, np.asarray(r.P, dtype=float))
+
     def canonical(self, index: Any) -> list[Clause]:
         """Each clause by the pool's representative of its coverage, as the IP keeps them
         (never a higher cost or objective)."""
@@ -402,12 +409,12 @@ class PoolIP:
         ``skip_ip`` the restricted LP's solution rounded; on a large IP the restricted IPs
         over the LP's largest columns, each followed by local search."""
         r = self.run
-        if r.fairness is not None:  # the empty rule set meets every fairness row
-            return [], self.objective([]), "empty rule set (fairness rows)"
         inc = _greedy_rule_set(r.A, r.y, r.P, self.pool, r.complexity, r.lambda0,
                                r.lambda1, merged=self.merged, limits=self.limits)
         inc = self.improved(inc)
         ub, source = self.objective(inc), "local search"
+        if r.fair is not None and not self.fair(inc):  # the empty set meets every rate row
+            inc, ub, source = [], self.objective([]), "empty rule set (fairness rows)"
         # skip_ip: the LP optimum z bounds the IP over the pool from below, so an
         # incumbent within mip_gap of it meets the gap the IP solver would be asked for
         # and no IP is solved.  The restricted LP's solution rounded (w_k > 0.5) is a
@@ -424,8 +431,10 @@ class PoolIP:
         # columns (the rows merged over those few columns), then local search over the
         # whole pool, is a far better incumbent than the greedy one (not before
         # enumerate_master, which needs no incumbent)
-        if self.w_lp is not None and self.n_cover >= RESTRICTED_IP_ROWS and \
-                not self.enumerated:
+        # (with fairness rows at any size: the heuristics above know no fairness, and the
+        # restricted IPs, which have the rows, give the reduced-cost fixing its incumbent)
+        if self.w_lp is not None and (self.n_cover >= RESTRICTED_IP_ROWS
+                                      or r.fair is not None) and not self.enumerated:
             order = np.lexsort((self.rc_lp, -np.asarray(self.w_lp, dtype=float)))
             for n in RESTRICTED_IP_COLUMNS:
                 if n >= len(self.pool) or (r.remaining() is not None and r.remaining() <= 0):
@@ -435,6 +444,8 @@ class PoolIP:
                 if found is None:
                     continue
                 cand = self.improved(found)
+                if r.fair is not None and not self.fair(cand):
+                    cand = found  # the IP's rule set meets the rows; local search may not
                 obj = self.objective(cand)
                 if obj < ub:
                     inc, ub, source = cand, obj, f"restricted IP over {n} columns"

@@ -45,6 +45,7 @@ HiGHS settings and the iteration-bounded warm LP run.
 from ._data import MasterData, PoolView, aggregate_rows, lp_name
 from ._dual import DualHighsRuleMaster
 from ._factory import restricted_master
+from ._fairness import FairnessRows
 from ._highs import HighsRuleMaster
 from ._highs_lp import LP_TOLERANCES, WARM_ITERATION_FACTOR, WARM_ITERATION_FLOOR, run_lp
 from ._ip import MasterIPMixin
@@ -54,7 +55,7 @@ from ._protocol import MasterIP, RestrictedMaster
 from ._pyomo import RuleMasterModel
 from ._rebuild import RebuildRuleMaster
 
-__all__ = ["DualHighsRuleMaster", "HighsRuleMaster", "LP_TOLERANCES", "MasterData",
+__all__ = ["DualHighsRuleMaster", "FairnessRows", "HighsRuleMaster", "LP_TOLERANCES", "MasterData",
            "MasterIP", "MasterIPMixin", "MergedHighsRuleMaster", "PERSISTENT_LP_SOLVERS",
            "PersistentRuleMaster", "PoolView", "RebuildRuleMaster", "RestrictedMaster",
            "RuleMasterModel", "WARM_ITERATION_FACTOR", "WARM_ITERATION_FLOOR",

@@ -130,6 +130,26 @@ class FairnessRows:
             names.append(f"{name}({a},{b})")
         return names, np.array(rows).reshape(len(rows), codes.size)
 
+    def gaps(self, covered: np.ndarray, y: np.ndarray, P: np.ndarray) -> dict[str, float]:
+        """The largest between-group differences of the constrained rates of a rule set
+        covering the rows ``covered``: ``"fnr"`` (label-1 miss rates) and/or ``"fpr"``
+        (label-0 cover rates), weighted by ``P``."""
+        y = np.asarray(y, dtype=bool)
+        out = {}
+        for name, side, codes, mass, on in (
+                ("fnr", y, self.pos_codes, self.pos_mass, self.positive),
+                ("fpr", ~y, self.neg_codes, self.neg_mass, self.negative)):
+            if on:
+                event = ~covered[side] if name == "fnr" else covered[side]
+                rate = np.bincount(codes, weights=P[side] * event,
+                                   minlength=mass.size) / mass
+                out[name] = float(rate.max() - rate.min())
+        return out
+
+    def meets(self, covered: np.ndarray, y: np.ndarray, P: np.ndarray) -> bool:
+        """Whether a rule set covering the rows ``covered`` meets every rate row."""
+        return all(v <= self.tolerance + 1e-9 for v in self.gaps(covered, y, P).values())
+
     def restricted(self, index: np.ndarray, y: np.ndarray, P: np.ndarray) -> FairnessRows:
         """The same rows over the data rows ``index`` (merged rows of the master IP)."""
         return FairnessRows(y, P, self.labels[self.codes[index]], self.kind, self.tolerance)
