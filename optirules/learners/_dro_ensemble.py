@@ -463,6 +463,7 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
     lambda1 = property(lambda self: self._member_setting("lambda1"))
     binarizer = property(lambda self: self._member_setting("binarizer"))
     forbidden_features = property(lambda self: self._member_setting("forbidden_features"))
+    feature_costs = property(lambda self: self._member_setting("feature_costs"))
 
     def _solver(self) -> Any:
         """``solver``, or the member's."""

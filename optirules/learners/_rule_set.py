@@ -223,6 +223,15 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
         :math:`\sum_k |k| w_k \le M`, whose dual adds to :math:`\lambda_1` in pricing.
         With either limit the restricted master is HiGHS's direct one (or, for another LP
         solver, the one rebuilt each iteration) and the master IP the MILP.
+    feature_costs : dict {column: cost} or None, default None
+        A cost > 0 per input column (by name or position; unlisted columns cost 1): a
+        literal on the column counts as that many literals in every term that counts
+        literals -- the penalty :math:`\lambda_1 |k|`, ``max_literals`` and the complexity
+        :math:`c_k = 1 + |k|` -- so a test that is expensive to measure is used only where
+        it pays.  Exact in the master, and in pricing, which is then the pricing MILP
+        (:class:`~optirules.models.RulePricingModel` takes a cost per literal; the
+        enumeration counts literals).  An entry naming no column, a cost that is not a
+        finite number > 0, or a forbidden column given a cost is refused before any work.
     fairness : {None, "equal_opportunity", "equalized_odds", "predictive_equality"}, default None
         Group fairness on the training rows across the groups of ``sensitive_features``
         (given to :meth:`fit`), for the class the rules describe (``target_class_``):
@@ -381,6 +390,7 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
         "forbidden_features": [None, Collection()],  # names or positions: checked at fit
         "max_rules": [None, Number(numbers.Integral, 1, None, closed="left")],
         "max_literals": [None, Number(numbers.Integral, 1, None, closed="left")],
+        "feature_costs": [None, Mapping],  # names or positions, costs > 0: checked at fit
         "fairness": [None, StrOptions({"equal_opportunity", "equalized_odds",
                                        "predictive_equality"})],
         "fairness_tolerance": [Number(numbers.Real, 0, 1, closed="both")],
@@ -397,8 +407,10 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
                  verbose: bool = False, backend: Any = "local",
                  warm_start: bool = False, form: str = "dnf", target_class: Any = None,
                  forbidden_features: Any = None, max_rules: int | None = None,
-                 max_literals: int | None = None, fairness: str | None = None,
-                 fairness_tolerance: float = 0.05, class_weight: Any = None) -> None:
+                 max_literals: int | None = None, feature_costs: Any = None,
+                 fairness: str | None = None, fairness_tolerance: float = 0.05,
+                 class_weight: Any = None) -> None:
+        self.feature_costs = feature_costs
         self.fairness = fairness
         self.fairness_tolerance = fairness_tolerance
         self.forbidden_features = forbidden_features
@@ -564,7 +576,7 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
                 solver=self.solver, mip_gap=float(self.mip_gap), random_seed=self._seed(),
                 progress=progress, backend=self.backend, initial_clauses=initial,
                 master_ip="auto", max_rules=self.max_rules, max_literals=self.max_literals,
-                **fair,
+                literal_costs=self._literal_costs(), **fair,
             )
         finally:
             if bar is not None:

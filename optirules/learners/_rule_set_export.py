@@ -54,7 +54,8 @@ def export_master(est: Any, path: str | os.PathLike, *, X: Any = None, y: Any = 
     kw = dict(sample_weight=P, lambda0=l0, lambda1=l1,
               complexity=None if est.complexity is None else float(est.complexity),
               max_rules=getattr(est, "max_rules", None),
-              max_literals=getattr(est, "max_literals", None))
+              max_literals=getattr(est, "max_literals", None),
+              literal_costs=est._literal_costs() if X is None else None)
     written = []
     RuleMasterModel(A, yk.astype(int), pool, relax=relax, clause_names=names,
                     **kw).write(path)

@@ -50,6 +50,24 @@ def auto_penalty(n: float) -> float:
     return PENALTY_SCALE / math.sqrt(n)
 
 
+def _check_column(what: str, item: Any, names: list[str] | None, n: int) -> None:
+    """Refuse an entry of ``what`` that names no column: a name X lacks, a position out of
+    range, or neither."""
+    if isinstance(item, str):
+        if names is None or item not in names:
+            known = "X has no column names (pass a position)" if names is None \
+                else f"X's columns are {names[:10]}{' ...' if len(names) > 10 else ''}"
+            raise InputError(f"{what} names the column {item!r}, which X does not have; "
+                             f"{known}.")
+    elif isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_)):
+        if not 0 <= int(item) < n:
+            raise InputError(f"{what} holds the position {item}, but X has {n} columns "
+                             f"(0 to {n - 1}).")
+    else:
+        raise InputError(f"{what} holds {item!r}; give column names (str) or positions "
+                         "(int).")
+
+
 class _RuleInputMixin:
     """Input handling shared by the rule-set learners: labels, weights, literals and the
     column-generation parameters."""
@@ -62,27 +80,45 @@ class _RuleInputMixin:
     solver: str | Mapping[str, str]
 
     def _check_forbidden(self, X: Any) -> None:
-        """Refuse, before any work, a ``forbidden_features`` entry that names no column of
-        ``X``: a column name (DataFrame input) or a column position."""
+        """Refuse, before any work, a ``forbidden_features`` or ``feature_costs`` entry
+        that names no column of ``X`` (a column name, DataFrame input, or a column
+        position), a cost that is not a finite number > 0, and a feature both forbidden and
+        given a cost."""
         forbidden = getattr(self, "forbidden_features", None)
-        if forbidden is None:
+        costs = getattr(self, "feature_costs", None)
+        if forbidden is None and costs is None:
             return
         names = [str(c) for c in X.columns] if hasattr(X, "columns") else None
         n = len(names) if names is not None else np.shape(X)[1] if np.ndim(X) == 2 else 0
-        for item in forbidden:
-            if isinstance(item, str):
-                if names is None or item not in names:
-                    known = "X has no column names (pass a position)" if names is None \
-                        else f"X's columns are {names[:10]}{' ...' if len(names) > 10 else ''}"
-                    raise InputError(f"forbidden_features names the column {item!r}, which X "
-                                     f"does not have; {known}.")
-            elif isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_)):
-                if not 0 <= int(item) < n:
-                    raise InputError(f"forbidden_features holds the position {item}, but X "
-                                     f"has {n} columns (0 to {n - 1}).")
-            else:
-                raise InputError(f"forbidden_features holds {item!r}; give column names "
-                                 "(str) or positions (int).")
+        if costs is not None and not isinstance(costs, Mapping):
+            raise InputError(f"feature_costs must be a dict {{column: cost}}, got "
+                             f"{type(costs).__name__}.")
+        for what, items in (("forbidden_features", forbidden), ("feature_costs", costs)):
+            for item in items or ():
+                _check_column(what, item, names, n)
+        if costs is None:
+            return
+        for item, cost in costs.items():
+            if not is_number(cost) or not 0 < float(cost) < np.inf:
+                raise InputError(f"feature_costs[{item!r}] must be a finite number > 0, "
+                                 f"got {cost!r}.")
+        both = {str(v) for v in forbidden or ()} & {str(v) for v in costs}
+        if both:
+            raise InputError(f"feature_costs gives a cost to {sorted(both)[0]!r}, which "
+                             "forbidden_features forbids; drop one of the two.")
+
+    def _literal_costs(self) -> np.ndarray | None:
+        """One cost per literal from ``feature_costs`` (a literal costs what its column
+        does, 1 when not listed), or None without ``feature_costs``."""
+        costs = getattr(self, "feature_costs", None)
+        if not costs:
+            return None
+        by_name = {str(k): float(v) for k, v in costs.items() if isinstance(k, str)}
+        by_pos = {int(k): float(v) for k, v in costs.items() if not isinstance(k, str)}
+        return np.array([by_name.get(str(lit.feature),
+                                     by_pos.get(-1 if lit.column is None else int(lit.column),
+                                                1.0))
+                         for lit in self.literals_], dtype=float)
 
     def _forbid(self, A: np.ndarray) -> np.ndarray:
         """``A`` with the columns of the forbidden features' literals set to 0: a clause

@@ -35,6 +35,7 @@ __all__ = [
     "normalize_clause",
     "normalize_clauses",
     "clause_degrees",
+    "check_literal_costs",
     "clause_costs",
     "clause_coverage",
     "ruleset_covers",
@@ -240,14 +241,32 @@ def normalize_clauses(clauses: Iterable[Iterable[Any]], n_literals: int) -> list
     return [normalize_clause(k, n_literals) for k in clauses]
 
 
-def clause_degrees(clauses: Sequence[Clause]) -> np.ndarray:
-    """Number of literals ``|k|`` of each clause."""
+def clause_degrees(clauses: Sequence[Clause], literal_costs: Any = None) -> np.ndarray:
+    """Number of literals ``|k|`` of each clause; with ``literal_costs`` (one positive cost
+    per literal) the sum of its literals' costs, the weighted count every complexity term
+    then uses."""
+    if literal_costs is not None:
+        lc = np.asarray(literal_costs, dtype=float)
+        return np.fromiter((lc[list(k)].sum() for k in clauses), dtype=float,
+                           count=len(clauses))
     return np.fromiter((len(k) for k in clauses), dtype=np.int64, count=len(clauses))
 
 
-def clause_costs(clauses: Sequence[Clause]) -> np.ndarray:
-    """Complexity ``c_k = 1 + |k|`` of each clause (the DRO paper; Dash et al. 2018)."""
-    return 1.0 + clause_degrees(clauses).astype(float)
+def check_literal_costs(literal_costs: Any, n_lit: int) -> np.ndarray | None:
+    """``None``, or one finite cost > 0 per literal."""
+    if literal_costs is None:
+        return None
+    lc = np.asarray(literal_costs, dtype=float).reshape(-1)
+    if lc.shape[0] != n_lit or not np.isfinite(lc).all() or (lc <= 0).any():
+        raise InputError(f"literal_costs must hold one finite cost > 0 per literal ({n_lit}); "
+                         "pass the weighted literal counts of feature_costs.")
+    return lc
+
+
+def clause_costs(clauses: Sequence[Clause], literal_costs: Any = None) -> np.ndarray:
+    """Complexity ``c_k = 1 + |k|`` of each clause (the DRO paper; Dash et al. 2018);
+    ``|k|`` weighted by ``literal_costs`` when given."""
+    return 1.0 + clause_degrees(clauses, literal_costs).astype(float)
 
 
 def clause_coverage(A: np.ndarray, clauses: Sequence[Clause]) -> np.ndarray:
@@ -363,7 +382,8 @@ def complexity_costs(degrees: Any, lam: float = 0.0, lambda0: float = 0.0,
 
 def reduced_costs(A: Any, y: Any, clauses: Iterable[Iterable[Any]], mu: Any, *,
                   sample_weight: Any = None, lam: float = 0.0, lambda0: float = 0.0,
-                  lambda1: float = 0.0, sigma: Any = None) -> np.ndarray:
+                  lambda1: float = 0.0, sigma: Any = None,
+                  literal_costs: Any = None) -> np.ndarray:
     r"""Reduced cost of each clause's column in the LP relaxation of the rule master.
 
     .. math::
@@ -395,6 +415,8 @@ def reduced_costs(A: Any, y: Any, clauses: Iterable[Iterable[Any]], mu: Any, *,
         Complexity-row dual and penalty costs.
     sigma : array of shape (n_negative,), optional
         The label-0 rows' fairness duals (:func:`row_prices`).
+    literal_costs : array of shape (L,), optional
+        A cost per literal: :math:`|k|` is then the sum of its literals' costs.
 
     Returns
     -------
@@ -409,7 +431,7 @@ def reduced_costs(A: Any, y: Any, clauses: Iterable[Iterable[Any]], mu: Any, *,
     lambda1 = check_nonnegative(lambda1, "lambda1")
     ks = normalize_clauses(clauses, A.shape[1])
     cov = clause_coverage(A, ks)
-    return complexity_costs(clause_degrees(ks), lam, lambda0, lambda1) \
+    return complexity_costs(clause_degrees(ks, literal_costs), lam, lambda0, lambda1) \
         + row_prices(yb, P, mu, sigma) @ cov
 
 

@@ -54,7 +54,14 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, OptirulesError
-from ._clauses import Clause, clause_coverage, complexity_costs, row_prices
+from ._clauses import (
+    Clause,
+    check_literal_costs,
+    clause_coverage,
+    clause_degrees,
+    complexity_costs,
+    row_prices,
+)
 from ._enumeration import RC_TOL, EnumerationPricer
 from ._pool_ip import (
     PoolIP,
@@ -84,7 +91,8 @@ MAX_MISPRICINGS = 2
 
 def _milp_pricing(A: np.ndarray, y: np.ndarray, P: np.ndarray, duals: dict[str, Any],
                   max_degree: int, solver: str, time_limit: float | None,
-                  pool: set[Clause]) -> tuple[list[tuple[Clause, float]], float, bool]:
+                  pool: set[Clause], literal_costs: Any = None
+                  ) -> tuple[list[tuple[Clause, float]], float, bool]:
     """Exact pricing by the MILP of :class:`~optirules.models.RulePricingModel`.
 
     Returns the optimal clause if it is new and negative, the MILP's bound (a proven lower
@@ -94,7 +102,8 @@ def _milp_pricing(A: np.ndarray, y: np.ndarray, P: np.ndarray, duals: dict[str, 
     from ._pricing import RulePricingModel
 
     model = RulePricingModel(A, y, P, duals["mu"], duals["lam"], max_degree,
-                             lambda0=duals["lambda0"], lambda1=duals["lambda1"])
+                             lambda0=duals["lambda0"], lambda1=duals["lambda1"],
+                             literal_costs=literal_costs)
     options = {"mip_abs_gap": 1e-10} if solver == "highs" else {}
     try:
         result = model.solve(solver, time_limit=time_limit, **options)
@@ -204,17 +213,20 @@ class ColumnGenerationResult:
 
 
 def _kappa(budget: float | None, lambda0: float, lambda1: float, z: float,
-           max_rules: int | None = None, max_literals: int | None = None) -> float:
+           max_rules: int | None = None, max_literals: int | None = None,
+           min_literal: float = 1.0) -> float:
     """An upper bound on sum_k w_k at an optimum of the full master LP (module docstring;
-    ``max_rules`` and ``max_literals`` bound it too, every clause has a literal)."""
+    ``max_rules`` and ``max_literals`` bound it too; every clause has a literal, whose cost
+    is at least ``min_literal``)."""
     kappa = math.inf
     if budget is not None:
-        kappa = budget / 2.0
-    for limit in (max_rules, max_literals):
-        if limit is not None:
-            kappa = min(kappa, float(limit))
-    if lambda0 + lambda1 > 0:
-        kappa = min(kappa, z / (lambda0 + lambda1))
+        kappa = budget / (1.0 + min_literal)
+    if max_rules is not None:
+        kappa = min(kappa, float(max_rules))
+    if max_literals is not None:
+        kappa = min(kappa, max_literals / min_literal)
+    if lambda0 + lambda1 * min_literal > 0:
+        kappa = min(kappa, z / (lambda0 + lambda1 * min_literal))
     return kappa
 
 
@@ -232,8 +244,8 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
                       backend: Any = "local", pricer: EnumerationPricer | None = None,
                       tol: float = 0.0, smoothing: float = 0.0, max_rules: int | None = None,
                       max_literals: int | None = None, groups: Any = None,
-                      fairness: str | None = None, fairness_tolerance: float = 0.0
-                      ) -> ColumnGenerationResult:
+                      fairness: str | None = None, fairness_tolerance: float = 0.0,
+                      literal_costs: Any = None) -> ColumnGenerationResult:
     r"""Column generation for the weighted rule master, then the master IP over the pool.
 
     Parameters
@@ -339,6 +351,12 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         rebuilt one with the MILP master IP.
     fairness_tolerance : float, default 0.0
         The largest difference allowed between two groups' rates.
+    literal_costs : array of shape (L,), optional
+        A cost > 0 per literal (:class:`~optirules.models.RuleMasterModel`): every term
+        that counts a clause's literals counts their costs.  Exact pricing is then the
+        pricing MILP (:class:`~optirules.models.RulePricingModel`, whose objective takes
+        the costs; the enumeration counts literals), and :math:`\kappa` uses the least
+        cost.
 
     Returns
     -------
@@ -357,7 +375,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         progress=progress, skip_ip=skip_ip, ip_time_limit=ip_time_limit, backend=backend,
         pricer=pricer, tol=tol, smoothing=smoothing, max_rules=max_rules,
         max_literals=max_literals, groups=groups, fairness=fairness,
-        fairness_tolerance=fairness_tolerance).run()
+        fairness_tolerance=fairness_tolerance, literal_costs=literal_costs).run()
 
 
 def _copy_duals(d: dict[str, Any]) -> dict[str, Any]:
@@ -382,7 +400,7 @@ class _ColumnGeneration:
                  pricer: EnumerationPricer | None, tol: float, smoothing: float,
                  max_rules: int | None = None, max_literals: int | None = None,
                  groups: Any = None, fairness: str | None = None,
-                 fairness_tolerance: float = 0.0) -> None:
+                 fairness_tolerance: float = 0.0, literal_costs: Any = None) -> None:
         self.t_start = time.perf_counter()
         if master_ip not in MASTER_IPS:
             raise InputError(f"master_ip must be one of {MASTER_IPS}, got {master_ip!r}.")
@@ -408,7 +426,12 @@ class _ColumnGeneration:
         self.random_seed, self.master_ip, self.progress = random_seed, master_ip, progress
         self.skip_ip, self.ip_time_limit = skip_ip, ip_time_limit
         self.backend, self.tol, self.smoothing = backend, tol, smoothing
-        self.use_milp = exact_method == "milp" or (exact_method == "auto" and max_degree > 3)
+        self.literal_costs = check_literal_costs(literal_costs, np.shape(A)[1])
+        if self.literal_costs is not None and exact_method == "enumerate":
+            raise InputError("literal costs are priced by the pricing MILP (the enumeration "
+                             "counts literals); use exact_method='auto' or 'milp'.")
+        self.use_milp = exact_method == "milp" or (exact_method == "auto" and max_degree > 3) \
+            or self.literal_costs is not None
         if self.use_milp and fairness is not None:
             raise InputError(f"fairness={fairness!r} needs exact pricing by enumeration "
                              "(the pricing MILP would return clauses of the pool, whose pair "
@@ -432,7 +455,8 @@ class _ColumnGeneration:
                                         master=master, max_rules=max_rules,
                                         max_literals=max_literals, groups=groups,
                                         fairness=fairness,
-                                        fairness_tolerance=fairness_tolerance)
+                                        fairness_tolerance=fairness_tolerance,
+                                        literal_costs=literal_costs)
         # the fairness rows' rates, to check the heuristic rule sets before the master IP
         self.fair = None if fairness is None else FairnessRows(
             self.y, np.asarray(P, dtype=float), groups, fairness, fairness_tolerance)
@@ -461,8 +485,9 @@ class _ColumnGeneration:
         return None if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
 
     def kappa(self, z: float) -> float:
+        lc = self.literal_costs
         return _kappa(self.complexity, self.lambda0, self.lambda1, z, self.max_rules,
-                      self.max_literals)
+                      self.max_literals, 1.0 if lc is None else float(lc.min()))
 
     def exact(self, duals: dict[str, Any], need_proof: bool):
         """Exact pricing at ``duals``: the pricing MILP or the enumeration."""
@@ -472,7 +497,7 @@ class _ColumnGeneration:
             if rem is not None:
                 tl = rem if tl is None else min(tl, rem)
             return _milp_pricing(self.A, self.y_int, self.P, duals, self.max_degree,
-                                 self.solver, tl, self.pool)
+                                 self.solver, tl, self.pool, self.literal_costs)
         comp = [0.0] + [float(complexity_costs(d, duals["lam"], duals["lambda0"],
                                                duals["lambda1"])) for d in range(1, 4)]
         dl = (None if self.pricing_time_limit is None
@@ -520,7 +545,8 @@ class _ColumnGeneration:
         if not cand:
             return []
         cs = [c for c, _ in cand]
-        comp = complexity_costs([len(c) for c in cs], d["lam"], d["lambda0"], d["lambda1"])
+        comp = complexity_costs(clause_degrees(cs, self.literal_costs), d["lam"],
+                                d["lambda0"], d["lambda1"])
         r = comp + row_prices(self.y, self.P, d["mu"], d.get("sigma")) @ \
             clause_coverage(self.A, cs)
         return [(c, float(rk)) for c, rk in zip(cs, r) if rk < -RC_TOL]
@@ -571,7 +597,8 @@ class _ColumnGeneration:
                                        self.max_degree, lambda0=duals["lambda0"],
                                        lambda1=duals["lambda1"], beam_width=self.beam_width,
                                        k=self.n_columns, exclude=sorted(self.pool),
-                                       sigma=duals.get("sigma"))
+                                       sigma=duals.get("sigma"),
+                                       literal_costs=self.literal_costs)
             cols = [(c, r) for c, r in cand if r < -RC_TOL and c not in self.pool]
         if not cols and self.pricing in ("exact", "auto"):
             used = "exact" if not used else "beam+exact"
@@ -664,10 +691,10 @@ class _ColumnGeneration:
     def result(self, ip: dict[str, Any], t_ip: float) -> ColumnGenerationResult:
         """The result record: the gap of the IP's rule set to the certified bound."""
         A, y, P = self.A, self.y, self.P
-        chosen = ip["chosen"]
+        chosen, lc = ip["chosen"], self.literal_costs
         if self.fairness is None:  # dropping a clause may break the fairness rows
-            chosen = prune_redundant(A, y, P, chosen, self.lambda0, self.lambda1)
-        ip_obj = master_objective(A, y, P, chosen, self.lambda0, self.lambda1)
+            chosen = prune_redundant(A, y, P, chosen, self.lambda0, self.lambda1, lc)
+        ip_obj = master_objective(A, y, P, chosen, self.lambda0, self.lambda1, lc)
         certified = math.isfinite(self.best_bound)
         if certified:
             lp_bound = min(self.best_bound, ip_obj)

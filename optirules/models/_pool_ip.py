@@ -14,7 +14,7 @@ import numpy as np
 
 from ..errors import InputError, OptirulesError, SolverError, SolverStatusError
 from ._branch_and_bound import branch_and_bound_master
-from ._clauses import Clause, clause_coverage
+from ._clauses import Clause, clause_coverage, clause_degrees
 from .masters import aggregate_rows
 from .options import BRANCH_AND_BOUND_ROWS
 
@@ -23,7 +23,7 @@ __all__ = ["PoolIP", "enumerate_master", "master_objective", "prune_redundant"]
 
 
 def master_objective(A: np.ndarray, y: np.ndarray, P: np.ndarray, clauses: Sequence[Clause],
-                     lambda0: float, lambda1: float) -> float:
+                     lambda0: float, lambda1: float, literal_costs: Any = None) -> float:
     """The master IP objective of a rule set: weighted Hamming loss plus penalties.
 
     Parameters
@@ -40,6 +40,8 @@ def master_objective(A: np.ndarray, y: np.ndarray, P: np.ndarray, clauses: Seque
         Penalty per clause.
     lambda1 : float
         Penalty per literal.
+    literal_costs : array of shape (L,), optional
+        A cost per literal (the penalty is then per unit of literal cost).
 
     Returns
     -------
@@ -49,12 +51,14 @@ def master_objective(A: np.ndarray, y: np.ndarray, P: np.ndarray, clauses: Seque
     cov = clause_coverage(A, list(clauses))
     missed = y & ~cov.any(axis=1) if clauses else y.copy()
     neg = float((np.where(y, 0.0, P) @ cov).sum()) if clauses else 0.0
-    pen = sum(lambda0 + lambda1 * len(c) for c in clauses)
+    pen = float(np.sum(lambda0 + lambda1 * clause_degrees(list(clauses), literal_costs))) \
+        if literal_costs is not None else sum(lambda0 + lambda1 * len(c) for c in clauses)
     return float(P[missed].sum()) + neg + pen
 
 
 def prune_redundant(A: np.ndarray, y: np.ndarray, P: np.ndarray, clauses: list[Clause],
-                     lambda0: float, lambda1: float) -> list[Clause]:
+                     lambda0: float, lambda1: float, literal_costs: Any = None
+                     ) -> list[Clause]:
     """Drop clauses whose removal does not increase the master objective (greedy, stable).
 
     The IP optimum is unchanged (removing never increases it, and it was optimal), but a
@@ -74,6 +78,8 @@ def prune_redundant(A: np.ndarray, y: np.ndarray, P: np.ndarray, clauses: list[C
         Penalty per clause.
     lambda1 : float
         Penalty per literal.
+    literal_costs : array of shape (L,), optional
+        A cost per literal (:func:`master_objective`).
 
     Returns
     -------
@@ -81,13 +87,13 @@ def prune_redundant(A: np.ndarray, y: np.ndarray, P: np.ndarray, clauses: list[C
         The clauses kept, in their order.
     """
     current = list(clauses)
-    obj = master_objective(A, y, P, current, lambda0, lambda1)
+    obj = master_objective(A, y, P, current, lambda0, lambda1, literal_costs)
     changed = True
     while changed and current:
         changed = False
         for c in sorted(current, key=lambda c: (-len(c), c)):
             trial = [d for d in current if d != c]
-            o = master_objective(A, y, P, trial, lambda0, lambda1)
+            o = master_objective(A, y, P, trial, lambda0, lambda1, literal_costs)
             if o <= obj + 1e-15:
                 current, obj, changed = trial, min(o, obj), True
                 break
@@ -108,12 +114,13 @@ def _merged_rows(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence[Cla
 
 
 def budget_rows(pool: Sequence[Clause], complexity: float | None = None,
-                max_rules: int | None = None, max_literals: int | None = None
-                ) -> tuple[np.ndarray, np.ndarray]:
+                max_rules: int | None = None, max_literals: int | None = None,
+                literal_costs: Any = None) -> tuple[np.ndarray, np.ndarray]:
     """The master's budget rows over ``pool`` as ``(coefficients (R, K), right-hand sides
     (R,))``: the complexity budget (:math:`1 + |k|`), ``max_rules`` (1) and
-    ``max_literals`` (:math:`|k|`), those that are set."""
-    deg = np.fromiter((len(c) for c in pool), float, len(pool))
+    ``max_literals`` (:math:`|k|`), those that are set (:math:`|k|` weighted by
+    ``literal_costs``)."""
+    deg = clause_degrees(list(pool), literal_costs).astype(float)
     rows, rhs = [], []
     for coef, bound in ((1.0 + deg, complexity), (np.ones_like(deg), max_rules),
                         (deg, max_literals)):
@@ -124,16 +131,19 @@ def budget_rows(pool: Sequence[Clause], complexity: float | None = None,
 
 
 def within_budget(clauses: Sequence[Clause], complexity: float | None = None,
-                  max_rules: int | None = None, max_literals: int | None = None) -> bool:
+                  max_rules: int | None = None, max_literals: int | None = None,
+                  literal_costs: Any = None) -> bool:
     """Whether the rule set ``clauses`` meets every budget row (:func:`budget_rows`)."""
-    coef, rhs = budget_rows(list(clauses), complexity, max_rules, max_literals)
+    coef, rhs = budget_rows(list(clauses), complexity, max_rules, max_literals,
+                            literal_costs)
     return bool(np.all(coef.sum(axis=1) <= rhs + 1e-9))
 
 
 def _greedy_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence[Clause],
                      budget: float | None, lambda0: float, lambda1: float, *,
                      merged: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
-                     limits: tuple[int | None, int | None] = (None, None)) -> list[Clause]:
+                     limits: tuple[int | None, int | None] = (None, None),
+                     literal_costs: Any = None) -> list[Clause]:
     """A quick feasible rule set: add the pool clause that lowers the objective most.
 
     Its objective is the incumbent of the reduced-cost fixing before the master IP.  Works
@@ -143,10 +153,10 @@ def _greedy_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence
         return []
     cov, pos, weights = _merged_rows(A, y, P, pool) if merged is None else merged
     C = cov.astype(np.float64)
-    cost = 1.0 + np.fromiter((len(c) for c in pool), float, len(pool))
+    cost = 1.0 + clause_degrees(list(pool), literal_costs).astype(float)
     fixed = np.where(pos, 0.0, weights) @ C + lambda0 + lambda1 * (cost - 1.0)
     uncovered = pos.copy()
-    coef, rhs = budget_rows(pool, budget, *limits)
+    coef, rhs = budget_rows(pool, budget, *limits, literal_costs)
     spent = np.zeros(rhs.size)
     chosen: list[int] = []
     free = np.ones(len(pool), bool)
@@ -169,7 +179,8 @@ def _improve_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequenc
                       lambda1: float, max_moves: int = 200, *,
                       merged: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
                       deadline: float | None = None,
-                      limits: tuple[int | None, int | None] = (None, None)) -> list[Clause]:
+                      limits: tuple[int | None, int | None] = (None, None),
+                      literal_costs: Any = None) -> list[Clause]:
     """Local search from ``chosen``: the best of adding, dropping or swapping one pool clause,
     while it lowers the master objective (and keeps the budget).
 
@@ -183,13 +194,13 @@ def _improve_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequenc
     cov, pos, weights = _merged_rows(A, y, P, pool) if merged is None else merged
     C = cov[pos].astype(np.float64)
     w = weights[pos]
-    cost = 1.0 + np.fromiter((len(c) for c in pool), float, len(pool))
+    cost = 1.0 + clause_degrees(list(pool), literal_costs).astype(float)
     fixed = np.where(pos, 0.0, weights) @ cov + lambda0 + lambda1 * (cost - 1.0)
     index = {c: k for k, c in enumerate(pool)}
     inside = np.zeros(len(pool), bool)
     inside[[index[c] for c in chosen if c in index]] = True
     cnt = C[:, inside].sum(axis=1)
-    coef, rhs = budget_rows(pool, budget, *limits)
+    coef, rhs = budget_rows(pool, budget, *limits, literal_costs)
     limit = rhs[:, None] + 1e-9
     for _ in range(max_moves):
         if deadline is not None and time.perf_counter() > deadline:
@@ -372,7 +383,8 @@ class PoolIP:
         self.merged = _merged_rows(run.A, run.y, run.P, self.pool, cov) if self.pool else None
         self.n_cover = 0 if self.merged is None else int(np.count_nonzero(self.merged[1]))
         self.limits = (run.max_rules, run.max_literals)
-        self.limited = self.limits != (None, None) or run.fairness is not None
+        self.limited = self.limits != (None, None) or run.fairness is not None \
+            or run.literal_costs is not None
         self.enumerated = (run.master_ip == "auto" and run.complexity is not None
                            and run.complexity < 8 and not self.limited)
         self.rc_lp = np.asarray(master.reduced_costs_, dtype=float)
@@ -381,13 +393,14 @@ class PoolIP:
 
     def objective(self, clauses: Sequence[Clause]) -> float:
         r = self.run
-        return master_objective(r.A, r.y, r.P, clauses, r.lambda0, r.lambda1)
+        return master_objective(r.A, r.y, r.P, clauses, r.lambda0, r.lambda1,
+                                r.literal_costs)
 
     def improved(self, start: list[Clause]) -> list[Clause]:
         r = self.run
         return _improve_rule_set(r.A, r.y, r.P, self.pool, start, r.complexity, r.lambda0,
                                  r.lambda1, merged=self.merged, deadline=r.deadline,
-                                 limits=self.limits)
+                                 limits=self.limits, literal_costs=r.literal_costs)
 
     def fair(self, clauses: Sequence[Clause]) -> bool:
         """Whether a rule set meets the run's fairness rows on its rows."""
@@ -410,7 +423,8 @@ class PoolIP:
         over the LP's largest columns, each followed by local search."""
         r = self.run
         inc = _greedy_rule_set(r.A, r.y, r.P, self.pool, r.complexity, r.lambda0,
-                               r.lambda1, merged=self.merged, limits=self.limits)
+                               r.lambda1, merged=self.merged, limits=self.limits,
+                               literal_costs=r.literal_costs)
         inc = self.improved(inc)
         ub, source = self.objective(inc), "local search"
         if r.fair is not None and not self.fair(inc):  # the empty set meets every rate row
@@ -423,7 +437,7 @@ class PoolIP:
         # for weights as for repeated rows), hence an option.
         if r.skip_ip and self.w_lp is not None and self.merged is not None:
             lp_set = self.canonical(np.flatnonzero(np.asarray(self.w_lp) > 0.5))
-            if within_budget(lp_set, r.complexity, *self.limits):
+            if within_budget(lp_set, r.complexity, *self.limits, r.literal_costs):
                 lp_obj = self.objective(lp_set)
                 if lp_obj < ub:
                     inc, ub = lp_set, lp_obj

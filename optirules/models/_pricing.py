@@ -30,6 +30,7 @@ from ._clauses import (
     Clause,
     check_cover_duals,
     check_labels,
+    check_literal_costs,
     check_literal_matrix,
     check_nonnegative,
     check_sample_weight,
@@ -50,7 +51,7 @@ class _PricingData:
 
     def __init__(self, A: Any, y: Any, sample_weight: Any, mu: Any, lam: Any,
                  max_degree: Any, lambda0: Any, lambda1: Any, exclude: Any,
-                 sigma: Any = None) -> None:
+                 sigma: Any = None, literal_costs: Any = None) -> None:
         self.A = check_literal_matrix(A)
         n_rows, n_lit = self.A.shape
         self.y = check_labels(y, n_rows)
@@ -68,12 +69,13 @@ class _PricingData:
         self.max_degree = int(min(max_degree, n_lit))
         self.exclude = [k for k in normalize_clauses(exclude or (), n_lit) if k]
         self.sigma = sigma
+        self.literal_costs = check_literal_costs(literal_costs, n_lit)
         self.v = row_prices(self.y, self.P, self.mu, sigma)
 
     def reduced_costs(self, clauses: list[Clause]) -> np.ndarray:
         return reduced_costs(self.A, self.y, clauses, self.mu, sample_weight=self.P,
                              lam=self.lam, lambda0=self.lambda0, lambda1=self.lambda1,
-                             sigma=self.sigma)
+                             sigma=self.sigma, literal_costs=self.literal_costs)
 
 
 class RulePricingModel(OptModel):
@@ -129,6 +131,9 @@ class RulePricingModel(OptModel):
         Penalty-form costs (the master's ``lambda0``/``lambda1``).
     exclude : iterable of clauses, optional
         Clauses the MILP must not return (no-good cuts).
+    literal_costs : array of shape (L,), optional
+        A cost > 0 per literal: :math:`\sum_j z_j` in the objective becomes
+        :math:`\sum_j \mathrm{cost}_j z_j`.
 
     Attributes
     ----------
@@ -151,9 +156,11 @@ class RulePricingModel(OptModel):
 
     def __init__(self, literals: Any, labels: Any, sample_weight: Any, cover_duals: Any,
                  complexity_dual: float = 0.0, max_degree: int = 3, *, lambda0: float = 0.0,
-                 lambda1: float = 0.0, exclude: Iterable[Iterable[Any]] | None = None) -> None:
+                 lambda1: float = 0.0, exclude: Iterable[Iterable[Any]] | None = None,
+                 literal_costs: Any = None) -> None:
         self._data = _PricingData(literals, labels, sample_weight, cover_duals, complexity_dual,
-                                  max_degree, lambda0, lambda1, exclude)
+                                  max_degree, lambda0, lambda1, exclude,
+                                  literal_costs=literal_costs)
 
     @property
     def max_degree(self) -> int:
@@ -191,8 +198,10 @@ class RulePricingModel(OptModel):
                             doc="P_i on Z, -mu_i P_i on P+")
         m.z = pyo.Var(m.literals, within=pyo.Binary, doc="1 if literal j is in the clause")
         m.delta = pyo.Var(m.rows, bounds=(0, 1), doc="1 if the clause covers row i")
+        cost = dict(zip(literals, [1.0] * n_lit if d.literal_costs is None
+                        else d.literal_costs.tolist()))
         m.reduced_cost = pyo.Objective(
-            expr=fixed + per_literal * pyo.quicksum(m.z[j] for j in m.literals)
+            expr=fixed + per_literal * pyo.quicksum(cost[j] * m.z[j] for j in m.literals)
             + pyo.quicksum(m.price[r] * m.delta[r] for r in m.rows),
             sense=pyo.minimize,
         )
@@ -263,7 +272,8 @@ def beam_search_pricing(A: Any, y: Any, sample_weight: Any, mu: Any, lam: float 
                         max_degree: int = 3, *, lambda0: float = 0.0, lambda1: float = 0.0,
                         beam_width: int = 10, k: int = 10,
                         exclude: Iterable[Iterable[Any]] | None = None,
-                        sigma: Any = None) -> list[tuple[Clause, float]]:
+                        sigma: Any = None, literal_costs: Any = None
+                        ) -> list[tuple[Clause, float]]:
     r"""Beam search for clauses of small reduced cost (a fast pricing heuristic).
 
     Level 1 scores every single literal; level ``d + 1`` extends each of the
@@ -293,6 +303,9 @@ def beam_search_pricing(A: Any, y: Any, sample_weight: Any, mu: Any, lam: float 
         expanded.
     sigma : array of shape (n_negative,), optional
         The label-0 rows' fairness duals (:func:`~optirules.models.row_prices`).
+    literal_costs : array of shape (L,), optional
+        A cost per literal; the clauses returned are scored with it exactly (the search's
+        own scores count literals).
 
     Returns
     -------
@@ -304,7 +317,7 @@ def beam_search_pricing(A: Any, y: Any, sample_weight: Any, mu: Any, lam: float 
                 value, (int, np.integer)) or value < 1:
             raise InputError(f"{name} must be an integer >= 1, got {value!r}.")
     d = _PricingData(A, y, sample_weight, mu, lam, max_degree, lambda0, lambda1, exclude,
-                     sigma)
+                     sigma, literal_costs)
     with blas_threads(1):  # skinny products: one BLAS thread (see blas_threads)
         return _beam_search(d, beam_width, k)
 

@@ -97,3 +97,33 @@ def test_a_bad_limit_is_refused_before_any_work(bad):
     X, y = _table(0, n=30)
     with pytest.raises(ValueError, match="max_rules"):
         BooleanRuleSetClassifier(max_rules=bad).fit(X, y)
+
+
+def test_feature_costs_count_a_costly_column_as_more_literals():
+    """With the column a rule uses made costly, the fit moves to other columns when that
+    pays, its weighted literal count stays within max_literals, and a cost of 1 everywhere
+    is the plain fit."""
+    X, y = _table(0)
+    kw = dict(KW, lambda0=0.001, lambda1=0.002)
+    free = BooleanRuleSetClassifier(**kw).fit(X, y)
+    ones = BooleanRuleSetClassifier(feature_costs={c: 1.0 for c in X.columns}, **kw).fit(X, y)
+    assert ones.ip_objective_ == pytest.approx(free.ip_objective_, abs=1e-12)
+    used = {lit.feature for rule in free.rules_.rules for lit in rule.conditions}
+    costly = BooleanRuleSetClassifier(feature_costs={f: 40.0 for f in used}, **kw).fit(X, y)
+    assert costly.gap_certified_
+    assert {lit.feature for rule in costly.rules_.rules for lit in rule.conditions} != used
+    capped = BooleanRuleSetClassifier(feature_costs={"p": 2.0, 1: 3.0}, max_literals=4,
+                                      **kw).fit(X, y)
+    cost = {"p": 2.0, "q": 3.0}
+    assert sum(cost.get(lit.feature, 1.0) for rule in capped.rules_.rules
+               for lit in rule.conditions) <= 4
+
+
+@pytest.mark.parametrize("costs,match", [
+    ({"nope": 2.0}, "names the column"), ({9: 2.0}, "position"), ({"p": 0.0}, "> 0"),
+    ({"p": float("nan")}, "> 0"), (["p"], "Mapping"),
+])
+def test_bad_feature_costs_are_refused_before_any_work(costs, match):
+    X, y = _table(0, n=30)
+    with pytest.raises((ValueError, TypeError), match=match):
+        BooleanRuleSetClassifier(feature_costs=costs).fit(X, y)

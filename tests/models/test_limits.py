@@ -120,3 +120,60 @@ def test_bad_limits_refused(bad):
         column_generation(A, y, P, max_degree=1, max_rules=bad)
     with pytest.raises(InputError, match="branch_and_bound"):
         column_generation(A, y, P, max_degree=1, max_rules=2, master_ip="branch_and_bound")
+
+
+COSTS = np.array([1.0, 3.0, 1.0, 2.0, 1.0, 1.0, 2.5, 1.0])
+
+
+@pytest.mark.parametrize("max_literals,lambda1", [(None, 0.01), (3, 0.0), (4, 0.004)])
+def test_literal_costs_equal_full_enumeration(max_literals, lambda1):
+    """A literal of cost c counts as c literals in the penalty and the max_literals row:
+    the declarative IP over every clause is the enumerated optimum, and column generation
+    (priced by the MILP, which takes the costs) proves the LP over every clause."""
+    A, y, P = _data(7)
+    kw = dict(sample_weight=P, lambda0=0.002, lambda1=lambda1, max_rules=3,
+              max_literals=max_literals, literal_costs=COSTS)
+    full_lp = RuleMasterModel(A, y.astype(int), CLAUSES, relax=True, **kw)
+    full_lp.solve("highs")
+    full_ip = RuleMasterModel(A, y.astype(int), CLAUSES, **kw)
+    full_ip.solve("highs")
+    best = np.inf
+    for r in range(4):
+        for subset in itertools.combinations(CLAUSES, r):
+            weight = sum(COSTS[list(c)].sum() for c in subset)
+            if max_literals is None or weight <= max_literals + 1e-9:
+                best = min(best, master_objective(A, y, P, list(subset), 0.002, lambda1,
+                                                  COSTS))
+    assert full_ip.objective_ == pytest.approx(best, abs=1e-9)
+    res = column_generation(A, y, P, max_degree=2, lambda0=0.002, lambda1=lambda1,
+                            max_rules=3, max_literals=max_literals, literal_costs=COSTS)
+    assert res.converged
+    assert res.lp_objective == pytest.approx(full_lp.objective_, abs=1e-8)
+    assert res.lp_bound <= best + 1e-9 <= res.ip_objective + 2e-9
+    if max_literals is not None:
+        assert sum(COSTS[list(c)].sum() for c in res.clauses) <= max_literals + 1e-9
+
+
+def test_costly_literals_are_avoided():
+    """A literal that the best rule needs, made expensive, is replaced when a cheaper rule
+    is almost as good."""
+    A, y, P = _data(3)
+    free = column_generation(A, y, P, max_degree=2, lambda0=0.001, lambda1=0.001,
+                             literal_costs=np.ones(L))
+    used = {j for c in free.clauses for j in c}
+    costly = np.ones(L)
+    costly[list(used)] = 50.0
+    res = column_generation(A, y, P, max_degree=2, lambda0=0.001, lambda1=0.001,
+                            literal_costs=costly)
+    assert res.converged
+    assert {j for c in res.clauses for j in c} != used
+
+
+def test_bad_literal_costs_refused():
+    A, y, P = _data(3)
+    for bad in (np.zeros(L), np.ones(L - 1), np.full(L, np.nan)):
+        with pytest.raises(InputError, match="literal_costs"):
+            column_generation(A, y, P, max_degree=1, literal_costs=bad)
+    with pytest.raises(InputError, match="pricing MILP"):
+        column_generation(A, y, P, max_degree=1, literal_costs=np.ones(L),
+                          exact_method="enumerate")

@@ -14,6 +14,7 @@ from ...errors import InputError
 from .._clauses import (
     Clause,
     check_labels,
+    check_literal_costs,
     check_literal_matrix,
     check_nonnegative,
     check_sample_weight,
@@ -101,7 +102,7 @@ class MasterData:
     def __init__(self, A: Any, y: Any, sample_weight: Any, complexity: Any,
                  lambda0: Any, lambda1: Any, max_rules: Any = None,
                  max_literals: Any = None, groups: Any = None, fairness: str | None = None,
-                 fairness_tolerance: float = 0.0) -> None:
+                 fairness_tolerance: float = 0.0, literal_costs: Any = None) -> None:
         self.A = check_literal_matrix(A)
         n_rows = self.A.shape[0]
         self.y = check_labels(y, n_rows)
@@ -119,6 +120,7 @@ class MasterData:
         self.lambda1 = check_nonnegative(lambda1, "lambda1")
         self.max_rules = check_limit(max_rules, "max_rules")
         self.max_literals = check_limit(max_literals, "max_literals")
+        self.literal_costs = check_literal_costs(literal_costs, self.A.shape[1])
         self.neg = np.flatnonzero(~self.y)
         self.fair: FairnessRows | None = None
         if fairness is not None:
@@ -147,9 +149,11 @@ class MasterData:
         self.clauses.extend(new)
         self.coverage = np.concatenate([self.coverage, cov], axis=1)
         self.neg_loss = np.concatenate([self.neg_loss, negative_loss(cov, self.y, self.P)])
-        self.cost = np.concatenate([self.cost, clause_costs(new)])
+        lc = self.literal_costs
+        self.cost = np.concatenate([self.cost, clause_costs(new, lc)])
         self.penalty = np.concatenate(
-            [self.penalty, complexity_costs(clause_degrees(new), 0.0, self.lambda0, self.lambda1)]
+            [self.penalty,
+             complexity_costs(clause_degrees(new, lc), 0.0, self.lambda0, self.lambda1)]
         )
         return list(range(start, len(self.clauses)))
 
@@ -180,8 +184,8 @@ class MasterData:
 
     @property
     def degrees(self) -> np.ndarray:
-        """The number of literals of each pool clause."""
-        return np.rint(self.cost - 1.0).astype(np.int64)
+        """The number of literals of each pool clause (weighted by ``literal_costs``)."""
+        return self.cost - 1.0
 
     def pricing_duals(self, mu: np.ndarray, lam: float, limit_duals: Any = (),
                       sigma: Any = None) -> dict[str, Any]:
@@ -206,7 +210,7 @@ class MasterData:
         duals).  With fairness rows the pair rows' duals of the pool columns are left out,
         which can only lower these values (a bound for reduced-cost fixing)."""
         v = row_prices(self.y, self.P, mu, sigma)
-        return complexity_costs(clause_degrees(self.clauses), lam,
+        return complexity_costs(clause_degrees(self.clauses, self.literal_costs), lam,
                                 self.lambda0 if lambda0 is None else lambda0,
                                 self.lambda1 if lambda1 is None else lambda1) \
             + v @ self.coverage

@@ -34,7 +34,8 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
                       lambda0: float = 0.0, lambda1: float = 0.0, lp_solver: str = "highs",
                       master: str = "auto", max_rules: int | None = None,
                       max_literals: int | None = None, groups: Any = None,
-                      fairness: str | None = None, fairness_tolerance: float = 0.0) -> Any:
+                      fairness: str | None = None, fairness_tolerance: float = 0.0,
+                      literal_costs: Any = None) -> Any:
     """The restricted master LP implementation for ``lp_solver``.
 
     ``master``: ``"direct"`` (:class:`~optirules.models.HighsRuleMaster`,
@@ -82,6 +83,9 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
     groups, fairness, fairness_tolerance
         The fairness rows of :class:`~optirules.models.RuleMasterModel`, held by the same
         two masters.
+    literal_costs : array of shape (L,), optional
+        A cost per literal (:class:`~optirules.models.RuleMasterModel`); the same two
+        masters.
 
     Returns
     -------
@@ -91,10 +95,12 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
     if master not in MASTERS:
         raise InputError(f"master must be one of {MASTERS}, got {master!r}.")
     lp_solver = lp_solver.strip().lower()
-    limited = max_rules is not None or max_literals is not None or fairness is not None
+    limited = max_rules is not None or max_literals is not None or fairness is not None \
+        or literal_costs is not None
     if limited and master in ("merged", "dual", "persistent"):
         raise InputError(f"master={master!r} has no max_rules, max_literals or fairness "
-                         "rows; use master='auto', 'direct' (HiGHS) or 'rebuild'.")
+                         "rows and no literal costs; use master='auto', 'direct' (HiGHS) "
+                         "or 'rebuild'.")
     if limited and master == "auto":
         master = "direct" if lp_solver == "highs" else "rebuild"
     if master == "auto":
@@ -119,6 +125,8 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
         if fairness is not None:
             limits.update(groups=groups, fairness=fairness,
                           fairness_tolerance=fairness_tolerance)
+        if literal_costs is not None:
+            limits["literal_costs"] = literal_costs
         return cls(A, y, clauses, sample_weight=P, complexity=complexity, lambda0=lambda0,
                    lambda1=lambda1, options=LP_TOLERANCES, **limits)
     kw = dict(sample_weight=P, complexity=complexity, lambda0=lambda0, lambda1=lambda1,
@@ -127,5 +135,7 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
         return PersistentRuleMaster(A, y, clauses, **kw)
     if fairness is not None:
         kw.update(groups=groups, fairness=fairness, fairness_tolerance=fairness_tolerance)
+    if literal_costs is not None:
+        kw["literal_costs"] = literal_costs
     return RebuildRuleMaster(A, y, clauses, max_rules=max_rules, max_literals=max_literals,
                              **kw)

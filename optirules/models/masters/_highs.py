@@ -85,6 +85,8 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         Extra HiGHS options (``{"primal_feasibility_tolerance": 1e-9}`` ...).
     max_rules, max_literals : int, optional
         As for :class:`RuleMasterModel` (rows after the budget row).
+    literal_costs : array of shape (L,), optional
+        As for :class:`RuleMasterModel`.
     groups, fairness, fairness_tolerance
         As for :class:`RuleMasterModel`: the :math:`\delta` columns follow the
         :math:`\xi` columns, the fairness rows the limit rows, and each clause's pair rows
@@ -110,12 +112,13 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
                  lambda0: float = 0.0, lambda1: float = 0.0,
                  options: dict[str, Any] | None = None, max_rules: int | None = None,
                  max_literals: int | None = None, groups: Any = None,
-                 fairness: str | None = None, fairness_tolerance: float = 0.0) -> None:
+                 fairness: str | None = None, fairness_tolerance: float = 0.0,
+                 literal_costs: Any = None) -> None:
         import highspy
 
         self._data = d = MasterData(literals, labels, sample_weight, complexity, lambda0,
                                      lambda1, max_rules, max_literals, groups, fairness,
-                                     fairness_tolerance)
+                                     fairness_tolerance, literal_costs)
         self._inf = highspy.kHighsInf
         self._options = dict(options or {})
         h = highs_with_options(self._options)
@@ -305,9 +308,7 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
             d = self._data
             small = HighsRuleMaster(A, y.astype(int), cols, sample_weight=P,
                                     complexity=d.budget, lambda0=d.lambda0, lambda1=d.lambda1,
-                                    options=self._options, max_rules=d.max_rules,
-                                    max_literals=d.max_literals,
-                                    **self._fairness_kwargs(first))
+                                    options=self._options, **self._side_kwargs(first))
             ip = small.solve_ip(solver="highs", time_limit=time_limit, mip_gap=mip_gap,
                                 incumbent=incumbent, random_seed=random_seed, aggregate=False)
             ip.wall_time = time.perf_counter() - t0
@@ -370,9 +371,8 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         d = self._data
         return RuleMasterModel(d.A, d.y.astype(int), d.clauses, sample_weight=d.P,
                                complexity=d.budget, lambda0=d.lambda0,
-                               lambda1=d.lambda1, relax=relax, max_rules=d.max_rules,
-                               max_literals=d.max_literals,
-                               **self._fairness_kwargs(np.arange(d.A.shape[0])))
+                               lambda1=d.lambda1, relax=relax,
+                               **self._side_kwargs(np.arange(d.A.shape[0])))
 
     def write(self, path: Any) -> None:
         """Write the LP (with its readable names) to ``path`` (.lp or .mps) via HiGHS.

@@ -62,13 +62,18 @@ class MasterIPMixin:
             weights = np.bincount(group, weights=d.P, minlength=first.size)
         return d.A[first], d.y[first], weights, first
 
-    def _fairness_kwargs(self, rows: np.ndarray) -> dict[str, Any]:
-        """The fairness arguments of a master over the data rows ``rows``."""
-        f = self._data.fair
-        if f is None:
-            return {}
-        return {"groups": f.labels[f.codes[rows]], "fairness": f.kind,
-                "fairness_tolerance": f.tolerance}
+    def _side_kwargs(self, rows: np.ndarray) -> dict[str, Any]:
+        """The side constraints of this master (limit rows, fairness rows over the data rows
+        ``rows``, literal costs) as arguments of another master over the same clauses."""
+        d = self._data
+        out: dict[str, Any] = {"max_rules": d.max_rules, "max_literals": d.max_literals}
+        if d.literal_costs is not None:
+            out["literal_costs"] = d.literal_costs
+        f = d.fair
+        if f is not None:
+            out.update(groups=f.labels[f.codes[rows]], fairness=f.kind,
+                       fairness_tolerance=f.tolerance)
+        return out
 
     @solve_ip_doc
     def solve_ip(self, clauses: Iterable[Iterable[Any]] | None = None, *,
@@ -101,8 +106,7 @@ class MasterIPMixin:
         scale = max(1.0, 1e-3 / float(positive.min())) if positive.size else 1.0
         model = RuleMasterModel(A, y.astype(int), cols, sample_weight=P * scale,
                                 complexity=d.budget, lambda0=d.lambda0 * scale,
-                                lambda1=d.lambda1 * scale, max_rules=d.max_rules,
-                                max_literals=d.max_literals, **self._fairness_kwargs(rows))
+                                lambda1=d.lambda1 * scale, **self._side_kwargs(rows))
         options: dict[str, Any] = {}
         if solver == "highs" and random_seed is not None:
             options["random_seed"] = int(random_seed)

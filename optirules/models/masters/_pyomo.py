@@ -106,6 +106,10 @@ class RuleMasterModel(PoolView, OptModel):
         other across groups.
     fairness_tolerance : float, default 0.0
         The largest difference allowed between two groups' rates.
+    literal_costs : array of shape (L,), optional
+        A cost > 0 per literal: a clause's :math:`|k|` is then the sum of its literals'
+        costs in every term that counts literals (:math:`c_k = 1 + |k|`, the penalty
+        :math:`\lambda_1 |k|`, the ``max_literals`` row).
     max_rules, max_literals : int, optional
         At most ``R`` clauses, at most ``M`` literals in all (rows ``max_rules`` and
         ``max_literals``; their duals :math:`\nu_R, \nu_M \ge 0` add to
@@ -158,10 +162,11 @@ class RuleMasterModel(PoolView, OptModel):
                  lambda0: float = 0.0, lambda1: float = 0.0, relax: bool = False,
                  clause_names: Iterable[str] | None = None, max_rules: int | None = None,
                  max_literals: int | None = None, groups: Any = None,
-                 fairness: str | None = None, fairness_tolerance: float = 0.0) -> None:
+                 fairness: str | None = None, fairness_tolerance: float = 0.0,
+                 literal_costs: Any = None) -> None:
         self._data = MasterData(literals, labels, sample_weight, complexity, lambda0,
                                  lambda1, max_rules, max_literals, groups, fairness,
-                                 fairness_tolerance)
+                                 fairness_tolerance, literal_costs)
         self.relax = bool(relax)
         self._data.add(clauses)
         self._names = None if clause_names is None else [str(n) for n in clause_names]

@@ -52,7 +52,7 @@ class RebuildRuleMaster(MasterIPMixin, PoolView):
         (:func:`~optirules.solvers.available_solvers`).
     route : {"auto", "pyomo", "cvxpy"}, default "auto"
         ``"auto"``: Pyomo when the solver returns duals there, else cvxpy.
-    max_rules, max_literals, groups, fairness, fairness_tolerance
+    max_rules, max_literals, groups, fairness, fairness_tolerance, literal_costs
         As for :class:`RuleMasterModel` (fairness on the Pyomo route only).
     """
 
@@ -61,12 +61,13 @@ class RebuildRuleMaster(MasterIPMixin, PoolView):
                  lambda0: float = 0.0, lambda1: float = 0.0, solver: str = "highs",
                  route: str = "auto", max_rules: int | None = None,
                  max_literals: int | None = None, groups: Any = None,
-                 fairness: str | None = None, fairness_tolerance: float = 0.0) -> None:
+                 fairness: str | None = None, fairness_tolerance: float = 0.0,
+                 literal_costs: Any = None) -> None:
         from ...solvers import available_solvers
 
         self._data = MasterData(literals, labels, sample_weight, complexity, lambda0,
                                  lambda1, max_rules, max_literals, groups, fairness,
-                                 fairness_tolerance)
+                                 fairness_tolerance, literal_costs)
         self._data.add(clauses)
         key = str(solver).strip().lower()
         info = {s.name: s for s in available_solvers()}.get(key)
@@ -117,9 +118,8 @@ class RebuildRuleMaster(MasterIPMixin, PoolView):
         if self.route == "pyomo":
             lp = RuleMasterModel(d.A, d.y.astype(int), d.clauses, sample_weight=d.P,
                                  complexity=d.budget, lambda0=d.lambda0,
-                                 lambda1=d.lambda1, relax=True, max_rules=d.max_rules,
-                                 max_literals=d.max_literals,
-                                 **self._fairness_kwargs(np.arange(d.A.shape[0])))
+                                 lambda1=d.lambda1, relax=True,
+                                 **self._side_kwargs(np.arange(d.A.shape[0])))
             lp.solve(self.solver)
             out = self._store_duals(lp.objective_, lp.cover_duals_, lp.complexity_dual_,
                                     list(getattr(lp, "limit_duals_", {}).values()),
