@@ -464,6 +464,9 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
     binarizer = property(lambda self: self._member_setting("binarizer"))
     forbidden_features = property(lambda self: self._member_setting("forbidden_features"))
     feature_costs = property(lambda self: self._member_setting("feature_costs"))
+    required_features = property(lambda self: self._member_setting("required_features"))
+    max_rules = property(lambda self: self._member_setting("max_rules"))
+    max_literals = property(lambda self: self._member_setting("max_literals"))
 
     def _solver(self) -> Any:
         """``solver``, or the member's."""

@@ -56,7 +56,7 @@ class _DROStepsMixin:
             progress=progress, pricer=pricer, skip_ip=True,
             max_rules=self._member_setting("max_rules"),
             max_literals=self._member_setting("max_literals"),
-            literal_costs=self._literal_costs(),
+            literal_costs=self._literal_costs(), required=self._required_groups(),
         )
         if own_ip:
             # the IP's seconds as column generation gives them: what is left of the

@@ -232,6 +232,15 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
         (:class:`~optirules.models.RulePricingModel` takes a cost per literal; the
         enumeration counts literals).  An entry naming no column, a cost that is not a
         finite number > 0, or a forbidden column given a cost is refused before any work.
+    required_features : sequence of str or int, or None, default None
+        Input columns the rule set must test, by name or position: for each, a row
+        :math:`\sum_{k \text{ uses it}} w_k \ge 1` of the master (in the LP with an
+        artificial column of large cost, in the IP without), whose dual is a bonus in
+        pricing, which is then the pricing MILP (one binary per required column).  The pool
+        starts with the columns' single literals.  A column that is also forbidden, gives
+        no literal, or more required columns than ``max_rules`` rules (or
+        ``max_literals``) can hold, is refused before column generation.  For a CNF the
+        clauses test them.
     fairness : {None, "equal_opportunity", "equalized_odds", "predictive_equality"}, default None
         Group fairness on the training rows across the groups of ``sensitive_features``
         (given to :meth:`fit`), for the class the rules describe (``target_class_``):
@@ -391,6 +400,7 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
         "max_rules": [None, Number(numbers.Integral, 1, None, closed="left")],
         "max_literals": [None, Number(numbers.Integral, 1, None, closed="left")],
         "feature_costs": [None, Mapping],  # names or positions, costs > 0: checked at fit
+        "required_features": [None, Collection()],  # names or positions: checked at fit
         "fairness": [None, StrOptions({"equal_opportunity", "equalized_odds",
                                        "predictive_equality"})],
         "fairness_tolerance": [Number(numbers.Real, 0, 1, closed="both")],
@@ -408,9 +418,10 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
                  warm_start: bool = False, form: str = "dnf", target_class: Any = None,
                  forbidden_features: Any = None, max_rules: int | None = None,
                  max_literals: int | None = None, feature_costs: Any = None,
-                 fairness: str | None = None, fairness_tolerance: float = 0.05,
-                 class_weight: Any = None) -> None:
+                 required_features: Any = None, fairness: str | None = None,
+                 fairness_tolerance: float = 0.05, class_weight: Any = None) -> None:
         self.feature_costs = feature_costs
+        self.required_features = required_features
         self.fairness = fairness
         self.fairness_tolerance = fairness_tolerance
         self.forbidden_features = forbidden_features
@@ -576,7 +587,8 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
                 solver=self.solver, mip_gap=float(self.mip_gap), random_seed=self._seed(),
                 progress=progress, backend=self.backend, initial_clauses=initial,
                 master_ip="auto", max_rules=self.max_rules, max_literals=self.max_literals,
-                literal_costs=self._literal_costs(), **fair,
+                literal_costs=self._literal_costs(), required=self._required_groups(),
+                **fair,
             )
         finally:
             if bar is not None:

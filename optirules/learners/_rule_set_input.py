@@ -86,16 +86,22 @@ class _RuleInputMixin:
         given a cost."""
         forbidden = getattr(self, "forbidden_features", None)
         costs = getattr(self, "feature_costs", None)
-        if forbidden is None and costs is None:
+        required = getattr(self, "required_features", None)
+        if forbidden is None and costs is None and required is None:
             return
         names = [str(c) for c in X.columns] if hasattr(X, "columns") else None
         n = len(names) if names is not None else np.shape(X)[1] if np.ndim(X) == 2 else 0
         if costs is not None and not isinstance(costs, Mapping):
             raise InputError(f"feature_costs must be a dict {{column: cost}}, got "
                              f"{type(costs).__name__}.")
-        for what, items in (("forbidden_features", forbidden), ("feature_costs", costs)):
+        for what, items in (("forbidden_features", forbidden), ("feature_costs", costs),
+                            ("required_features", required)):
             for item in items or ():
                 _check_column(what, item, names, n)
+        both = {str(v) for v in forbidden or ()} & {str(v) for v in required or ()}
+        if both:
+            raise InputError(f"required_features requires {sorted(both)[0]!r}, which "
+                             "forbidden_features forbids; drop one of the two.")
         if costs is None:
             return
         for item, cost in costs.items():
@@ -106,6 +112,39 @@ class _RuleInputMixin:
         if both:
             raise InputError(f"feature_costs gives a cost to {sorted(both)[0]!r}, which "
                              "forbidden_features forbids; drop one of the two.")
+
+    def _required_groups(self) -> list[list[int]] | None:
+        """For each of ``required_features``, the literals on its column (none forbidden),
+        or None without it; a column that gave no literal, or more required columns than
+        ``max_rules`` rules of ``max_degree_`` literals (or ``max_literals``) can hold, is
+        refused before column generation."""
+        required = getattr(self, "required_features", None)
+        if not required:
+            return None
+        groups = []
+        for item in required:
+            g = [j for j, lit in enumerate(self.literals_)
+                 if (str(lit.feature) == item if isinstance(item, str)
+                     else lit.column is not None and int(lit.column) == int(item))]
+            if not g:
+                raise InputError(f"required_features holds {item!r}, whose column gave no "
+                                 "literal (a constant column, or one the binarizer dropped); "
+                                 "drop it from required_features.")
+            groups.append(g)
+        cap = getattr(self, "max_literals", None)
+        rules = getattr(self, "max_rules", None)
+        if rules is not None and len(groups) > rules * self.max_degree_:
+            raise InputError(f"required_features names {len(groups)} columns, but "
+                             f"max_rules={rules} rules of at most {self.max_degree_} literals "
+                             "use at most that many; raise max_rules or max_degree, or "
+                             "require fewer columns.")
+        lc = self._literal_costs()
+        need = sum(min(1.0 if lc is None else lc[j] for j in g) for g in groups)
+        if cap is not None and need > cap + 1e-9:
+            raise InputError(f"required_features needs at least {need:g} literals, but "
+                             f"max_literals={cap}; raise max_literals or require fewer "
+                             "columns.")
+        return groups
 
     def _literal_costs(self) -> np.ndarray | None:
         """One cost per literal from ``feature_costs`` (a literal costs what its column

@@ -36,6 +36,7 @@ __all__ = [
     "normalize_clauses",
     "clause_degrees",
     "check_literal_costs",
+    "required_bonus",
     "clause_costs",
     "clause_coverage",
     "ruleset_covers",
@@ -383,7 +384,8 @@ def complexity_costs(degrees: Any, lam: float = 0.0, lambda0: float = 0.0,
 def reduced_costs(A: Any, y: Any, clauses: Iterable[Iterable[Any]], mu: Any, *,
                   sample_weight: Any = None, lam: float = 0.0, lambda0: float = 0.0,
                   lambda1: float = 0.0, sigma: Any = None,
-                  literal_costs: Any = None) -> np.ndarray:
+                  literal_costs: Any = None, required: Any = None,
+                  required_duals: Any = None) -> np.ndarray:
     r"""Reduced cost of each clause's column in the LP relaxation of the rule master.
 
     .. math::
@@ -417,6 +419,9 @@ def reduced_costs(A: Any, y: Any, clauses: Iterable[Iterable[Any]], mu: Any, *,
         The label-0 rows' fairness duals (:func:`row_prices`).
     literal_costs : array of shape (L,), optional
         A cost per literal: :math:`|k|` is then the sum of its literals' costs.
+    required, required_duals : sequences, optional
+        Groups of literals (required features) and the duals :math:`\rho_f \ge 0` of
+        their rows: a clause using group :math:`f` has :math:`\rho_f` less reduced cost.
 
     Returns
     -------
@@ -431,8 +436,21 @@ def reduced_costs(A: Any, y: Any, clauses: Iterable[Iterable[Any]], mu: Any, *,
     lambda1 = check_nonnegative(lambda1, "lambda1")
     ks = normalize_clauses(clauses, A.shape[1])
     cov = clause_coverage(A, ks)
-    return complexity_costs(clause_degrees(ks, literal_costs), lam, lambda0, lambda1) \
+    out = complexity_costs(clause_degrees(ks, literal_costs), lam, lambda0, lambda1) \
         + row_prices(yb, P, mu, sigma) @ cov
+    if required:
+        out = out - required_bonus(ks, required, required_duals)
+    return out
+
+
+def required_bonus(clauses: Sequence[Clause], required: Sequence[Any],
+                   required_duals: Sequence[float]) -> np.ndarray:
+    r""":math:`\sum_f \rho_f [k \text{ uses group } f]` for each clause ``k``."""
+    out = np.zeros(len(clauses))
+    for group, r in zip(required, required_duals):
+        g = set(group)
+        out += float(r) * np.array([bool(g.intersection(k)) for k in clauses], dtype=float)
+    return out
 
 
 

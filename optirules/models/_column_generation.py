@@ -91,7 +91,7 @@ MAX_MISPRICINGS = 2
 
 def _milp_pricing(A: np.ndarray, y: np.ndarray, P: np.ndarray, duals: dict[str, Any],
                   max_degree: int, solver: str, time_limit: float | None,
-                  pool: set[Clause], literal_costs: Any = None
+                  pool: set[Clause], literal_costs: Any = None, required: Any = None
                   ) -> tuple[list[tuple[Clause, float]], float, bool]:
     """Exact pricing by the MILP of :class:`~optirules.models.RulePricingModel`.
 
@@ -103,7 +103,8 @@ def _milp_pricing(A: np.ndarray, y: np.ndarray, P: np.ndarray, duals: dict[str, 
 
     model = RulePricingModel(A, y, P, duals["mu"], duals["lam"], max_degree,
                              lambda0=duals["lambda0"], lambda1=duals["lambda1"],
-                             literal_costs=literal_costs)
+                             literal_costs=literal_costs, required=required,
+                             required_duals=duals.get("required_duals"))
     options = {"mip_abs_gap": 1e-10} if solver == "highs" else {}
     try:
         result = model.solve(solver, time_limit=time_limit, **options)
@@ -245,7 +246,8 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
                       tol: float = 0.0, smoothing: float = 0.0, max_rules: int | None = None,
                       max_literals: int | None = None, groups: Any = None,
                       fairness: str | None = None, fairness_tolerance: float = 0.0,
-                      literal_costs: Any = None) -> ColumnGenerationResult:
+                      literal_costs: Any = None, required: Any = None
+                      ) -> ColumnGenerationResult:
     r"""Column generation for the weighted rule master, then the master IP over the pool.
 
     Parameters
@@ -351,6 +353,13 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         rebuilt one with the MILP master IP.
     fairness_tolerance : float, default 0.0
         The largest difference allowed between two groups' rates.
+    required : sequence of sequences of int, optional
+        Groups of literals (a required feature's literals), each of which the rule set
+        must use: a row :math:`\sum_{k \text{ uses } f} w_k \ge 1` of the master per group
+        (in the LP with an artificial column of cost ``big_m``; in the IP without), whose
+        dual is a bonus in pricing (the pricing MILP, with one binary per group).  The
+        pool starts with each group's single literals.  A master IP without a rule set
+        that meets every row (limits too tight) raises an error naming them.
     literal_costs : array of shape (L,), optional
         A cost > 0 per literal (:class:`~optirules.models.RuleMasterModel`): every term
         that counts a clause's literals counts their costs.  Exact pricing is then the
@@ -375,7 +384,8 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         progress=progress, skip_ip=skip_ip, ip_time_limit=ip_time_limit, backend=backend,
         pricer=pricer, tol=tol, smoothing=smoothing, max_rules=max_rules,
         max_literals=max_literals, groups=groups, fairness=fairness,
-        fairness_tolerance=fairness_tolerance, literal_costs=literal_costs).run()
+        fairness_tolerance=fairness_tolerance, literal_costs=literal_costs,
+        required=required).run()
 
 
 def _copy_duals(d: dict[str, Any]) -> dict[str, Any]:
@@ -400,7 +410,8 @@ class _ColumnGeneration:
                  pricer: EnumerationPricer | None, tol: float, smoothing: float,
                  max_rules: int | None = None, max_literals: int | None = None,
                  groups: Any = None, fairness: str | None = None,
-                 fairness_tolerance: float = 0.0, literal_costs: Any = None) -> None:
+                 fairness_tolerance: float = 0.0, literal_costs: Any = None,
+                 required: Any = None) -> None:
         self.t_start = time.perf_counter()
         if master_ip not in MASTER_IPS:
             raise InputError(f"master_ip must be one of {MASTER_IPS}, got {master_ip!r}.")
@@ -427,17 +438,22 @@ class _ColumnGeneration:
         self.skip_ip, self.ip_time_limit = skip_ip, ip_time_limit
         self.backend, self.tol, self.smoothing = backend, tol, smoothing
         self.literal_costs = check_literal_costs(literal_costs, np.shape(A)[1])
-        if self.literal_costs is not None and exact_method == "enumerate":
-            raise InputError("literal costs are priced by the pricing MILP (the enumeration "
-                             "counts literals); use exact_method='auto' or 'milp'.")
+        self.required = [sorted({int(j) for j in g}) for g in required or ()]
+        by_milp = self.literal_costs is not None or bool(self.required)
+        if by_milp and exact_method == "enumerate":
+            raise InputError("literal costs and required features are priced by the pricing "
+                             "MILP (the enumeration counts literals and knows no groups); use "
+                             "exact_method='auto' or 'milp'.")
         self.use_milp = exact_method == "milp" or (exact_method == "auto" and max_degree > 3) \
-            or self.literal_costs is not None
+            or by_milp
+        if self.required:  # each group's single literals: clauses that meet its row
+            initial_clauses = [*initial_clauses, *((j,) for g in self.required for j in g)]
         if self.use_milp and fairness is not None:
             raise InputError(f"fairness={fairness!r} needs exact pricing by enumeration "
                              "(the pricing MILP would return clauses of the pool, whose pair "
                              "rows it does not see); use max_degree <= 3 with "
                              "exact_method='auto' or 'enumerate'.")
-        if fairness is not None:  # smoothed points would need every fairness row's dual
+        if fairness is not None or self.required:  # smoothed points would need their duals
             self.smoothing = 0.0
         # pricing="auto": beam search first only where exact pricing is costly (degree 3,
         # or the MILP); up to degree 2 the enumeration is one matrix product per row
@@ -456,7 +472,8 @@ class _ColumnGeneration:
                                         max_literals=max_literals, groups=groups,
                                         fairness=fairness,
                                         fairness_tolerance=fairness_tolerance,
-                                        literal_costs=literal_costs)
+                                        literal_costs=literal_costs,
+                                        required=self.required or None)
         # the fairness rows' rates, to check the heuristic rule sets before the master IP
         self.fair = None if fairness is None else FairnessRows(
             self.y, np.asarray(P, dtype=float), groups, fairness, fairness_tolerance)
@@ -497,7 +514,8 @@ class _ColumnGeneration:
             if rem is not None:
                 tl = rem if tl is None else min(tl, rem)
             return _milp_pricing(self.A, self.y_int, self.P, duals, self.max_degree,
-                                 self.solver, tl, self.pool, self.literal_costs)
+                                 self.solver, tl, self.pool, self.literal_costs,
+                                 self.required)
         comp = [0.0] + [float(complexity_costs(d, duals["lam"], duals["lambda0"],
                                                duals["lambda1"])) for d in range(1, 4)]
         dl = (None if self.pricing_time_limit is None
@@ -598,7 +616,9 @@ class _ColumnGeneration:
                                        lambda1=duals["lambda1"], beam_width=self.beam_width,
                                        k=self.n_columns, exclude=sorted(self.pool),
                                        sigma=duals.get("sigma"),
-                                       literal_costs=self.literal_costs)
+                                       literal_costs=self.literal_costs,
+                                       required=self.required,
+                                       required_duals=duals.get("required_duals"))
             cols = [(c, r) for c, r in cand if r < -RC_TOL and c not in self.pool]
         if not cols and self.pricing in ("exact", "auto"):
             used = "exact" if not used else "beam+exact"
@@ -692,7 +712,7 @@ class _ColumnGeneration:
         """The result record: the gap of the IP's rule set to the certified bound."""
         A, y, P = self.A, self.y, self.P
         chosen, lc = ip["chosen"], self.literal_costs
-        if self.fairness is None:  # dropping a clause may break the fairness rows
+        if self.fairness is None and not self.required:  # dropping one may break them
             chosen = prune_redundant(A, y, P, chosen, self.lambda0, self.lambda1, lc)
         ip_obj = master_objective(A, y, P, chosen, self.lambda0, self.lambda1, lc)
         certified = math.isfinite(self.best_bound)

@@ -384,7 +384,7 @@ class PoolIP:
         self.n_cover = 0 if self.merged is None else int(np.count_nonzero(self.merged[1]))
         self.limits = (run.max_rules, run.max_literals)
         self.limited = self.limits != (None, None) or run.fairness is not None \
-            or run.literal_costs is not None
+            or run.literal_costs is not None or bool(run.required)
         self.enumerated = (run.master_ip == "auto" and run.complexity is not None
                            and run.complexity < 8 and not self.limited)
         self.rc_lp = np.asarray(master.reduced_costs_, dtype=float)
@@ -401,6 +401,25 @@ class PoolIP:
         return _improve_rule_set(r.A, r.y, r.P, self.pool, start, r.complexity, r.lambda0,
                                  r.lambda1, merged=self.merged, deadline=r.deadline,
                                  limits=self.limits, literal_costs=r.literal_costs)
+
+    def meets_required(self, clauses: Sequence[Clause]) -> bool:
+        """Whether a rule set uses every required group of literals."""
+        used = {j for c in clauses for j in c}
+        return all(used.intersection(g) for g in self.run.required)
+
+    def with_required(self, clauses: list[Clause]) -> list[Clause]:
+        """``clauses`` with, for each required group it does not use, the group's single
+        literal that raises the objective least, while the budget rows allow."""
+        r, out = self.run, list(clauses)
+        for g in r.required:
+            if {j for c in out for j in c}.intersection(g):
+                continue
+            options = [out + [(j,)] for j in g if (j,) not in out]
+            options = [o for o in options
+                       if within_budget(o, r.complexity, *self.limits, r.literal_costs)]
+            if options:
+                out = min(options, key=self.objective)
+        return out
 
     def fair(self, clauses: Sequence[Clause]) -> bool:
         """Whether a rule set meets the run's fairness rows on its rows."""
@@ -427,6 +446,9 @@ class PoolIP:
                                literal_costs=r.literal_costs)
         inc = self.improved(inc)
         ub, source = self.objective(inc), "local search"
+        if r.required:
+            inc = self.with_required(inc)
+            ub = self.objective(inc) if self.meets_required(inc) else math.inf
         if r.fair is not None and not self.fair(inc):  # the empty set meets every rate row
             inc, ub, source = [], self.objective([]), "empty rule set (fairness rows)"
         # skip_ip: the LP optimum z bounds the IP over the pool from below, so an
@@ -479,7 +501,8 @@ class PoolIP:
         r = self.run
         incumbent, ub, source = self.incumbent()
         keep_cols = self.columns(ub)
-        within_gap = r.skip_ip and r.mip_gap is not None and ub - r.z <= float(r.mip_gap) * ub
+        within_gap = r.skip_ip and r.mip_gap is not None and ub - r.z <= float(r.mip_gap) * ub \
+            and math.isfinite(ub)
         branch_and_bound = r.master_ip == "branch_and_bound" or (
             r.master_ip == "auto" and not self.enumerated and r.solver == "highs"
             and self.n_cover >= BRANCH_AND_BOUND_ROWS and not self.limited)
@@ -526,6 +549,13 @@ class PoolIP:
             from ..solvers import Status
 
             res = exc.result if isinstance(exc, SolverStatusError) else None
+            if r.required and res is not None and res.status in (
+                    Status.INFEASIBLE, Status.INFEASIBLE_OR_UNBOUNDED):
+                raise InputError(
+                    f"no rule set over the {len(self.pool)} generated clauses uses every "
+                    f"required feature within the limits (max_rules={r.max_rules}, "
+                    f"max_literals={r.max_literals}, complexity={r.complexity}); loosen "
+                    "them or require fewer features.") from None
             if res is None or res.status is not Status.TIME_LIMIT:
                 raise SolverError(
                     f"the master IP over {len(self.pool)} generated clauses was not solved "

@@ -51,7 +51,8 @@ class _PricingData:
 
     def __init__(self, A: Any, y: Any, sample_weight: Any, mu: Any, lam: Any,
                  max_degree: Any, lambda0: Any, lambda1: Any, exclude: Any,
-                 sigma: Any = None, literal_costs: Any = None) -> None:
+                 sigma: Any = None, literal_costs: Any = None, required: Any = None,
+                 required_duals: Any = None) -> None:
         self.A = check_literal_matrix(A)
         n_rows, n_lit = self.A.shape
         self.y = check_labels(y, n_rows)
@@ -70,12 +71,15 @@ class _PricingData:
         self.exclude = [k for k in normalize_clauses(exclude or (), n_lit) if k]
         self.sigma = sigma
         self.literal_costs = check_literal_costs(literal_costs, n_lit)
+        self.required = list(required or ())
+        self.required_duals = [] if required_duals is None else [float(r) for r in required_duals]
         self.v = row_prices(self.y, self.P, self.mu, sigma)
 
     def reduced_costs(self, clauses: list[Clause]) -> np.ndarray:
         return reduced_costs(self.A, self.y, clauses, self.mu, sample_weight=self.P,
                              lam=self.lam, lambda0=self.lambda0, lambda1=self.lambda1,
-                             sigma=self.sigma, literal_costs=self.literal_costs)
+                             sigma=self.sigma, literal_costs=self.literal_costs,
+                             required=self.required, required_duals=self.required_duals)
 
 
 class RulePricingModel(OptModel):
@@ -134,6 +138,10 @@ class RulePricingModel(OptModel):
     literal_costs : array of shape (L,), optional
         A cost > 0 per literal: :math:`\sum_j z_j` in the objective becomes
         :math:`\sum_j \mathrm{cost}_j z_j`.
+    required, required_duals : sequences, optional
+        Groups of literals (required features) and the duals :math:`\rho_f \ge 0` of
+        their master rows: a binary :math:`u_f \le \sum_{j \in f} z_j` per group and
+        :math:`-\rho_f u_f` in the objective (``uses[f]``).
 
     Attributes
     ----------
@@ -157,10 +165,12 @@ class RulePricingModel(OptModel):
     def __init__(self, literals: Any, labels: Any, sample_weight: Any, cover_duals: Any,
                  complexity_dual: float = 0.0, max_degree: int = 3, *, lambda0: float = 0.0,
                  lambda1: float = 0.0, exclude: Iterable[Iterable[Any]] | None = None,
-                 literal_costs: Any = None) -> None:
+                 literal_costs: Any = None, required: Any = None,
+                 required_duals: Any = None) -> None:
         self._data = _PricingData(literals, labels, sample_weight, cover_duals, complexity_dual,
                                   max_degree, lambda0, lambda1, exclude,
-                                  literal_costs=literal_costs)
+                                  literal_costs=literal_costs, required=required,
+                                  required_duals=required_duals)
 
     @property
     def max_degree(self) -> int:
@@ -214,6 +224,20 @@ class RulePricingModel(OptModel):
             m.pos_pairs, rule=lambda m, r, j: m.delta[r] + m.z[j] <= 1,
             doc="a label-1 row is not covered if a chosen literal is 0 in it",
         )
+        groups = [(f, sorted(g), float(r))
+                  for f, (g, r) in enumerate(zip(d.required, d.required_duals))
+                  if r > 0]
+        if groups:
+            m.groups = pyo.Set(initialize=[f for f, _, _ in groups], ordered=True,
+                               doc="required features with a positive dual")
+            m.u = pyo.Var(m.groups, within=pyo.Binary, doc="1 if the clause uses group f")
+            members = {f: g for f, g, _ in groups}
+            m.uses = pyo.Constraint(
+                m.groups, rule=lambda m, f: m.u[f] <= pyo.quicksum(
+                    m.z[literals[j]] for j in members[f]),
+                doc="a group counts only if one of its literals is chosen")
+            m.reduced_cost.expr = m.reduced_cost.expr - pyo.quicksum(
+                r * m.u[f] for f, _, r in groups)
         m.max_degree = pyo.Constraint(
             expr=pyo.quicksum(m.z[j] for j in m.literals) <= d.max_degree)
         m.min_degree = pyo.Constraint(expr=pyo.quicksum(m.z[j] for j in m.literals) >= 1)
@@ -272,8 +296,8 @@ def beam_search_pricing(A: Any, y: Any, sample_weight: Any, mu: Any, lam: float 
                         max_degree: int = 3, *, lambda0: float = 0.0, lambda1: float = 0.0,
                         beam_width: int = 10, k: int = 10,
                         exclude: Iterable[Iterable[Any]] | None = None,
-                        sigma: Any = None, literal_costs: Any = None
-                        ) -> list[tuple[Clause, float]]:
+                        sigma: Any = None, literal_costs: Any = None, required: Any = None,
+                        required_duals: Any = None) -> list[tuple[Clause, float]]:
     r"""Beam search for clauses of small reduced cost (a fast pricing heuristic).
 
     Level 1 scores every single literal; level ``d + 1`` extends each of the
@@ -306,6 +330,9 @@ def beam_search_pricing(A: Any, y: Any, sample_weight: Any, mu: Any, lam: float 
     literal_costs : array of shape (L,), optional
         A cost per literal; the clauses returned are scored with it exactly (the search's
         own scores count literals).
+    required, required_duals : sequences, optional
+        Required groups of literals and their duals (:class:`RulePricingModel`); the
+        clauses returned are scored with them exactly.
 
     Returns
     -------
@@ -317,7 +344,7 @@ def beam_search_pricing(A: Any, y: Any, sample_weight: Any, mu: Any, lam: float 
                 value, (int, np.integer)) or value < 1:
             raise InputError(f"{name} must be an integer >= 1, got {value!r}.")
     d = _PricingData(A, y, sample_weight, mu, lam, max_degree, lambda0, lambda1, exclude,
-                     sigma, literal_costs)
+                     sigma, literal_costs, required, required_duals)
     with blas_threads(1):  # skinny products: one BLAS thread (see blas_threads)
         return _beam_search(d, beam_width, k)
 

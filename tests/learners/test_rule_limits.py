@@ -127,3 +127,35 @@ def test_bad_feature_costs_are_refused_before_any_work(costs, match):
     X, y = _table(0, n=30)
     with pytest.raises((ValueError, TypeError), match=match):
         BooleanRuleSetClassifier(feature_costs=costs).fit(X, y)
+
+
+def test_required_features_are_used_and_the_optimum_is_enumerated():
+    """The rule set must test columns r and q (the second by position): every rule set of
+    at most two clauses of at most two literals that tests both is enumerated, and the
+    fit's certified bound is below the best and its rule set no better."""
+    X, y = _table(0)
+    est = BooleanRuleSetClassifier(max_rules=2, required_features=["r", 1], **KW).fit(X, y)
+    used = {lit.feature for r in est.rules_.rules for lit in r.conditions}
+    assert {"r", "q"} <= used
+    A = np.hstack([X.to_numpy() == 1, X.to_numpy() == 0])
+    L = A.shape[1]
+    clauses = [(i,) for i in range(L)] + list(itertools.combinations(range(L), 2))
+    groups = [{2, 6}, {1, 5}]  # r == 1, r == 0; q == 1, q == 0
+    P = np.full(len(y), 1.0 / len(y))
+    best = min(master_objective(A, y == 1, P, list(s), 0.0, 0.0)
+               for k in range(3) for s in itertools.combinations(clauses, k)
+               if all(any(g & set(c) for c in s) for g in groups))
+    assert est.gap_certified_
+    assert est.lp_bound_ <= best + 1e-9 <= est.ip_objective_ + 2e-9
+
+
+@pytest.mark.parametrize("params,match", [
+    (dict(required_features=["nope"]), "names the column"),
+    (dict(required_features=["p"], forbidden_features=["p"]), "forbids"),
+    (dict(required_features=["p", "q", "r"], max_rules=1, max_degree=2), "max_rules=1"),
+    (dict(required_features=["p", "q"], max_literals=1), "max_literals=1"),
+])
+def test_impossible_requirements_are_refused_before_column_generation(params, match):
+    X, y = _table(0, n=40)
+    with pytest.raises(ValueError, match=match):
+        BooleanRuleSetClassifier(binarizer=None, **params).fit(X, y)

@@ -109,7 +109,7 @@ def test_limits_written_in_the_model(tmp_path):
 @pytest.mark.parametrize("master", ["merged", "dual", "persistent"])
 def test_limits_refused_by_masters_without_rows(master):
     A, y, P = _data(3)
-    with pytest.raises(InputError, match="no max_rules, max_literals or fairness rows"):
+    with pytest.raises(InputError, match="no max_rules, max_literals, fairness or required rows"):
         column_generation(A, y, P, max_degree=1, max_rules=2, master=master)
 
 
@@ -177,3 +177,45 @@ def test_bad_literal_costs_refused():
     with pytest.raises(InputError, match="pricing MILP"):
         column_generation(A, y, P, max_degree=1, literal_costs=np.ones(L),
                           exact_method="enumerate")
+
+
+def _uses(clauses, group):
+    return any(set(c) & set(group) for c in clauses)
+
+
+@pytest.mark.parametrize("required,max_rules", [([[4]], 2), ([[4], [6]], 2), ([[1, 6]], 1),
+                                                ([[4], [7]], 3)])
+def test_required_features_equal_full_enumeration(required, max_rules):
+    """Every rule set must use a literal of each required group: the declarative IP over
+    every clause is the enumerated optimum, column generation (priced by the MILP with one
+    binary per group) proves the LP over every clause and its rule set uses every group."""
+    A, y, P = _data(3)
+    kw = dict(sample_weight=P, lambda0=0.001, lambda1=0.001, max_rules=max_rules,
+              required=required)
+    full_lp = RuleMasterModel(A, y.astype(int), CLAUSES, relax=True, **kw)
+    full_lp.solve("highs")
+    full_ip = RuleMasterModel(A, y.astype(int), CLAUSES, **kw)
+    full_ip.solve("highs")
+    best = min(master_objective(A, y, P, list(s), 0.001, 0.001)
+               for r in range(max_rules + 1) for s in itertools.combinations(CLAUSES, r)
+               if all(_uses(s, g) for g in required))
+    assert full_ip.objective_ == pytest.approx(best, abs=1e-9)
+    res = column_generation(A, y, P, max_degree=2, lambda0=0.001, lambda1=0.001,
+                            max_rules=max_rules, required=required)
+    assert res.converged
+    assert res.lp_objective == pytest.approx(full_lp.objective_, abs=1e-8)
+    assert res.lp_bound <= best + 1e-9 <= res.ip_objective + 2e-9
+    assert all(_uses(res.clauses, g) for g in required)
+
+
+def test_required_rows_on_the_rebuilt_master_and_an_impossible_combination():
+    A, y, P = _data(3)
+    ref = column_generation(A, y, P, max_degree=2, lambda0=0.001, lambda1=0.001,
+                            required=[[4], [6]])
+    res = column_generation(A, y, P, max_degree=2, lambda0=0.001, lambda1=0.001,
+                            required=[[4], [6]], master="rebuild")
+    assert res.lp_objective == pytest.approx(ref.lp_objective, abs=1e-8)
+    # three groups, one rule of at most two literals: no rule set exists
+    with pytest.raises(InputError, match="required feature"):
+        column_generation(A, y, P, max_degree=2, max_rules=1,
+                          required=[[4], [6], [7]])

@@ -86,6 +86,19 @@ def lp_name(text: str, max_length: int = 200) -> str:
     return out[:max_length]
 
 
+def check_required(required: Any, n_lit: int) -> list[frozenset[int]]:
+    """The required groups: each a non-empty set of literal indices (a feature's literals),
+    of which every rule set must use at least one."""
+    out = []
+    for group in required or ():
+        g = frozenset(int(j) for j in group)
+        if not g or not all(0 <= j < n_lit for j in g):
+            raise InputError(f"a required group must hold literal indices in 0 .. {n_lit - 1}, "
+                             f"got {sorted(g)}.")
+        out.append(g)
+    return out
+
+
 def check_limit(value: Any, name: str) -> int | None:
     """``None``, or a whole number >= 1 (``max_rules``, ``max_literals``)."""
     if value is None:
@@ -102,7 +115,8 @@ class MasterData:
     def __init__(self, A: Any, y: Any, sample_weight: Any, complexity: Any,
                  lambda0: Any, lambda1: Any, max_rules: Any = None,
                  max_literals: Any = None, groups: Any = None, fairness: str | None = None,
-                 fairness_tolerance: float = 0.0, literal_costs: Any = None) -> None:
+                 fairness_tolerance: float = 0.0, literal_costs: Any = None,
+                 required: Any = None) -> None:
         self.A = check_literal_matrix(A)
         n_rows = self.A.shape[0]
         self.y = check_labels(y, n_rows)
@@ -121,6 +135,11 @@ class MasterData:
         self.max_rules = check_limit(max_rules, "max_rules")
         self.max_literals = check_limit(max_literals, "max_literals")
         self.literal_costs = check_literal_costs(literal_costs, self.A.shape[1])
+        self.required = check_required(required, self.A.shape[1])
+        # the cost of a required row's artificial column: above any rule set's objective
+        # (every row missed or covered by every pool clause costs at most the total weight
+        # per clause), so the LP uses it only while no pool clause meets the row
+        self.big_m = 10.0 * (1.0 + float(self.P.sum()))
         self.neg = np.flatnonzero(~self.y)
         self.fair: FairnessRows | None = None
         if fairness is not None:
@@ -187,8 +206,15 @@ class MasterData:
         """The number of literals of each pool clause (weighted by ``literal_costs``)."""
         return self.cost - 1.0
 
+    def required_coefficients(self, index: Any) -> np.ndarray:
+        """Whether each pool column ``index`` uses each required group: shape (groups, k)."""
+        idx = np.asarray(index, dtype=np.int64)
+        return np.array([[bool(set(self.clauses[k]) & g) for k in idx]
+                         for g in self.required], dtype=float).reshape(len(self.required),
+                                                                       idx.size)
+
     def pricing_duals(self, mu: np.ndarray, lam: float, limit_duals: Any = (),
-                      sigma: Any = None) -> dict[str, Any]:
+                      sigma: Any = None, required_duals: Any = None) -> dict[str, Any]:
         r"""The duals pricing takes: a limit row's dual :math:`\nu \ge 0` adds to the
         per-clause (``max_rules``) or per-literal (``max_literals``) penalty, since a
         column's coefficient in that row is 1 or :math:`|k|`."""
@@ -200,20 +226,28 @@ class MasterData:
                "lambda0": lambda0, "lambda1": lambda1}
         if self.fair is not None and self.fair.negative:  # the label-0 rows' neg_cover duals
             out["sigma"] = np.maximum(np.asarray(sigma, dtype=float), 0.0)
+        if self.required:  # a required row's dual: a bonus for a clause using its group
+            rd = np.asarray(required_duals, dtype=float).reshape(-1)
+            out["required_duals"] = np.maximum(rd, 0.0) + 0.0
         return out
 
     def reduced_costs(self, mu: np.ndarray, lam: float, lambda0: float | None = None,
-                      lambda1: float | None = None, sigma: Any = None) -> np.ndarray:
+                      lambda1: float | None = None, sigma: Any = None,
+                      required_duals: Any = None) -> np.ndarray:
         """Reduced costs of the pool's columns (the same formula as
         ``_clauses.reduced_costs``; ``lambda0``/``lambda1`` the penalties with the limit
         rows' duals added, :meth:`pricing_duals`; ``sigma`` the label-0 rows' fairness
         duals).  With fairness rows the pair rows' duals of the pool columns are left out,
         which can only lower these values (a bound for reduced-cost fixing)."""
         v = row_prices(self.y, self.P, mu, sigma)
-        return complexity_costs(clause_degrees(self.clauses, self.literal_costs), lam,
-                                self.lambda0 if lambda0 is None else lambda0,
-                                self.lambda1 if lambda1 is None else lambda1) \
+        out = complexity_costs(clause_degrees(self.clauses, self.literal_costs), lam,
+                               self.lambda0 if lambda0 is None else lambda0,
+                               self.lambda1 if lambda1 is None else lambda1) \
             + v @ self.coverage
+        if required_duals is not None and self.clauses:
+            uses = self.required_coefficients(range(len(self.clauses)))
+            out = out - np.asarray(required_duals) @ uses
+        return out
 
 
 class PoolView:

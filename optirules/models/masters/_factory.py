@@ -35,7 +35,7 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
                       master: str = "auto", max_rules: int | None = None,
                       max_literals: int | None = None, groups: Any = None,
                       fairness: str | None = None, fairness_tolerance: float = 0.0,
-                      literal_costs: Any = None) -> Any:
+                      literal_costs: Any = None, required: Any = None) -> Any:
     """The restricted master LP implementation for ``lp_solver``.
 
     ``master``: ``"direct"`` (:class:`~optirules.models.HighsRuleMaster`,
@@ -86,6 +86,9 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
     literal_costs : array of shape (L,), optional
         A cost per literal (:class:`~optirules.models.RuleMasterModel`); the same two
         masters.
+    required : sequence of sets of int, optional
+        Required groups of literals (:class:`~optirules.models.RuleMasterModel`); the
+        same two masters.
 
     Returns
     -------
@@ -96,11 +99,11 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
         raise InputError(f"master must be one of {MASTERS}, got {master!r}.")
     lp_solver = lp_solver.strip().lower()
     limited = max_rules is not None or max_literals is not None or fairness is not None \
-        or literal_costs is not None
+        or literal_costs is not None or bool(required)
     if limited and master in ("merged", "dual", "persistent"):
-        raise InputError(f"master={master!r} has no max_rules, max_literals or fairness "
-                         "rows and no literal costs; use master='auto', 'direct' (HiGHS) "
-                         "or 'rebuild'.")
+        raise InputError(f"master={master!r} has no max_rules, max_literals, fairness or "
+                         "required rows and no literal costs; use master='auto', 'direct' "
+                         "(HiGHS) or 'rebuild'.")
     if limited and master == "auto":
         master = "direct" if lp_solver == "highs" else "rebuild"
     if master == "auto":
@@ -127,6 +130,8 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
                           fairness_tolerance=fairness_tolerance)
         if literal_costs is not None:
             limits["literal_costs"] = literal_costs
+        if required:
+            limits["required"] = required
         return cls(A, y, clauses, sample_weight=P, complexity=complexity, lambda0=lambda0,
                    lambda1=lambda1, options=LP_TOLERANCES, **limits)
     kw = dict(sample_weight=P, complexity=complexity, lambda0=lambda0, lambda1=lambda1,
@@ -137,5 +142,7 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
         kw.update(groups=groups, fairness=fairness, fairness_tolerance=fairness_tolerance)
     if literal_costs is not None:
         kw["literal_costs"] = literal_costs
+    if required:
+        kw["required"] = required
     return RebuildRuleMaster(A, y, clauses, max_rules=max_rules, max_literals=max_literals,
                              **kw)

@@ -85,8 +85,9 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         Extra HiGHS options (``{"primal_feasibility_tolerance": 1e-9}`` ...).
     max_rules, max_literals : int, optional
         As for :class:`RuleMasterModel` (rows after the budget row).
-    literal_costs : array of shape (L,), optional
-        As for :class:`RuleMasterModel`.
+    literal_costs, required : optional
+        As for :class:`RuleMasterModel` (the artificial columns of the required rows
+        follow the :math:`\delta` columns).
     groups, fairness, fairness_tolerance
         As for :class:`RuleMasterModel`: the :math:`\delta` columns follow the
         :math:`\xi` columns, the fairness rows the limit rows, and each clause's pair rows
@@ -113,12 +114,12 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
                  options: dict[str, Any] | None = None, max_rules: int | None = None,
                  max_literals: int | None = None, groups: Any = None,
                  fairness: str | None = None, fairness_tolerance: float = 0.0,
-                 literal_costs: Any = None) -> None:
+                 literal_costs: Any = None, required: Any = None) -> None:
         import highspy
 
         self._data = d = MasterData(literals, labels, sample_weight, complexity, lambda0,
                                      lambda1, max_rules, max_literals, groups, fairness,
-                                     fairness_tolerance, literal_costs)
+                                     fairness_tolerance, literal_costs, required)
         self._inf = highspy.kHighsInf
         self._options = dict(options or {})
         h = highs_with_options(self._options)
@@ -146,7 +147,20 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         self._h = h
         self._n_pos = n_pos
         self._fair = None if d.fair is None else FairLayout(self)
-        self._w0 = n_pos if self._fair is None else self._fair.w0  # the first w column
+        # the required rows: sum of the w using group f, plus an artificial s_f of cost
+        # big_m (0 in the IP), >= 1
+        n_req = len(d.required)
+        self._req_col0, self._req_row0 = h.getNumCol(), h.getNumRow()
+        if n_req:
+            h.addVars(n_req, np.zeros(n_req), np.full(n_req, self._inf))
+            h.changeColsCost(n_req, self._req_col0 + np.arange(n_req, dtype=np.int32),
+                             np.full(n_req, d.big_m))
+            h.addRows(n_req, np.ones(n_req), np.full(n_req, self._inf), n_req,
+                      np.arange(n_req, dtype=np.int32),
+                      (self._req_col0 + np.arange(n_req)).astype(np.int32), np.ones(n_req))
+        if self._fair is not None:
+            self._fair.pair_row0 = h.getNumRow()
+        self._w0 = h.getNumCol()  # the first w column
         # position of each data row among the label-1 rows (row index in the LP)
         self._pos_row = np.full(d.A.shape[0], -1, dtype=np.int64)
         self._pos_row[d.pos] = np.arange(n_pos)
@@ -181,6 +195,9 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
                 h.passRowName(self._n_pos, "complexity")
             for r, (name, *_) in enumerate(d.limits):
                 h.passRowName(self._limit_row0 + r, name)
+            for r in range(len(d.required)):
+                h.passRowName(self._req_row0 + r, f"required({r})")
+                h.passColName(self._req_col0 + r, f"artificial({r})")
             self._rows_named = True
         for c in range(self._named, len(self._data.clauses)):
             self._h.passColName(base + c, f"w({clause_label(c)})")
@@ -215,18 +232,27 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         extra = [] if d.budget is None else [(self._n_pos, d.cost[new])]
         extra += [(self._limit_row0 + r, coef)
                   for r, coef in enumerate(d.limit_coefficients(new))]
+        later = [(self._req_row0 + r, coef)
+                 for r, coef in enumerate(d.required_coefficients(new))]
         for row_index, coef in extra:
             ends = np.cumsum(counts)
             idx = np.insert(idx, ends, row_index).astype(np.int32)
             val = np.insert(val, ends, coef)
             counts = counts + 1
-        if self._fair is not None and self._fair.n_delta:  # the neg_cover rows come last
+        if self._fair is not None and self._fair.n_delta:  # the neg_cover rows come next
             c2, r2, v2 = self._fair.column_entries(self, d.coverage[d.neg, new[0]:new[-1] + 1])
             col = np.repeat(np.arange(k), counts)
             order = np.argsort(np.concatenate([col, c2]), kind="stable")
             idx = np.concatenate([idx, r2]).astype(np.int32)[order]
             val = np.concatenate([val, v2])[order]
             counts = counts + np.bincount(c2, minlength=k)
+        for row_index, coef in later:  # then the required rows (0/1 entries)
+            col = np.repeat(np.arange(k), counts)
+            c3 = np.flatnonzero(coef)
+            order = np.argsort(np.concatenate([col, c3]), kind="stable")
+            idx = np.concatenate([idx, np.full(c3.size, row_index)]).astype(np.int32)[order]
+            val = np.concatenate([val, coef[c3]])[order]
+            counts = counts + np.bincount(c3, minlength=k)
         starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int32)
         cost = (d.neg_loss[new] + d.penalty[new]).astype(float)
         self._h.addCols(k, cost, np.zeros(k), np.full(k, self._inf), int(idx.size), starts,
@@ -265,7 +291,8 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         nu = [-float(row_dual[self._limit_row0 + r]) for r in range(len(d.limits))]
         self.limit_duals_ = {name: max(v, 0.0) + 0.0 for (name, *_), v in zip(d.limits, nu)}
         sigma = None if self._fair is None else self._fair.sigma(row_dual)
-        self.duals_for_pricing_ = d.pricing_duals(self.cover_duals_, lam, nu, sigma)
+        required_duals = row_dual[self._req_row0:self._req_row0 + len(d.required)]
+        self.duals_for_pricing_ = d.pricing_duals(self.cover_duals_, lam, nu, sigma, required_duals)
         self._solved = True
         return self.objective_
 
@@ -320,6 +347,10 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         idx = (self._w0 + np.arange(K)).astype(np.int32)
         h.changeColsBounds(K, idx, np.zeros(K), keep.astype(float))
         h.changeColsIntegrality(K, idx, np.full(K, highspy.HighsVarType.kInteger))
+        n_req = len(d.required)
+        req = (self._req_col0 + np.arange(n_req)).astype(np.int32)
+        if n_req:  # no artificial column in the IP: every required row is met by clauses
+            h.changeColsBounds(n_req, req, np.zeros(n_req), np.zeros(n_req))
         # ``incumbent`` is not passed as a start solution (setSolution): HiGHS 1.16 mapped a
         # feasible start of objective 0.02719 into its presolved model as 0.01979, below the
         # LP bound 0.02317, and returned it as "optimal" (WDBC, first fold; tested)
@@ -344,6 +375,8 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         finally:
             h.changeColsIntegrality(K, idx, np.full(K, highspy.HighsVarType.kContinuous))
             h.changeColsBounds(K, idx, np.zeros(K), np.full(K, self._inf))
+            if n_req:
+                h.changeColsBounds(n_req, req, np.zeros(n_req), np.full(n_req, self._inf))
             for k, v in saved.items():
                 h.setOptionValue(k, v)
             h.setOptionValue("output_flag", False)

@@ -52,12 +52,7 @@ class FairLayout:
                       self.delta0 + np.arange(n))
         self.pairs: list[tuple[str, int, int]] = []  # (kind, data row, clause) by row
         self.named_rows = 0
-
-    @property
-    def w0(self) -> int:
-        """The first ``w`` column."""
-        return self.delta0 + self.n_delta
-
+        self.pair_row0 = -1  # set by the master once its fixed rows are in
     def column_entries(self, master: Any, cov_neg: np.ndarray
                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The new columns' entries in the ``neg_cover`` rows: ``(column, row, value)``."""
@@ -80,7 +75,7 @@ class FairLayout:
             if not t.size:
                 continue
             p = d.P[rows][t].astype(float)
-            w_col = (self.w0 + np.asarray(new)[c]).astype(np.int32)
+            w_col = (master._w0 + np.asarray(new)[c]).astype(np.int32)
             var = t if kind == "exact_pos" else self.delta0 + t
             n = t.size
             index = np.column_stack([var, w_col]).reshape(-1).astype(np.int32)
@@ -107,7 +102,7 @@ class FairLayout:
                 h.passRowName(self.neg_row0 + t, f"neg_cover({row_label(i)})")
             for r, name in enumerate(self.rate_names):
                 h.passRowName(self.rate_row0 + r, name)
-        first = self.neg_row0 + self.n_delta
+        first = self.pair_row0
         for r in range(self.named_rows, len(self.pairs)):
             kind, i, k = self.pairs[r]
             h.passRowName(first + r, f"{kind}({row_label(i)},{clause_label(k)})")

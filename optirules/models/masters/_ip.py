@@ -69,6 +69,8 @@ class MasterIPMixin:
         out: dict[str, Any] = {"max_rules": d.max_rules, "max_literals": d.max_literals}
         if d.literal_costs is not None:
             out["literal_costs"] = d.literal_costs
+        if d.required:
+            out["required"] = [sorted(g) for g in d.required]
         f = d.fair
         if f is not None:
             out.update(groups=f.labels[f.codes[rows]], fairness=f.kind,
@@ -118,7 +120,7 @@ class MasterIPMixin:
                         "model")
 
     def _store_duals(self, objective: float, mu: np.ndarray, lam: float,
-                     limit_duals: Any = (), sigma: Any = None) -> float:
+                     limit_duals: Any = (), sigma: Any = None, required_duals: Any = None) -> float:
         d = self._data
         lam = max(float(lam), 0.0) + 0.0
         nu = [max(float(v), 0.0) + 0.0 for v in limit_duals] or [0.0] * len(d.limits)
@@ -126,9 +128,10 @@ class MasterIPMixin:
         self.cover_duals_ = np.asarray(mu, dtype=float)
         self.complexity_dual_ = lam
         self.limit_duals_ = {name: v for (name, *_), v in zip(d.limits, nu)}
-        self.duals_for_pricing_ = p = d.pricing_duals(self.cover_duals_, lam, nu, sigma)
+        self.duals_for_pricing_ = p = d.pricing_duals(self.cover_duals_, lam, nu, sigma,
+                                                      required_duals)
         self.reduced_costs_ = d.reduced_costs(self.cover_duals_, lam, p["lambda0"],
-                                              p["lambda1"], p.get("sigma")) \
+                                              p["lambda1"], p.get("sigma"), p.get("required_duals")) \
             if d.clauses else np.zeros(0)
         return self.objective_
 

@@ -99,9 +99,10 @@ class RuleMasterModel(PoolView, OptModel):
     groups : array-like of shape (N,), optional
         The protected attribute (one value per row) of the fairness rows.
     fairness : {None, "equal_opportunity", "predictive_equality", "equalized_odds"}
-        The fairness rows (the constraints ``exact_pos``, ``fnr``, ``neg_cover``,
-        ``exact_neg``, ``fpr`` of :mod:`optirules.models.masters._fairness`, Lawless et al.
-        2023): the label-1 rows' miss rates (equal opportunity), the label-0 rows'
+        The fairness rows (constraints ``exact_pos``, ``fnr``, ``neg_cover``, ``exact_neg``
+        and ``fpr``; Lawless, Dash, Günlük and Wei, "Interpretable and Fair Boolean Rule
+        Sets via Column Generation", JMLR 24, 2023; see
+        :func:`~optirules.models.column_generation`): the label-1 rows' miss rates (equal opportunity), the label-0 rows'
         coverage rates (predictive equality), or both, within ``fairness_tolerance`` of each
         other across groups.
     fairness_tolerance : float, default 0.0
@@ -110,6 +111,11 @@ class RuleMasterModel(PoolView, OptModel):
         A cost > 0 per literal: a clause's :math:`|k|` is then the sum of its literals'
         costs in every term that counts literals (:math:`c_k = 1 + |k|`, the penalty
         :math:`\lambda_1 |k|`, the ``max_literals`` row).
+    required : sequence of sets of int, optional
+        Groups of literals (a required feature's literals): a row ``required[f]``,
+        :math:`\sum_{k \text{ uses } f} w_k \ge 1`, per group, so every rule set uses each
+        (relaxed: plus an ``artificial[f]`` column of cost ``big_m``, which keeps the LP
+        feasible over any pool; its dual :math:`\rho_f \ge 0` is a bonus in pricing).
     max_rules, max_literals : int, optional
         At most ``R`` clauses, at most ``M`` literals in all (rows ``max_rules`` and
         ``max_literals``; their duals :math:`\nu_R, \nu_M \ge 0` add to
@@ -163,10 +169,10 @@ class RuleMasterModel(PoolView, OptModel):
                  clause_names: Iterable[str] | None = None, max_rules: int | None = None,
                  max_literals: int | None = None, groups: Any = None,
                  fairness: str | None = None, fairness_tolerance: float = 0.0,
-                 literal_costs: Any = None) -> None:
+                 literal_costs: Any = None, required: Any = None) -> None:
         self._data = MasterData(literals, labels, sample_weight, complexity, lambda0,
                                  lambda1, max_rules, max_literals, groups, fairness,
-                                 fairness_tolerance, literal_costs)
+                                 fairness_tolerance, literal_costs, required)
         self.relax = bool(relax)
         self._data.add(clauses)
         self._names = None if clause_names is None else [str(n) for n in clause_names]
@@ -251,6 +257,20 @@ class RuleMasterModel(PoolView, OptModel):
                 doc="at most R rules" if name == "max_rules" else "at most M literals"))
         if d.fair is not None:
             _fairness_rows(m, d, labels)
+        if d.required:
+            uses = d.required_coefficients(range(len(d.clauses)))
+            m.groups = pyo.Set(initialize=list(range(len(d.required))), ordered=True,
+                               doc="required features")
+            if self.relax:  # an artificial column of cost big_m keeps the LP feasible
+                m.artificial = pyo.Var(m.groups, within=pyo.NonNegativeReals,
+                                       initialize=0.0, doc="required row not met")
+                m.hamming_loss.expr = m.hamming_loss.expr + d.big_m * pyo.quicksum(
+                    m.artificial[f] for f in m.groups)
+            m.required = pyo.Constraint(
+                m.groups, rule=lambda m, f: pyo.quicksum(
+                    m.w[labels[k]] for k in np.flatnonzero(uses[f]))
+                + (m.artificial[f] if self.relax else 0) >= 1,
+                doc="the rule set uses a literal of required feature f")
         if self.relax:
             m.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT)
         return m
@@ -307,9 +327,10 @@ class RuleMasterModel(PoolView, OptModel):
         sigma = None
         if d.fair is not None and d.fair.negative:
             sigma = np.array([-duals(m.neg_cover[r]) for r in m.neg_rows], dtype=float)
-        self.duals_for_pricing_ = p = d.pricing_duals(mu, lam, nu, sigma)
+        required_duals = [duals(m.required[f]) for f in m.groups] if d.required else None
+        self.duals_for_pricing_ = p = d.pricing_duals(mu, lam, nu, sigma, required_duals)
         self.reduced_costs_ = d.reduced_costs(mu, p["lam"], p["lambda0"], p["lambda1"],
-                                              p.get("sigma"))
+                                              p.get("sigma"), p.get("required_duals"))
 
 
 def _fairness_rows(m: Any, d: Any, labels: list[str]) -> None:

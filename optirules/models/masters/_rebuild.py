@@ -52,8 +52,8 @@ class RebuildRuleMaster(MasterIPMixin, PoolView):
         (:func:`~optirules.solvers.available_solvers`).
     route : {"auto", "pyomo", "cvxpy"}, default "auto"
         ``"auto"``: Pyomo when the solver returns duals there, else cvxpy.
-    max_rules, max_literals, groups, fairness, fairness_tolerance, literal_costs
-        As for :class:`RuleMasterModel` (fairness on the Pyomo route only).
+    max_rules, max_literals, groups, fairness, fairness_tolerance, literal_costs, required
+        As for :class:`RuleMasterModel` (fairness and required on the Pyomo route only).
     """
 
     def __init__(self, literals: Any, labels: Any, clauses: Iterable[Iterable[Any]] = (), *,
@@ -62,12 +62,12 @@ class RebuildRuleMaster(MasterIPMixin, PoolView):
                  route: str = "auto", max_rules: int | None = None,
                  max_literals: int | None = None, groups: Any = None,
                  fairness: str | None = None, fairness_tolerance: float = 0.0,
-                 literal_costs: Any = None) -> None:
+                 literal_costs: Any = None, required: Any = None) -> None:
         from ...solvers import available_solvers
 
         self._data = MasterData(literals, labels, sample_weight, complexity, lambda0,
                                  lambda1, max_rules, max_literals, groups, fairness,
-                                 fairness_tolerance, literal_costs)
+                                 fairness_tolerance, literal_costs, required)
         self._data.add(clauses)
         key = str(solver).strip().lower()
         info = {s.name: s for s in available_solvers()}.get(key)
@@ -77,7 +77,7 @@ class RebuildRuleMaster(MasterIPMixin, PoolView):
             raise InputError(f"route must be 'auto', 'pyomo' or 'cvxpy', got {route!r}.")
         if route != "auto":
             routes = [r for r in routes if r == route]
-        if fairness is not None:  # the fairness rows are on the Pyomo model only
+        if fairness is not None or required:  # these rows are on the Pyomo model only
             routes = [r for r in routes if r == "pyomo"]
         if not routes:
             able = [s.name for s in available_solvers()
@@ -123,7 +123,8 @@ class RebuildRuleMaster(MasterIPMixin, PoolView):
             lp.solve(self.solver)
             out = self._store_duals(lp.objective_, lp.cover_duals_, lp.complexity_dual_,
                                     list(getattr(lp, "limit_duals_", {}).values()),
-                                    lp.duals_for_pricing_.get("sigma"))
+                                    lp.duals_for_pricing_.get("sigma"),
+                                    lp.duals_for_pricing_.get("required_duals"))
         else:
             out = self._solve_cvxpy()
         self.wall_time_ = time.perf_counter() - t0
