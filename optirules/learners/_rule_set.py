@@ -228,16 +228,17 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
         literal on the column counts as that many literals in every term that counts
         literals -- the penalty :math:`\lambda_1 |k|`, ``max_literals`` and the complexity
         :math:`c_k = 1 + |k|` -- so a test that is expensive to measure is used only where
-        it pays.  Exact in the master, and in pricing, which is then the pricing MILP
-        (:class:`~optirules.models.RulePricingModel` takes a cost per literal; the
-        enumeration counts literals).  An entry naming no column, a cost that is not a
-        finite number > 0, or a forbidden column given a cost is refused before any work.
+        it pays.  Exact in the master and in pricing (the enumeration prices a costly
+        literal as one more row, :func:`~optirules.models.column_generation`; the pricing
+        MILP takes the cost in its objective), so the certificate holds.  An entry naming
+        no column, a cost that is not a finite number > 0, or a forbidden column given a
+        cost is refused before any work.
     required_features : sequence of str or int, or None, default None
         Input columns the rule set must test, by name or position: for each, a row
         :math:`\sum_{k \text{ uses it}} w_k \ge 1` of the master (in the LP with an
         artificial column of large cost, in the IP without), whose dual is a bonus in
-        pricing, which is then the pricing MILP (one binary per required column).  The pool
-        starts with the columns' single literals.  A column that is also forbidden, gives
+        pricing (one more row of the enumeration, or a binary of the pricing MILP).  The
+        pool starts with the columns' single literals.  A column that is also forbidden, gives
         no literal, or more required columns than ``max_rules`` rules (or
         ``max_literals``) can hold, is refused before column generation.  For a CNF the
         clauses test them.

@@ -68,6 +68,7 @@ from ._pool_ip import (
     master_objective,
     prune_redundant,
 )
+from ._pseudo_rows import pseudo_prices, pseudo_rows
 from .masters import FairnessRows, restricted_master
 from .options import MASTER_IPS
 
@@ -357,15 +358,22 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         Groups of literals (a required feature's literals), each of which the rule set
         must use: a row :math:`\sum_{k \text{ uses } f} w_k \ge 1` of the master per group
         (in the LP with an artificial column of cost ``big_m``; in the IP without), whose
-        dual is a bonus in pricing (the pricing MILP, with one binary per group).  The
-        pool starts with each group's single literals.  A master IP without a rule set
+        dual is a bonus in pricing (the pricing MILP, with one binary per group, or the
+        enumeration, with one row per group; see ``literal_costs``).  The pool starts with
+        each group's single literals.  A master IP without a rule set
         that meets every row (limits too tight) raises an error naming them.
     literal_costs : array of shape (L,), optional
         A cost > 0 per literal (:class:`~optirules.models.RuleMasterModel`): every term
-        that counts a clause's literals counts their costs.  Exact pricing is then the
-        pricing MILP (:class:`~optirules.models.RulePricingModel`, whose objective takes
-        the costs; the enumeration counts literals), and :math:`\kappa` uses the least
-        cost.
+        that counts a clause's literals counts their costs, and :math:`\kappa` uses the
+        least cost.  Exact pricing stays exact: the pricing MILP
+        (:class:`~optirules.models.RulePricingModel`) takes the costs in its objective,
+        and the enumeration prices them as rows appended to the literal matrix -- one per
+        literal of cost :math:`c_j \ne 1`, all ones but at :math:`j`, priced
+        :math:`-(\lambda + \lambda_1)(c_j - 1)`, covered exactly by the clauses without
+        :math:`j` -- with the complexity part shifted by
+        :math:`(\lambda + \lambda_1) \sum_j (c_j - 1)`; a required group is one more
+        such row, all ones but at its literals, priced at its dual (the same for
+        ``required``).
 
     Returns
     -------
@@ -439,13 +447,11 @@ class _ColumnGeneration:
         self.backend, self.tol, self.smoothing = backend, tol, smoothing
         self.literal_costs = check_literal_costs(literal_costs, np.shape(A)[1])
         self.required = [sorted({int(j) for j in g}) for g in required or ()]
-        by_milp = self.literal_costs is not None or bool(self.required)
-        if by_milp and exact_method == "enumerate":
-            raise InputError("literal costs and required features are priced by the pricing "
-                             "MILP (the enumeration counts literals and knows no groups); use "
-                             "exact_method='auto' or 'milp'.")
-        self.use_milp = exact_method == "milp" or (exact_method == "auto" and max_degree > 3) \
-            or by_milp
+        self.use_milp = exact_method == "milp" or (exact_method == "auto" and max_degree > 3)
+        # literal costs and required groups as rows of the enumeration (_pseudo_rows)
+        self.costly = np.zeros(0, dtype=np.int64) if self.literal_costs is None else \
+            np.flatnonzero(self.literal_costs != 1.0)
+        n_pseudo = self.costly.size + len(self.required)
         if self.required:  # each group's single literals: clauses that meet its row
             initial_clauses = [*initial_clauses, *((j,) for g in self.required for j in g)]
         if self.use_milp and fairness is not None:
@@ -477,6 +483,8 @@ class _ColumnGeneration:
         # the fairness rows' rates, to check the heuristic rule sets before the master IP
         self.fair = None if fairness is None else FairnessRows(
             self.y, np.asarray(P, dtype=float), groups, fairness, fairness_tolerance)
+        if n_pseudo and pricer is not None:  # its rows lack the pseudo rows: one of our own
+            pricer = None
         self.own_pricer = pricer is None
         self.stats0 = {} if pricer is None else dict(pricer.stats)  # a shared pricer's so far
         if pricer is not None and (pricer.n_rows, pricer.n_lit) != self.A.shape:
@@ -523,8 +531,16 @@ class _ColumnGeneration:
         if self.deadline is not None:
             dl = self.deadline if dl is None else min(dl, self.deadline)
         if self.pricer is None:  # prepared once per run (row blocks, float copy, pairs)
-            self.pricer = EnumerationPricer(self.A, backend=self.backend)
+            A = self.A if not self.pseudo_count() else np.vstack(
+                [self.A, pseudo_rows(self.A.shape[1], self.costly, self.required)])
+            self.pricer = EnumerationPricer(A, backend=self.backend)
         v = row_prices(self.y, self.P, duals["mu"], duals.get("sigma"))
+        if self.pseudo_count():  # literal costs and required groups as rows (_pseudo_rows)
+            extra = np.zeros(0) if self.literal_costs is None else \
+                self.literal_costs[self.costly] - 1.0
+            prices, shift = pseudo_prices(duals, extra, len(self.required))
+            v = np.concatenate([v, prices])
+            comp = [0.0] + [c + shift for c in comp[1:]]
         found, lower, complete = self.pricer.price(v, comp, self.max_degree, k=self.n_columns,
                                                    pool=self.pool, deadline=dl,
                                                    need_proof=need_proof)
@@ -534,6 +550,9 @@ class _ColumnGeneration:
             # the best of which the enumeration returns first
             lower = min([0.0] + [r for _, r in found])
         return found, lower, complete
+
+    def pseudo_count(self) -> int:
+        return self.costly.size + len(self.required)
 
     def dual_value(self, d: dict[str, Any]) -> float:
         """The restricted master's dual objective at duals ``d`` (any ``0 <= mu <= 1``,

@@ -284,7 +284,7 @@ def enumerate_master(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence
     Every clause costs at least 2, so with :math:`C < 8` a rule set has at most 3 clauses.
     The weighted positives covered by a union come from inclusion-exclusion over the
     pairwise and triple intersections (matrix products over the label-1 rows), so all
-    :math:`inom{K}{\le 3}` subsets are scored at once.  Returns the optimal clauses
+    :math:`\binom{K}{\le 3}` subsets are scored at once.  Returns the optimal clauses
     (ties: fewer clauses, then the first in pool order) and the objective; equal to
     :class:`~optirules.models.RuleMasterModel`'s IP optimum (tested).
 

@@ -129,7 +129,8 @@ COSTS = np.array([1.0, 3.0, 1.0, 2.0, 1.0, 1.0, 2.5, 1.0])
 def test_literal_costs_equal_full_enumeration(max_literals, lambda1):
     """A literal of cost c counts as c literals in the penalty and the max_literals row:
     the declarative IP over every clause is the enumerated optimum, and column generation
-    (priced by the MILP, which takes the costs) proves the LP over every clause."""
+    proves the LP over every clause, priced by the enumeration (costs as rows) and by the
+    pricing MILP (costs in its objective)."""
     A, y, P = _data(7)
     kw = dict(sample_weight=P, lambda0=0.002, lambda1=lambda1, max_rules=3,
               max_literals=max_literals, literal_costs=COSTS)
@@ -145,13 +146,15 @@ def test_literal_costs_equal_full_enumeration(max_literals, lambda1):
                 best = min(best, master_objective(A, y, P, list(subset), 0.002, lambda1,
                                                   COSTS))
     assert full_ip.objective_ == pytest.approx(best, abs=1e-9)
-    res = column_generation(A, y, P, max_degree=2, lambda0=0.002, lambda1=lambda1,
-                            max_rules=3, max_literals=max_literals, literal_costs=COSTS)
-    assert res.converged
-    assert res.lp_objective == pytest.approx(full_lp.objective_, abs=1e-8)
-    assert res.lp_bound <= best + 1e-9 <= res.ip_objective + 2e-9
-    if max_literals is not None:
-        assert sum(COSTS[list(c)].sum() for c in res.clauses) <= max_literals + 1e-9
+    for method in ("enumerate", "milp"):
+        res = column_generation(A, y, P, max_degree=2, lambda0=0.002, lambda1=lambda1,
+                                max_rules=3, max_literals=max_literals, literal_costs=COSTS,
+                                exact_method=method)
+        assert res.converged, method
+        assert res.lp_objective == pytest.approx(full_lp.objective_, abs=1e-8)
+        assert res.lp_bound <= best + 1e-9 <= res.ip_objective + 2e-9
+        if max_literals is not None:
+            assert sum(COSTS[list(c)].sum() for c in res.clauses) <= max_literals + 1e-9
 
 
 def test_costly_literals_are_avoided():
@@ -174,9 +177,6 @@ def test_bad_literal_costs_refused():
     for bad in (np.zeros(L), np.ones(L - 1), np.full(L, np.nan)):
         with pytest.raises(InputError, match="literal_costs"):
             column_generation(A, y, P, max_degree=1, literal_costs=bad)
-    with pytest.raises(InputError, match="pricing MILP"):
-        column_generation(A, y, P, max_degree=1, literal_costs=np.ones(L),
-                          exact_method="enumerate")
 
 
 def _uses(clauses, group):
@@ -200,12 +200,13 @@ def test_required_features_equal_full_enumeration(required, max_rules):
                for r in range(max_rules + 1) for s in itertools.combinations(CLAUSES, r)
                if all(_uses(s, g) for g in required))
     assert full_ip.objective_ == pytest.approx(best, abs=1e-9)
-    res = column_generation(A, y, P, max_degree=2, lambda0=0.001, lambda1=0.001,
-                            max_rules=max_rules, required=required)
-    assert res.converged
-    assert res.lp_objective == pytest.approx(full_lp.objective_, abs=1e-8)
-    assert res.lp_bound <= best + 1e-9 <= res.ip_objective + 2e-9
-    assert all(_uses(res.clauses, g) for g in required)
+    for method in ("enumerate", "milp"):
+        res = column_generation(A, y, P, max_degree=2, lambda0=0.001, lambda1=0.001,
+                                max_rules=max_rules, required=required, exact_method=method)
+        assert res.converged, method
+        assert res.lp_objective == pytest.approx(full_lp.objective_, abs=1e-8)
+        assert res.lp_bound <= best + 1e-9 <= res.ip_objective + 2e-9
+        assert all(_uses(res.clauses, g) for g in required)
 
 
 def test_required_rows_on_the_rebuilt_master_and_an_impossible_combination():
