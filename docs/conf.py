@@ -3,7 +3,7 @@
 Build it with ``sphinx-build -b html docs docs/_build/html`` (``pip install -e ".[docs]"``
 first).  The API reference is generated at build time from each public module's
 ``__all__`` (one page per public name, written under ``docs/api/generated``), so a name
-added to a layer's ``__init__`` gets its page without an edit here.  The eight notebooks
+added to a layer's ``__init__`` gets its page without an edit here.  The nine notebooks
 of ``notebooks/`` (linked as ``docs/notebooks``; jupytext percent-format ``.py`` files) are
 read through jupytext and executed by myst-nb at every build.
 """
