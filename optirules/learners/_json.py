@@ -154,6 +154,9 @@ def restore_params(params: dict[str, Any]) -> dict[str, Any]:
         except TypeError as exc:
             raise InputError(f"the saved member parameters are damaged ({exc}); re-export "
                              "the model with to_json().") from None
+        if out["member"].get_params(deep=False).get("fairness") is not None:
+            raise InputError("the saved member is damaged (a DRO ensemble's member has no "
+                             "fairness); re-export the model with to_json().")
     b = out.get("binarizer")
     if isinstance(b, dict) and b.get("__estimator__") == "FeatureBinarizer":
         from ..data import FeatureBinarizer
