@@ -101,7 +101,7 @@ from optirules.learners._pruning import (
     member_predictions,
 )
 from optirules.learners._rules import Clause, Rule, RuleSet
-from optirules.learners._scores import PRIOR_STRENGTH
+from optirules.learners._scores import PRIOR_STRENGTH, smoothed_distribution
 from optirules.learners._sql import _real, quote_identifier, quote_string
 from optirules.models import ensemble_margins as margins_ensemble_margins
 from optirules.models._clauses import (

@@ -63,6 +63,7 @@ from ._explain import explain_frame
 from ._json import json_scalar
 from ._persistence import JSONPersistenceMixin
 from ._rules_table import RulesTableMixin, decision_list_table
+from ._scores import smoothed_distribution
 from ._sql import SQLMixin
 from ._text import TextMixin
 
@@ -137,9 +138,11 @@ class DecisionListClassifier(RulesTableMixin, JSONPersistenceMixin, TextMixin, C
     whole training set (the paper: rules "evaluated based on statistics computed over the
     training data"), or the rows no rule covers (those behind the default rule) - and uses
     the default rule only when every attribute of the point is missing or none of its
-    known values occurs in those rows.  ``predict_proba`` is the Laplace-smoothed class distribution
-    :math:`(n_c + 1)/(n + k)` of the training rows behind the rule, OSR leaf or default rule
-    that classified the point, so ``predict`` is its argmax.
+    known values occurs in those rows.  ``predict_proba`` is the class distribution of the
+    training rows behind the rule, OSR leaf or default rule that classified the point,
+    smoothed toward the training class shares (the m-estimate
+    :math:`(n_c + m\\,\\mathrm{prior}_c)/(n + m)` the rule set uses), with ``predict`` its
+    argmax.
 
     **Features.**  Categorical columns (strings, booleans, pandas ``category``/``object``
     columns, object arrays holding anything but plain numbers, or those named in
@@ -544,8 +547,13 @@ class DecisionListClassifier(RulesTableMixin, JSONPersistenceMixin, TextMixin, C
         return counts, rule_idx, osr
 
     def predict_proba(self, X: Any) -> np.ndarray:
-        """Laplace-smoothed class distribution ``(n_c + 1)/(n + k)`` behind each decision
-        (``n_c`` weight sums for a weighted fit).
+        """Class distribution behind each decision, smoothed toward the training class
+        shares: the m-estimate ``(n_c + m prior_c) / (n + m)`` with ``m = PRIOR_STRENGTH``
+        pseudo-rows (the rule set's smoothing; ``n_c`` weight sums for a weighted fit),
+        moved where needed so that its largest entry is the prediction.  Chosen over the
+        Laplace estimate ``(n_c + 1)/(n + k)`` by the Brier scores of the bundled suite
+        (``benchmarks/results/suite_decision_list.md`` against ``suite.md``): the Laplace
+        estimate was worse than predicting the prior on noisy sets.
 
         Parameters
         ----------
@@ -558,8 +566,10 @@ class DecisionListClassifier(RulesTableMixin, JSONPersistenceMixin, TextMixin, C
             Class probabilities, columns in the order of ``classes_``.
         """
         counts, _, _ = self._classify(X)
-        k = self.classes_.size
-        return (counts + 1.0) / (counts.sum(axis=1, keepdims=True) + k)
+        total = np.asarray(self.default_counts_, dtype=float) + sum(
+            (np.asarray(r.class_counts, dtype=float) for r in self.rules_),
+            np.zeros(self.classes_.size))
+        return smoothed_distribution(counts, total / total.sum())
 
     def predict(self, X: Any) -> np.ndarray:
         """Class of the first rule that covers each row, else of the fallback.
@@ -591,7 +601,7 @@ class DecisionListClassifier(RulesTableMixin, JSONPersistenceMixin, TextMixin, C
         starts with (``optirules.learners._explain``)
 
         - ``prediction``: the predicted class;
-        - ``score``: :meth:`predict_proba` of it (Laplace-smoothed class share behind the
+        - ``score``: :meth:`predict_proba` of it (the smoothed class share behind the
           decision);
         - ``rules``: ``[text]``, the one rule that decided;
         - ``fired``: ``{prediction: [text]}`` when a rule or an OSR path decided, ``{}``

@@ -10,7 +10,8 @@ order (a learner may append columns of its own after them):
     The model's score of that class: ``predict_proba(X)[i, k]`` for the predicted
     class ``k`` (for a rule set, the training precision of the rule that decided; for the
     DRO ensemble, the weighted vote; for boosting, the logistic link of the vote; for a
-    decision list, the Laplace-smoothed class share; for a pruner, the vote share).
+    decision list, the class share smoothed toward the class prior; for a pruner, the vote
+    share).
 ``rules``
     List of str: what decided the prediction.  A rule set: the rules that fired (for
     the predicted class), or ``default: no rule holds`` when none did (a CNF rule set,

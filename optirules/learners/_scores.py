@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["PRIOR_STRENGTH", "VOTE_CUT", "smoothed_share", "consistent_with_prediction"]
+__all__ = ["PRIOR_STRENGTH", "VOTE_CUT", "smoothed_share", "consistent_with_prediction",
+           "smoothed_distribution"]
 
 #: a weighted vote F in [0, 1] predicts the positive class where F >= VOTE_CUT: 1/2 less a
 #: round-off allowance (sums of weights such as 0.35 + 0.15)
@@ -58,6 +59,39 @@ def smoothed_share(positive: np.ndarray, total: np.ndarray, prior: float,
     k = np.asarray(positive, dtype=float)
     n = np.asarray(total, dtype=float)
     return (k + strength * float(prior)) / (n + strength)
+
+
+def smoothed_distribution(counts: np.ndarray, prior: np.ndarray,
+                          strength: float = PRIOR_STRENGTH) -> np.ndarray:
+    r"""The m-estimate of every class at once, :math:`(n_c + m\,\mathrm{prior}_c) / (n + m)`,
+    moved so that each row's largest entry is the class of largest count (the learner's
+    prediction, ties to the first class): where another class would come first, the
+    predicted one is raised just above it and the row renormalized.
+
+    Parameters
+    ----------
+    counts : array of shape (n_rows, n_classes)
+        Effective training counts behind each decision.
+    prior : array of shape (n_classes,)
+        The training class shares.
+    strength : float, default PRIOR_STRENGTH
+        Pseudo-rows ``m > 0`` of the prior.
+
+    Returns
+    -------
+    ndarray of shape (n_rows, n_classes)
+        Rows summing to 1.
+    """
+    c = np.asarray(counts, dtype=float)
+    p = (c + strength * np.asarray(prior, dtype=float)) / (c.sum(axis=1, keepdims=True)
+                                                          + strength)
+    pred = np.argmax(c, axis=1)
+    off = np.flatnonzero(np.argmax(p, axis=1) != pred)
+    if off.size:
+        top = p[off].max(axis=1)
+        p[off, pred[off]] = np.nextafter(top, np.inf) + 1e-12
+        p[off] /= p[off].sum(axis=1, keepdims=True)
+    return p
 
 
 def consistent_with_prediction(score: np.ndarray, positive: np.ndarray) -> np.ndarray:
