@@ -138,11 +138,9 @@ class DecisionListClassifier(RulesTableMixin, JSONPersistenceMixin, TextMixin, C
     whole training set (the paper: rules "evaluated based on statistics computed over the
     training data"), or the rows no rule covers (those behind the default rule) - and uses
     the default rule only when every attribute of the point is missing or none of its
-    known values occurs in those rows.  ``predict_proba`` is the class distribution of the
-    training rows behind the rule, OSR leaf or default rule that classified the point,
-    smoothed toward the training class shares (the m-estimate
-    :math:`(n_c + m\\,\\mathrm{prior}_c)/(n + m)` the rule set uses), with ``predict`` its
-    argmax.
+    known values occurs in those rows.  ``predict_proba``: the class shares of the training
+    rows behind the rule, OSR leaf or default rule that decided, smoothed toward the class
+    prior (:meth:`predict_proba`); ``predict`` is its argmax.
 
     **Features.**  Categorical columns (strings, booleans, pandas ``category``/``object``
     columns, object arrays holding anything but plain numbers, or those named in
@@ -547,13 +545,10 @@ class DecisionListClassifier(RulesTableMixin, JSONPersistenceMixin, TextMixin, C
         return counts, rule_idx, osr
 
     def predict_proba(self, X: Any) -> np.ndarray:
-        """Class distribution behind each decision, smoothed toward the training class
-        shares: the m-estimate ``(n_c + m prior_c) / (n + m)`` with ``m = PRIOR_STRENGTH``
-        pseudo-rows (the rule set's smoothing; ``n_c`` weight sums for a weighted fit),
-        moved where needed so that its largest entry is the prediction.  Chosen over the
-        Laplace estimate ``(n_c + 1)/(n + k)`` by the Brier scores of the bundled suite
-        (``benchmarks/results/suite_decision_list.md`` against ``suite.md``): the Laplace
-        estimate was worse than predicting the prior on noisy sets.
+        """Class distribution behind each decision smoothed toward the training class
+        shares, ``(n_c + m prior_c) / (n + m)``, ``m = PRIOR_STRENGTH`` (the rule set's
+        m-estimate), its largest entry the prediction; chosen over Laplace by the suite's
+        Brier scores (``benchmarks/results/suite_decision_list.md``).
 
         Parameters
         ----------
@@ -565,7 +560,9 @@ class DecisionListClassifier(RulesTableMixin, JSONPersistenceMixin, TextMixin, C
         ndarray of shape (n_samples, n_classes)
             Class probabilities, columns in the order of ``classes_``.
         """
-        counts, _, _ = self._classify(X)
+        return self._smoothed(self._classify(X)[0])
+
+    def _smoothed(self, counts: np.ndarray) -> np.ndarray:
         total = np.asarray(self.default_counts_, dtype=float) + sum(
             (np.asarray(r.class_counts, dtype=float) for r in self.rules_),
             np.zeros(self.classes_.size))
@@ -637,7 +634,7 @@ class DecisionListClassifier(RulesTableMixin, JSONPersistenceMixin, TextMixin, C
                              tuple((c.name, c.label) for c in conds), res.stop))
         frame = pd.DataFrame(rows, columns=["prediction", "method", "rule", "fallback", "text",
                                             "osr_path", "osr_stop"])
-        proba = (counts + 1.0) / (counts.sum(axis=1, keepdims=True) + self.classes_.size)
+        proba = self._smoothed(counts)
         return explain_frame(
             preds, proba[np.arange(len(preds)), np.argmax(counts, axis=1)],
             [[t] for t in frame["text"]],

@@ -149,7 +149,3 @@ class FairnessRows:
     def meets(self, covered: np.ndarray, y: np.ndarray, P: np.ndarray) -> bool:
         """Whether a rule set covering the rows ``covered`` meets every rate row."""
         return all(v <= self.tolerance + 1e-9 for v in self.gaps(covered, y, P).values())
-
-    def restricted(self, index: np.ndarray, y: np.ndarray, P: np.ndarray) -> FairnessRows:
-        """The same rows over the data rows ``index`` (merged rows of the master IP)."""
-        return FairnessRows(y, P, self.labels[self.codes[index]], self.kind, self.tolerance)
