@@ -121,10 +121,12 @@ def _penalty_pairs(penalties: Any, n: float) -> list[tuple[float, float]]:
 
 def _fit_and_score(estimator: Any, X: Any, y: np.ndarray, w: np.ndarray | None,
                    train: np.ndarray, test: np.ndarray, scorer: Any,
-                   deadline: float | None = None, warm: Any = None) -> dict[str, Any] | None:
+                   deadline: float | None = None, warm: Any = None,
+                   groups: np.ndarray | None = None) -> dict[str, Any] | None:
     """Fit on ``train`` and score on ``test``; ``None`` when ``deadline`` (a
     ``time.time()`` value, shared by the worker processes) has passed before the fit.
-    ``warm``: the ``(literals_, pool_)`` of the fold's previous fit, to start from."""
+    ``warm``: the ``(literals_, pool_)`` of the fold's previous fit, to start from;
+    ``groups``: the protected attribute of a fair rule set (its training rows go to fit)."""
     from sklearn.utils import _safe_indexing
 
     est = clone(estimator)
@@ -139,7 +141,8 @@ def _fit_and_score(estimator: Any, X: Any, y: np.ndarray, w: np.ndarray | None,
         est.set_params(time_limit=left if own is None else min(float(own), left))
     Xtr, Xte = _safe_indexing(X, train), _safe_indexing(X, test)
     t0 = time.perf_counter()
-    est.fit(Xtr, y[train], sample_weight=None if w is None else w[train])
+    est.fit(Xtr, y[train], sample_weight=None if w is None else w[train],
+            **({} if groups is None else {"sensitive_features": groups[train]}))
     fit_time = time.perf_counter() - t0
     if scorer is None:
         hit = est.predict(Xte) == y[test]
@@ -330,7 +333,8 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, T
         return None if tl is None else float(tl)
 
     # ------------------------------------------------------------------ fit
-    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> BooleanRuleSetCV:
+    def fit(self, X: Any, y: Any, sample_weight: Any = None, *,
+            sensitive_features: Any = None) -> BooleanRuleSetCV:
         """Cross-validate the penalty grid, then refit the chosen penalty on all rows.
 
         Parameters
@@ -341,6 +345,10 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, T
             class, and the penalty is chosen for all of them by the multiclass score).
         sample_weight : array-like of shape (n_samples,), optional
             Passed to every fit (the pmf of the rule set) and weights the scores.
+        sensitive_features : array-like of shape (n_samples,) or (n_samples, k), optional
+            The protected attribute of an ``estimator`` with ``fairness``: each fold's
+            training rows go to its fit, all rows to the refit (the penalty is chosen by the
+            score alone).
 
         Returns
         -------
@@ -349,6 +357,7 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, T
         t_start = time.perf_counter()
         validate_params(self)
         X, y, w, n, base, pairs, scorer, splits = self._search_inputs(X, y, sample_weight)
+        groups = base._check_fairness(X, y, sensitive_features)
         total = self._time_limit()
         # the folds get k/(k+1) of the limit, the refit on all rows the rest
         cv_deadline = (None if total is None
@@ -359,7 +368,7 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, T
         candidates = [clone(base).set_params(lambda0=l0, lambda1=l1) for l0, l1 in pairs]
         log = progress_logger("learners.rule_set_cv", self.verbose)
         scores, comp, times, cert, stopped = self._penalty_path(
-            X, y, w, splits, candidates, pairs, scorer, cv_deadline, log)
+            X, y, w, splits, candidates, pairs, scorer, cv_deadline, log, groups)
         self.cv_time_ = time.perf_counter() - t_start
         self._set_cv_results(pairs, scores, comp, times, cert, stopped)
         self.penalty_ = pairs[self.best_index_]
@@ -373,7 +382,8 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, T
             left = max(total - (time.perf_counter() - t_start), 1e-3)
             own = best.time_limit
             best.set_params(time_limit=left if own is None else min(float(own), left))
-        best.fit(X, y, sample_weight=sample_weight)
+        best.fit(X, y, sample_weight=sample_weight,
+                 **({} if groups is None else {"sensitive_features": groups}))
         self.best_estimator_ = best
         self.classes_ = best.classes_
         self.n_features_in_ = best.n_features_in_
@@ -417,7 +427,7 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, T
 
     def _penalty_path(self, X: Any, y: np.ndarray, w: np.ndarray | None, splits: list,
                       candidates: list, pairs: list, scorer: Any, cv_deadline: float | None,
-                      log: Any) -> tuple:
+                      log: Any, groups: np.ndarray | None = None) -> tuple:
         """Score every candidate on every fold, largest penalty first, each fold warm-started
         from its previous fit (``reuse_pool``), until the grid, the time limit or early
         stopping ends; ``(scores, complexities, fit times, certified, stopped)``, the arrays
@@ -447,7 +457,8 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, T
                     t_pen = time.perf_counter()
                     gen = pool(
                         delayed(_fit_and_score)(candidates[c], X, y, w, *splits[s], scorer,
-                                                cv_deadline, state[s] if reuse else None)
+                                                cv_deadline, state[s] if reuse else None,
+                                                groups)
                         for s in range(n_s))
                     for s, rec in enumerate(gen):
                         if bar is not None:

@@ -147,3 +147,18 @@ def test_refused_with_three_classes_and_in_the_dro_members():
     member = BooleanRuleSetClassifier(fairness="equal_opportunity")
     with pytest.raises(InputError, match="DRO ensemble does not take a member with fairness"):
         DRORuleEnsembleClassifier(member=member).fit(X, y)
+
+
+def test_the_cv_learner_routes_the_protected_attribute_to_every_fit():
+    from optirules.learners import BooleanRuleSetCV
+
+    X, y, g = _table(5)
+    est = BooleanRuleSetClassifier(fairness="equal_opportunity", fairness_tolerance=0.03,
+                                   **KW)
+    cv = BooleanRuleSetCV(est, cv=3, penalties=(0.001, 0.01)).fit(X, y,
+                                                                  sensitive_features=g)
+    assert cv.best_estimator_.fairness_gap_ <= 0.03 + 1e-9
+    assert cv.best_estimator_.fairness_report(X, y, g).equal_opportunity_difference \
+        <= 0.03 + 1e-9
+    with pytest.raises(InputError, match="needs the protected attribute"):
+        BooleanRuleSetCV(est, cv=3).fit(X, y)
