@@ -84,7 +84,7 @@ class _DROJsonMixin(JSONPersistenceMixin):
         }
 
     def _load_json_fields(self, doc: Field) -> None:
-        """The fields of :meth:`_json_fields` in ``doc``, every one checked."""
+        """The fields of ``_json_fields`` in ``doc``, every one checked."""
         name = "DRORuleEnsembleClassifier"
         self.members_ = [read_rule_set(m) for m in doc["members"].items(min_length=1)]
         for f, m in zip(doc["members"].items(), self.members_):

@@ -11,10 +11,10 @@ A learner that saves itself takes the mixin among its bases and says what it wri
     The attribute a fitted learner has (``to_json`` refuses an unfitted one through the
     learner's ``_check_fitted``, by default ``check_fitted(self, _fitted_attribute)``).
 
-and two hooks, :meth:`~JSONPersistenceMixin._json_fields` (the learner's own fields, written
-after the header of :func:`~optirules.learners._json.json_header`) and
-:meth:`~JSONPersistenceMixin._load_json_fields` (their checked reading, once the header is
-checked, the estimator built from the saved parameters and the header restored).
+and two hooks, ``_json_fields(self) -> dict`` (the learner's own fields, written after the
+header of :func:`~optirules.learners._json.json_header`) and
+``_load_json_fields(self, doc)`` (their checked reading, once the header is checked, the
+estimator built from the saved parameters and the header restored).
 
 A learner whose document differs overrides ``to_json`` or ``from_json`` and calls the
 helpers: :meth:`~JSONPersistenceMixin._write_json` (check fitted, build the document
@@ -104,20 +104,14 @@ class JSONPersistenceMixin(FittedMixin):
             est._load_json_fields(doc)
         return est
 
-    # ------------------------------------------------------------------ hooks
-    def _json_fields(self) -> dict[str, Any]:
-        """The learner's own fields, in the order written after the header."""
-        raise NotImplementedError
-
-    def _load_json_fields(self, doc: Field) -> None:
-        """Restore and check the learner's own fields of ``doc`` (the whole document) on
-        this estimator, whose header is restored; run inside
-        :func:`~optirules.learners._json.damaged_as_input_error`."""
-        raise NotImplementedError
+    # the hooks _json_fields (the learner's own fields, in the order written after the
+    # header) and _load_json_fields (their checked reading from the whole document, on an
+    # estimator whose header is restored, inside damaged_as_input_error) are each
+    # learner's own: the module docstring
 
     # ------------------------------------------------------------------ writing helpers
     def _json_document(self, **kwargs: Any) -> dict[str, Any]:
-        """The header, then :meth:`_json_fields` (``kwargs``: those of the learner's
+        """The header, then ``_json_fields`` (``kwargs``: those of the learner's
         ``to_json``)."""
         return {**json_header(self, self._json_format, version=self._json_version),
                 **self._json_fields(**kwargs)}

@@ -62,18 +62,13 @@ class _RuleSetFairnessMixin:
     def _training_gap(covered: np.ndarray, y: np.ndarray, P: np.ndarray,
                       fair: dict[str, Any]) -> float:
         """The largest between-group difference of the constrained rates on the training
-        rows (weighted), as the master counts them."""
+        rows (weighted), as the master counts them (:class:`~optirules.models.FairnessRows`)."""
+        from ..models import FairnessRows
+
         hit = covered.any(axis=1) if covered.size else np.zeros(len(y), bool)
-        g = fair["groups"]
-        gaps = []
-        for side, on in ((y, fair["fairness"] != "predictive_equality"),
-                         (~y, fair["fairness"] != "equal_opportunity")):
-            if not on:
-                continue
-            rates = [P[side & (g == a) & hit].sum() / P[side & (g == a)].sum()
-                     for a in np.unique(g)]
-            gaps.append(max(rates) - min(rates))
-        return float(max(gaps))
+        rows = FairnessRows(y, P, fair["groups"], fair["fairness"],
+                            fair["fairness_tolerance"])
+        return max(rows.gaps(hit).values())
 
     def fairness_report(self, X: Any, y: Any, sensitive_features: Any, *,
                         sample_weight: Any = None) -> FairnessReport:

@@ -122,7 +122,7 @@ class _RuleSetScoresMixin:
     def decision_function(self, X: Any) -> np.ndarray:
         """``2 p(x) - 1`` in [-1, 1], ``p`` the probability of ``classes_[1]`` of
         :meth:`predict_proba` (positive where ``classes_[1]`` is predicted, so its sign is
-        the prediction's); by default ``2 s(x) - 1``.
+        the prediction's).
 
         Parameters
         ----------

@@ -69,10 +69,8 @@ class TextMixin(FittedMixin):
         return binary_explain(self, X)
 
     # ------------------------------------------------------------------ hooks
-    def _text(self) -> str:
-        """The fitted model as text (``to_text`` after its not-fitted check)."""
-        raise NotImplementedError
-
+    # _text (the fitted model as text) and _decision_support are each learner's own: the
+    # module docstring
     def _check_explainable(self) -> None:
         """Refuse ``explain`` on a model that cannot explain (default: not fitted)."""
         self._check_fitted()

@@ -6,6 +6,7 @@ _EXPORTS = {
     "options": ".options",
     "OptModel": "._base",
     "RuleMasterModel": ".masters",
+    "FairnessRows": ".masters",
     "RulePricingModel": "._pricing",
     "beam_search_pricing": "._pricing",
     "WorstCasePmfModel": "._worst_case",

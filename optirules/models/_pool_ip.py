@@ -426,7 +426,7 @@ class PoolIP:
         r = self.run
         covered = clause_coverage(r.A, list(clauses)).any(axis=1) if clauses else \
             np.zeros(len(r.y), bool)
-        return r.fair.meets(covered, r.y, np.asarray(r.P, dtype=float))
+        return r.fair.meets(covered)
 
     def canonical(self, index: Any) -> list[Clause]:
         """Each clause by the pool's representative of its coverage, as the IP keeps them

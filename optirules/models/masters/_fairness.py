@@ -60,26 +60,38 @@ class FairnessRows:
 
     Parameters
     ----------
-    y : bool array of shape (N,)
+    labels : bool array of shape (N,)
         The master's labels.
-    P : array of shape (N,)
+    sample_weight : array of shape (N,)
         Row weights.
     groups : array-like of shape (N,)
         The protected attribute, one value per row (any labels; at least two groups).
     fairness : {"equal_opportunity", "predictive_equality", "equalized_odds"}
         Which rates are kept equal.
-    tolerance : float
+    fairness_tolerance : float
         The largest difference allowed between two groups' rates, in [0, 1].
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from optirules.models import FairnessRows
+    >>> rows = FairnessRows(np.array([1, 1, 0, 0], bool), np.full(4, 0.25),
+    ...                     ["a", "b", "a", "b"], "equal_opportunity", 0.1)
+    >>> rows.gaps(np.array([True, False, False, False]))
+    {'fnr': 1.0}
     """
 
-    def __init__(self, y: np.ndarray, P: np.ndarray, groups: Any, fairness: str,
-                 tolerance: float) -> None:
+    def __init__(self, labels: np.ndarray, sample_weight: np.ndarray, groups: Any,
+                 fairness: str, fairness_tolerance: float) -> None:
+        tolerance = fairness_tolerance
         if fairness not in FAIRNESS:
             raise InputError(f"fairness must be None or one of {FAIRNESS}, got {fairness!r}.")
         if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float, np.number)) \
                 or not 0 <= float(tolerance) <= 1:
             raise InputError(f"fairness_tolerance must be a number in [0, 1], got "
                              f"{tolerance!r}.")
+        y = np.asarray(labels, dtype=bool).reshape(-1)
+        P = np.asarray(sample_weight, dtype=float).reshape(-1)
         g = np.asarray(groups).reshape(-1)
         if g.shape[0] != y.shape[0]:
             raise InputError(f"the protected attribute has {g.shape[0]} values for "
@@ -96,7 +108,7 @@ class FairnessRows:
         self.kind, self.tolerance = fairness, float(tolerance)
         self.positive = fairness in ("equal_opportunity", "equalized_odds")
         self.negative = fairness in ("predictive_equality", "equalized_odds")
-        y = np.asarray(y, dtype=bool)
+        self._y, self._P = y, P
         self.pos_codes = self.codes[y]
         self.neg_codes = self.codes[~y]
         G = self.labels.size
@@ -112,13 +124,30 @@ class FairnessRows:
                     "is undefined; merge it with another group or drop its rows.")
 
     def pairs(self) -> list[tuple[int, int]]:
-        """The ordered pairs of groups ``(a, b)``, one row ``rate_a - rate_b <= eps`` each."""
+        """The ordered pairs of groups, one row ``rate_a - rate_b <= eps`` each.
+
+        Returns
+        -------
+        list of (int, int)
+            Pairs of group codes (positions in ``labels``).
+        """
         return list(permutations(range(self.labels.size), 2))
 
     def rate_rows(self, side: str) -> tuple[list[str], np.ndarray]:
-        """The names and the coefficient matrix (pairs x rows of that side) of the rows
-        ``fnr(a,b)`` (``side="pos"``, over :math:`\\xi`) or ``fpr(a,b)`` (over
-        :math:`\\delta`)."""
+        r"""The rows ``fnr(a,b)`` over :math:`\xi` or ``fpr(a,b)`` over :math:`\delta`.
+
+        Parameters
+        ----------
+        side : {"pos", "neg"}
+            The label-1 rows' miss rates or the label-0 rows' cover rates.
+
+        Returns
+        -------
+        names : list of str
+            One name per ordered pair of groups.
+        coefficients : ndarray of shape (n_pairs, n_rows_of_side)
+            Each row's coefficients over the variables of that side's rows.
+        """
         codes, mass = ((self.pos_codes, self.pos_mass) if side == "pos"
                        else (self.neg_codes, self.neg_mass))
         name = "fnr" if side == "pos" else "fpr"
@@ -130,11 +159,22 @@ class FairnessRows:
             names.append(f"{name}({a},{b})")
         return names, np.array(rows).reshape(len(rows), codes.size)
 
-    def gaps(self, covered: np.ndarray, y: np.ndarray, P: np.ndarray) -> dict[str, float]:
-        """The largest between-group differences of the constrained rates of a rule set
-        covering the rows ``covered``: ``"fnr"`` (label-1 miss rates) and/or ``"fpr"``
-        (label-0 cover rates), weighted by ``P``."""
-        y = np.asarray(y, dtype=bool)
+    def gaps(self, covered: np.ndarray) -> dict[str, float]:
+        """The largest between-group differences of the constrained rates of a rule set.
+
+        Parameters
+        ----------
+        covered : bool array of shape (N,)
+            The rows the rule set covers.
+
+        Returns
+        -------
+        dict
+            ``"fnr"`` (label-1 miss rates) and/or ``"fpr"`` (label-0 cover rates), those
+            constrained, weighted by ``sample_weight``.
+        """
+        covered = np.asarray(covered, dtype=bool)
+        y, P = self._y, self._P
         out = {}
         for name, side, codes, mass, on in (
                 ("fnr", y, self.pos_codes, self.pos_mass, self.positive),
@@ -146,6 +186,17 @@ class FairnessRows:
                 out[name] = float(rate.max() - rate.min())
         return out
 
-    def meets(self, covered: np.ndarray, y: np.ndarray, P: np.ndarray) -> bool:
-        """Whether a rule set covering the rows ``covered`` meets every rate row."""
-        return all(v <= self.tolerance + 1e-9 for v in self.gaps(covered, y, P).values())
+    def meets(self, covered: np.ndarray) -> bool:
+        """Whether a rule set meets every rate row.
+
+        Parameters
+        ----------
+        covered : bool array of shape (N,)
+            The rows the rule set covers.
+
+        Returns
+        -------
+        bool
+            Every gap of :meth:`gaps` within ``fairness_tolerance``.
+        """
+        return all(v <= self.tolerance + 1e-9 for v in self.gaps(covered).values())
