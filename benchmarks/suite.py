@@ -11,13 +11,16 @@ peers a user would pick instead, on every bundled data set.
   ``BooleanRuleSetClassifier(binarizer="auto", random_state=0)``; ``rule_set_cv``
   ``BooleanRuleSetCV(BooleanRuleSetClassifier(binarizer="auto", random_state=0))`` (the CV's
   own defaults: 5-penalty grid, 5 inner folds); ``dro``
-  ``DRORuleEnsembleClassifier(binarizer="auto", random_state=0)``; ``decision_list``
+  ``DRORuleEnsembleClassifier(random_state=0)`` (its members binarize with ``"auto"``); ``decision_list``
   ``DecisionListClassifier()``; ``decision_list_cv`` ``DecisionListCV()``.  ``boosting``
-  ``BoostingClassifier()`` (defaults: AdaBoost over stumps, ``binarizer=None``, which takes
-  numbers only) gets the peers' numeric input.
+  ``BoostingClassifier()`` (defaults: AdaBoost over stumps) gets the peers' numeric
+  input.
 * ``rule_set@c`` (any number ``c > 0``): the rule set with ``lambda0 = lambda1 = c /
   sqrt(n)`` for the fold's ``n`` training rows, the form of its ``"auto"`` penalty: the
   study that chose that default's ``c`` (``--learners rule_set@0.05,rule_set@0.1``).
+* ``rule_set_cv@stopK`` (an integer ``K >= 1``): ``rule_set_cv`` with
+  ``n_iter_no_change=K``, the penalty path (largest penalty first) stopped after ``K``
+  penalties without a better mean validation score.
 * Peers, on numeric input built from the training fold (numeric columns median-imputed,
   string columns one-hot encoded with missing values as their own category, unknown test
   categories all-zero; coded categoricals stay numbers, as our learners get them): ``cart_cv``
@@ -436,6 +439,12 @@ def make_learner(name: str) -> Learner:
 
         return RuleSetScaled(BooleanRuleSetClassifier(binarizer="auto", random_state=0),
                              float(name.split("@", 1)[1]))
+    if name.startswith("rule_set_cv@stop"):
+        from optirules.learners import BooleanRuleSetClassifier, BooleanRuleSetCV
+
+        base = BooleanRuleSetClassifier(binarizer="auto", random_state=0)
+        patience = int(name[len("rule_set_cv@stop"):])
+        return RuleSetCV(BooleanRuleSetCV(base, n_iter_no_change=patience))
     if name in ("rule_set", "rule_set_cv"):
         from optirules.learners import BooleanRuleSetClassifier, BooleanRuleSetCV
 
@@ -444,8 +453,7 @@ def make_learner(name: str) -> Learner:
     if name == "dro":
         from optirules.learners import DRORuleEnsembleClassifier
 
-        return DRO(DRORuleEnsembleClassifier(random_state=0,
-                                             member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0, binarizer="auto")))
+        return DRO(DRORuleEnsembleClassifier(random_state=0))
     if name == "decision_list":
         from optirules.learners import DecisionListClassifier
 
@@ -800,9 +808,94 @@ def summary(tables: dict, learners: list[str]) -> tuple[list[str], list[str], li
     return lines, common, left_out
 
 
+#: the targets the defaults are held to (the docs page "Choosing the defaults"): seconds of
+#: fit CPU per rule-set fit up to SMALL_ROWS rows and above, cost ratios, accuracy slack
+SMALL_ROWS, SMALL_CPU, LARGE_CPU = 5000, 10.0, 60.0
+COST_RATIO, ACCURACY_SLACK, BRIER_SLACK, MAX_LIST_RULES = 3.0, 0.01, 0.02, 30
+
+
+def _complete(tables: dict, *names: str) -> list[str]:
+    return [d for d, t in tables.items() if all(n in t and t[n]["complete"] for n in names)]
+
+
+def goals(tables: dict, sizes: dict[str, int]) -> list[str]:
+    """One table row per target of the defaults, each measured over the data sets where the
+    learners it compares have every fold; a target whose learners did not run is left out."""
+    import numpy as np
+
+    out: list[str] = []
+
+    def add(target: str, sets: list[str], measured: str, met: bool) -> None:
+        out.append(f"| {target} | {len(sets)} | {measured} | {'yes' if met else '**no**'} |")
+
+    def col(name: str, key: str, sets: list[str]) -> np.ndarray:
+        return np.array([tables[d][name][key] for d in sets], dtype=float)
+
+    if sets := _complete(tables, "rule_set", REFERENCE):
+        a, c = col("rule_set", "accuracy", sets), col(REFERENCE, "accuracy", sets)
+        add(f"rule_set mean accuracy >= {REFERENCE}'s - {ACCURACY_SLACK}", sets,
+            f"{a.mean():.4f} vs {c.mean():.4f}", a.mean() >= c.mean() - ACCURACY_SLACK)
+        ahead = [d for d, x, y in zip(sets, a, c) if x > y]
+        add(f"rule_set ahead of {REFERENCE} on at least half the sets", sets,
+            f"ahead on {len(ahead)}, level on {int((a == c).sum())}",
+            2 * len(ahead) >= len(sets))
+        lr, lc = col("rule_set", "n_literals", sets), col(REFERENCE, "n_literals", sets)
+        add(f"rule_set median literals below {REFERENCE}'s", sets,
+            f"{np.median(lr):.1f} vs {np.median(lc):.1f}", np.median(lr) < np.median(lc))
+    if sets := _complete(tables, "rule_set"):
+        slow = [f"{d} {tables[d]['rule_set']['max_cpu']:.1f} s" for d in sets
+                if tables[d]["rule_set"]["max_cpu"]
+                > (SMALL_CPU if sizes[d] <= SMALL_ROWS else LARGE_CPU)]
+        small = max(tables[d]["rule_set"]["max_cpu"] for d in sets if sizes[d] <= SMALL_ROWS)
+        add(f"every rule_set fit <= {SMALL_CPU:g} s CPU up to {SMALL_ROWS:,} rows, "
+            f"<= {LARGE_CPU:g} s above", sets,
+            f"max {small:.2f} s up to {SMALL_ROWS:,} rows"
+            + (f"; over: {', '.join(slow)}" if slow else ""), not slow)
+    ours_rs = [n for n in ("rule_set", "rule_set_cv", "dro") if _complete(tables, n)]
+    if ours_rs:
+        hits = {n: sum(tables[d][n]["max_iter_fits"] + tables[d][n]["member_max_iter"]
+                       for d in _complete(tables, n)) for n in ours_rs}
+        add("no rule-set fit ends on max_iter (" + ", ".join(ours_rs) + ")",
+            sorted(set().union(*(_complete(tables, n) for n in ours_rs))),
+            ", ".join(f"{n} {k}" for n, k in hits.items()), not any(hits.values()))
+    for name in ("rule_set_cv", "dro"):
+        sets = [d for d in _complete(tables, name, "rule_set") if sizes[d] <= SMALL_ROWS]
+        if not sets:
+            continue
+        t, b = col(name, "fit_cpu", sets), col("rule_set", "fit_cpu", sets)
+        add(f"{name} fit CPU <= {COST_RATIO:g}x rule_set's (sets up to {SMALL_ROWS:,} rows)",
+            sets, f"{t.sum() / b.sum():.2f}x in total, {np.median(t / b):.1f}x on the median "
+            "set", t.sum() <= COST_RATIO * b.sum())
+    if sets := _complete(tables, "dro", "rule_set"):
+        a, b = col("dro", "accuracy", sets), col("rule_set", "accuracy", sets)
+        add("dro mean accuracy >= rule_set's", sets, f"{a.mean():.4f} vs {b.mean():.4f}",
+            a.mean() >= b.mean())
+    for name in OURS:
+        if not (sets := _complete(tables, name)):
+            continue
+        worse = [f"{d} ({tables[d][name]['brier']:.4f} vs {tables[d][name]['prior_brier']:.4f})"
+                 for d in sets
+                 if tables[d][name]["brier"] > tables[d][name]["prior_brier"] + 1e-9]
+        add(f"{name} Brier <= the prior's on every set", sets,
+            f"above on {len(worse)}" + (f": {', '.join(worse)}" if worse else ""), not worse)
+        if sets := _complete(tables, name, REFERENCE):
+            diff = float(np.mean(col(name, "brier", sets) - col(REFERENCE, "brier", sets)))
+            add(f"{name} mean Brier - {REFERENCE}'s <= {BRIER_SLACK}", sets, f"{diff:+.4f}",
+                diff <= BRIER_SLACK)
+    if sets := _complete(tables, "decision_list"):
+        rules = float(np.median(col("decision_list", "n_rules", sets)))
+        add(f"decision_list median rules <= {MAX_LIST_RULES}", sets, f"{rules:.1f}",
+            rules <= MAX_LIST_RULES)
+    if sets := _complete(tables, "decision_list", "decision_list_cv"):
+        a, b = col("decision_list", "accuracy", sets), col("decision_list_cv", "accuracy", sets)
+        add(f"decision_list mean accuracy >= decision_list_cv's - {ACCURACY_SLACK}", sets,
+            f"{a.mean():.4f} vs {b.mean():.4f}", a.mean() >= b.mean() - ACCURACY_SLACK)
+    return out
+
+
 def write_report(args, rows: list[dict], datasets: list[str], learners: list[str], *,
                  started: datetime, load0, tag: str, notes: list[str], brcg_stack,
-                 done: bool) -> None:
+                 done: bool, reuse: dict[str, str] | None = None) -> None:
     load1 = os.getloadavg()
     out = Path(args.out)
     tables = {}
@@ -821,7 +914,10 @@ def write_report(args, rows: list[dict], datasets: list[str], learners: list[str
         "",
         f"Tag `{tag}`: {len(rows)} fits shown, {now_rows} of them fitted by this run (the "
         f"others read from `{args.store}`, fitted earlier with the same tag; each row there "
-        "has its own time and load).  "
+        "has its own time and load)"
+        + ("; reused from other tags (`--reuse`): " + ", ".join(
+            f"{name} from `{other}`" for name, other in reuse.items()) if reuse else "")
+        + ".  "
         f"{args.folds}-fold `StratifiedKFold(shuffle=True, random_state=0)`; means over the "
         "folds of the test-fold scores; Brier of the prior = the training fold's positive "
         "rate as the prediction; rules and literals as the module docstring counts them; "
@@ -876,6 +972,16 @@ def write_report(args, rows: list[dict], datasets: list[str], learners: list[str
               "Brier - cart_cv | Brier > prior Brier | median literals | max fit CPU s | "
               "max_iter fits |",
               "|---|---|---|---|---|---|---|---|---|---|", *body, ""]
+    sizes = {d: next(r["n_train"] + r["n_test"] for r in rows if r["dataset"] == d)
+             for d in tables}
+    if target_rows := goals(tables, sizes):
+        lines += ["## The defaults' targets", "",
+                  "Each target measured over the data sets where the learners it compares "
+                  "have all folds (fit CPU: sums over those sets of the mean fit per fold; "
+                  "the targets and why they were set are on the docs page \"Choosing the "
+                  "defaults\").", "",
+                  "| target | data sets | measured | met |", "|---|---|---|---|",
+                  *target_rows, ""]
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(lines))
     write_csv(rows, out.with_suffix(".csv"))
@@ -900,8 +1006,11 @@ def write_csv(rows: list[dict], path: Path) -> None:
 
 # ============================================================ main
 def _scaled(name: str, known) -> bool:
-    """``rule_set@c`` with a number ``c > 0`` (a learner variant of the penalty study)."""
+    """``rule_set@c`` with a number ``c > 0`` (a learner variant of the penalty study), or
+    ``rule_set_cv@stopK`` with an integer ``K >= 1`` (early stopping of the CV's path)."""
     head, _, scale = name.partition("@")
+    if head == "rule_set_cv" and head in known and scale.startswith("stop"):
+        return scale[4:].isdigit() and int(scale[4:]) >= 1
     try:
         return head == "rule_set" and "rule_set" in known and float(scale) > 0
     except ValueError:
@@ -916,6 +1025,20 @@ def _names(text: str | None, known: list[str] | tuple[str, ...], what: str, ap) 
     if unknown:
         ap.error(f"unknown {what} {unknown}; known: {', '.join(known)}")
     return names
+
+
+def _reused(text: str | None, learners: list[str], ap) -> dict[str, str]:
+    """``--reuse LEARNER=TAG,...`` as ``{learner: tag}``, each learner one of ``learners``."""
+    out: dict[str, str] = {}
+    for item in (text or "").split(","):
+        if not item.strip():
+            continue
+        name, sep, other = (part.strip() for part in item.partition("="))
+        if not sep or not other or name not in learners:
+            ap.error(f"--reuse {item!r}: give LEARNER=TAG with LEARNER among the learners "
+                     f"of this run ({', '.join(learners)})")
+        out[name] = other
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -935,6 +1058,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="JSON-lines file of the per-fold results, appended to and reused")
     ap.add_argument("--tag", help="key of the rows reused from --store (default: the git "
                                   "commit, +dirty.<hash> with uncommitted changes)")
+    ap.add_argument("--reuse", metavar="LEARNER=TAG[,...]",
+                    help="report these learners from the rows of another tag in --store and "
+                         "never fit them (peers whose code did not change: "
+                         "--reuse cart_cv=s32,logreg=s32)")
     ap.add_argument("--report-only", action="store_true",
                     help="fit nothing: write the report from the rows already in --store "
                          "(missing fits leave their data set out of the summary)")
@@ -962,6 +1089,8 @@ def main(argv: list[str] | None = None) -> int:
         datasets = [d for d in datasets if dataset_rows(d) <= args.max_rows]
     learners = _names(args.learners, LEARNERS, "learners", ap)
     tag = args.tag or default_tag()
+    reuse = _reused(args.reuse, learners, ap)
+    tag_of = {name: reuse.get(name, tag) for name in learners}
     store = Path(args.store)
     store.parent.mkdir(parents=True, exist_ok=True)
     started = datetime.now(timezone.utc)
@@ -984,13 +1113,13 @@ def main(argv: list[str] | None = None) -> int:
             brcg = None
 
     def ours(row: dict) -> bool:
-        return (row.get("tag") == tag and row.get("n_folds") == args.folds
-                and row.get("dataset") in datasets and row.get("learner") in learners)
+        return (row.get("learner") in learners and row.get("tag") == tag_of[row["learner"]]
+                and row.get("n_folds") == args.folds and row.get("dataset") in datasets)
 
     stored = {key(r): r for r in read_store(store) if ours(r)}
     if args.retry_errors:
         stored = {k: r for k, r in stored.items() if not r.get("error")}
-    report = dict(started=started, load0=load0, tag=tag, notes=notes)
+    report = dict(started=started, load0=load0, tag=tag, reuse=reuse, notes=notes)
     try:
         for d in datasets:
             X, y = load(d)
@@ -998,8 +1127,8 @@ def main(argv: list[str] | None = None) -> int:
             splits = list(StratifiedKFold(args.folds, shuffle=True, random_state=0).split(X, y))
             for k, (train, test) in enumerate(splits):
                 for name in learners:
-                    row_key = (tag, d, name, args.folds, k)
-                    if row_key in stored or args.report_only:
+                    row_key = (tag_of[name], d, name, args.folds, k)
+                    if row_key in stored or args.report_only or name in reuse:
                         continue
                     row = {"tag": tag, "dataset": d, "learner": name, "n_folds": args.folds,
                            "fold": k, "run_started": started.isoformat()}
