@@ -846,11 +846,13 @@ def goals(tables: dict, sizes: dict[str, int]) -> list[str]:
         slow = [f"{d} {tables[d]['rule_set']['max_cpu']:.1f} s" for d in sets
                 if tables[d]["rule_set"]["max_cpu"]
                 > (SMALL_CPU if sizes[d] <= SMALL_ROWS else LARGE_CPU)]
-        small = max(tables[d]["rule_set"]["max_cpu"] for d in sets if sizes[d] <= SMALL_ROWS)
+        small = [tables[d]["rule_set"]["max_cpu"] for d in sets if sizes[d] <= SMALL_ROWS]
+        large = [tables[d]["rule_set"]["max_cpu"] for d in sets if sizes[d] > SMALL_ROWS]
         add(f"every rule_set fit <= {SMALL_CPU:g} s CPU up to {SMALL_ROWS:,} rows, "
             f"<= {LARGE_CPU:g} s above", sets,
-            f"max {small:.2f} s up to {SMALL_ROWS:,} rows"
-            + (f"; over: {', '.join(slow)}" if slow else ""), not slow)
+            "; ".join(([f"max {max(small):.2f} s up to {SMALL_ROWS:,} rows"] if small else [])
+                      + ([f"max {max(large):.2f} s above"] if large else [])
+                      + ([f"over: {', '.join(slow)}"] if slow else [])), not slow)
     ours_rs = [n for n in ("rule_set", "rule_set_cv", "dro") if _complete(tables, n)]
     if ours_rs:
         hits = {n: sum(tables[d][n]["max_iter_fits"] + tables[d][n]["member_max_iter"]
