@@ -10,6 +10,14 @@ compares a new run with it and lists the models that differ.
 
     python benchmarks/fingerprints.py --write
     python benchmarks/fingerprints.py --check
+
+Compare on the machine that wrote the file, or at least with the same BLAS kernel: the
+file records OpenBLAS's kernel and numpy's SIMD extensions, and ``--check`` says when they
+differ.  Fits that meet ties (clauses of equal reduced cost, rule sets of equal objective)
+can break them differently under another kernel: on one machine, ``OPENBLAS_CORETYPE=
+Sandybridge`` instead of the detected ``Haswell`` changed the fingerprints of the rule set,
+its CV and the DRO ensemble on all three sets (rules in another order, one tied rule
+swapped, the printed absolute gap in its last bits).
 """
 
 from __future__ import annotations
@@ -55,6 +63,22 @@ def fingerprint(model, X) -> str:
     return h.hexdigest()[:16]
 
 
+def arithmetic() -> dict[str, str]:
+    """The BLAS kernel and numpy's SIMD extensions in use: what the last bits depend on."""
+    import numpy as np
+    from threadpoolctl import threadpool_info
+
+    blas = sorted({f"{d.get('internal_api')} {d.get('version')} {d.get('architecture')}"
+                   for d in threadpool_info() if d.get("user_api") == "blas"})
+    try:  # numpy's own record of the CPU features its loops dispatch on (no public API)
+        from numpy._core._multiarray_umath import __cpu_features__ as features
+    except ImportError:
+        features = {}
+    return {"blas": "; ".join(blas) or "unknown",
+            "numpy": f"{np.__version__}, SIMD "
+                     f"{' '.join(sorted(k for k, on in features.items() if on)) or 'unknown'}"}
+
+
 def run() -> dict[str, dict[str, str]]:
     from optirules.data import load_dataset
 
@@ -80,10 +104,16 @@ def main(argv: list[str] | None = None) -> int:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                                 text=True, cwd=Path(__file__).parent).stdout.strip()
         RESULTS.write_text(json.dumps({"commit": commit, "date": time.strftime("%Y-%m-%d"),
-                                       "fingerprints": found}, indent=2) + "\n")
+                                       "arithmetic": arithmetic(), "fingerprints": found},
+                                      indent=2) + "\n")
         print(f"wrote {RESULTS}")
         return 0
     stored = json.loads(RESULTS.read_text())
+    here = arithmetic()
+    if stored.get("arithmetic") != here:
+        print(f"note: the stored fingerprints were taken with "
+              f"{stored.get('arithmetic', 'an unrecorded BLAS kernel')}, this run uses {here}; "
+              "fits that meet ties can differ between the two")
     diff = [(lr, ds) for lr, by in stored["fingerprints"].items() for ds, h in by.items()
             if found.get(lr, {}).get(ds) != h]
     for lr, ds in diff:
