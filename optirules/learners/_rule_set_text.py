@@ -14,6 +14,11 @@ from ._json import json_scalar
 
 __all__ = ["rule_set_text", "decision_support"]
 
+#: an absolute gap no larger is floating-point noise in the difference of the IP objective
+#: and the bound (both sums of row weights): the text prints it as 0, so that the same model
+#: reads the same under another BLAS kernel (``absolute_gap_`` keeps the computed value)
+GAP_NOISE = 1e-9
+
 
 def rule_set_text(est: Any) -> str:
     """The rule set, one numbered rule (or clause) a line, its complexity and gap, and the
@@ -30,12 +35,16 @@ def rule_set_text(est: Any) -> str:
         over = "" if deg is None else f" over all rules of at most {deg} literals"
         tail = (f"{comp}; master objective "
                 f"{est.ip_objective_:.6g}, certified gap {est.gap_:.2%}{over} "
-                f"(absolute {est.absolute_gap_:.4g})")
+                f"(absolute {_shown_gap(est.absolute_gap_):.4g})")
     else:
         tail = (f"{comp}; master objective "
                 f"{est.ip_objective_:.6g}, gap unknown (not certified)")
     summary = getattr(est, "input_summary_", "")
     return f"{head}\n{tail}" + (f"\n{summary}" if summary else "")
+
+
+def _shown_gap(gap: float) -> float:
+    return 0.0 if abs(gap) <= GAP_NOISE else gap
 
 
 def decision_support(est: Any, X: Any) -> tuple[list[list[str]], list[list[str]]]:
