@@ -16,8 +16,8 @@ file records OpenBLAS's kernel and numpy's SIMD extensions, and ``--check`` says
 differ.  Fits that meet ties (clauses of equal reduced cost, rule sets of equal objective)
 can break them differently under another kernel: on one machine, ``OPENBLAS_CORETYPE=
 Sandybridge`` instead of the detected ``Haswell`` changed the fingerprints of the rule set,
-its CV and the DRO ensemble on all three sets (rules in another order, one tied rule
-swapped, the printed absolute gap in its last bits).
+its CV and the DRO ensemble (rules in another order, a tied rule swapped; the rule set's
+text prints an absolute gap of rounding noise as 0 since, so that alone no longer shows).
 """
 
 from __future__ import annotations
