@@ -37,23 +37,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 from sklearn.calibration import CalibratedClassifierCV
-from sklearn.datasets import load_breast_cancer
 from sklearn.model_selection import StratifiedKFold
+from suite import dataset_names, dataset_rows, load  # benchmarks/suite.py: the same sets
 
-from optirules.data import list_datasets, load_dataset
 from optirules.learners import BoostingClassifier
-
-SKLEARN_BREAST_CANCER = "sklearn_breast_cancer"
-
-
-def load(name: str) -> tuple[pd.DataFrame, np.ndarray]:
-    if name == SKLEARN_BREAST_CANCER:
-        data = load_breast_cancer(as_frame=True)
-        return data.data, data.target.to_numpy()
-    X, y = load_dataset(name)
-    return X, np.asarray(y)
 
 
 def brier(p: np.ndarray, y: np.ndarray) -> float:
@@ -62,6 +50,7 @@ def brier(p: np.ndarray, y: np.ndarray) -> float:
 
 def one_set(name: str) -> dict:
     X, y = load(name)
+    y = np.asarray(y)
     rec: dict[str, list[float]] = {k: [] for k in (
         "majority", "train", "test", "brier", "prior", "cal_test", "cal_brier")}
     for train, test in StratifiedKFold(5, shuffle=True, random_state=0).split(X, y):
@@ -86,9 +75,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="leave out data sets with more rows (default 5000)")
     ap.add_argument("--output", help="also write the markdown report here")
     args = ap.parse_args(argv)
-    info = list_datasets()
-    names = [n for n, r in zip(info["name"], info["rows"]) if r <= args.max_rows]
-    names.append(SKLEARN_BREAST_CANCER)
+    names = [n for n in dataset_names() if dataset_rows(n) <= args.max_rows]
     started, load0, t0 = datetime.now(timezone.utc), os.getloadavg(), time.process_time()
     rows = []
     for name in names:

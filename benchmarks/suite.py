@@ -434,22 +434,15 @@ def _imodels(name: str):
 
 def make_learner(name: str) -> Learner:
     """A fresh learner (imports happen here, so an import failure is that fit's error)."""
-    if name.startswith("rule_set@"):
-        from optirules.learners import BooleanRuleSetClassifier
-
-        return RuleSetScaled(BooleanRuleSetClassifier(binarizer="auto", random_state=0),
-                             float(name.split("@", 1)[1]))
-    if name.startswith("rule_set_cv@stop"):
+    head, _, variant = name.partition("@")  # rule_set@c, rule_set_cv@stopK (see _scaled)
+    if head in ("rule_set", "rule_set_cv"):
         from optirules.learners import BooleanRuleSetClassifier, BooleanRuleSetCV
 
         base = BooleanRuleSetClassifier(binarizer="auto", random_state=0)
-        patience = int(name[len("rule_set_cv@stop"):])
-        return RuleSetCV(BooleanRuleSetCV(base, n_iter_no_change=patience))
-    if name in ("rule_set", "rule_set_cv"):
-        from optirules.learners import BooleanRuleSetClassifier, BooleanRuleSetCV
-
-        base = BooleanRuleSetClassifier(binarizer="auto", random_state=0)
-        return RuleSet(base) if name == "rule_set" else RuleSetCV(BooleanRuleSetCV(base))
+        if head == "rule_set":
+            return RuleSetScaled(base, float(variant)) if variant else RuleSet(base)
+        stop = {"n_iter_no_change": int(variant[len("stop"):])} if variant else {}
+        return RuleSetCV(BooleanRuleSetCV(base, **stop))
     if name == "dro":
         from optirules.learners import DRORuleEnsembleClassifier
 
@@ -843,11 +836,11 @@ def goals(tables: dict, sizes: dict[str, int]) -> list[str]:
         add(f"rule_set median literals below {REFERENCE}'s", sets,
             f"{np.median(lr):.1f} vs {np.median(lc):.1f}", np.median(lr) < np.median(lc))
     if sets := _complete(tables, "rule_set"):
-        slow = [f"{d} {tables[d]['rule_set']['max_cpu']:.1f} s" for d in sets
-                if tables[d]["rule_set"]["max_cpu"]
-                > (SMALL_CPU if sizes[d] <= SMALL_ROWS else LARGE_CPU)]
-        small = [tables[d]["rule_set"]["max_cpu"] for d in sets if sizes[d] <= SMALL_ROWS]
-        large = [tables[d]["rule_set"]["max_cpu"] for d in sets if sizes[d] > SMALL_ROWS]
+        cpu = {d: tables[d]["rule_set"]["max_cpu"] for d in sets}
+        slow = [f"{d} {cpu[d]:.1f} s" for d in sets
+                if cpu[d] > (SMALL_CPU if sizes[d] <= SMALL_ROWS else LARGE_CPU)]
+        small = [cpu[d] for d in sets if sizes[d] <= SMALL_ROWS]
+        large = [cpu[d] for d in sets if sizes[d] > SMALL_ROWS]
         add(f"every rule_set fit <= {SMALL_CPU:g} s CPU up to {SMALL_ROWS:,} rows, "
             f"<= {LARGE_CPU:g} s above", sets,
             "; ".join(([f"max {max(small):.2f} s up to {SMALL_ROWS:,} rows"] if small else [])
@@ -900,11 +893,12 @@ def write_report(args, rows: list[dict], datasets: list[str], learners: list[str
                  done: bool, reuse: dict[str, str] | None = None) -> None:
     load1 = os.getloadavg()
     out = Path(args.out)
-    tables = {}
+    tables, sizes = {}, {}
     for d in datasets:
         mine = [r for r in rows if r["dataset"] == d]
         if mine:
             tables[d] = per_set(mine, learners, args.folds)
+            sizes[d] = mine[0]["n_train"] + mine[0]["n_test"]
     cmd = shlex.join([Path(sys.executable).name, *sys.argv])
     now_rows = sum(r.get("run_started") == started.isoformat() for r in rows)
     lines = [
@@ -941,8 +935,7 @@ def write_report(args, rows: list[dict], datasets: list[str], learners: list[str
                       f"{', '.join(brcg_stack['freeze'])}; imported by {brcg_stack['import']}."]
     lines += [f"\nNote: {n}" for n in notes]
     for d, table in tables.items():
-        first = next(r for r in rows if r["dataset"] == d)
-        lines += ["", f"## {d} ({first['n_train'] + first['n_test']} rows)", "",
+        lines += ["", f"## {d} ({sizes[d]} rows)", "",
                   "| learner | folds | accuracy | balanced acc. | AUC | Brier | prior Brier | "
                   "log loss | share p in {0, 1} | rules | literals | fit CPU s | fit wall s |",
                   "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -974,8 +967,6 @@ def write_report(args, rows: list[dict], datasets: list[str], learners: list[str
               "Brier - cart_cv | Brier > prior Brier | median literals | max fit CPU s | "
               "max_iter fits |",
               "|---|---|---|---|---|---|---|---|---|---|", *body, ""]
-    sizes = {d: next(r["n_train"] + r["n_test"] for r in rows if r["dataset"] == d)
-             for d in tables}
     if target_rows := goals(tables, sizes):
         lines += ["## The defaults' targets", "",
                   "Each target measured over the data sets where the learners it compares "
