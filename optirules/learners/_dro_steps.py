@@ -66,8 +66,7 @@ class _DROStepsMixin:
         info = {"cg_iterations": len(res.history), "lp_objective": res.lp_objective,
                 "converged": res.converged, "gap": res.gap, "absolute_gap": res.absolute_gap,
                 "gap_certified": res.certified, "lp_bound": res.lp_bound,
-                "ip_objective": res.ip_objective, "status": f"{res.stop_reason}; IP "
-                f"{res.ip_status}", "fit_time": res.fit_time,
+                "ip_objective": res.ip_objective, "status": res.status, "fit_time": res.fit_time,
                 "cg_time": res.info.get("cg_time"), "ip_time": res.info.get("ip_time"),
                 "ip_columns": res.info.get("ip_columns"), "pool_size": len(res.pool)}
         return res.clauses, info, res

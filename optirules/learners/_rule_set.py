@@ -337,7 +337,11 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
     status_ : str
         Why column generation stopped (``"converged (...)"``, ``"max_iter"``,
         ``"time_limit"``, ...) and the IP status, e.g.
-        ``"converged (exact pricing proved no improving clause); IP optimal"``.
+        ``"converged (exact pricing proved no improving clause); IP optimal over the
+        generated clauses"``; ``"; certified optimal over all clauses"`` follows when the
+        certified gap is closed (``absolute_gap_`` at most ``1e-9`` of the objective).  The
+        IP is solved over the clauses column generation generated (``pool_``): only the
+        certified gap says how far any rule set over all clauses can be below it.
     ip_status_ : str
     max_degree_ : int
         The degree bound used (``max_degree`` with ``"auto"`` resolved).
@@ -649,7 +653,7 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
         self.absolute_gap_ = res.absolute_gap
         self.gap_certified_ = res.certified
         self.pricing_complete_ = res.converged
-        self.status_ = f"{res.stop_reason}; IP {res.ip_status}"
+        self.status_ = res.status
         self.n_iter_ = len(res.history)
         self.fit_time_ = res.fit_time
         self.fit_info_ = {k: v for k, v in res.info.items() if k != "duals"}

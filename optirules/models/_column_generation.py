@@ -79,6 +79,11 @@ __all__ = [
     "split_solver",
 ]
 
+#: an absolute gap at most this (relative to the objective, at least 1) is rounding noise:
+#: the rule set is then certified optimal (``ColumnGenerationResult.status``)
+GAP_TOL = 1e-9
+
+
 #: column_generation(tol > 0) with beam search first: exact pricing for a bound every this
 #: many iterations in which the beam found clauses
 EXACT_EVERY = 5
@@ -212,6 +217,19 @@ class ColumnGenerationResult:
     pricing_lower_bound: float
     fit_time: float
     info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def status(self) -> str:
+        """What the run proved, in words: why the iterations stopped, then the IP's status
+        over the pool, which is "optimal over the generated clauses" when the IP solver
+        proved it, and adds "certified optimal over all clauses" only when the certified
+        gap is closed (its absolute value at most ``GAP_TOL`` of the objective)."""
+        ip = self.ip_status
+        if ip.startswith("optimal"):
+            ip = "optimal over the generated clauses" + ip[len("optimal"):]
+        if self.certified and self.absolute_gap <= GAP_TOL * max(1.0, abs(self.ip_objective)):
+            ip += "; certified optimal over all clauses"
+        return f"{self.stop_reason}; IP {ip}"
 
 
 def _kappa(budget: float | None, lambda0: float, lambda1: float, z: float,

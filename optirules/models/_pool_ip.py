@@ -235,23 +235,39 @@ def _improve_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequenc
     return [pool[k] for k in np.flatnonzero(inside)]
 
 
+def _coverage_keys(pool: Sequence[Clause], coverage: np.ndarray, index: Sequence[int],
+                   required: Sequence[Any] = ()) -> list[bytes]:
+    """Per pool clause of ``index``, a key of its master column: its coverage of the rows
+    and the required groups it uses (two clauses of one key are interchangeable in the
+    master IP)."""
+    keys = np.packbits(np.ascontiguousarray(coverage[:, list(index)].T), axis=1)
+    if not required:
+        return [row.tobytes() for row in keys]
+    return [row.tobytes() + bytes(int(bool(set(g).intersection(pool[k]))) for g in required)
+            for row, k in zip(keys, index)]
+
+
 def _distinct_coverage(pool: Sequence[Clause], coverage: np.ndarray | None,
-                       index: Sequence[int]) -> list[int]:
-    """Of the pool clauses ``index``, one per coverage of the rows: the fewest literals, then
-    the first in clause order.  Clauses of equal coverage have equal master columns, the
-    one with more literals a higher cost, so the master IP's optimum is unchanged, and the
-    rule set chosen among equal ones does not depend on how the rows are given (weights or
+                       index: Sequence[int], required: Sequence[Any] = (),
+                       literal_costs: Any = None) -> list[int]:
+    """Of the pool clauses ``index``, one per master column (coverage of the rows and the
+    required groups used, :func:`_coverage_keys`): the least literal cost, then the first
+    in clause order.  Clauses of one key have equal master columns, the one with more
+    literals a higher cost, so the master IP's optimum is unchanged, and the rule set
+    chosen among equal ones does not depend on how the rows are given (weights or
     repeated rows) or on the order of the pool."""
     if coverage is None or len(index) < 2:
         return list(index)
-    keys = np.packbits(np.ascontiguousarray(coverage[:, list(index)].T), axis=1)
-    best: dict[bytes, int] = {}
-    for row, k in zip(keys, index):
-        key = row.tobytes()
-        j = best.get(key)
-        if j is None or (len(pool[k]), pool[k]) < (len(pool[j]), pool[j]):
-            best[key] = k
-    return sorted(best.values())
+    index = list(index)
+    cost = clause_degrees([pool[k] for k in index], literal_costs)
+    best: dict[bytes, tuple[Any, int]] = {}
+    for key, k, c in zip(_coverage_keys(pool, coverage, index, required), index,
+                         cost.tolist()):
+        rank = (c, len(pool[k]), pool[k])
+        held = best.get(key)
+        if held is None or rank < held[0]:
+            best[key] = (rank, k)
+    return sorted(k for _, k in best.values())
 
 
 #: the restricted IPs of :func:`column_generation` run when the master IP has at least this
@@ -429,12 +445,21 @@ class PoolIP:
         return r.fair.meets(covered)
 
     def canonical(self, index: Any) -> list[Clause]:
-        """Each clause by the pool's representative of its coverage, as the IP keeps them
-        (never a higher cost or objective)."""
-        cov = self.merged[0]
-        keys = [r.tobytes() for r in np.packbits(np.ascontiguousarray(cov.T), axis=1)]
-        rep = {keys[k]: k for k in _distinct_coverage(self.pool, cov, range(len(self.pool)))}
+        """Each clause by the pool's representative of its master column (coverage and
+        required groups used), as the IP keeps them (never a higher cost or objective)."""
+        r, every = self.run, range(len(self.pool))
+        keys = _coverage_keys(self.pool, self.merged[0], every, r.required)
+        rep = {keys[k]: k for k in _distinct_coverage(self.pool, self.merged[0], every,
+                                                      r.required, r.literal_costs)}
         return [self.pool[k] for k in sorted({rep[keys[k]] for k in index})]
+
+    def feasible(self, clauses: Sequence[Clause]) -> bool:
+        """Whether a rule set meets every side constraint of the run: the budget rows, the
+        required groups and the fairness rows."""
+        r = self.run
+        return (within_budget(clauses, r.complexity, *self.limits, r.literal_costs)
+                and (not r.required or self.meets_required(clauses))
+                and (r.fair is None or self.fair(clauses)))
 
     def incumbent(self) -> tuple[list[Clause], float, str]:
         """The best rule set found without the IP: greedy then local search; with
@@ -444,13 +469,14 @@ class PoolIP:
         inc = _greedy_rule_set(r.A, r.y, r.P, self.pool, r.complexity, r.lambda0,
                                r.lambda1, merged=self.merged, limits=self.limits,
                                literal_costs=r.literal_costs)
-        inc = self.improved(inc)
-        ub, source = self.objective(inc), "local search"
+        inc, source = self.improved(inc), "local search"
         if r.required:
             inc = self.with_required(inc)
-            ub = self.objective(inc) if self.meets_required(inc) else math.inf
         if r.fair is not None and not self.fair(inc):  # the empty set meets every rate row
-            inc, ub, source = [], self.objective([]), "empty rule set (fairness rows)"
+            inc, source = [], "empty rule set (fairness rows)"
+        # an incumbent that misses a side constraint bounds nothing: no reduced-cost
+        # fixing by it, and the IP's rule set is never replaced by it
+        ub = self.objective(inc) if self.feasible(inc) else math.inf
         # skip_ip: the LP optimum z bounds the IP over the pool from below, so an
         # incumbent within mip_gap of it meets the gap the IP solver would be asked for
         # and no IP is solved.  The restricted LP's solution rounded (w_k > 0.5) is a
@@ -459,7 +485,7 @@ class PoolIP:
         # for weights as for repeated rows), hence an option.
         if r.skip_ip and self.w_lp is not None and self.merged is not None:
             lp_set = self.canonical(np.flatnonzero(np.asarray(self.w_lp) > 0.5))
-            if within_budget(lp_set, r.complexity, *self.limits, r.literal_costs):
+            if self.feasible(lp_set):
                 lp_obj = self.objective(lp_set)
                 if lp_obj < ub:
                     inc, ub = lp_set, lp_obj
@@ -480,9 +506,11 @@ class PoolIP:
                 if found is None:
                     continue
                 cand = self.improved(found)
-                if r.fair is not None and not self.fair(cand):
-                    cand = found  # the IP's rule set meets the rows; local search may not
-                obj = self.objective(cand)
+                if not self.feasible(cand):
+                    # the IP's rule set meets the side constraints; local search, which
+                    # knows only the budget rows, may not
+                    cand = found
+                obj = self.objective(cand) if self.feasible(cand) else math.inf
                 if obj < ub:
                     inc, ub, source = cand, obj, f"restricted IP over {n} columns"
         return inc, ub, source
@@ -495,7 +523,8 @@ class PoolIP:
         rc = np.maximum(self.rc_lp, 0.0)
         keep = [k for k, rk in enumerate(rc) if r.unsolved or r.z + rk <= ub + 1e-12]
         return [self.pool[k] for k in _distinct_coverage(
-            self.pool, None if self.merged is None else self.merged[0], keep)]
+            self.pool, None if self.merged is None else self.merged[0], keep, r.required,
+            r.literal_costs)]
 
     def solve(self) -> dict[str, Any]:
         r = self.run

@@ -159,3 +159,21 @@ def test_impossible_requirements_are_refused_before_column_generation(params, ma
     X, y = _table(0, n=40)
     with pytest.raises(ValueError, match=match):
         BooleanRuleSetClassifier(binarizer=None, **params).fit(X, y)
+
+
+@pytest.mark.parametrize("params", [dict(target_class=0), dict(form="cnf")])
+def test_required_features_hold_when_the_master_learns_the_other_class(params):
+    """On 2,500 rows of adult the master of the other class has over 1,000 merged label-1
+    rows, so the incumbent before the IP comes from restricted IPs followed by local search;
+    local search knows only the budget rows and dropped the required clause, and that
+    incumbent (cheaper, infeasible) replaced the IP's rule set.  Every incumbent must now
+    meet the side constraints."""
+    from optirules.data import load_dataset
+
+    X, y = load_dataset("adult")
+    est = BooleanRuleSetClassifier(max_degree=2, required_features=["race"], random_state=0,
+                                   **params).fit(X.iloc[:2500], y[:2500])
+    assert est.fit_info_["incumbent_source"].startswith("restricted IP")
+    used = {lit.feature for r in est.rules_.rules for lit in r.conditions}
+    assert "race" in used
+    assert est.gap_certified_ and est.lp_bound_ <= est.ip_objective_ + 1e-12
