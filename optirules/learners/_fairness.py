@@ -20,6 +20,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ._checks import normalized_weights
+from ._json import json_scalar
 
 __all__ = ["FairnessReport", "fairness_report", "group_labels"]
 
@@ -82,6 +84,38 @@ class FairnessReport:
                 f"accuracy {self.accuracy:.4f}")
 
 
+def _check_labels(y_true: Any, y_pred: Any, pos_label: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``y_true`` and ``y_pred`` as 1-D arrays of one length, at least one row, their labels
+    of at most two classes, all text or all numbers, and ``pos_label`` one of them when
+    they hold two; refused with a message otherwise (rates over other labels would count
+    them as negatives, or be NaN)."""
+    yt = np.asarray(y_true).reshape(-1)
+    yp = np.asarray(y_pred).reshape(-1)
+    if yt.shape != yp.shape:
+        raise InputError(f"y_true has {yt.size} labels and y_pred {yp.size}; pass one per "
+                         "row.")
+    if yt.size == 0:
+        raise InputError("y_true and y_pred have no rows; pass at least one row to report "
+                         "on.")
+    both = pd.concat([pd.Series(yt, dtype=object), pd.Series(yp, dtype=object)])
+    labels = [json_scalar(v) for v in pd.unique(both)]
+    if any(pd.isna(v) is True or (isinstance(v, float) and not np.isfinite(v))
+           for v in labels):
+        raise InputError("y_true or y_pred holds a missing, NaN or infinite label; drop or "
+                         "label those rows.")
+    if len({isinstance(v, str) for v in labels}) > 1:
+        raise InputError(f"y_true and y_pred mix text and number labels ({labels[:5]}); "
+                         "pass labels of one type, that of pos_label.")
+    if len(labels) > 2:
+        raise InputError(f"y_true and y_pred hold {len(labels)} labels ({labels[:5]}); the "
+                         "rates are of two classes: pass y == label for the class you "
+                         "report on (pos_label=True).")
+    if len(labels) == 2 and json_scalar(pos_label) not in labels:
+        raise InputError(f"pos_label={pos_label!r} is neither of the labels {labels}; pass "
+                         "the positive class as pos_label, of the labels' type.")
+    return yt, yp
+
+
 def fairness_report(y_true: Any, y_pred: Any, sensitive_features: Any, *,
                     pos_label: Any = 1, sample_weight: Any = None) -> FairnessReport:
     """Rates per group of the protected attribute and their differences.
@@ -102,6 +136,14 @@ def fairness_report(y_true: Any, y_pred: Any, sensitive_features: Any, *,
     FairnessReport
         The rates by group and the differences.
 
+    Raises
+    ------
+    InputError
+        Before any work: no rows, labels of more than two classes, of text and numbers
+        mixed, or of two classes neither of which is ``pos_label``; a protected attribute
+        of the wrong length or with missing values; a negative, NaN or infinite weight, or
+        weights summing to zero.
+
     Examples
     --------
     >>> from optirules.learners import fairness_report
@@ -109,14 +151,9 @@ def fairness_report(y_true: Any, y_pred: Any, sensitive_features: Any, *,
     >>> r.equal_opportunity_difference, r.equalized_odds_difference
     (1.0, 1.0)
     """
-    yt = np.asarray(y_true).reshape(-1)
-    yp = np.asarray(y_pred).reshape(-1)
-    if yt.shape != yp.shape:
-        raise InputError(f"y_true has {yt.size} labels and y_pred {yp.size}; pass one per "
-                         "row.")
+    yt, yp = _check_labels(y_true, y_pred, pos_label)
     g = group_labels(sensitive_features, yt.size)
-    w = np.ones(yt.size) if sample_weight is None else \
-        np.asarray(sample_weight, dtype=float).reshape(-1)
+    w = normalized_weights(sample_weight, yt.size)
     pos, hit = yt == pos_label, yp == pos_label
     rows = []
     labels = pd.unique(pd.Series(g, dtype=object))

@@ -9,8 +9,10 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
+from ._checks import n_rows, normalized_weights
 from ._fairness import FairnessReport, fairness_report, group_labels
 from ._multiclass import multiclass_labels
+from ._rules_table import known_labels
 
 #: the master's rates for each fairness of the target class: a DNF's master describes the
 #: target class; a CNF's master describes the other class, so the target's true-positive
@@ -93,8 +95,28 @@ class _RuleSetFairnessMixin:
             ``by_group`` (true- and false-positive, selection rates, accuracy per group)
             and ``equal_opportunity_difference``, ``equalized_odds_difference``,
             ``demographic_parity_difference``.
+
+        Raises
+        ------
+        InputError
+            Before any prediction: a model of more than two classes (report on each of
+            ``estimators_``), no rows, a label that is not one of ``classes_`` (of their
+            type: ``"1"`` is not ``1``), a protected attribute of the wrong length or with
+            missing values, a negative, NaN or infinite weight, or weights summing to zero.
         """
+        if self._is_one_vs_rest():
+            raise InputError(
+                f"fairness_report compares the rates of two classes, and this model has "
+                f"{len(self.classes_)}: estimators_[k] is the rule set of classes_[k] against "
+                "the rest. Call estimators_[k].fairness_report(X, y == classes_[k], "
+                "sensitive_features) for the class you want.")
         self._check_fitted()
+        n = n_rows(X)
+        if n == 0:
+            raise InputError("X has no rows; pass at least one row to report on.")
+        y = known_labels(y, self.classes_, n)
+        group_labels(sensitive_features, n)
+        normalized_weights(sample_weight, n)
         pos = getattr(self, "target_class_", self.classes_[-1])
         return fairness_report(y, self.predict(X), sensitive_features, pos_label=pos,
                                sample_weight=sample_weight)

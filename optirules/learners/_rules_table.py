@@ -53,7 +53,7 @@ from ._checks import check_fitted
 from ._json import json_scalar
 
 __all__ = ["TABLE_COLUMNS", "rule_set_table", "dro_table", "decision_list_table", "cv_table",
-           "rules_html", "rules_mimebundle"]
+           "rules_html", "rules_mimebundle", "known_labels"]
 
 #: the columns every ``rules_table`` has, in this order (learners insert their own)
 TABLE_COLUMNS = ("class", "rule", "n_literals", "support", "precision", "recall")
@@ -92,8 +92,9 @@ def _check_pair(X: Any, y: Any) -> bool:
     return True
 
 
-def _labels(y: Any, classes: np.ndarray, n: int) -> np.ndarray:
-    """``y`` as a 1-D array of ``n`` labels, each one of ``classes``."""
+def known_labels(y: Any, classes: np.ndarray, n: int) -> np.ndarray:
+    """``y`` as a 1-D array of ``n`` labels, each one of ``classes`` (of their type: ``"1"``
+    is not ``1``); refused with a message otherwise."""
     try:
         arr = np.asarray(y)
     except (TypeError, ValueError) as exc:
@@ -118,7 +119,8 @@ def _labels(y: Any, classes: np.ndarray, n: int) -> np.ndarray:
         shown = ", ".join(repr(json_scalar(v)) if not isinstance(v, (list, dict)) else repr(v)
                           for v in unknown[:5])
         raise InputError(f"y holds labels the model does not know ({shown}); its classes are "
-                         f"{[json_scalar(c) for c in classes]}.")
+                         f"{[json_scalar(c) for c in classes]}. Pass labels of those classes, "
+                         "of their type.")
     return arr
 
 
@@ -147,7 +149,7 @@ def _one_vs_rest(model: Any, X: Any, y: Any, require: bool,
     if given:
         from ._checks import n_rows
 
-        y = _labels(y, model.classes_, n_rows(X))
+        y = known_labels(y, model.classes_, n_rows(X))
     blocks = []
     for c, est in zip(model.classes_, model.estimators_):
         yk = _is_class(y, c).astype(np.int64) if given else None
@@ -195,7 +197,7 @@ def rule_set_table(model: Any, X: Any = None, y: Any = None, *,
         fired = model.decision_rules(X)
         if cnf:  # the rows where each clause fails
             fired = ~fired
-        yy = _labels(y, model.classes_, fired.shape[0])
+        yy = known_labels(y, model.classes_, fired.shape[0])
         out["support"], out["precision"], out["recall"] = _stats(fired, _is_class(yy, label))
     elif stored:
         out["support"] = np.asarray(model.rule_support_, dtype=float)
@@ -264,7 +266,7 @@ def dro_table(model: Any, X: Any = None, y: Any = None, *,
                            "rule": text, "n_literals": n_lit}
     if _check_pair(X, y):
         covered = _dro_coverage(model, X, where)
-        yy = _labels(y, model.classes_, covered.shape[0])
+        yy = known_labels(y, model.classes_, covered.shape[0])
         hit = _is_class(yy, label)
     else:
         train = _dro_training_rows(model)
@@ -340,7 +342,7 @@ def decision_list_table(model: Any, X: Any = None, y: Any = None, *,
         model._check_params()
         cols, _, _ = model._validate(X, reset=False)
         codes, _ = model._encode(cols)
-        yy = _labels(y, classes, codes.shape[0])
+        yy = known_labels(y, classes, codes.shape[0])
         open_rows = np.ones(codes.shape[0], dtype=bool)
         covered = []
         for r in rules:

@@ -194,3 +194,79 @@ def test_the_status_says_what_was_proven():
     assert free.absolute_gap_ <= 1e-9
     assert free.status_.endswith("IP optimal over the generated clauses; certified optimal "
                                  "over all clauses")
+
+
+def test_fairness_report_weighted_rates_by_hand():
+    """Group a: positives weigh 1 (hit) and 3 (missed), a negative 2 (hit); group b: a
+    positive 1 (hit), negatives 1 (missed) and 0 (hit, a zero weight counts nothing)."""
+    y_true = [1, 1, 0, 1, 0, 0]
+    y_pred = [1, 0, 1, 1, 0, 1]
+    groups = ["a", "a", "a", "b", "b", "b"]
+    r = fairness_report(y_true, y_pred, groups, sample_weight=[1, 3, 2, 1, 1, 0])
+    assert r.by_group.loc["a", "true_positive_rate"] == pytest.approx(1 / 4)
+    assert r.by_group.loc["b", "true_positive_rate"] == pytest.approx(1.0)
+    assert r.by_group.loc["a", "false_positive_rate"] == pytest.approx(1.0)
+    assert r.by_group.loc["b", "false_positive_rate"] == pytest.approx(0.0)
+    assert r.by_group.loc["a", "selection_rate"] == pytest.approx(3 / 6)
+    assert r.equal_opportunity_difference == pytest.approx(3 / 4)
+    assert r.equalized_odds_difference == pytest.approx(1.0)
+    assert r.accuracy == pytest.approx((1 + 1 + 1) / 8)
+
+
+@pytest.mark.parametrize("bad,match", [
+    (-5.0, "non-negative finite weight"),
+    (np.nan, "NaN.*non-negative finite weight"),
+    (np.inf, "infinity.*non-negative finite weight"),
+])
+def test_fairness_report_refuses_bad_weights_before_predicting(bad, match, monkeypatch):
+    X, y, g = _table(3, n=120)
+    est = BooleanRuleSetClassifier(**KW).fit(X, y)
+    w = np.r_[bad, np.ones(len(y) - 1)]
+    monkeypatch.setattr(est, "predict", lambda X: pytest.fail("predicted before checking"))
+    with pytest.raises(InputError, match=match):
+        est.fairness_report(X, y, g, sample_weight=w)
+    with pytest.raises(InputError, match=match):
+        fairness_report(y, y, g, sample_weight=w)
+
+
+@pytest.mark.parametrize("labels,match", [
+    (lambda y: y.astype(str), r"labels the model does not know \('[01]', '[01]'\).*"
+                              r"classes are \[0, 1\].*of their type"),
+    (lambda y: np.where(y == 0, 7, y), r"does not know \(7\)"),
+    (lambda y: np.where(np.arange(len(y)) == 0, np.nan, y), "does not know"),
+])
+def test_fairness_report_refuses_labels_the_model_does_not_know(labels, match, monkeypatch):
+    """Labels of another type than ``classes_`` made every rate NaN, unknown labels were
+    counted as negatives: both are refused before any prediction."""
+    X, y, g = _table(3, n=120)
+    est = BooleanRuleSetClassifier(**KW).fit(X, y)
+    monkeypatch.setattr(est, "predict", lambda X: pytest.fail("predicted before checking"))
+    with pytest.raises(InputError, match=match):
+        est.fairness_report(X, labels(y), g)
+
+
+@pytest.mark.parametrize("y_true,y_pred,kw,match", [
+    ([], [], {}, "no rows"),
+    ([1, 0], ["1", "0"], {}, "mix text and number labels"),
+    ([1, 0, 2], [1, 0, 0], {}, "3 labels.*two classes"),
+    (["x", "y"], ["y", "x"], {}, "pos_label=1 is neither of the labels"),
+    ([1.0, np.nan], [1, 0], {}, "NaN"),
+])
+def test_the_function_refuses_labels_it_cannot_rate(y_true, y_pred, kw, match):
+    with pytest.raises(InputError, match=match):
+        fairness_report(y_true, y_pred, ["a", "b", "c"][:len(y_true)], **kw)
+
+
+def test_fairness_report_on_no_rows_and_on_three_classes():
+    X, y, g = _table(3, n=120)
+    est = BooleanRuleSetClassifier(**KW).fit(X, y)
+    with pytest.raises(InputError, match="X has no rows"):
+        est.fairness_report(X.iloc[:0], y[:0], g[:0])
+    y3 = np.where(X["e"] == 1, 2, y)
+    multi = BooleanRuleSetClassifier(**KW).fit(X, y3)
+    with pytest.raises(InputError, match=r"this model has 3.*estimators_\[k\]"
+                                         r"\.fairness_report\(X, y == classes_\[k\]"):
+        multi.fairness_report(X, y3, g)
+    # the advice works: the rates of class 2 against the rest
+    r = multi.estimators_[2].fairness_report(X, y3 == 2, g)
+    assert r.accuracy == pytest.approx(np.mean((multi.predict(X) == 2) == (y3 == 2)))
