@@ -240,7 +240,8 @@ def _argmax_sql(scores: list[str], labels: list[str], indent: str) -> str:
 
 def _rule_set_ovr_scores(est: Any, dialect: str, indent: str) -> list[str]:
     """One-vs-rest rule set: per class, the rank of its ``decision_function`` among every
-    value any class's can take (integers, so the comparison is exact)."""
+    value any class's can take (integers, so the comparison is exact); a class whose rule
+    set is empty gets the constant rank of its score where no rule fires."""
     cases, scores = [], []
     for e in est.estimators_:
         n = e.rules_.n_rules
@@ -258,6 +259,9 @@ def _rule_set_ovr_scores(est: Any, dialect: str, indent: str) -> list[str]:
         rank = np.searchsorted(ranks, d)
         # the score is that of the best rule that fires: the first in decreasing order
         order = sorted(range(n), key=lambda m: -s[m])
+        if not order:  # an empty rule set fires nowhere: a constant (CASE needs a WHEN)
+            out.append(str(int(rank[n])))
+            continue
         lines = ["CASE"]
         for m in order:
             cond = _fires_sql(e.rules_, m, dialect)

@@ -214,6 +214,22 @@ def test_one_vs_rest_multiclass(learner, dialect):
 
 
 @pytest.mark.parametrize("dialect", ENGINES)
+def test_one_vs_rest_with_an_empty_rule_set(dialect):
+    """A class of four noisy rows gets no rule: its score is a constant in the query (a
+    CASE with no WHEN is a syntax error), and the query still equals ``predict``."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 2, size=(300, 6)), columns=[f"b {j}" for j in range(6)])
+    y = ((X["b 0"] & X["b 1"]) | X["b 2"]).to_numpy().copy()
+    y[rng.choice(300, 4, replace=False)] = 2
+    model = BooleanRuleSetClassifier(binarizer=None, max_degree=2, random_state=0).fit(X, y)
+    assert [e.rules_.n_rules for e in model.estimators_][2] == 0
+    assert len(set(model.predict(X))) == 2  # class 2 is never the answer
+    assert mismatches(model, X, dialect) == 0
+    restored = BooleanRuleSetClassifier.from_json(model.to_json())
+    assert mismatches(restored, X, dialect) == 0
+
+
+@pytest.mark.parametrize("dialect", ENGINES)
 def test_multiclass_decision_list_with_string_labels(dialect):
     X, y = wine()
     y = np.array(["class 'a'", "class b", "class c"], dtype=object)[y]
