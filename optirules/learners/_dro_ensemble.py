@@ -514,9 +514,9 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
         self._deadline = None if self.time_limit is None else t0 + float(self.time_limit)
         self._history: list[dict[str, Any]] = []
         self._check_forbidden(X_fit)
-        A = self._forbid(self._literal_matrix(X_fit, reset=True, sample_weight=sw))
         # the members' penalties ("auto" resolved for the rows' total weight)
         self.lambda0_, self.lambda1_ = self._penalties(self._total_weight)
+        A = self._forbid(self._literal_matrix(X_fit, reset=True, sample_weight=sw))
         self.classes_ = classes
         self.max_degree_ = dro_max_degree(self._member_setting("max_degree"), A.shape)
         seed = self._seed()

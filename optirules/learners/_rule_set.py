@@ -551,13 +551,13 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
         prev = ((list(self.literals_), list(self.pool_)) if self.warm_start
                 and hasattr(self, "pool_") and hasattr(self, "literals_") else None)
         self._check_forbidden(X_fit)
+        total = float(keep.sum()) if sample_weight is None else \
+            float(np.asarray(sample_weight, dtype=float).reshape(-1)[keep].sum())
+        self.lambda0_, self.lambda1_ = self._penalties(total)
         A = self._literal_matrix(X_fit, reset=True, sample_weight=None if sample_weight is None
                                  else np.asarray(sample_weight, dtype=float).reshape(-1)[keep])
         A = self._forbid(A)
         initial = _carried_pool(prev, self.literals_)
-        total = float(keep.sum()) if sample_weight is None else \
-            float(np.asarray(sample_weight, dtype=float).reshape(-1)[keep].sum())
-        self.lambda0_, self.lambda1_ = self._penalties(total)
         yk, Pk = ypos[keep], P[keep] / P[keep].sum()
         fair = self._fairness_arguments(groups, keep, d == target)
         self.classes_ = classes

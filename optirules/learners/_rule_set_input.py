@@ -33,20 +33,51 @@ from ._checks import (
 )
 from ._json import json_scalar, label_kind
 
-__all__ = ["PENALTY_SCALE", "auto_penalty"]
+__all__ = ["AUTO_PENALTY_MAX_ROWS", "PENALTY_SCALE", "auto_penalty"]
 
 
 #: ``lambda0 = lambda1 = "auto"`` is ``PENALTY_SCALE / sqrt(n)`` for ``n`` training rows
 PENALTY_SCALE = 0.1
 
 
+#: the most training rows (the sum of ``sample_weight``) the penalty ``"auto"`` takes: its
+#: penalty, ``0.1 / sqrt(1e14) = 1e-8``, is then still above the solvers' feasibility and
+#: optimality tolerances (1e-9 and below), which a smaller one would vanish into
+AUTO_PENALTY_MAX_ROWS = 1e14
+
+
 def auto_penalty(n: float) -> float:
     r"""The penalty ``"auto"`` stands for: :math:`\lambda = 0.1 / \sqrt{n}`
     (``PENALTY_SCALE``) per rule and per literal, for ``n`` training rows (the sum of
-    ``sample_weight``)."""
+    ``sample_weight``).
+
+    A sum above ``AUTO_PENALTY_MAX_ROWS`` is refused (its penalty would be below the
+    solvers' tolerances, so the fit would buy a rule for every row and its certificate would
+    rest on rounding), and so is a sum below one row (a penalty no rule can pay).
+
+    Examples
+    --------
+    >>> round(auto_penalty(10_000), 6)
+    0.001
+    """
     if not (math.isfinite(n) and n > 0):
         raise InputError(f"the penalty 'auto' needs a positive number of training rows (the "
                          f"sum of sample_weight), got {n!r}.")
+    if n < 1.0 or n > AUTO_PENALTY_MAX_ROWS:
+        if n < 1.0:
+            raise InputError(
+                f"sample_weight sums to {n:.3g}, and the penalty 'auto' counts that as the "
+                f"number of training rows (an integer weight is that many repeated rows): "
+                f"fewer than one row, for a penalty of {PENALTY_SCALE / math.sqrt(n):.3g} "
+                f"per rule and literal that no rule can pay.  Rescale sample_weight (to sum "
+                f"to the number of rows, say: weights are relative), or set lambda0 and "
+                f"lambda1 yourself.")
+        raise InputError(
+            f"sample_weight sums to {n:.3g}, and the penalty 'auto' counts that as the number "
+            f"of training rows (an integer weight is that many repeated rows): its penalty "
+            f"{PENALTY_SCALE / math.sqrt(n):.3g} per rule and literal would be below the "
+            f"solvers' tolerances.  Rescale sample_weight (to sum to the number of rows, say: "
+            f"weights are relative), or set lambda0 and lambda1 yourself.")
     return PENALTY_SCALE / math.sqrt(n)
 
 

@@ -754,7 +754,9 @@ class _ColumnGeneration:
         ip_obj = master_objective(A, y, P, chosen, self.lambda0, self.lambda1, lc)
         certified = math.isfinite(self.best_bound)
         if certified:
-            lp_bound = min(self.best_bound, ip_obj)
+            # every master objective is a sum of non-negative terms, so 0 bounds it too (a
+            # Lagrangian bound below 0, from a large kappa, says nothing more)
+            lp_bound = min(max(self.best_bound, 0.0), ip_obj)
             gap = 0.0 if ip_obj <= 0 else max(0.0, (ip_obj - lp_bound) / ip_obj)
             abs_gap = max(0.0, ip_obj - lp_bound)
         else:

@@ -538,3 +538,35 @@ def test_damaged_scores_in_json_are_refused(field, value):
         scores[field] = value
     with pytest.raises(InputError, match="scores"):
         BooleanRuleSetClassifier.from_json(json.dumps(data))
+
+
+@pytest.mark.parametrize("scale,match", [(1e300, "below the solvers' tolerances"),
+                                         (1e-300, "fewer than one row")])
+@pytest.mark.parametrize("cls", [BooleanRuleSetClassifier, DRORuleEnsembleClassifier])
+def test_sample_weights_of_no_row_count_are_refused_for_the_auto_penalty(scale, match, cls):
+    """The penalty 'auto' counts the sum of sample_weight as rows: 1e300 each made it 1e-153,
+    so the fit bought a rule per row and printed a gap of 10^136 %; 1e-300 made it 1e147.
+    Both are refused before any work; rescaled weights, or penalties set by hand, fit."""
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(80, 4))
+    y = X[:, 0] | X[:, 1]
+    params = {} if cls is BooleanRuleSetClassifier else dict(
+        member=BooleanRuleSetClassifier(lambda0="auto", lambda1="auto"))
+    with pytest.raises(InputError, match=match) as err:
+        cls(**params).fit(X, y, sample_weight=np.full(80, scale))
+    assert "Rescale sample_weight" in str(err.value)
+    est = BooleanRuleSetClassifier(lambda0=0.001, lambda1=0.001).fit(
+        X, y, sample_weight=np.full(80, scale))
+    assert est.predict(X).tolist() == y.tolist()
+
+
+def test_the_certified_bound_is_never_below_zero():
+    """The master objective is a sum of non-negative terms, so the certified bound is at
+    least 0 and the relative gap at most 100 %, whatever kappa makes of a tiny penalty."""
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(300, 10))
+    y = np.where(rng.random(300) < 0.3, 1 - (X[:, 0] & X[:, 1]), X[:, 0] & X[:, 1])
+    est = BooleanRuleSetClassifier(lambda0=1e-13, lambda1=1e-13, max_iter=2, tol=0).fit(X, y)
+    assert est.gap_certified_
+    assert 0.0 <= est.lp_bound_ <= est.ip_objective_ and 0.0 <= est.gap_ <= 1.0
+    assert "certified gap" in str(est) and "e+" not in str(est).split("certified gap")[1]
