@@ -30,9 +30,10 @@ class _RuleSetJSONMixin(JSONPersistenceMixin):
     """The rule set's JSON (format ``"optirules.BooleanRuleSetClassifier"``, version 1):
     after the header, ``rules`` (the typed rules, with ``form`` and the class they
     predict), ``clauses`` (the generated clauses as literal indices), ``fit`` (the master's
-    statistics, status, ``max_degree``, ``input_summary`` and the penalties used, NaN as
-    null) and ``scores`` (the training precisions and supports of the rules and the
-    default, and the class prior).
+    statistics, status, ``max_degree``, ``input_summary``, the penalties used and, after a
+    fit with ``fairness``, the training gap ``fairness_gap``; NaN as null) and ``scores``
+    (the training precisions and supports of the rules and the default, and the class
+    prior).
 
     :meth:`from_json` rebuilds a classifier whose predictions are identical (it evaluates
     ``rules_`` on the raw data; a CNF's clauses, negated exactly, give the DNF's
@@ -70,7 +71,10 @@ def rule_set_fields(est: Any) -> dict[str, Any]:
             "n_iter": est.n_iter_, "fit_time": est.fit_time_,
             "max_degree": getattr(est, "max_degree_", None),
             "input_summary": getattr(est, "input_summary_", None),
-            "lambda0": est.lambda0_, "lambda1": est.lambda1_}.items()},
+            "lambda0": est.lambda0_, "lambda1": est.lambda1_,
+            # a fair fit's training gap (fairness_gap_), only when the model has one
+            **({"fairness_gap": float(est.fairness_gap_)}
+               if hasattr(est, "fairness_gap_") else {})}.items()},
         "scores": {"rule_precision": est.rule_precision_.tolist(),
                    "default_precision": est.default_precision_,
                    "rule_support": est.rule_support_.tolist(),
@@ -107,6 +111,11 @@ def _load_fit(est: Any, fit: Field) -> None:
     # the penalties used ("auto" resolved)
     est.lambda0_ = fit["lambda0"].real(lo=0.0)
     est.lambda1_ = fit["lambda1"].real(lo=0.0)
+    # a fair fit's training gap, a difference of rates in [0, 1] up to rounding (absent: a
+    # fit without fairness, or a file saved before the gap was kept)
+    est.__dict__.pop("fairness_gap_", None)
+    if "fairness_gap" in fit:
+        est.fairness_gap_ = fit["fairness_gap"].real(lo=0.0, hi=1.0 + 1e-9, null=nan)
 
 
 def load_scores(est: Any, scores: Any) -> None:

@@ -362,3 +362,29 @@ def test_cli_predicts_with_a_saved_rule_set_cv(saved_cv, tmp_path, capsys):
 
     pred = pd.read_csv(out)["prediction"].astype(str).to_numpy()
     np.testing.assert_array_equal(pred, cv.predict(X).astype(str))
+
+
+def test_the_fairness_gap_survives_json():
+    """A fair fit's ``fairness_gap_`` is saved and read back exactly (the rule set's and
+    that of the search's best estimator); a fit without fairness has none after loading;
+    a damaged gap is refused with its field named."""
+    from optirules.learners import BooleanRuleSetCV
+    from tests.learners.test_rule_set_fairness import KW, _table
+
+    X, y, g = _table(3, n=120)
+    est = BooleanRuleSetClassifier(fairness="equalized_odds", fairness_tolerance=0.1,
+                                   **KW).fit(X, y, sensitive_features=g)
+    assert 0 < est.fairness_gap_ <= 0.1 + 1e-9
+    back = BooleanRuleSetClassifier.from_json(est.to_json())
+    assert back.fairness_gap_ == est.fairness_gap_
+    cv = BooleanRuleSetCV(est, cv=2, penalties=(0.001, 0.01)).fit(X, y,
+                                                                  sensitive_features=g)
+    back_cv = BooleanRuleSetCV.from_json(cv.to_json())
+    assert back_cv.best_estimator_.fairness_gap_ == cv.best_estimator_.fairness_gap_
+    free = BooleanRuleSetClassifier(**KW).fit(X, y)
+    assert not hasattr(BooleanRuleSetClassifier.from_json(free.to_json()), "fairness_gap_")
+    doc = json.loads(est.to_json())
+    for bad in (-0.5, 3.0, "0.1"):
+        doc["fit"]["fairness_gap"] = bad
+        with pytest.raises(InputError, match="fairness_gap"):
+            BooleanRuleSetClassifier.from_json(json.dumps(doc))
