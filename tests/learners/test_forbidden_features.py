@@ -81,3 +81,25 @@ def test_an_entry_naming_no_column_is_refused_before_any_work(bad):
     X, y = _planted(n=50)
     with pytest.raises(InputError, match="forbidden_features"):
         BooleanRuleSetClassifier(forbidden_features=bad).fit(X, y)
+
+
+@pytest.mark.xfail(strict=True, reason="needs the change to _rule_set_input.py of issue 40 "
+                   "item 8 (lists of the arrays before any truth test): remove this mark "
+                   "with it")
+@pytest.mark.parametrize("kind", [np.array, pd.Index])
+def test_an_array_or_index_of_columns_works_like_a_list(kind):
+    """A numpy array or a pandas Index has no truth value: ``forbidden_features`` and
+    ``required_features`` given as one (of names, of positions, or empty) fit the model
+    the list gives."""
+    X, y = _planted()
+    kw = dict(binarizer=None, max_degree=2, random_state=0, mip_gap=1e-6, tol=0.0)
+    for param, value in [("forbidden_features", ["c", "a"]), ("forbidden_features", [2, 0]),
+                         ("required_features", ["d", "e"]), ("required_features", [3]),
+                         ("forbidden_features", []), ("required_features", [])]:
+        want = BooleanRuleSetClassifier(**{param: value}, **kw).fit(X, y)
+        got = BooleanRuleSetClassifier(**{param: kind(value)}, **kw).fit(X, y)
+        assert got.rules_ == want.rules_, (param, value)
+        used = {lit.feature for rule in got.rules_ for lit in rule.conditions}
+        names = [X.columns[v] if not isinstance(v, str) else v for v in value]
+        assert (used.isdisjoint(names) if param == "forbidden_features"
+                else set(names) <= used), (param, value)
