@@ -165,6 +165,24 @@ def _read_csv(path: str):
     return frame
 
 
+#: the deepest nesting of lists and objects a ``--param`` value may have: a parameter takes
+#: a number, a string, or lists and objects of those a few levels deep; deeper values are
+#: refused before Python's recursion limit can turn them into an internal error
+MAX_PARAM_DEPTH = 32
+
+
+def _depth(value: object) -> int:
+    """How deeply lists and objects nest in a parsed JSON value (0 for a scalar), counted
+    without recursion."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, (list, dict)):
+            deepest = max(deepest, d + 1)
+            stack.extend((c, d + 1) for c in (v.values() if isinstance(v, dict) else v))
+    return deepest
+
+
 def _parse_params(items: Sequence[str]) -> dict:
     import json
 
@@ -175,10 +193,19 @@ def _parse_params(items: Sequence[str]) -> dict:
         if "=" not in item:
             raise InputError(f"--param takes NAME=VALUE, got {item!r}.")
         key, text = item.split("=", 1)
+        too_deep = InputError(
+            f"--param {key.strip()}: the value nests lists or objects more than "
+            f"{MAX_PARAM_DEPTH} levels deep; give a number, a string, or a list or object "
+            "of those (e.g. --param max_degree=2, --param 'penalties=[0.01, 0.1]').")
         try:
-            params[key.strip()] = json.loads(text)
+            value = json.loads(text)
         except json.JSONDecodeError:
-            params[key.strip()] = text
+            value = text
+        except RecursionError:
+            raise too_deep from None
+        if _depth(value) > MAX_PARAM_DEPTH:
+            raise too_deep
+        params[key.strip()] = value
     return params
 
 

@@ -253,6 +253,12 @@ def test_fit_bad_input_one_line(tmp_path, capsys, content, argv_extra, message):
         (["--learner", "rule_set", "--export", "{tmp}/absent/m.lp"], "does not exist"),
         (["--learner", "decision_list", "--export", "{tmp}/m.lp"], "no optimization model"),
         (["--learner", "rule_set", "--solver", "nonexistent"], "Installed solvers"),
+        # nested beyond Python's recursion limit (json.loads raised RecursionError), and
+        # below it but deeper than any parameter takes
+        (["--learner", "rule_set", "--param", "max_degree=" + "[" * 5000 + "]" * 5000],
+         "--param max_degree: the value nests lists or objects more than 32 levels deep"),
+        (["--learner", "rule_set", "--param", "solver=" + '{"a": ' * 40 + "1" + "}" * 40],
+         "--param solver: the value nests lists or objects more than 32 levels deep"),
     ],
 )
 def test_fit_checks_everything_before_fitting(tmp_path, capsys, argv_extra, message):
