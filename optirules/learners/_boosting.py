@@ -76,7 +76,7 @@ from ._checks import (
     table_kind,
     validate_params,
 )
-from ._multiclass import OneVsRestMixin, one_vs_rest
+from ._multiclass import OneVsRestMixin, check_label_shape, one_vs_rest
 from ._text import TextMixin
 
 __all__ = ["BoostingClassifier", "hypothesis_text", "madaboost_weights", "smoothboost_measure",
@@ -400,6 +400,7 @@ class BoostingClassifier(OneVsRestMixin, _BoostingJSONMixin, TextMixin, Classifi
         """
         t0 = time.perf_counter()
         self._check_params()
+        check_label_shape(y)
         self._deadline = None if self.time_limit is None else t0 + float(self.time_limit)
         sample_weight = class_sample_weight(self.class_weight, y, sample_weight)
         if self._fit_one_vs_rest(X, y, sample_weight):  # K > 2 classes: K binary boosters

@@ -62,7 +62,7 @@ from ._json import (
     read_source,
 )
 
-__all__ = ["OneVsRestMixin", "one_vs_rest", "multiclass_labels"]
+__all__ = ["OneVsRestMixin", "one_vs_rest", "multiclass_labels", "check_label_shape"]
 
 #: the smallest ``time_limit`` (seconds) a class's copy gets once the shared budget is spent:
 #: the copy then does the least work its learner can (a learner's own floors apply)
@@ -86,6 +86,29 @@ def multiclass_labels(y: Any) -> np.ndarray | None:
     except (TypeError, ValueError):
         return None
     return classes if classes.size > 2 else None
+
+
+def check_label_shape(y: Any) -> None:
+    """Refuse, before any work, labels that are not one per row: a single value, a table
+    of several columns (one-hot labels, say) or rows of different lengths, where
+    scikit-learn's ``column_or_1d`` raises a bare ValueError; None, a 1-D array and a
+    single column pass (the learner's own checks read them)."""
+    if y is None:
+        return
+    try:
+        shape = tuple(getattr(y, "shape", None) or np.asarray(y).shape)
+    except ValueError:  # rows of different lengths
+        raise InputError("y could not be read as one label per row (its entries have "
+                         "different lengths); pass a 1-D array of class labels.") from None
+    if len(shape) == 1 or (len(shape) == 2 and shape[1] == 1):
+        return
+    if len(shape) == 0:
+        raise InputError(f"y is a single value ({str(y)[:40]!r}); pass one class label per "
+                         "row of X, a 1-D array.")
+    raise InputError(f"y has shape {shape}, but a classifier takes one label per row, a "
+                     "1-D array (or one column). For one-hot or indicator columns pass "
+                     "the label of each row (y.argmax(axis=1)); for several targets fit one "
+                     "model per column.")
 
 
 class OneVsRestMixin:

@@ -15,6 +15,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from ..errors import InputError, OptirulesError
+from ..weak import check_tree_input
 from ._checks import (
     CLASS_WEIGHT,
     RANDOM_STATE,
@@ -31,6 +32,7 @@ from ._checks import (
     validate_params,
 )
 from ._explain import label_text, vote_block, vote_text
+from ._multiclass import check_label_shape
 from ._text import TextMixin
 
 __all__ = ["ResampledAdaBoostClassifier"]
@@ -132,7 +134,18 @@ class ResampledAdaBoostClassifier(TextMixin, ClassifierMixin, BaseEstimator):
                                  "Impute the missing values or drop those rows.")
             raise InputError(f"column {name!r} has infinite values; the trees need finite "
                              "numbers. Replace them by finite ones or drop those rows.")
-        return Xa
+        if reset:  # numbers the trees (float32, steps above 1e-7) can hold and split
+            names = ([str(c) for c in self.feature_names_in_]
+                     if hasattr(self, "feature_names_in_")
+                     else [f"x{j}" for j in range(Xa.shape[1])])
+            check_tree_input(Xa, "ResampledAdaBoostClassifier", names)
+            return Xa
+        # beyond the float32 range a value is past every threshold of the trees (fitted on
+        # float32 values): at the float32 extreme it goes the same way, where scikit-learn
+        # would refuse its infinite float32 copy (scikit-learn's finiteness check then sums
+        # the float32 rows, which may overflow: the predictions silence that warning)
+        limit = float(np.finfo(np.float32).max)
+        return np.clip(Xa, -limit, limit)
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> ResampledAdaBoostClassifier:
         """Boost ``n_estimators`` trees on ``(X, y)``.
@@ -155,6 +168,7 @@ class ResampledAdaBoostClassifier(TextMixin, ClassifierMixin, BaseEstimator):
         from sklearn.tree import DecisionTreeClassifier
 
         self._check_params()
+        check_label_shape(y)
         sample_weight = class_sample_weight(self.class_weight, y, sample_weight)
         if sample_weight is not None:  # checked before X, so its message comes first
             normalized_weights(sample_weight, n_rows(X))
@@ -214,8 +228,9 @@ class ResampledAdaBoostClassifier(TextMixin, ClassifierMixin, BaseEstimator):
         check_fitted(self, "estimators_")
         X = self._validate_X(X, reset=False)
         F = np.zeros(X.shape[0])
-        for a, tree in zip(self.estimator_weights_, self.estimators_):
-            F += a * np.where(tree.predict(X) == self.classes_[1], 1.0, -1.0)
+        with np.errstate(over="ignore", invalid="ignore"):  # float32 sums of clipped rows
+            for a, tree in zip(self.estimator_weights_, self.estimators_):
+                F += a * np.where(tree.predict(X) == self.classes_[1], 1.0, -1.0)
         return F / max(float(self.estimator_weights_.sum()), 1e-300)
 
     def predict(self, X: Any) -> np.ndarray:
@@ -283,8 +298,9 @@ class ResampledAdaBoostClassifier(TextMixin, ClassifierMixin, BaseEstimator):
         Xv = self._validate_X(X, reset=False)
         order = self._by_vote()
         items = [vote_text(self.estimator_weights_[t], self._tree_text(t)) for t in order]
-        H = np.column_stack([self.estimators_[t].predict(Xv) == self.classes_[1]
-                             for t in order])
+        with np.errstate(over="ignore", invalid="ignore"):  # float32 sums of clipped rows
+            H = np.column_stack([self.estimators_[t].predict(Xv) == self.classes_[1]
+                                 for t in order])
         neg = [[items[j] for j in np.flatnonzero(~row)] for row in H]
         pos = [[items[j] for j in np.flatnonzero(row)] for row in H]
         return neg, pos

@@ -13,7 +13,7 @@ from ._base import (
     check_binary_matrix,
     hypothesis_from_dict,
 )
-from ._cart import CartLearner, TreeHypothesis
+from ._cart import CartLearner, TreeHypothesis, check_tree_input
 from ._literal import LiteralHypothesis, LiteralLearner
 from ._parity import Parity, ParityLearner, best_parity
 from ._stump import Stump, StumpLearner
@@ -34,5 +34,6 @@ __all__ = [
     "WeakLearner",
     "best_parity",
     "check_binary_matrix",
+    "check_tree_input",
     "hypothesis_from_dict",
 ]

@@ -27,7 +27,60 @@ import numpy as np
 from ..errors import InputError
 from ._base import WeakHypothesis, WeakLearner, check_weak_fit_input, feature_label
 
-__all__ = ["TreeHypothesis", "CartLearner", "CART_COUNTS"]
+__all__ = ["TreeHypothesis", "CartLearner", "CART_COUNTS", "check_tree_input",
+           "TREE_FEATURE_THRESHOLD"]
+
+#: scikit-learn's trees read X as float32 and take two values of a column at most this far
+#: apart for one value (``FEATURE_THRESHOLD`` of ``sklearn/tree/_splitter.pyx``): they never
+#: split between them, and a column whose values all lie this close is a constant to them
+TREE_FEATURE_THRESHOLD = 1e-7
+#: the largest magnitude a float32 holds (about 3.4e38); beyond it the float32 copy is
+#: infinite and scikit-learn refuses X
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def check_tree_input(X: np.ndarray, who: str,
+                     feature_names: Sequence[str] | None = None) -> None:
+    """Refuse, before a scikit-learn tree is fitted on it, a finite float matrix the tree
+    would fail on or read wrongly: a value beyond the float32 range (the tree's copy of X
+    is float32; scikit-learn raises on the infinity) or a column that varies but in steps
+    the tree cannot split (more than half of the steps between its adjacent distinct
+    values at most 1e-7, scikit-learn's ``FEATURE_THRESHOLD``: X scaled by 1e-300, say,
+    which the tree would take for a constant column without a word).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        The finite float matrix the tree is to be fitted on.
+    who : str
+        Who asks (the messages start with it).
+    feature_names : sequence of str, optional
+        Names of the columns, for the messages (``x[j]`` without them).
+
+    Returns
+    -------
+    None
+        Raises :class:`~optirules.errors.InputError` on such a column.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    big = np.abs(X) > _FLOAT32_MAX
+    if big.any():
+        j = int(np.flatnonzero(big.any(axis=0))[0])
+        v = float(X[np.flatnonzero(big[:, j])[0], j])
+        raise InputError(
+            f"{who}: column {feature_label(j, feature_names)!r} holds {v:.3g}, beyond "
+            f"+-{_FLOAT32_MAX:.3g}, the largest magnitude scikit-learn's trees hold (they "
+            "read X as float32). Rescale the column (divide it by a power of ten) or clip "
+            "it.")
+    for j in range(X.shape[1]):
+        steps = np.diff(np.unique(X[:, j]))
+        if steps.size and np.count_nonzero(steps <= TREE_FEATURE_THRESHOLD) * 2 > steps.size:
+            lo, hi = float(X[:, j].min()), float(X[:, j].max())
+            raise InputError(
+                f"{who}: column {feature_label(j, feature_names)!r} varies (from {lo:.3g} "
+                f"to {hi:.3g}) mostly in steps of at most {TREE_FEATURE_THRESHOLD:g}, which "
+                "scikit-learn's trees take for equal values and never split apart. Rescale "
+                "the column (multiply it by a power of ten, or standardize X).")
 
 
 class TreeHypothesis(WeakHypothesis):
@@ -205,6 +258,9 @@ class CartLearner(WeakLearner):
 
         leaves = self.max_leaf_nodes
         data, y, w = check_weak_fit_input(X, y, sample_weight, "CartLearner")
+        # once per matrix: boosting fits on the same PreparedData every round
+        data._get("tree_input", lambda: check_tree_input(data.float64, "CartLearner",
+                                                         feature_names))
         tree = DecisionTreeClassifier(max_leaf_nodes=leaves, random_state=self.random_state)
         X32 = data._get("f32", lambda: np.asarray(data.float64, dtype=np.float32))
         tree.fit(X32, y, sample_weight=w)

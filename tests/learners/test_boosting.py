@@ -279,6 +279,47 @@ def test_bad_input_raises_input_error():
         BoostingClassifier(n_estimators=0).fit(X, y)
 
 
+@pytest.mark.parametrize("weak", ["literal", LiteralLearner(), "parity", "stump", "cart"])
+@pytest.mark.parametrize("binarizer", ["auto", None])
+@pytest.mark.parametrize("y, message", [
+    (lambda y: np.column_stack([y, 1 - y]),
+     r"y has shape \(90, 2\).*one label per row.*y.argmax\(axis=1\)"),
+    (lambda y: np.column_stack([y, np.arange(len(y)) % 3]), r"y has shape \(90, 2\)"),
+    (lambda y: 1, "y is a single value"),
+    (lambda y: [[0], [1, 1]] * 45, "different lengths"),
+])
+def test_labels_not_one_per_row_are_refused_before_any_work(weak, binarizer, y, message,
+                                                             monkeypatch):
+    """scikit-learn's bare ValueError ("y should be a 1d array") before: now an InputError
+    raised before X is binarized or validated."""
+    X, labels = _data()
+    monkeypatch.setattr(BoostingClassifier, "_validate_X",
+                        lambda *a, **k: pytest.fail("X was read before y was checked"))
+    with pytest.raises(InputError, match=message):
+        BoostingClassifier(weak_learner=weak, binarizer=binarizer).fit(X, y(labels))
+
+
+@pytest.mark.parametrize("binarizer", ["auto", None])
+def test_cart_weak_learner_refuses_what_its_float32_trees_cannot_read(binarizer):
+    """Beyond float32 scikit-learn raised its own ValueError; scaled by 1e-300 the trees
+    saw constant columns and the booster predicted one class, silently.  Scaled by 1e30 the
+    vote is that of the unscaled data."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((120, 3))
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    kw = dict(weak_learner="cart", n_estimators=5, binarizer=binarizer)
+    with pytest.raises(InputError, match=r"CartLearner: column 'x\[?0\]?' holds .*beyond "
+                                         r"\+-3.4e\+38.*Rescale"):
+        BoostingClassifier(**kw).fit(X * 1e300, y)
+    with pytest.raises(InputError, match=r"CartLearner: column 'x\[?0\]?' varies .*steps of "
+                                         r"at most 1e-07.*never split apart"):
+        BoostingClassifier(**kw).fit(X * 1e-300, y)
+    model = BoostingClassifier(**kw).fit(X, y)
+    big = BoostingClassifier(**kw).fit(X * 1e30, y)
+    np.testing.assert_array_equal(big.alphas_, model.alphas_)
+    np.testing.assert_array_equal(big.predict(X * 1e30), model.predict(X))
+
+
 # ---------------------------------------------------------------- Gavinsky's epsilon
 # rows: x0 = (1, 1, 0, 1), x1 = (0, 1, 1, 0); y = (+1, +1, -1, -1).  Under D_1 = 1/4 the
 # literal x0 has edge (1 + 1 + 1 - 1)/4 = 1/2, x1 and the constants 0: h_1 = x0.

@@ -87,6 +87,16 @@ BAD_FIT_DATA = [
     (X_NUM, Y_NUM, np.full(40, np.nan), "one non-negative finite weight per row"),
     (X_NUM, Y_NUM, np.zeros(40), "at least one non-zero"),
     (X_NUM, Y_NUM, "heavy", "one non-negative finite weight per row"),
+    # labels that are not one per row: scikit-learn's bare ValueError before
+    (X_NUM, np.column_stack([Y_NUM, 1 - Y_NUM]), None,
+     r"y has shape \(40, 2\).*one label per row.*y.argmax\(axis=1\)"),
+    (X_NUM, 1, None, "y is a single value"),
+    (X_NUM, [[0], [1, 1]] * 20, None, "different lengths"),
+    # beyond float32 (the trees' copy of X was infinite: scikit-learn's ValueError), and
+    # in steps the trees cannot split (X scaled by 1e-300 fitted a constant, silently)
+    (_with(1e39), Y_NUM, None, "column 'x1' holds 1e\\+39, beyond \\+-3.4e\\+38.*Rescale"),
+    (X_NUM * 1e-300, Y_NUM, None,
+     "column 'x0' varies .* steps of at most 1e-07.*never split apart.*Rescale"),
 ]
 
 
@@ -118,6 +128,37 @@ def test_resampled_adaboost_predict_refuses_wrong_shapes(X, message):
     model = ResampledAdaBoostClassifier(n_estimators=2, random_state=0).fit(X_NUM, Y_NUM)
     with pytest.raises(InputError, match=message):
         model.predict(X)
+
+
+def test_resampled_adaboost_scaled_x_gives_the_same_trees_or_is_refused():
+    """The trees are invariant to scaling a column, as long as scikit-learn's float32 copy
+    holds the values and its split threshold (steps above 1e-7) separates them: X scaled by
+    1e30 predicts as X does; by 1e-300 it was fitted as constant columns (every row one
+    class), and is refused; a row beyond float32 at prediction goes where the float32
+    extreme goes (scikit-learn refused it)."""
+    kw = dict(n_estimators=5, max_depth=3, random_state=0)
+    model = ResampledAdaBoostClassifier(**kw).fit(X_NUM, Y_NUM)
+    big = ResampledAdaBoostClassifier(**kw).fit(X_NUM * 1e30, Y_NUM)
+    np.testing.assert_array_equal(big.predict(X_NUM * 1e30), model.predict(X_NUM))
+    np.testing.assert_array_equal(big.estimator_weights_, model.estimator_weights_)
+    with pytest.raises(InputError, match="never split apart"):
+        ResampledAdaBoostClassifier(**kw).fit(X_NUM * 1e-300, Y_NUM)
+    far = X_NUM.copy()
+    far[:, 0] = np.where(X_NUM[:, 0] > 0.5, 1e300, -1e300)
+    edge = far.copy()
+    edge[:, 0] = np.sign(far[:, 0]) * float(np.finfo(np.float32).max)
+    np.testing.assert_array_equal(model.predict(far), model.predict(edge))
+    # and where any value past the training range goes (X_NUM is in [0, 1))
+    np.testing.assert_array_equal(model.predict(far), np.where(X_NUM[:, 0] > 0.5,
+                                                               model.predict(_col0(2.0)),
+                                                               model.predict(_col0(-1.0))))
+
+
+def _col0(value: float) -> np.ndarray:
+    """X_NUM with column 0 set to ``value``."""
+    X = X_NUM.copy()
+    X[:, 0] = value
+    return X
 
 
 def test_resampled_adaboost_sample_weight_is_the_first_distribution():
