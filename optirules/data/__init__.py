@@ -5,6 +5,8 @@ from .._lazy import lazy_exports
 _EXPORTS = {
     "FeatureBinarizer": "._binarizer",
     "Literal": "._binarizer",
+    "literal_conflicts": "._conflicts",
+    "literals_conflict": "._conflicts",
     "load_dataset": "._datasets",
     "list_datasets": "._datasets",
     "dataset_info": "._datasets",

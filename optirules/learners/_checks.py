@@ -132,7 +132,11 @@ def check_binary_targets(y: Any, rows: int, owner: str) -> tuple[np.ndarray, np.
     if y is None:
         raise InputError(f"{owner} requires y to be passed, but the target y is None. Pass "
                          "the class labels.")
-    y = column_or_1d(y, warn=True)
+    try:
+        y = column_or_1d(y, warn=True)
+    except ValueError as exc:  # several columns, a single value, rows of other lengths
+        raise InputError(f"{exc} Pass one label per row, a 1-D array (for one-hot or "
+                         "indicator columns, y.argmax(axis=1)).") from None
     if y.shape[0] != rows:
         raise InputError(f"X has {rows} rows but y has {y.shape[0]} labels; pass one label "
                          "per row.")

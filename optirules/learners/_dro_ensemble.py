@@ -135,6 +135,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import validate_data
 
+from ..data import literal_conflicts
 from ..errors import InputError, OptirulesError
 from ..models import clause_coverage, split_solver
 from ._checks import (
@@ -517,6 +518,7 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
         # the members' penalties ("auto" resolved for the rows' total weight)
         self.lambda0_, self.lambda1_ = self._penalties(self._total_weight)
         A = self._forbid(self._literal_matrix(X_fit, reset=True, sample_weight=sw))
+        self._conflicts = literal_conflicts(self.literals_)  # pairs no member rule holds
         self.classes_ = classes
         self.max_degree_ = dro_max_degree(self._member_setting("max_degree"), A.shape)
         seed = self._seed()

@@ -212,7 +212,7 @@ class _DROLoopMixin:
         # pairs are prepared once, and its sums carry over from member to member
         # (EnumerationPricer, incremental); each loop has its own, so a loop's members do
         # not depend on the loops run before it (or beside it, n_jobs)
-        loop.pricer = (EnumerationPricer(A) if self._member_setting("pricing") != "beam"
+        loop.pricer = (EnumerationPricer(A, conflicts=self._conflicts) if self._member_setting("pricing") != "beam"
                        and self.max_degree_ <= 3 else None)
         t_run = time.perf_counter()
         try:

@@ -19,7 +19,14 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, NotFittedError, OptirulesError, SolverError
-from ..models import Clause, aggregate_rows, clause_coverage, column_generation
+from ..models import (
+    Clause,
+    ColumnGenerationOptions,
+    RuleSetProblem,
+    aggregate_rows,
+    clause_coverage,
+    solve_column_generation,
+)
 from ._checks import check_fitted, is_int
 from ._dro_math import MIN_IP_SECONDS, _cost, _robust, _share, margin_loss
 from ._scores import VOTE_CUT
@@ -41,23 +48,27 @@ class _DROStepsMixin:
         self._members_left = max(0, self._members_left - 1)
         own_ip = self._node_bounded_ip(y, budget)
         t_cg = time.perf_counter()
-        res = column_generation(
+        problem = RuleSetProblem(
             A, y, P, complexity=budget, lambda0=self.lambda0_, lambda1=self.lambda1_,
-            max_degree=self.max_degree_, pricing=self._member_setting("pricing"),
+            max_degree=self.max_degree_, max_rules=self._member_setting("max_rules"),
+            max_literals=self._member_setting("max_literals"),
+            literal_costs=self._literal_costs(), required=self._required_groups() or (),
+            conflicts=self._conflicts)
+        options = ColumnGenerationOptions(
+            pricing=self._member_setting("pricing"),
             exact_method=self._member_setting("exact_method"),
-            beam_width=int(self._member_setting("beam_width")), n_columns=int(self._member_setting("n_columns")),
-            max_iter=int(self._member_setting("max_iter")), time_limit=tl, tol=float(self._member_setting("tol")),
+            beam_width=int(self._member_setting("beam_width")),
+            n_columns=int(self._member_setting("n_columns")),
+            max_iter=int(self._member_setting("max_iter")), time_limit=tl,
+            tol=float(self._member_setting("tol")),
             pricing_time_limit=self._member_setting("pricing_time_limit"),
             backend=self._member_setting("backend"),
             # own_ip: column generation stops at its incumbent (any gap is "within"), and
             # the node-bounded master IP below decides the member
             mip_gap=1.0 if own_ip else float(self._member_setting("mip_gap")),
-            solver=self._solver(), random_seed=seed, initial_clauses=start, master_ip="auto",
-            progress=progress, pricer=pricer, skip_ip=True,
-            max_rules=self._member_setting("max_rules"),
-            max_literals=self._member_setting("max_literals"),
-            literal_costs=self._literal_costs(), required=self._required_groups(),
-        )
+            solver=self._solver(), random_seed=seed, master_ip="auto", skip_ip=True)
+        res = solve_column_generation(problem, options, initial_clauses=start,
+                                      progress=progress, pricer=pricer)
         if own_ip:
             # the IP's seconds as column generation gives them: what is left of the
             # member's share (with a floor of MIN_IP_SECONDS)

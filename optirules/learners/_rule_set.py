@@ -27,14 +27,16 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils._param_validation import HasMethods, StrOptions
 
-from ..data import Literal
+from ..data import Literal, literal_conflicts
 from ..errors import InputError
 from ..models import (
+    ColumnGenerationOptions,
     ColumnGenerationResult,
+    RuleSetProblem,
     clause_coverage,
-    column_generation,
     options,
     resolve_max_degree,
+    solve_column_generation,
 )
 from ._checks import (
     CLASS_WEIGHT,
@@ -578,23 +580,24 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
                 log.info("iteration %d: LP %.6g, best reduced cost %.3g, pool %d, %.2f s",
                          rec["iteration"], rec["lp_objective"], rec["best_reduced_cost"],
                          rec["pool_size"], rec["time"])
+        problem = RuleSetProblem(
+            A, yk, Pk, complexity=None if self.complexity is None else float(self.complexity),
+            lambda0=self.lambda0_, lambda1=self.lambda1_, max_degree=self.max_degree_,
+            max_rules=self.max_rules, max_literals=self.max_literals,
+            literal_costs=self._literal_costs(), required=self._required_groups() or (),
+            conflicts=literal_conflicts(self.literals_), **fair)
+        options = ColumnGenerationOptions(
+            pricing=self.pricing, exact_method=self.exact_method,
+            beam_width=int(self.beam_width), n_columns=int(self.n_columns),
+            max_iter=int(self.max_iter), tol=float(self.tol), smoothing=DUAL_SMOOTHING,
+            time_limit=None if self.time_limit is None else max(
+                0.0, float(self.time_limit) - (time.perf_counter() - t_fit)),
+            pricing_time_limit=self.pricing_time_limit, solver=self.solver,
+            mip_gap=float(self.mip_gap), random_seed=self._seed(), backend=self.backend,
+            master_ip="auto")
         try:
-            res = column_generation(
-                A, yk, Pk, complexity=None if self.complexity is None else float(self.complexity),
-                lambda0=self.lambda0_, lambda1=self.lambda1_,
-                max_degree=self.max_degree_, pricing=self.pricing,
-                exact_method=self.exact_method, beam_width=int(self.beam_width),
-                n_columns=int(self.n_columns), max_iter=int(self.max_iter),
-                tol=float(self.tol), smoothing=DUAL_SMOOTHING,
-                time_limit=None if self.time_limit is None else max(
-                    0.0, float(self.time_limit) - (time.perf_counter() - t_fit)),
-                pricing_time_limit=self.pricing_time_limit,
-                solver=self.solver, mip_gap=float(self.mip_gap), random_seed=self._seed(),
-                progress=progress, backend=self.backend, initial_clauses=initial,
-                master_ip="auto", max_rules=self.max_rules, max_literals=self.max_literals,
-                literal_costs=self._literal_costs(), required=self._required_groups(),
-                **fair,
-            )
+            res = solve_column_generation(problem, options, initial_clauses=initial,
+                                          progress=progress)
         finally:
             if bar is not None:
                 bar.close()

@@ -120,6 +120,9 @@ class _RuleInputMixin:
         required = getattr(self, "required_features", None)
         if forbidden is None and costs is None and required is None:
             return
+        # arrays and pandas Index have no truth value: lists from here on
+        forbidden = [] if forbidden is None else list(forbidden)
+        required = [] if required is None else list(required)
         names = [str(c) for c in X.columns] if hasattr(X, "columns") else None
         n = len(names) if names is not None else np.shape(X)[1] if np.ndim(X) == 2 else 0
         if costs is not None and not isinstance(costs, Mapping):
@@ -127,9 +130,9 @@ class _RuleInputMixin:
                              f"{type(costs).__name__}.")
         for what, items in (("forbidden_features", forbidden), ("feature_costs", costs),
                             ("required_features", required)):
-            for item in items or ():
+            for item in (() if items is None else items):
                 _check_column(what, item, names, n)
-        both = {str(v) for v in forbidden or ()} & {str(v) for v in required or ()}
+        both = {str(v) for v in forbidden} & {str(v) for v in required}
         if both:
             raise InputError(f"required_features requires {sorted(both)[0]!r}, which "
                              "forbidden_features forbids; drop one of the two.")
@@ -139,7 +142,7 @@ class _RuleInputMixin:
             if not is_number(cost) or not 0 < float(cost) < np.inf:
                 raise InputError(f"feature_costs[{item!r}] must be a finite number > 0, "
                                  f"got {cost!r}.")
-        both = {str(v) for v in forbidden or ()} & {str(v) for v in costs}
+        both = {str(v) for v in forbidden} & {str(v) for v in costs}
         if both:
             raise InputError(f"feature_costs gives a cost to {sorted(both)[0]!r}, which "
                              "forbidden_features forbids; drop one of the two.")
@@ -150,6 +153,7 @@ class _RuleInputMixin:
         ``max_rules`` rules of ``max_degree_`` literals (or ``max_literals``) can hold, is
         refused before column generation."""
         required = getattr(self, "required_features", None)
+        required = [] if required is None else list(required)  # an array has no truth value
         if not required:
             return None
         groups = []
@@ -198,6 +202,7 @@ class _RuleInputMixin:
         forbidden = getattr(self, "forbidden_features", None)
         if forbidden is None:
             return A
+        forbidden = list(forbidden)  # read twice below: a generator once
         names = {str(v) for v in forbidden if isinstance(v, str)}
         positions = {int(v) for v in forbidden if not isinstance(v, str)}
         mask = np.array([str(lit.feature) in names

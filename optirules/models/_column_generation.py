@@ -56,7 +56,6 @@ import numpy as np
 from ..errors import InputError, OptirulesError
 from ._clauses import (
     Clause,
-    check_literal_costs,
     clause_coverage,
     clause_degrees,
     complexity_costs,
@@ -68,14 +67,15 @@ from ._pool_ip import (
     master_objective,
     prune_redundant,
 )
+from ._problem import ColumnGenerationOptions, RuleSetProblem, options_fields, problem_fields
 from ._pseudo_rows import pseudo_prices, pseudo_rows
 from .masters import FairnessRows, restricted_master
-from .options import MASTER_IPS
 
 __all__ = [
     "ColumnGenerationResult",
     "column_generation",
     "resolve_max_degree",
+    "solve_column_generation",
     "split_solver",
 ]
 
@@ -95,9 +95,8 @@ EXACT_EVERY = 5
 MAX_MISPRICINGS = 2
 
 
-def _milp_pricing(A: np.ndarray, y: np.ndarray, P: np.ndarray, duals: dict[str, Any],
-                  max_degree: int, solver: str, time_limit: float | None,
-                  pool: set[Clause], literal_costs: Any = None, required: Any = None
+def _milp_pricing(problem: RuleSetProblem, duals: dict[str, Any], solver: str,
+                  time_limit: float | None, pool: set[Clause]
                   ) -> tuple[list[tuple[Clause, float]], float, bool]:
     """Exact pricing by the MILP of :class:`~optirules.models.RulePricingModel`.
 
@@ -107,10 +106,13 @@ def _milp_pricing(A: np.ndarray, y: np.ndarray, P: np.ndarray, duals: dict[str, 
     from ..solvers import Status
     from ._pricing import RulePricingModel
 
-    model = RulePricingModel(A, y, P, duals["mu"], duals["lam"], max_degree,
-                             lambda0=duals["lambda0"], lambda1=duals["lambda1"],
-                             literal_costs=literal_costs, required=required,
-                             required_duals=duals.get("required_duals"))
+    pb = problem
+    model = RulePricingModel(pb.A, pb.y.astype(np.int64), pb.P, duals["mu"], duals["lam"],
+                             pb.max_degree, lambda0=duals["lambda0"],
+                             lambda1=duals["lambda1"], literal_costs=pb.literal_costs,
+                             required=[list(g) for g in pb.required] or None,
+                             required_duals=duals.get("required_duals"),
+                             conflicts=pb.conflicts)
     options = {"mip_abs_gap": 1e-10} if solver == "highs" else {}
     try:
         result = model.solve(solver, time_limit=time_limit, **options)
@@ -250,23 +252,42 @@ def _kappa(budget: float | None, lambda0: float, lambda1: float, z: float,
     return kappa
 
 
-def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
-                      complexity: float | None = None, lambda0: float = 0.0,
-                      lambda1: float = 0.0, max_degree: int = 3, pricing: str = "auto",
-                      exact_method: str = "auto", beam_width: int = 10, n_columns: int = 10,
-                      max_iter: int = 100, time_limit: float | None = None,
-                      pricing_time_limit: float | None = None,
-                      solver: str | Mapping[str, str] = "highs", master: str = "auto",
-                      mip_gap: float | None = 1e-6, random_seed: int | None = None,
-                      initial_clauses: Sequence[Clause] = (), master_ip: str = "milp",
-                      progress: Callable[[dict[str, Any]], None] | None = None,
-                      skip_ip: bool = False, ip_time_limit: float | None = None,
-                      backend: Any = "local", pricer: EnumerationPricer | None = None,
-                      tol: float = 0.0, smoothing: float = 0.0, max_rules: int | None = None,
-                      max_literals: int | None = None, groups: Any = None,
-                      fairness: str | None = None, fairness_tolerance: float = 0.0,
-                      literal_costs: Any = None, required: Any = None
-                      ) -> ColumnGenerationResult:
+def solve_column_generation(problem: RuleSetProblem,
+                            options: ColumnGenerationOptions | None = None, *,
+                            initial_clauses: Sequence[Clause] = (),
+                            progress: Callable[[dict[str, Any]], None] | None = None,
+                            pricer: EnumerationPricer | None = None) -> ColumnGenerationResult:
+    """Column generation for ``problem``, then the master IP over the pool.
+
+    The problem (data, penalties, every side constraint) and the options (how to solve it)
+    are the two values of :mod:`optirules.models` (:class:`RuleSetProblem`,
+    :class:`ColumnGenerationOptions`); :func:`column_generation` is the same run with their
+    fields as keywords, where every parameter is described.
+
+    Parameters
+    ----------
+    problem : RuleSetProblem
+        What to solve; the certificate is over its clauses.
+    options : ColumnGenerationOptions, optional
+        How; default ``ColumnGenerationOptions()``.
+    initial_clauses : sequence of clauses
+        Columns to start the pool with (e.g. the previous members', in the DRO loop; a
+        clause of conflicting literals is left out).
+    progress : callable, optional
+        Called with each history record.
+    pricer : EnumerationPricer, optional
+        A pricer prepared for ``problem.A`` and its conflicts, shared between runs.
+
+    Returns
+    -------
+    ColumnGenerationResult
+    """
+    return _ColumnGeneration(problem, ColumnGenerationOptions() if options is None
+                             else options, initial_clauses, progress, pricer).run()
+
+
+def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray,
+                      **settings: Any) -> ColumnGenerationResult:
     r"""Column generation for the weighted rule master, then the master IP over the pool.
 
     Parameters
@@ -277,121 +298,17 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         Labels (True = positive).
     P : array of shape (N,)
         Row weights (a pmf in the DRO paper).
-    complexity, lambda0, lambda1
-        Budget :math:`C` (``None``: no budget row) and penalty costs.
-    max_degree, pricing, exact_method, beam_width, n_columns, max_iter, time_limit
-        As for :class:`~optirules.learners.BooleanRuleSetClassifier` (``pricing="auto"``: exact enumeration
-        alone up to ``max_degree=2``; beam search first, then exact pricing when it finds
-        nothing, at degree 3 or with the pricing MILP).
-    pricing_time_limit, mip_gap, random_seed
-        As for :class:`~optirules.learners.BooleanRuleSetClassifier`.
-    solver : str or mapping, default "highs"
-        One name for every part, or ``{"lp": ..., "milp": ...}``: the LP solver of the
-        restricted master (it must return duals) and the MILP solver of the pricing MILP
-        and the master IP.
-    master : {"auto", "direct", "merged", "dual", "persistent", "rebuild"}, default "auto"
-        How the restricted master LP is held (:func:`restricted_master`).
-    initial_clauses : sequence of clauses
-        Columns to start the pool with (e.g. the previous members', in the DRO loop).
-    master_ip : {"milp", "auto", "branch_and_bound"}, default "milp"
-        ``"milp"``: the final master IP is :class:`RuleMasterModel` solved by ``solver``
-        (on HiGHS through ``highspy``); ``"branch_and_bound"``:
-        :func:`~optirules.models.branch_and_bound_master` (LP-based branch and bound over
-        the IP's dual LP in HiGHS); ``"auto"``: :func:`enumerate_master` when the budget
-        admits at most 3 clauses (``complexity < 8``), else branch and bound when the MILP
-        solver is HiGHS and the IP has at least ``BRANCH_AND_BOUND_ROWS`` merged label-1
-        rows, else the MILP.
-    progress : callable, optional
-        Called with each history record.
-    skip_ip : bool, default False
-        ``True``: no master IP when the incumbent (the local-search rule set, or the
-        restricted LP's solution rounded) is within ``mip_gap`` of the restricted LP's
-        optimum, which bounds the IP from below: the rule set is that incumbent, within
-        ``mip_gap`` of the optimum as the IP solver's would be (``ip_status`` "optimal
-        (incumbent within mip_gap of the LP bound)", ``info["ip_route"]`` "incumbent").
-        Among rule sets of equal objective it may differ from the solver's choice.  On a
-        master IP of at least ``RESTRICTED_IP_ROWS`` merged label-1 rows, the incumbent is
-        also sought by the IP over the restricted LP's 10 and 20 largest columns, each
-        followed by local search (``info["incumbent_source"]`` names the winner).
-    ip_time_limit : float, optional
-        Seconds for the master IP alone (within ``time_limit``).  When it stops the IP,
-        the rule set is the better of the IP solver's best solution and the incumbent
-        (the local-search rule set), with its gap to the certified bound reported.
-    backend : {"local", "dask"} or dask.distributed.Client, default "local"
-        Where exact enumeration pricing maps its row blocks
-        (:class:`~optirules.models.EnumerationPricer`); the same columns either way.
-    pricer : EnumerationPricer, optional
-        A pricer prepared for ``A`` (its row blocks, float copy, complement pairs), to share
-        between runs on the same literal matrix (the DRO loop's members); the caller closes
-        it.  Default: one prepared for this run.
-    tol : float, default 0.0
-        Stop column generation once the restricted LP value :math:`z` is within ``tol`` of
-        the certified bound :math:`\underline{z}` (module docstring):
-        :math:`z - \underline{z} \le \mathrm{tol} \cdot z`.  No clause can then lower the LP
-        by more than ``tol`` (relative), so the final gap stays certified
-        (``stop_reason`` "gap ...", ``converged`` False).  With beam search first at degree
-        3, exact enumeration also runs every ``EXACT_EVERY`` iterations in which the beam
-        found clauses, for a bound.  ``0``: column generation runs until pricing proves
-        that no improving clause exists (or ``max_iter``).
-    smoothing : float in [0, 1), default 0.0
-        Wentges' dual smoothing (Wentges 1997, "Weighted Dantzig-Wolfe decomposition for
-        linear mixed-integer programming", Int. Trans. Oper. Res. 4(2)): exact pricing runs
-        at :math:`\alpha \pi_c + (1 - \alpha) \pi` for the LP duals :math:`\pi` and the
-        duals :math:`\pi_c` of the best Lagrangian bound so far, :math:`\alpha` =
-        ``smoothing``, with ``pricing="auto"`` where beam search comes first (degree 3, or
-        the pricing MILP; exact pricing is then an occasional step for the bound).  Every
-        dual point in the box gives a valid bound, so the certificate is unchanged; the
-        bound rises faster where the LP duals oscillate (degenerate restricted masters).  A clause found there enters when it improves the LP at
-        :math:`\pi`; when none does (a mispricing), pricing runs again at :math:`\pi` (so
-        the proof of convergence is always at the LP's own duals), and after
-        ``MAX_MISPRICINGS`` of them the pricing after a failed beam search is done at
-        :math:`\pi` alone (near the optimum the smoothed points misprice; each costs a
-        second enumeration).  ``0``: plain column generation.
-    max_rules, max_literals : int, optional
-        At most this many clauses, at most this many literals in all: rows of the master
-        LP and IP (:class:`~optirules.models.RuleMasterModel`), whose duals
-        :math:`\nu \ge 0` pricing adds to :math:`\lambda_0` and :math:`\lambda_1`, so
-        exact pricing still proves the LP optimal and the bound stays certified
-        (:math:`\kappa` is at most the limit).  The master is then the direct or the
-        rebuilt one and the master IP the MILP (``master_ip="branch_and_bound"`` is
-        refused).
-    groups : array-like of shape (N,), optional
-        The protected attribute, one value per row (for ``fairness``).
-    fairness : {None, "equal_opportunity", "predictive_equality", "equalized_odds"}
-        Fairness rows of Lawless, Dash, Günlük and Wei ("Interpretable and Fair Boolean
-        Rule Sets via Column Generation", JMLR 24, 2023) in the master LP and IP: the
-        groups' miss rates of the label-1 rows (equal opportunity), their rates of covered
-        label-0 rows (predictive equality), or both (equalized odds) within
-        ``fairness_tolerance`` of each other.  The miss and cover indicators are exact by
-        one row per pair of a row and a clause covering it, added with the clause; a new
-        clause's pair rows have dual 0, so pricing is that of the plain master with the
-        label-0 rows priced :math:`P_i (1 - \sigma_i)` (:func:`row_prices`) and exact
-        pricing still proves the LP optimal.  The IP's rule set meets the rows exactly on
-        these rows; it is not pruned afterwards, the incumbent before the IP is the empty
-        rule set (always fair), smoothing is off, and the master is the direct or the
-        rebuilt one with the MILP master IP.
-    fairness_tolerance : float, default 0.0
-        The largest difference allowed between two groups' rates.
-    required : sequence of sequences of int, optional
-        Groups of literals (a required feature's literals), each of which the rule set
-        must use: a row :math:`\sum_{k \text{ uses } f} w_k \ge 1` of the master per group
-        (in the LP with an artificial column of cost ``big_m``; in the IP without), whose
-        dual is a bonus in pricing (the pricing MILP, with one binary per group, or the
-        enumeration, with one row per group; see ``literal_costs``).  The pool starts with
-        each group's single literals.  A master IP without a rule set
-        that meets every row (limits too tight) raises an error naming them.
-    literal_costs : array of shape (L,), optional
-        A cost > 0 per literal (:class:`~optirules.models.RuleMasterModel`): every term
-        that counts a clause's literals counts their costs, and :math:`\kappa` uses the
-        least cost.  Exact pricing stays exact: the pricing MILP
-        (:class:`~optirules.models.RulePricingModel`) takes the costs in its objective,
-        and the enumeration prices them as rows appended to the literal matrix -- one per
-        literal of cost :math:`c_j \ne 1`, all ones but at :math:`j`, priced
-        :math:`-(\lambda + \lambda_1)(c_j - 1)`, covered exactly by the clauses without
-        :math:`j` -- with the complexity part shifted by
-        :math:`(\lambda + \lambda_1) \sum_j (c_j - 1)`; a required group is one more
-        such row, all ones but at its literals, priced at its dual (the same for
-        ``required``).
+    **settings
+        The fields of :class:`RuleSetProblem` (``complexity``, ``lambda0``, ``lambda1``,
+        ``max_degree``, ``max_rules``, ``max_literals``, ``literal_costs``, ``required``,
+        ``conflicts``, ``groups``, ``fairness``, ``fairness_tolerance``) and of
+        :class:`ColumnGenerationOptions` (``pricing``, ``exact_method``, ``beam_width``,
+        ``n_columns``, ``max_iter``, ``tol``, ``smoothing``, ``time_limit``,
+        ``pricing_time_limit``, ``solver``, ``master``, ``mip_gap``, ``random_seed``,
+        ``master_ip``, ``skip_ip``, ``ip_time_limit``, ``backend``), each described there,
+        and the run's ``initial_clauses``, ``progress`` and ``pricer``
+        (:func:`solve_column_generation`).  An unknown name raises
+        :class:`~optirules.errors.InputError`.
 
     Returns
     -------
@@ -401,17 +318,19 @@ def column_generation(A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
         clauses with :math:`w_k > 0` in the final restricted LP), ``cg_time`` and
         ``ip_time``.
     """
-    return _ColumnGeneration(
-        A, y, P, complexity=complexity, lambda0=lambda0, lambda1=lambda1,
-        max_degree=max_degree, pricing=pricing, exact_method=exact_method,
-        beam_width=beam_width, n_columns=n_columns, max_iter=max_iter, time_limit=time_limit,
-        pricing_time_limit=pricing_time_limit, solver=solver, master=master, mip_gap=mip_gap,
-        random_seed=random_seed, initial_clauses=initial_clauses, master_ip=master_ip,
-        progress=progress, skip_ip=skip_ip, ip_time_limit=ip_time_limit, backend=backend,
-        pricer=pricer, tol=tol, smoothing=smoothing, max_rules=max_rules,
-        max_literals=max_literals, groups=groups, fairness=fairness,
-        fairness_tolerance=fairness_tolerance, literal_costs=literal_costs,
-        required=required).run()
+    run = {k: settings.pop(k) for k in ("initial_clauses", "progress", "pricer")
+           if k in settings}
+    fixed = {"literals", "labels", "sample_weight"}
+    unknown = set(settings) - (problem_fields() - fixed) - options_fields()
+    if unknown:
+        raise InputError(f"column_generation got unknown settings {sorted(unknown)}; the "
+                         f"problem takes {sorted(problem_fields() - fixed)} and the "
+                         f"options {sorted(options_fields())}.")
+    problem = RuleSetProblem(A, y, P, **{k: v for k, v in settings.items()
+                                         if k in problem_fields()})
+    options = ColumnGenerationOptions(**{k: v for k, v in settings.items()
+                                         if k in options_fields()})
+    return solve_column_generation(problem, options, **run)
 
 
 def _copy_duals(d: dict[str, Any]) -> dict[str, Any]:
@@ -424,47 +343,35 @@ class _ColumnGeneration:
     Lagrangian bound and its duals, and the steps -- iterate (solve the LP, price, add
     columns), certify (the bound at the final duals), then the master IP over the pool."""
 
-    def __init__(self, A: np.ndarray, y: np.ndarray, P: np.ndarray, *,
-                 complexity: float | None, lambda0: float, lambda1: float,
-                 max_degree: int, pricing: str, exact_method: str, beam_width: int,
-                 n_columns: int, max_iter: int, time_limit: float | None,
-                 pricing_time_limit: float | None, solver: str | Mapping[str, str],
-                 master: str, mip_gap: float | None, random_seed: int | None,
-                 initial_clauses: Sequence[Clause], master_ip: str,
-                 progress: Callable[[dict[str, Any]], None] | None, skip_ip: bool,
-                 ip_time_limit: float | None, backend: Any,
-                 pricer: EnumerationPricer | None, tol: float, smoothing: float,
-                 max_rules: int | None = None, max_literals: int | None = None,
-                 groups: Any = None, fairness: str | None = None,
-                 fairness_tolerance: float = 0.0, literal_costs: Any = None,
-                 required: Any = None) -> None:
+    def __init__(self, problem: RuleSetProblem, options: ColumnGenerationOptions,
+                 initial_clauses: Sequence[Clause] = (),
+                 progress: Callable[[dict[str, Any]], None] | None = None,
+                 pricer: EnumerationPricer | None = None) -> None:
         self.t_start = time.perf_counter()
-        if master_ip not in MASTER_IPS:
-            raise InputError(f"master_ip must be one of {MASTER_IPS}, got {master_ip!r}.")
-        self.max_rules, self.max_literals = max_rules, max_literals
-        self.fairness = fairness
-        if master_ip == "branch_and_bound" and (
-                (max_rules, max_literals) != (None, None) or fairness is not None):
+        self.problem, self.options = problem, options
+        pb, op = problem, options
+        if op.master_ip == "branch_and_bound" and (
+                (pb.max_rules, pb.max_literals) != (None, None) or pb.fairness is not None):
             raise InputError("master_ip='branch_and_bound' has no max_rules, max_literals or "
                              "fairness rows; use master_ip='milp' or 'auto'.")
-        if not (isinstance(tol, (int, float)) and math.isfinite(tol) and tol >= 0):
-            raise InputError(f"tol must be a finite number >= 0, got {tol!r}.")
-        if not (isinstance(smoothing, (int, float)) and 0 <= smoothing < 1):
-            raise InputError(f"smoothing must be a number in [0, 1), got {smoothing!r}.")
-        self.deadline = None if time_limit is None else self.t_start + float(time_limit)
-        self.y = np.asarray(y, dtype=bool)
-        self.A = np.ascontiguousarray(A, dtype=bool)
+        # the problem's parts and the options, read by the steps below and by PoolIP
+        self.A, self.y, self.P = pb.A, pb.y, pb.P
         self.y_int = self.y.astype(np.int64)
-        self.P = P
-        self.complexity, self.lambda0, self.lambda1 = complexity, lambda0, lambda1
-        self.max_degree, self.pricing, self.beam_width = max_degree, pricing, beam_width
-        self.n_columns, self.max_iter = n_columns, max_iter
-        self.pricing_time_limit, self.mip_gap = pricing_time_limit, mip_gap
-        self.random_seed, self.master_ip, self.progress = random_seed, master_ip, progress
-        self.skip_ip, self.ip_time_limit = skip_ip, ip_time_limit
-        self.backend, self.tol, self.smoothing = backend, tol, smoothing
-        self.literal_costs = check_literal_costs(literal_costs, np.shape(A)[1])
-        self.required = [sorted({int(j) for j in g}) for g in required or ()]
+        self.complexity, self.lambda0, self.lambda1 = pb.complexity, pb.lambda0, pb.lambda1
+        self.max_rules, self.max_literals = pb.max_rules, pb.max_literals
+        self.max_degree, self.fairness = pb.max_degree, pb.fairness
+        self.literal_costs = pb.literal_costs
+        self.required = [list(g) for g in pb.required]
+        self.conflicts = pb.conflict_index
+        self.deadline = None if op.time_limit is None else self.t_start + float(op.time_limit)
+        self.pricing, self.beam_width = op.pricing, op.beam_width
+        self.n_columns, self.max_iter = op.n_columns, op.max_iter
+        self.pricing_time_limit, self.mip_gap = op.pricing_time_limit, op.mip_gap
+        self.random_seed, self.master_ip, self.progress = op.random_seed, op.master_ip, progress
+        self.skip_ip, self.ip_time_limit = op.skip_ip, op.ip_time_limit
+        self.backend, self.tol, self.smoothing = op.backend, op.tol, op.smoothing
+        max_degree, fairness = pb.max_degree, pb.fairness
+        exact_method, pricing = op.exact_method, op.pricing
         self.use_milp = exact_method == "milp" or (exact_method == "auto" and max_degree > 3)
         # literal costs and required groups as rows of the enumeration (_pseudo_rows)
         self.costly = np.zeros(0, dtype=np.int64) if self.literal_costs is None else \
@@ -488,19 +395,17 @@ class _ColumnGeneration:
         # the MILP); where it is the pricer of every iteration, a mispriced smoothed point
         # costs a second enumeration per iteration
         self.smooth_pricing = pricing == "auto" and self.beam_first
-        self.lp_solver, self.solver = split_solver(solver)
-        self.master = restricted_master(self.A, self.y_int, P, initial_clauses,
-                                        complexity=complexity, lambda0=lambda0,
-                                        lambda1=lambda1, lp_solver=self.lp_solver,
-                                        master=master, max_rules=max_rules,
-                                        max_literals=max_literals, groups=groups,
-                                        fairness=fairness,
-                                        fairness_tolerance=fairness_tolerance,
-                                        literal_costs=literal_costs,
-                                        required=self.required or None)
+        self.lp_solver, self.solver = split_solver(op.solver)
+        # a clause of conflicting literals is no clause of the problem
+        initial_clauses = [c for c in initial_clauses
+                           if not self.conflicts.conflicting(tuple(c))]
+        self.master = restricted_master(self.A, self.y_int, self.P, initial_clauses,
+                                        lp_solver=self.lp_solver, master=op.master,
+                                        **pb.master_arguments())
         # the fairness rows' rates, to check the heuristic rule sets before the master IP
         self.fair = None if fairness is None else FairnessRows(
-            self.y, np.asarray(P, dtype=float), groups, fairness, fairness_tolerance)
+            self.y, np.asarray(self.P, dtype=float), pb.groups, fairness,
+            pb.fairness_tolerance)
         if n_pseudo and pricer is not None:  # its rows lack the pseudo rows: one of our own
             pricer = None
         self.own_pricer = pricer is None
@@ -509,9 +414,12 @@ class _ColumnGeneration:
             raise InputError(f"pricer was prepared for a {pricer.n_rows} x {pricer.n_lit} "
                              f"literal matrix, not this {self.A.shape[0]} x "
                              f"{self.A.shape[1]} one.")
+        if pricer is not None and not np.array_equal(pricer.conflicts.pairs, pb.conflicts):
+            raise InputError("pricer was prepared with other conflicting literals than the "
+                             "problem's; prepare it with conflicts=problem.conflicts.")
         self.pricer = pricer
         self.pool: set[Clause] = set(self.master.clauses_)
-        self.pos_weight = np.asarray(P, dtype=float)[self.y]
+        self.pos_weight = np.asarray(self.P, dtype=float)[self.y]
         self.history: list[dict[str, Any]] = []
         self.best_bound = -math.inf
         self.center: dict[str, Any] | None = None  # the duals of the best bound so far
@@ -539,9 +447,7 @@ class _ColumnGeneration:
             rem = self.remaining()
             if rem is not None:
                 tl = rem if tl is None else min(tl, rem)
-            return _milp_pricing(self.A, self.y_int, self.P, duals, self.max_degree,
-                                 self.solver, tl, self.pool, self.literal_costs,
-                                 self.required)
+            return _milp_pricing(self.problem, duals, self.solver, tl, self.pool)
         comp = [0.0] + [float(complexity_costs(d, duals["lam"], duals["lambda0"],
                                                duals["lambda1"])) for d in range(1, 4)]
         dl = (None if self.pricing_time_limit is None
@@ -551,7 +457,8 @@ class _ColumnGeneration:
         if self.pricer is None:  # prepared once per run (row blocks, float copy, pairs)
             A = self.A if not self.pseudo_count() else np.vstack(
                 [self.A, pseudo_rows(self.A.shape[1], self.costly, self.required)])
-            self.pricer = EnumerationPricer(A, backend=self.backend)
+            self.pricer = EnumerationPricer(A, backend=self.backend,
+                                            conflicts=self.problem.conflicts)
         v = row_prices(self.y, self.P, duals["mu"], duals.get("sigma"))
         if self.pseudo_count():  # literal costs and required groups as rows (_pseudo_rows)
             extra = np.zeros(0) if self.literal_costs is None else \
@@ -655,7 +562,8 @@ class _ColumnGeneration:
                                        sigma=duals.get("sigma"),
                                        literal_costs=self.literal_costs,
                                        required=self.required,
-                                       required_duals=duals.get("required_duals"))
+                                       required_duals=duals.get("required_duals"),
+                                       conflicts=self.problem.conflicts)
             cols = [(c, r) for c, r in cand if r < -RC_TOL and c not in self.pool]
         if not cols and self.pricing in ("exact", "auto"):
             used = "exact" if not used else "beam+exact"

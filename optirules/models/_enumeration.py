@@ -22,6 +22,7 @@ import numpy as np
 
 from ..errors import InputError
 from ._clauses import Clause
+from ._conflicts import ConflictIndex
 from ._enumeration_blocks import (
     _BLOCK_BYTES,
     _BLOCK_ENTRIES,
@@ -139,16 +140,22 @@ class EnumerationPricer:
         block in turn.  Larger blocks go faster; the clauses, reduced costs and bounds are
         the same up to rounding whatever the blocks (ties broken by the clause, tested
         against brute force with one row per block).
+    conflicts : array of shape (m, 2), optional
+        Pairs of literals no clause holds together
+        (``conflicts`` of :class:`~optirules.models.RuleSetProblem`): no clause holding one is
+        scored, returned or counted in the bound, which is then over the other clauses.
     """
 
     def __init__(self, literals: np.ndarray, *, block_rows: int | None = None,
                  backend: Any = "local", blas_threads: int | None = 1,
                  float_cache_bytes: int = _FLOAT_CACHE_BYTES, paired: bool = True,
-                 incremental: bool = True, max_pair_bytes: int = _PAIR_BYTES) -> None:
+                 incremental: bool = True, max_pair_bytes: int = _PAIR_BYTES,
+                 conflicts: Any = None) -> None:
         A = np.ascontiguousarray(literals, dtype=bool)
         if A.ndim != 2:
             raise InputError(f"the literal matrix must be 2-D, got shape {A.shape}.")
         self.n_rows, self.n_lit = A.shape
+        self.conflicts = ConflictIndex(conflicts, self.n_lit)
         self.incremental = bool(incremental)
         #: the previous call's prices, their negative parts, its sums, degree and the
         #: incremental calls since the sums were computed afresh
@@ -456,11 +463,16 @@ class EnumerationPricer:
                 r2 += comp[2]
                 invalid = _below(ra, cb, mono)
                 _mask(r2, ra, cb, mono, invalid)
+                clash = self.conflicts.mask(ra, cb)  # pairs no clause holds
+                if clash is not None:
+                    r2[clash] = np.inf
                 B = None
                 if deg >= 3:
                     B = _quadrant(Gnb, hnb[p0:p1], hnb[c0:], ctx["sn"], sx, sy)
                     B += comp[3]
                     _mask(B, ra, cb, mono, invalid)
+                    if clash is not None:
+                        B[clash] = np.inf
                     rm = B.min(axis=1)
                     ok = ra < n_lit
                     rowmin[ra[ok]] = np.minimum(rowmin[ra[ok]], rm[ok])
@@ -576,12 +588,16 @@ class EnumerationPricer:
         jobs, masks, coefs = [], [], []
         for t, j in enumerate(batch):
             bounds[t, : j + 1] = np.inf
+            bounds[t, self.conflicts.partners(j)] = np.inf  # no clause holds a pair of them
             part = np.flatnonzero(keep(bounds[t]))
             if part.size < 2:
                 continue
             if part.size <= whole:
                 mask = keep(comp[3] + self._bound_rows(ctx, part, part))
                 mask &= part[None, :] > part[:, None]
+                clash = self.conflicts.mask(part, part)
+                if clash is not None:
+                    mask &= ~clash
                 if not mask.any():
                     continue
                 job, coef = self._paired_job(j, part)
@@ -595,6 +611,9 @@ class EnumerationPricer:
                 rows = part[a: a + step]
                 mask = keep(comp[3] + self._bound_rows(ctx, rows, part))
                 mask &= part[None, :] > rows[:, None]
+                clash = self.conflicts.mask(rows, part)
+                if clash is not None:
+                    mask &= ~clash
                 if not mask.any():
                     continue
                 W = self._reduce(self._blocks.map(block_extensions, ctx["v"],
@@ -622,6 +641,8 @@ class EnumerationPricer:
             for (ja, jb), s in zip(pairs, sums):
                 vals = comp[3] + s
                 vals[[ja, jb]] = np.inf
+                vals[self.conflicts.partners(ja)] = np.inf
+                vals[self.conflicts.partners(jb)] = np.inf
                 order = np.argsort(vals, kind="stable")[:k]
                 clauses = [tuple(sorted((ja, jb, int(m)))) for m in order]
                 consider(clauses, vals[order])
@@ -695,7 +716,8 @@ class EnumerationPricer:
 def enumerate_pricing(A: np.ndarray, v: np.ndarray, comp: Sequence[float], max_degree: int, *,
                       k: int = 10, pool: set[Clause] | frozenset = frozenset(),
                       deadline: float | None = None, need_proof: bool = True,
-                      tol: float = RC_TOL) -> tuple[list[tuple[Clause, float]], float, bool]:
+                      tol: float = RC_TOL, conflicts: Any = None
+                      ) -> tuple[list[tuple[Clause, float]], float, bool]:
     r"""Exact pricing for clauses of at most 3 literals by (pruned) enumeration.
 
     The one-call form of :class:`EnumerationPricer` (see it for the bound and the method);
@@ -724,6 +746,8 @@ def enumerate_pricing(A: np.ndarray, v: np.ndarray, comp: Sequence[float], max_d
         bound then uses :math:`\min \beta`).
     tol : float
         A clause is returned only if :math:`r < -\mathrm{tol}`.
+    conflicts : array of shape (m, 2), optional
+        Pairs of literals no clause holds together (:class:`EnumerationPricer`).
 
     Returns
     -------
@@ -739,7 +763,7 @@ def enumerate_pricing(A: np.ndarray, v: np.ndarray, comp: Sequence[float], max_d
     if max_degree > 3:
         raise InputError("enumerate_pricing handles clauses of at most 3 literals; use the "
                          "pricing MILP (exact_method='milp') for larger max_degree.")
-    return EnumerationPricer(A).price(v, comp, max_degree, k=k, pool=pool, deadline=deadline,
-                                      need_proof=need_proof, tol=tol)
+    return EnumerationPricer(A, conflicts=conflicts).price(
+        v, comp, max_degree, k=k, pool=pool, deadline=deadline, need_proof=need_proof, tol=tol)
 
 

@@ -41,6 +41,7 @@ from ._clauses import (
     row_label,
     row_prices,
 )
+from ._conflicts import ConflictIndex
 from ._enumeration import blas_threads
 
 __all__ = ["RulePricingModel", "beam_search_pricing"]
@@ -52,7 +53,7 @@ class _PricingData:
     def __init__(self, A: Any, y: Any, sample_weight: Any, mu: Any, lam: Any,
                  max_degree: Any, lambda0: Any, lambda1: Any, exclude: Any,
                  sigma: Any = None, literal_costs: Any = None, required: Any = None,
-                 required_duals: Any = None) -> None:
+                 required_duals: Any = None, conflicts: Any = None) -> None:
         self.A = check_literal_matrix(A)
         n_rows, n_lit = self.A.shape
         self.y = check_labels(y, n_rows)
@@ -74,6 +75,7 @@ class _PricingData:
         self.required = list(required or ())
         self.required_duals = [] if required_duals is None else [float(r) for r in required_duals]
         self.v = row_prices(self.y, self.P, self.mu, sigma)
+        self.conflicts = ConflictIndex(conflicts, n_lit)
 
     def reduced_costs(self, clauses: list[Clause]) -> np.ndarray:
         return reduced_costs(self.A, self.y, clauses, self.mu, sample_weight=self.P,
@@ -142,6 +144,10 @@ class RulePricingModel(OptModel):
         Groups of literals (required features) and the duals :math:`\rho_f \ge 0` of
         their master rows: a binary :math:`u_f \le \sum_{j \in f} z_j` per group and
         :math:`-\rho_f u_f` in the objective (``uses[f]``).
+    conflicts : array of shape (m, 2), optional
+        Pairs of literals no clause holds together
+        (``conflicts`` of :class:`~optirules.models.RuleSetProblem`): :math:`z_a + z_b \le 1`
+        per pair (``no_conflict[a,b]``).
 
     Attributes
     ----------
@@ -166,11 +172,11 @@ class RulePricingModel(OptModel):
                  complexity_dual: float = 0.0, max_degree: int = 3, *, lambda0: float = 0.0,
                  lambda1: float = 0.0, exclude: Iterable[Iterable[Any]] | None = None,
                  literal_costs: Any = None, required: Any = None,
-                 required_duals: Any = None) -> None:
+                 required_duals: Any = None, conflicts: Any = None) -> None:
         self._data = _PricingData(literals, labels, sample_weight, cover_duals, complexity_dual,
                                   max_degree, lambda0, lambda1, exclude,
                                   literal_costs=literal_costs, required=required,
-                                  required_duals=required_duals)
+                                  required_duals=required_duals, conflicts=conflicts)
 
     @property
     def max_degree(self) -> int:
@@ -238,6 +244,13 @@ class RulePricingModel(OptModel):
                 doc="a group counts only if one of its literals is chosen")
             m.reduced_cost.expr = m.reduced_cost.expr - pyo.quicksum(
                 r * m.u[f] for f, _, r in groups)
+        if len(d.conflicts):
+            m.conflicts = pyo.Set(dimen=2, ordered=True, initialize=[
+                (literals[a], literals[b]) for a, b in d.conflicts.pairs.tolist()],
+                doc="pairs of literals no clause holds together")
+            m.no_conflict = pyo.Constraint(
+                m.conflicts, rule=lambda m, a, b: m.z[a] + m.z[b] <= 1,
+                doc="a clause holds at most one literal of a conflicting pair")
         m.max_degree = pyo.Constraint(
             expr=pyo.quicksum(m.z[j] for j in m.literals) <= d.max_degree)
         m.min_degree = pyo.Constraint(expr=pyo.quicksum(m.z[j] for j in m.literals) >= 1)
@@ -297,7 +310,8 @@ def beam_search_pricing(A: Any, y: Any, sample_weight: Any, mu: Any, lam: float 
                         beam_width: int = 10, k: int = 10,
                         exclude: Iterable[Iterable[Any]] | None = None,
                         sigma: Any = None, literal_costs: Any = None, required: Any = None,
-                        required_duals: Any = None) -> list[tuple[Clause, float]]:
+                        required_duals: Any = None,
+                        conflicts: Any = None) -> list[tuple[Clause, float]]:
     r"""Beam search for clauses of small reduced cost (a fast pricing heuristic).
 
     Level 1 scores every single literal; level ``d + 1`` extends each of the
@@ -333,6 +347,9 @@ def beam_search_pricing(A: Any, y: Any, sample_weight: Any, mu: Any, lam: float 
     required, required_duals : sequences, optional
         Required groups of literals and their duals (:class:`RulePricingModel`); the
         clauses returned are scored with them exactly.
+    conflicts : array of shape (m, 2), optional
+        Pairs of literals no clause holds together: a clause is never extended by a
+        literal that conflicts with one of its own.
 
     Returns
     -------
@@ -344,7 +361,7 @@ def beam_search_pricing(A: Any, y: Any, sample_weight: Any, mu: Any, lam: float 
                 value, (int, np.integer)) or value < 1:
             raise InputError(f"{name} must be an integer >= 1, got {value!r}.")
     d = _PricingData(A, y, sample_weight, mu, lam, max_degree, lambda0, lambda1, exclude,
-                     sigma, literal_costs, required, required_duals)
+                     sigma, literal_costs, required, required_duals, conflicts)
     with blas_threads(1):  # skinny products: one BLAS thread (see blas_threads)
         return _beam_search(d, beam_width, k)
 
@@ -387,6 +404,8 @@ def _beam_search(d: _PricingData, beam_width: int, k: int) -> list[tuple[Clause,
         valid = counts < cov.sum(axis=1, keepdims=True) - 0.5  # coverage must shrink
         for b, c in enumerate(beam):
             valid[b, list(c)] = False
+            for j in c:  # no literal that conflicts with one of the clause's own
+                valid[b, d.conflicts.partners(j)] = False
         flat = np.flatnonzero(valid.ravel())
         if flat.size == 0:
             break

@@ -83,9 +83,6 @@ def test_an_entry_naming_no_column_is_refused_before_any_work(bad):
         BooleanRuleSetClassifier(forbidden_features=bad).fit(X, y)
 
 
-@pytest.mark.xfail(strict=True, reason="needs the change to _rule_set_input.py of issue 40 "
-                   "item 8 (lists of the arrays before any truth test): remove this mark "
-                   "with it")
 @pytest.mark.parametrize("kind", [np.array, pd.Index])
 def test_an_array_or_index_of_columns_works_like_a_list(kind):
     """A numpy array or a pandas Index has no truth value: ``forbidden_features`` and

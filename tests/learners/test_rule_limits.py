@@ -139,7 +139,9 @@ def test_required_features_are_used_and_the_optimum_is_enumerated():
     assert {"r", "q"} <= used
     A = np.hstack([X.to_numpy() == 1, X.to_numpy() == 0])
     L = A.shape[1]
-    clauses = [(i,) for i in range(L)] + list(itertools.combinations(range(L), 2))
+    # no clause holds a column's two literals (x == 1 AND x == 0 never fires)
+    clauses = [(i,) for i in range(L)] + [c for c in itertools.combinations(range(L), 2)
+                                          if c[1] != c[0] + L // 2]
     groups = [{2, 6}, {1, 5}]  # r == 1, r == 0; q == 1, q == 0
     P = np.full(len(y), 1.0 / len(y))
     best = min(master_objective(A, y == 1, P, list(s), 0.0, 0.0)
