@@ -559,6 +559,24 @@ def _add_solvers(sub: Any) -> None:
     p.set_defaults(func=_cmd_solvers)
 
 
+#: where ``optirules demo`` writes without --output: a folder of its own (in .gitignore), so
+#: that a demo run from a checkout leaves nothing beside the sources
+DEMO_FOLDER = "optirules-demo"
+DEMO_OUTPUT = f"{DEMO_FOLDER}/optirules_demo.lp"
+
+
+def _make_demo_folder(args: argparse.Namespace) -> None:
+    """Create the demo's own folder when the demo writes there (its default --output)."""
+    from .errors import OutputError
+
+    if args.command != "demo" or args.output != DEMO_OUTPUT:
+        return
+    if os.path.lexists(DEMO_FOLDER) and not os.path.isdir(DEMO_FOLDER):
+        raise OutputError(f"{DEMO_FOLDER} is a file, and the demo writes into a folder of that "
+                          "name; move the file, or give --output another path.")
+    os.makedirs(DEMO_FOLDER, exist_ok=True)
+
+
 def _add_demo(sub: Any) -> None:
     """The ``demo`` command's arguments."""
     p = sub.add_parser(
@@ -581,8 +599,12 @@ def _add_demo(sub: Any) -> None:
                    help="wall-clock seconds for the fit (default: none, so the result does not "
                    "depend on the machine's speed); at the limit the incumbent and its gap "
                    "are shown")
-    p.add_argument("--output", default="optirules_demo.lp", help="model file (.lp or .mps)")
-    p.add_argument("--random-state", type=int, default=0)
+    p.add_argument("--output", default=DEMO_OUTPUT,
+                   help=f"model file, .lp or .mps; the model's JSON goes next to it (default "
+                   f"{DEMO_OUTPUT}: a folder of its own in the current folder, created when "
+                   "missing)")
+    p.add_argument("--random-state", type=int, default=0,
+                   help="seed of the train/test split and of the solver (default 0)")
     p.set_defaults(func=_cmd_demo)
 
 
@@ -694,6 +716,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         _check_numbers(args)  # before any work: numbers, then every output path
+        _make_demo_folder(args)
         _check_paths(args)
         return int(args.func(args) or 0)
     except OptirulesError as exc:

@@ -53,6 +53,43 @@ def test_demo_recovers_monks1_concept(tmp_path, capsys):
     assert read_model(path).objective == pytest.approx(objective, abs=1e-6)
 
 
+def test_demo_writes_into_a_folder_of_its_own(tmp_path, monkeypatch, capsys):
+    """Run as the README runs it (no --output), the demo writes its model and its JSON into
+    the folder optirules-demo/ of the current folder, created for it, and nothing beside it;
+    the folder is one git ignores."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["optirules-demo"]
+    folder = tmp_path / "optirules-demo"
+    assert sorted(p.name for p in folder.iterdir()) == ["optirules_demo.json",
+                                                        "optirules_demo.lp"]
+    assert str((folder / "optirules_demo.lp").resolve()) in out
+    assert main(["demo", "--method", "enumerate"]) == 0  # the folder exists: written again
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["optirules-demo"]
+
+
+def test_demo_folder_is_ignored_by_git():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    if not (root / ".git").exists():
+        pytest.skip("not a git checkout")
+    for path in ("optirules-demo/optirules_demo.lp", "optirules-demo/optirules_demo.json"):
+        proc = subprocess.run(["git", "check-ignore", "--no-index", "-q", path], cwd=root,
+                              timeout=60)
+        assert proc.returncode == 0, f"{path} is not ignored by .gitignore"
+
+
+def test_demo_refuses_a_file_where_its_folder_goes(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "optirules-demo").write_text("mine")
+    assert main(["demo"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "optirules-demo is a file" in err
+    assert (tmp_path / "optirules-demo").read_text() == "mine"
+
+
 def test_export_writes_readable_model(tmp_path, capsys):
     path = tmp_path / "master.mps"
     assert main(["export", str(path), "--dataset", "monks2_train", "--relax"]) == 0

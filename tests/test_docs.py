@@ -100,3 +100,38 @@ def test_user_guide_papers_and_notebooks_are_pages(site):
     for nb in notebooks:
         assert (site / "notebooks" / f"{nb.stem}.html").exists(), nb.name
     assert "Reyzin" in _text(site / "papers" / "boosting_parities.html")
+
+
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                 "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/index.md", "docs/tutorials.md",
+                                  "notebooks/README.md"])
+def test_pages_count_the_notebooks_there_are(page):
+    """Every 'N (teaching) notebooks' of the front pages is the number of notebooks in
+    notebooks/ (the site's toctree takes them all, so a page's count is the only place it
+    can be wrong)."""
+    import re
+
+    n = len(sorted((ROOT / "notebooks").glob("[0-9]*.py")))
+    text = (ROOT / page).read_text(encoding="utf-8")
+    counts = re.findall(r"\b(\w+) (?:teaching )?notebooks\b", text, flags=re.IGNORECASE)
+    counts = [c.lower() for c in counts if c.lower() in _NUMBER_WORDS or c.isdigit()]
+    if page != "notebooks/README.md":
+        assert counts, f"{page} does not count the notebooks"
+    for c in counts:
+        assert _NUMBER_WORDS.get(c, None) == n or c == str(n), (
+            f"{page} counts {c} notebooks, notebooks/ holds {n}")
+
+
+def test_readme_boosting_paragraph_names_the_default_weak_learner():
+    """The README's paragraph on boosting's defaults says which weak learner
+    BoostingClassifier() uses before it describes the CART option."""
+    from optirules.learners import BoostingClassifier
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    paragraph = text[text.index("Boosting defaults"):].split("\n\n")[0]
+    default = BoostingClassifier().weak_learner
+    assert f'`weak_learner="{default}"`' in paragraph
+    assert paragraph.index(f'"{default}"') < paragraph.index("CartLearner(size=16")
