@@ -51,7 +51,7 @@ from ._decision_list_json import (
     decision_list_to_doc,
 )
 from ._decision_list_osr import OSRResult, minimum_osr
-from ._decision_list_rules import AttributeTest, DecisionRule
+from ._decision_list_rules import AttributeTest, DecisionRule, fallback_note
 from ._decision_list_search import best_conjunction, grow_decision_list
 from ._decision_list_stats import (
     class_entropy,
@@ -668,10 +668,9 @@ class DecisionListClassifier(RulesTableMixin, JSONPersistenceMixin, TextMixin, C
         """
         return self._table_builder(self, X, y)
 
-
     def _condition(self, j: int, v: int) -> AttributeTest:
         feat = self.features_[j]
-        return AttributeTest(j, feat.name, int(v), feat.label(int(v)))
+        return AttributeTest(j, feat.name, int(v), feat.label(int(v)), feat.condition(int(v)))
 
     # ------------------------------------------------------------------ printing
     # (str: TextMixin; to_text takes stats, explain adds columns: both the list's own)
@@ -699,10 +698,8 @@ class DecisionListClassifier(RulesTableMixin, JSONPersistenceMixin, TextMixin, C
                 line += (f"    [covers {_count_text(rule.coverage)}, "
                          f"Laplace {rule.laplace:.4f}]")
             lines.append(line)
-        tail = "uncovered points: Minimum OSR, default rule in its two cases" \
-            if self.fallback == "min_osr" else "uncovered points: default rule"
         prefix = "ELSE " if self.rules_ else ""
-        lines.append(f"{prefix}DEFAULT {self.default_class_}    ({tail})")
+        lines.append(f"{prefix}DEFAULT {self.default_class_}    {fallback_note(self)}")
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ JSON

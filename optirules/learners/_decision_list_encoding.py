@@ -46,6 +46,26 @@ class _Feature:
     def label(self, code: int) -> str:
         return self.categories[code]
 
+    def condition(self, code: int) -> str:
+        """How the test ``name = label(code)`` prints: a category as it is (empty: the
+        test's default ``name = value``); an interval bin as the rule set prints thresholds,
+        with the cut values in full (``x <= c_1``, ``c_1 < x <= c_2``, ``x > c_k``), the
+        missing value as ``x is missing`` and the one bin of a column without cuts as
+        ``x is not missing``."""
+        if self.kind != "numeric":
+            return ""
+        name = self.name
+        if self.categories[code] == MISSING:
+            return f"{name} is missing"
+        cuts = [] if self.cuts is None else self.cuts
+        if not cuts:
+            return f"{name} is not missing"
+        if code == 0:
+            return f"{name} <= {_number(cuts[0])}"
+        if code == len(cuts):
+            return f"{name} > {_number(cuts[-1])}"
+        return f"{_number(cuts[code - 1])} < {name} <= {_number(cuts[code])}"
+
     def to_dict(self) -> dict:
         return {"name": self.name, "kind": self.kind, "categories": list(self.categories),
                 "cuts": None if self.cuts is None else [float(c) for c in self.cuts]}
@@ -54,6 +74,14 @@ class _Feature:
     def from_dict(cls, d: dict) -> _Feature:
         return cls(str(d["name"]), str(d["kind"]), [str(c) for c in d["categories"]],
                    None if d.get("cuts") is None else [float(c) for c in d["cuts"]])
+
+
+def _number(v: float) -> str:
+    """A cut value as the rule set's literals write thresholds (the shortest decimal that
+    reads back as the same number)."""
+    from ..data import Literal
+
+    return Literal("x", "<=", float(v)).to_string()[len("x <= "):]
 
 
 def _fmt_num(v: float) -> str:

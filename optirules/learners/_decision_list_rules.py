@@ -9,7 +9,7 @@ import numpy as np
 
 from ._decision_list_stats import laplace_accuracy
 
-__all__ = ["AttributeTest", "DecisionRule"]
+__all__ = ["AttributeTest", "DecisionRule", "fallback_note"]
 
 
 @dataclass(frozen=True)
@@ -18,16 +18,19 @@ class AttributeTest:
 
     It reads the decision list's value codes (one code per attribute), not raw data; an
     interval bin is one test here where :class:`optirules.data.Literal` would need two
-    (``x > c_i`` and ``x <= c_{i+1}``).
+    (``x > c_i`` and ``x <= c_{i+1}``).  ``label`` is the value as the encoding stores it
+    (``(c_i, c_{i+1}]`` for a bin); ``text``, when given, is how the test prints, as the
+    rule set prints thresholds (``c_i < x <= c_{i+1}``, ``x <= c_1``, ``x is missing``).
     """
 
     feature: int
     name: str
     value: int
     label: str
+    text: str = ""
 
     def __str__(self) -> str:
-        return f"{self.name} = {self.label}"
+        return self.text or f"{self.name} = {self.label}"
 
     def evaluate(self, codes: np.ndarray) -> np.ndarray:
         """Boolean mask of the rows of an encoded matrix that satisfy the test."""
@@ -76,3 +79,15 @@ class DecisionRule:
         for cond in self.conditions:
             mask &= cond.evaluate(codes)
         return mask
+
+
+def fallback_note(est: Any) -> str:
+    """What the printed list says, after its default entry, happens to a row no rule covers
+    (``fallback`` and ``osr_rows`` of the fitted list ``est``)."""
+    if est.fallback != "min_osr":
+        return "(a row no rule covers gets this default)"
+    rows = ("the training rows no rule covers" if est.osr_rows == "uncovered"
+            and np.asarray(est.uncovered_rows_).size else "all training rows")
+    return (f"(a row no rule covers gets a rule of its own, grown by Minimum OSR on {rows}; "
+            "this default only when its values are all missing or none of them occurs in "
+            "those rows)")

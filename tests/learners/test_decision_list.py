@@ -198,8 +198,10 @@ def test_list_built_as_documented_and_printed():
     assert clf.default_class_ == 0
     text = str(clf)
     assert text.splitlines()[:3] == ["IF color = blue THEN 0", "ELSE IF size = big THEN 1",
-                                     "ELSE DEFAULT 0    (uncovered points: Minimum OSR, "
-                                     "default rule in its two cases)"]
+                                     "ELSE DEFAULT 0    (a row no rule covers gets a rule "
+                                     "of its own, grown by Minimum OSR on the training rows "
+                                     "no rule covers; this default only when its values are "
+                                     "all missing or none of them occurs in those rows)"]
     np.testing.assert_array_equal(clf.predict(X), y)
     single = DecisionListClassifier(max_degree=2, min_coverage=1, max_rules=1).fit(
         X[X.color == "red"], y[X.color == "red"])
@@ -380,6 +382,52 @@ def test_numeric_quantile_bins():
     clf2 = DecisionListClassifier(n_bins=5).fit(np.c_[np.r_[np.zeros(70), np.ones(30)]],
                                                 np.r_[np.zeros(70), np.ones(30)])
     assert clf2.features_[0].cuts == [0.0]
+
+
+def test_numeric_tests_print_as_the_rule_set_prints_them():
+    """An interval bin prints as the rule set prints thresholds (``x <= a``, ``a < x <= b``,
+    ``x > b``, the numbers in full as the rule set writes them), the missing value as
+    ``x is missing`` and the one bin of a column without cuts as ``x is not missing``;
+    a category keeps ``name = value``."""
+    x = np.arange(1, 101, dtype=float)
+    owner = (np.arange(100) % 3 == 0).astype(float)
+    X = pd.DataFrame({"x": x / 3, "Home_owner": owner, "c": ["u", "v"] * 50})
+    y = ((x > 25) & (x <= 50)).astype(int)
+    clf = DecisionListClassifier(n_bins=4, max_degree=1, min_coverage=1).fit(X, y)
+    cuts = clf.features_[0].cuts
+    assert cuts == [25 / 3, 50 / 3, 75 / 3]
+    a, b, c = "8.333333333333334", "16.666666666666668", "25"  # in full, 25.0 as 25
+    assert [str(clf._condition(0, v)) for v in range(4)] == [
+        f"x <= {a}", f"{a} < x <= {b}", f"{b} < x <= {c}", f"x > {c}"]
+    assert [str(clf._condition(1, v)) for v in range(2)] == ["Home_owner <= 0",
+                                                            "Home_owner > 0"]
+    assert [str(clf._condition(2, v)) for v in range(2)] == ["c = u", "c = v"]
+    assert clf.to_text().splitlines()[:2] == [f"IF x <= {a} THEN 0",
+                                              f"ELSE IF {a} < x <= {b} THEN 1"]
+    assert "(-inf" not in clf.to_text() and "inf)" not in clf.to_text()
+    # what explain writes is the printed rule
+    assert clf.explain(X.iloc[[30]])["text"][0] == f"IF {a} < x <= {b} THEN 1"
+    # a column with NaN: its missing value; a column of NaN only: no cuts
+    nan = X.assign(x=np.where(x % 10 == 0, np.nan, x), e=np.nan)
+    fit = DecisionListClassifier(n_bins=4, max_degree=1).fit(nan, y)
+    assert str(fit._condition(0, fit.features_[0].missing_code)) == "x is missing"
+    assert [str(fit._condition(3, v)) for v in range(2)] == ["e is not missing",
+                                                            "e is missing"]
+
+
+@pytest.mark.parametrize("params, footer", [
+    ({}, "(a row no rule covers gets a rule of its own, grown by Minimum OSR on the "
+         "training rows no rule covers; this default only when its values are all missing "
+         "or none of them occurs in those rows)"),
+    ({"osr_rows": "all"}, "(a row no rule covers gets a rule of its own, grown by Minimum "
+                          "OSR on all training rows; this default only when its values are "
+                          "all missing or none of them occurs in those rows)"),
+    ({"fallback": "default"}, "(a row no rule covers gets this default)"),
+])
+def test_the_default_line_says_what_a_row_no_rule_covers_gets(params, footer):
+    X, y = _color_size_data()
+    clf = DecisionListClassifier(max_degree=2, min_coverage=1, **params).fit(X, y)
+    assert clf.to_text().splitlines()[-1] == f"ELSE DEFAULT 0    {footer}"
 
 
 def test_missing_values_are_a_category_and_categorical_features_option():
@@ -836,7 +884,7 @@ def test_numeric_nan_gets_an_is_missing_test_and_no_threshold_test(fallback):
                 assert cond.evaluate(codes)[nan].all() == (cond.label == "?")
                 assert not (cond.label != "?" and cond.evaluate(codes)[nan].any())
     missing_rules = [r for r, rule in enumerate(clf.rules_)
-                     if [str(c) for c in rule.conditions] == ["a = ?"]]
+                     if [str(c) for c in rule.conditions] == ["a is missing"]]
     assert missing_rules, clf.to_text()
     r = missing_rules[0]
     _, rule_idx, _ = clf._classify(X)
