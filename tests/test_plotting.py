@@ -140,7 +140,7 @@ def test_rule_coverage_of_a_dro_ensemble_shows_used_members(dro, data):
     n_rules = sum(len(dro.members_[k]) for k in used)
     assert np.asarray(ax.images[0].get_array()).shape == (n_rules, len(y))
     labels = [t.get_text() for t in ax.get_yticklabels()]
-    assert all(any(lab.startswith(f"h{k + 1}: ") for k in used) for lab in labels)
+    assert all(any(lab.startswith(f"member {k + 1}: ") for k in used) for lab in labels)
 
 
 def test_rule_coverage_of_a_decision_list_is_first_match():

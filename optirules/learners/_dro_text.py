@@ -49,12 +49,22 @@ class _DROTextMixin(TextMixin):
 
     def _text(self) -> str:
         """``to_text``: the ensemble, a header line, then the members with positive weight,
-        one a line, with its weight and rule, then the input summary."""
+        one a line, with its weight and rule, then how many members of weight 0 are left
+        out (when some are), then the input summary.  Member ``k`` is ``members_[k - 1]``,
+        as in ``explain``, ``rules_table`` and the plots."""
         pos = json_scalar(self.classes_[1])
         lines = [f"predict {pos!r} if the weighted vote F(x) >= 1/2 "
                  f"(cost {self.complexity_} of budget {self.complexity}):"]
         for k in np.flatnonzero(self.weights_):
             lines.append(f"  v = {self.weights_[k]:.4f}  member {k + 1}: {self.members_[k]}")
+        hidden = np.flatnonzero(np.asarray(self.weights_) == 0)
+        if hidden.size:
+            many = hidden.size != 1
+            lines.append(f"  ({hidden.size} of the {len(self.members_)} members "
+                         f"ha{'ve' if many else 's'} weight 0 and {'are' if many else 'is'} "
+                         f"not shown: member{'s' * many} "
+                         f"{', '.join(str(k + 1) for k in hidden)}; "
+                         "member k is members_[k - 1])")
         summary = getattr(self, "input_summary_", "")
         return "\n".join(lines + ([summary] if summary else []))
 

@@ -23,8 +23,9 @@ decision list, their cross-validated forms and their one-vs-rest fits) answers
 ``recall``
     The share of the rows of ``class`` that the rule covers (NaN without such rows).
 
-The DRO ensemble adds ``member`` (the index into ``members_``) and ``weight`` (the member's
-weight ``weights_[member]``) before ``rule``; the rule set adds ``score`` after
+The DRO ensemble adds ``member`` (the member's number ``k``: ``members_[k - 1]``, numbered
+as ``print``, ``explain`` and the plots number it) and ``weight`` (its weight
+``weights_[k - 1]``) before ``rule``, and has no row for a member of weight 0; the rule set adds ``score`` after
 ``recall``: the smoothed training precision its ``predict_proba`` uses
 (:mod:`optirules.learners._scores`).
 
@@ -241,7 +242,8 @@ def dro_table(model: Any, X: Any = None, y: Any = None, *,
               require: bool = True) -> pd.DataFrame:
     """The table of a :class:`~optirules.learners.DRORuleEnsembleClassifier`: one row per
     rule of every member with a positive weight (a member without rules: one row
-    ``FALSE``), members in the order of ``members_``."""
+    ``FALSE``), members in the order of ``members_``, ``member`` ``k`` for
+    ``members_[k - 1]``."""
     if getattr(model, "_is_one_vs_rest", lambda: False)():
         return _one_vs_rest(model, X, y, require, dro_table)
     check_fitted(model, "weights_")
@@ -251,13 +253,13 @@ def dro_table(model: Any, X: Any = None, y: Any = None, *,
     for k in used:
         rules = model.members_[k].rules
         for m, r in enumerate(rules):
-            member.append(k)
+            member.append(k + 1)
             weight.append(float(model.weights_[k]))
             text.append(str(r))
             n_lit.append(len(r))
             where.append((k, m))
         if not rules:
-            member.append(k)
+            member.append(k + 1)
             weight.append(float(model.weights_[k]))
             text.append("FALSE")
             n_lit.append(0)
@@ -415,7 +417,10 @@ def _header(model: Any, table: pd.DataFrame) -> str:
                 f"({len(classes)} classes)")
     elif hasattr(model, "weights_"):
         n_used = int(np.count_nonzero(model.weights_))
-        what = (f"class {json_scalar(classes[1])!r}: {n_used} members, {len(table)} rules, "
+        n_all = len(model.weights_)
+        members = (f"{n_used} members" if n_used == n_all else
+                   f"{n_used} of {n_all} members (those of weight 0 not shown)")
+        what = (f"class {json_scalar(classes[1])!r}: {members}, {len(table)} rules, "
                 "predicts it where the weighted vote is at least 1/2")
     else:
         target = json_scalar(getattr(model, "target_class_", classes[1]))

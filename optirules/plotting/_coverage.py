@@ -33,7 +33,7 @@ def _coverage(model: Any, X: Any, who: str) -> tuple[np.ndarray, list[str], list
             if weights[k] <= 0:
                 continue
             blocks.append(np.asarray(member.fired(X), dtype=bool).T)
-            names += [f"h{k + 1}: {r}" for r in member]
+            names += [f"member {k + 1}: {r}" for r in member]  # members_[k], as printed
         cover = np.vstack(blocks) if blocks else np.zeros((0, len(X)), dtype=bool)
         return cover, names, [classes[-1]] * len(names)
     raise _lacks("plot_rule_coverage", who, model)
@@ -92,7 +92,8 @@ def plot_rule_coverage(model: Any, X: Any, y: Any, ax: Any = None, *,
         :class:`~optirules.learners.DecisionListClassifier` (a row is covered by the
         first rule that fires, as ``explain`` says), or a
         :class:`~optirules.learners.DRORuleEnsembleClassifier` (the rules of the members
-        with positive weight, named ``h<k>: ...``); a cross-validated learner
+        with positive weight, named ``member k: ...`` for ``members_[k - 1]``, as
+        ``print`` and ``rules_table`` number them); a cross-validated learner
         (:class:`~optirules.learners.BooleanRuleSetCV`,
         :class:`~optirules.learners.DecisionListCV`) draws its ``best_estimator_``.  A
         one-vs-rest model (rule set or DRO ensemble over ``K > 2`` classes) draws one panel

@@ -485,6 +485,35 @@ def test_export_model_files_read_back_to_the_fit_s_optima(fitted, tmp_path, suff
         back.export_model(tmp_path / f"b{suffix}")
 
 
+def test_members_are_numbered_alike_everywhere_and_the_hidden_ones_are_counted():
+    """Member k is members_[k - 1] in print, explain, rules_table and the coverage plot;
+    the text says how many members of weight 0 it leaves out, and which."""
+    import re
+
+    X, y = noisy_data(seed=1)
+    est = DRORuleEnsembleClassifier(complexity=12, random_state=0).fit(X, y)
+    used, hidden = np.flatnonzero(est.weights_), np.flatnonzero(est.weights_ == 0)
+    assert hidden.size and used.size > 1  # the fit leaves a member out
+    text = str(est)
+    shown = [int(m) for m in re.findall(r"member (\d+): ", text)]
+    assert shown == [k + 1 for k in used]
+    names = ", ".join(str(k + 1) for k in hidden)
+    many = len(hidden) != 1
+    assert text.splitlines()[len(used) + 1] == (
+        f"  ({len(hidden)} of the {len(est.members_)} members ha{'ve' if many else 's'} "
+        f"weight 0 and {'are' if many else 'is'} not shown: member{'s' * many} {names}; "
+        "member k is members_[k - 1])")
+    table = est.rules_table()
+    assert sorted(set(table["member"])) == shown
+    for k in used:
+        rows = table[table["member"] == k + 1]
+        assert list(rows["rule"]) == [str(r) for r in est.members_[k].rules]
+        assert (rows["weight"] == est.weights_[k]).all()
+    for line in est.explain(X)["text"]:
+        for number, weight in re.findall(r"member (\d+) \(v = ([0-9.]+)\)", line):
+            assert f"{est.weights_[int(number) - 1]:.4f}" == weight
+
+
 def test_json_round_trip_gives_identical_votes(tmp_path):
     import pandas as pd
 

@@ -174,7 +174,7 @@ def test_dro_rows_carry_member_weights_and_match_a_direct_count(dro, heart):
     table = dro.rules_table(X, y)
     _check_columns(table, ("member", "weight"))
     used = np.flatnonzero(dro.weights_)
-    assert sorted(set(table["member"])) == list(used)
+    assert sorted(set(table["member"])) == [k + 1 for k in used]  # member k: members_[k-1]
     per_member = table.groupby("member")["weight"].agg(["first", "nunique"])
     assert (per_member["nunique"] == 1).all()
     assert per_member["first"].sum() == pytest.approx(dro.weights_.sum())
@@ -184,7 +184,7 @@ def test_dro_rows_carry_member_weights_and_match_a_direct_count(dro, heart):
         assert table.loc[row, "weight"] == dro.weights_[k]
         for rule in dro.members_[k].rules:
             support, precision, recall = _direct(rule.evaluate(X), positive)
-            assert table.loc[row, "member"] == k
+            assert table.loc[row, "member"] == k + 1
             assert table.loc[row, "rule"] == str(rule)
             assert table.loc[row, "support"] == support
             assert table.loc[row, "precision"] == pytest.approx(precision)
