@@ -70,6 +70,7 @@ from optirules.learners._boosting import (
     madaboost_weights,
     smoothboost_measure,
 )
+from optirules.learners._boosting_sql import ROUNDS_PER_QUERY, float32_cut
 from optirules.learners._checks import class_sample_weight, table_kind, validate_params
 from optirules.learners._decision_list import (
     AUTO_MIN_COVERAGE_DIVISOR,

@@ -49,6 +49,7 @@ from ._boosting_rules import (
     madaboost_weights,
     smoothboost_measure,
 )
+from ._boosting_sql import boosting_columns, boosting_query
 from ._boosting_text import (
     boosting_dict,
     boosting_text,
@@ -77,6 +78,8 @@ from ._checks import (
     validate_params,
 )
 from ._multiclass import OneVsRestMixin, check_label_shape, one_vs_rest
+from ._rules_table import RulesTableMixin, boosting_table
+from ._sql import SQLMixin
 from ._text import TextMixin
 
 __all__ = ["BoostingClassifier", "hypothesis_text", "madaboost_weights", "smoothboost_measure",
@@ -84,8 +87,8 @@ __all__ = ["BoostingClassifier", "hypothesis_text", "madaboost_weights", "smooth
 
 
 @one_vs_rest
-class BoostingClassifier(OneVsRestMixin, _BoostingJSONMixin, TextMixin, ClassifierMixin,
-                         BaseEstimator):
+class BoostingClassifier(RulesTableMixin, OneVsRestMixin, _BoostingJSONMixin, TextMixin,
+                         ClassifierMixin, SQLMixin, BaseEstimator):
     """Boosting with stumps, literals, sparse parities or CART trees (Reyzin; Long and Servedio).
 
     Let ``D_1`` be the initial distribution (uniform, or proportional to
@@ -255,6 +258,8 @@ class BoostingClassifier(OneVsRestMixin, _BoostingJSONMixin, TextMixin, Classifi
     >>> clf.score(X, y)
     1.0
     """
+
+    _table_builder = staticmethod(boosting_table)
 
     _parameter_constraints: dict = {
         "booster": [StrOptions(set(BOOSTERS))],
@@ -557,9 +562,10 @@ class BoostingClassifier(OneVsRestMixin, _BoostingJSONMixin, TextMixin, Classifi
         # by the sum of the classes' scores)
         return np.column_stack([expit(-2.0 * F), expit(2.0 * F)])
 
-    def _votes(self) -> list[tuple[float, str, int]]:
-        """The distinct hypotheses as ``(summed vote, text, first round)``, largest vote
-        first (a hypothesis chosen in several rounds votes with the sum of its votes)."""
+    def _votes(self) -> list[tuple[float, str, int, Any]]:
+        """The distinct hypotheses as ``(net vote, text, first round, hypothesis)``, largest
+        vote first (a hypothesis chosen in several rounds votes with the sum of its votes, a
+        hypothesis and its negation with the difference: ``_boosting_text.distinct_votes``)."""
         return distinct_votes(self)
 
     # ------------------------------------------------------------------ text and JSON
@@ -577,6 +583,40 @@ class BoostingClassifier(OneVsRestMixin, _BoostingJSONMixin, TextMixin, Classifi
         """Per row, the hypotheses voting -1 and +1, with their votes, largest first (the
         ``rules`` of ``explain``: those that voted for the prediction)."""
         return decision_support(self, X)
+
+    # (to_sql: SQLMixin, through these two hooks; the SQL: _boosting_sql)
+    def _sql_columns(self) -> list[str]:
+        """The input columns this binary booster's hypotheses read, checked for SQL."""
+        return boosting_columns(self)[1]
+
+    def _sql_query(self, parts: list[Any], rows: str, kept: list[str], labels: list[str],
+                   column: str, dialect: str) -> str:
+        """``to_sql``'s SELECT of the vote of ``parts`` (this booster or its
+        ``estimators_``) over ``rows``."""
+        return boosting_query(parts, rows, kept, labels, column, dialect)
+
+    def rules_table(self, X: Any = None, y: Any = None) -> Any:
+        """A DataFrame, one row per line of ``to_text`` (a distinct hypothesis, a
+        hypothesis and its negation as one; one-vs-rest: one block per class):
+        ``class`` (the class it votes for where the condition of its text holds),
+        ``vote`` (its net vote), ``rule``, ``n_literals``, ``support``, ``precision``,
+        ``recall`` (``optirules.learners._rules_table``).
+
+        The booster keeps no training rows: without ``X`` and ``y`` the statistics are NaN.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), optional
+            Rows to count support, precision and recall on.
+        y : array-like of shape (n_samples,), optional
+            Their labels, given with ``X``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per distinct hypothesis, largest vote first.
+        """
+        return self._table_builder(self, X, y)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able summary: booster, classes, votes and hypotheses.

@@ -1,12 +1,13 @@
 """A fitted rule model as a table: ``rules_table(X=None, y=None)`` and ``_repr_html_``.
 
 Every rule model of :mod:`optirules.learners` (the rule set, the DRO ensemble, the
-decision list, their cross-validated forms and their one-vs-rest fits) answers
+decision list, boosting, their cross-validated forms and their one-vs-rest fits) answers
 ``rules_table`` with a :class:`pandas.DataFrame` of one row per rule and these columns:
 
 ``class``
     The class the rule speaks for: the rule set's and the DRO ensemble's ``classes_[1]``
-    (one-vs-rest: the class of the block), a decision-list entry's predicted class.  A rule
+    (one-vs-rest: the class of the block), a decision-list entry's predicted class, the
+    class a boosting hypothesis votes for where its condition holds.  A rule
     set with ``target_class`` speaks for that class; a CNF rule set (``form="cnf"``) has
     a row per clause, which speaks for the other class where it fails
     (:func:`rule_set_table`).
@@ -25,7 +26,9 @@ decision list, their cross-validated forms and their one-vs-rest fits) answers
 
 The DRO ensemble adds ``member`` (the member's number ``k``: ``members_[k - 1]``, numbered
 as ``print``, ``explain`` and the plots number it) and ``weight`` (its weight
-``weights_[k - 1]``) before ``rule``, and has no row for a member of weight 0; the rule set adds ``score`` after
+``weights_[k - 1]``) before ``rule``, and has no row for a member of weight 0; boosting
+adds ``vote`` (a distinct hypothesis' net vote) before ``rule``, one row per line of its
+text (:func:`boosting_table`); the rule set adds ``score`` after
 ``recall``: the smoothed training precision its ``predict_proba`` uses
 (:mod:`optirules.learners._scores`).
 
@@ -34,7 +37,8 @@ stored: the rule set's ``rule_support_`` and ``rule_precision_`` (weighted by
 ``sample_weight`` when the fit had one; its ``recall`` needs the fit's own data and is NaN
 on a model loaded from JSON), the decision list's class counts per entry, the DRO
 ensemble's training rows (a fitted ensemble; one loaded from JSON or chosen on an inner
-split without refit stores none, and then asks for ``X`` and ``y``).  With ``X`` and
+split without refit stores none, and then asks for ``X`` and ``y``); boosting keeps no
+training rows, and its statistics without ``X`` and ``y`` are NaN.  With ``X`` and
 ``y``: plain row counts on that data, ``X`` checked as ``predict`` checks it and ``y``
 holding one of ``classes_`` per row.
 """
@@ -53,8 +57,8 @@ from ..errors import InputError, NotFittedError
 from ._checks import check_fitted
 from ._json import json_scalar
 
-__all__ = ["TABLE_COLUMNS", "rule_set_table", "dro_table", "decision_list_table", "cv_table",
-           "rules_html", "rules_mimebundle", "known_labels"]
+__all__ = ["TABLE_COLUMNS", "rule_set_table", "dro_table", "boosting_table",
+           "decision_list_table", "cv_table", "rules_html", "rules_mimebundle", "known_labels"]
 
 #: the columns every ``rules_table`` has, in this order (learners insert their own)
 TABLE_COLUMNS = ("class", "rule", "n_literals", "support", "precision", "recall")
@@ -132,9 +136,10 @@ def _is_class(y: np.ndarray, label: Any) -> np.ndarray:
 
 def _frame(columns: dict[str, Any], front: tuple[str, ...] = TABLE_COLUMNS) -> pd.DataFrame:
     frame = pd.DataFrame(columns)
-    order = [c for c in ("class", "member", "weight") if c in frame] + \
+    lead = ("member", "weight", "vote")
+    order = [c for c in ("class", *lead) if c in frame] + \
         [c for c in front[1:] if c in frame] + \
-        [c for c in frame if c not in front and c not in ("member", "weight")]
+        [c for c in frame if c not in front and c not in lead]
     frame = frame[order]
     frame["n_literals"] = frame["n_literals"].astype(int)
     for c in ("support", "precision", "recall"):
@@ -324,6 +329,50 @@ def _dro_training_rows(model: Any) -> tuple[np.ndarray, np.ndarray] | None:
     return A, yk
 
 
+# ---------------------------------------------------------------------- boosting
+def boosting_table(model: Any, X: Any = None, y: Any = None, *,
+                   require: bool = True) -> pd.DataFrame:
+    """The table of a :class:`~optirules.learners.BoostingClassifier`: one row per line of
+    its text (a distinct hypothesis, with a hypothesis and its negation as one), largest
+    vote first, with ``vote`` (its net vote) before ``rule``.  ``class`` is the class the
+    hypothesis votes for where the condition of its text holds (``x > t -> +1 else -1``:
+    ``classes_[1]``; ``c == a -> -1 else +1``, ``always -1``: ``classes_[0]``), and
+    ``support``, ``precision`` and ``recall`` count the rows where it does.  The booster
+    keeps no training rows: without ``X`` and ``y`` the statistics are NaN."""
+    if getattr(model, "_is_one_vs_rest", lambda: False)():
+        return _one_vs_rest(model, X, y, require, boosting_table)
+    check_fitted(model, "hypotheses_")
+    from ._boosting_text import condition_side
+
+    votes = model._votes()
+    literal_names = model.binarizer_ is not None and model.feature_names_ is not None
+    sides = [condition_side(h, literal_names) for _, _, _, h in votes]
+    labels = [json_scalar(model.classes_[1 if s > 0 else 0]) for s in sides]
+    out: dict[str, Any] = {
+        "class": labels, "vote": [float(v) for v, _, _, _ in votes],
+        "rule": [text for _, text, _, _ in votes],
+        "n_literals": [_n_tests(h) for _, _, _, h in votes],
+    }
+    if _check_pair(X, y):
+        Xb = model._raw_scores(X)
+        yy = known_labels(y, model.classes_, Xb.shape[0])
+        covered = np.zeros((Xb.shape[0], len(votes)), dtype=bool)
+        for j, ((_, _, _, h), s) in enumerate(zip(votes, sides)):
+            covered[:, j] = np.asarray(h.predict(Xb)) == s
+        hit = np.column_stack([_is_class(yy, c) for c in labels]) if labels else covered
+        out["support"], out["precision"], out["recall"] = _stats(covered, hit)
+    else:
+        out["support"] = out["precision"] = out["recall"] = np.full(len(votes), np.nan)
+    return _frame(out)
+
+
+def _n_tests(h: Any) -> int:
+    """The conditions a weak hypothesis tests: a tree's inner nodes, else its columns."""
+    if getattr(h, "kind", "") == "tree":
+        return int(np.sum(np.asarray(h.children_left) >= 0))
+    return int(np.asarray(h.columns()).size)
+
+
 # ---------------------------------------------------------------------- decision list
 def decision_list_table(model: Any, X: Any = None, y: Any = None, *,
                         require: bool = True) -> pd.DataFrame:
@@ -415,6 +464,9 @@ def _header(model: Any, table: pd.DataFrame) -> str:
     elif hasattr(model, "default_counts_"):
         what = (f"{len(table) - 1} rules then DEFAULT {json_scalar(model.default_class_)} "
                 f"({len(classes)} classes)")
+    elif hasattr(model, "alphas_"):
+        what = (f"{model.booster}, predicts {json_scalar(classes[1])!r} where the sum of the "
+                f"votes is positive; {len(table)} distinct hypotheses")
     elif hasattr(model, "weights_"):
         n_used = int(np.count_nonzero(model.weights_))
         n_all = len(model.weights_)
@@ -445,7 +497,7 @@ def rules_html(model: Any, table: Callable[[], pd.DataFrame]) -> str:
         from sklearn.utils import estimator_html_repr
 
         return estimator_html_repr(model)
-    show = [c for c in ("class", "member", "weight", "rule", "support", "precision")
+    show = [c for c in ("class", "member", "weight", "vote", "rule", "support", "precision")
             if c in frame]
     head = "".join(f"<th>{html.escape(c)}</th>" for c in show)
     body = []
@@ -455,6 +507,8 @@ def rules_html(model: Any, table: Callable[[], pd.DataFrame]) -> str:
             v = row[c]
             if c == "support":
                 text = _number(float(v), 0)
+            elif c == "vote":
+                text = f"{float(v):+.4f}"
             elif c in ("precision", "weight"):
                 text = _number(float(v), 3 if c == "precision" else 4)
             else:

@@ -1,5 +1,5 @@
-"""Fitted rules as SQL: ``to_sql(table, dialect)`` of the rule set, the DRO ensemble and the
-decision list, so that predictions run where the data lives.
+"""Fitted rules as SQL: ``to_sql(table, dialect)`` of the rule set, the DRO ensemble, the
+decision list and boosting, so that predictions run where the data lives.
 
 :class:`SQLMixin` gives the learners (and their cross-validated forms, through
 ``best_estimator_``) one method, :meth:`SQLMixin.to_sql`, which returns the text of one
@@ -27,7 +27,8 @@ value codes):
   AND and OR of literals only, so an unknown (NULL) literal counts as a false one; the DRO
   vote :math:`F(x) = \\sum_k v_k h_k(x)` is
   summed in the members' order, as ``decision_function`` sums it, so the same doubles are
-  compared with the same cut.
+  compared with the same cut; boosting's vote :math:`F(x) = \\sum_t \\alpha_t h_t(x)` is
+  summed round by round the same way (:mod:`optirules.learners._boosting_sql`).
 
 Not written as SQL (refused with an :class:`~optirules.errors.InputError` before any work):
 the decision list's Minimum OSR fallback (it grows a tree on the training rows for each
@@ -335,7 +336,10 @@ def _decision_list_sql(est: Any, dialect: str, indent: str) -> str:
 
 # ============================================================================= checks
 def _kind(est: Any) -> str:
-    """``"decision_list"``, ``"dro"`` or ``"rule_set"`` by the fitted attributes."""
+    """``"decision_list"``, ``"dro"``, ``"boosting"`` or ``"rule_set"`` by the fitted
+    attributes."""
+    if hasattr(est, "hypotheses_") and hasattr(est, "alphas_"):
+        return "boosting"
     if hasattr(est, "features_") and hasattr(est, "rules_"):
         return "decision_list"
     if hasattr(est, "members_") and hasattr(est, "weights_"):
@@ -348,7 +352,8 @@ def _kind(est: Any) -> str:
 def _is_fitted(est: Any) -> bool:
     if "estimators_" in est.__dict__ and len(getattr(est, "classes_", ())) > 2:
         return all(_is_fitted(e) for e in est.estimators_)
-    return hasattr(est, "classes_") and (hasattr(est, "rules_") or hasattr(est, "members_"))
+    return hasattr(est, "classes_") and any(hasattr(est, a) for a in
+                                            ("rules_", "members_", "hypotheses_"))
 
 
 def _feature_names(est: Any) -> list[str]:
@@ -437,6 +442,12 @@ class SQLMixin:
         * DRORuleEnsembleClassifier: the vote ``F(x) = sum_k v_k h_k(x)`` summed in the
           members' order, ``classes_[1]`` where ``F >= 1/2`` (``predict``'s cut); with more
           than two classes, the class of the largest vote.
+        * BoostingClassifier: the vote ``F(x) = sum_t alpha_t h_t(x)`` summed round by
+          round (stumps, literals, parities and CART trees; a CART tree compares the
+          column rounded to float32, as scikit-learn's trees do), ``classes_[1]`` where
+          ``F > 0``; with more than two classes, the class of the largest vote.  A row
+          with NULL in a column the booster reads as it is (``binarizer_`` None) gets
+          NULL: ``predict`` refuses a missing value there.
         * DecisionListClassifier: the class of the first rule that holds, else the default
           rule's; only with ``fallback="default"`` (Minimum OSR grows a tree on the
           training rows for each uncovered point and has no SQL form).
@@ -465,8 +476,9 @@ class SQLMixin:
         ------
         InputError
             Before any work: an unfitted model (also a ``NotFittedError``), an unknown
-            dialect, a bad name, a decision list with ``fallback="min_osr"``, or rules
-            that read no input column (a binarizer other than FeatureBinarizer).
+            dialect, a bad name, a decision list with ``fallback="min_osr"``, rules
+            that read no input column (a binarizer other than FeatureBinarizer), or a
+            booster whose weak learner is not one of the four built in.
 
         Examples
         --------
@@ -514,13 +526,18 @@ class SQLMixin:
         elif kind == "dro":
             for e in parts:
                 used |= _check_literals(e, list(e.members_))
+        elif kind == "boosting":  # the booster's hooks (optirules.learners._boosting_sql)
+            for e in parts:
+                used |= set(e._sql_columns())
         else:
             for e in parts:
                 used |= _check_literals(e, [e.rules_])
         labels = [_value(c, dialect, "the class label") for c in est.classes_]
 
         ind = "       "
-        if kind == "decision_list":
+        if kind == "boosting":
+            body = None
+        elif kind == "decision_list":
             body = _decision_list_sql(est, dialect, ind)
         elif not ovr and kind == "rule_set":
             # predict: the rule set's positive class where it holds (a DNF: some rule
@@ -550,6 +567,8 @@ class SQLMixin:
         else:
             rows = source
         kept = [quote_identifier(k) for k in keep]
+        if kind == "boosting":
+            return est._sql_query(parts, rows, kept, labels, quote_identifier(column), dialect)
         if body is not None:
             select = ",\n       ".join(kept + [f"{body} AS {quote_identifier(column)}"])
             return f"SELECT {select}\nFROM {rows}"

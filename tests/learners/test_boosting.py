@@ -172,13 +172,15 @@ def test_other_weak_learners_labels_and_determinism():
         proba = a.predict_proba(X)
         np.testing.assert_allclose(proba.sum(axis=1), 1.0)
         assert a.to_dict()["hypotheses"]
-        # the text holds each distinct hypothesis once, with the sum of its votes, largest
-        # first: the votes add up to the alphas of all rounds
+        # the text holds each distinct hypothesis once (a hypothesis and its negation as
+        # one), with its net vote, largest first: the printed votes give F
         lines = a.to_text().splitlines()
         assert lines[-1].startswith("input: ")  # what fit did with X
         votes = [float(line.split()[0]) for line in lines[2:-1]]
         assert votes == sorted(votes, reverse=True)
-        assert sum(votes) == pytest.approx(a.alphas_.sum(), abs=1e-3)
+        assert votes == [round(v, 4) for v, _, _, _ in a._votes()]
+        F = sum(v * h.predict(X) for v, _, _, h in a._votes())
+        np.testing.assert_allclose(F, a.decision_function(X), atol=1e-12)
 
 
 def test_parity_beats_stumps_on_xor():
@@ -619,3 +621,125 @@ def test_one_vs_rest_boosters_share_one_time_limit():
         assert s == e.status_ and e.n_estimators_ >= 1
         assert (e.stop_reason_ == "time_limit") == s.startswith("time_limit")
     assert est.predict(X).shape == (150,)
+
+
+# ---------------------------------------------------------------- a split and its negation
+def _split_key(h):
+    return (h.feature, h.threshold) if h.kind == "stump" else (h.kind,)
+
+
+@pytest.fixture(scope="module")
+def monks2():
+    from optirules.data import load_dataset
+
+    X, y = load_dataset("monks2_train")
+    return X, y, BoostingClassifier().fit(X, y)
+
+
+def test_a_split_and_its_negation_are_one_vote(monks2):
+    """On MONK-2 AdaBoost picks a split in both orientations (``a5 > 1.5 -> +1 else -1``
+    in some rounds, ``a5 <= 1.5 -> +1 else -1`` in others): the text lists each split once,
+    with the votes of the first orientation minus those of the second, in the orientation
+    of the larger; and the printed votes are the model (its F, predict, predict_proba)."""
+    from scipy.special import expit
+
+    X, y, clf = monks2
+    net: dict = {}
+    orientations: dict = {}
+    for a, h in zip(clf.alphas_, clf.hypotheses_):
+        key = _split_key(h)
+        s = h.right if h.kind == "stump" else h.sign
+        net[key] = net.get(key, 0.0) + s * a  # the vote of the '-> +1 where x > t' side
+        orientations.setdefault(key, set()).add(s)
+    both = [k for k, v in orientations.items() if len(v) == 2]
+    assert len(both) >= 2  # the case the merge is for
+    lines = clf.to_text().splitlines()[2:-1]
+    assert len(lines) == len(net) == len(clf._votes())
+    assert f"({clf.n_estimators_} rounds, {len(net)} distinct hypotheses)" in \
+        clf.to_text().splitlines()[0]
+    for key in both:
+        name = X.columns[key[0]]
+        mine = [line for line in lines if f" {name} " in line and f"{key[1]:g} ->" in line]
+        assert len(mine) == 1, mine
+        vote, text = mine[0].split(maxsplit=1)
+        side = ">" if net[key] >= 0 else "<="
+        assert text == f"{name} {side} {key[1]:g} -> +1 else -1"
+        assert float(vote) == pytest.approx(abs(net[key]), abs=5e-5)
+    F = sum(v * h.predict(X.to_numpy(dtype=float)) for v, _, _, h in clf._votes())
+    np.testing.assert_allclose(F, clf.decision_function(X), atol=1e-12)
+    np.testing.assert_allclose(clf.predict_proba(X)[:, 1], expit(2 * F), atol=1e-12)
+    sure = np.abs(F) > 1e-9
+    np.testing.assert_array_equal(clf.predict(X)[sure], clf.classes_[(F[sure] > 0).astype(int)])
+    # explain lists the split once too, on the side it voted
+    for row in clf.explain(X.iloc[:20])["rules"]:
+        assert len(row) == len({r.split(maxsplit=1)[1] for r in row})
+
+
+def test_smoothboost_nets_a_literal_and_its_negation(monks2):
+    """SmoothBoost votes 1 a round: on MONK-2 it picks a literal once and its negation five
+    times, one line of vote 4 in the negation's orientation."""
+    X, y, _ = monks2
+    clf = BoostingClassifier(booster="smoothboost", weak_learner="literal",
+                             n_estimators=60).fit(X, y)
+    by_literal: dict = {}
+    for h in clf.hypotheses_:
+        if h.kind == "literal":
+            by_literal.setdefault(h.feature, []).append(-1 if h.negated else 1)
+    mixed = {j: s for j, s in by_literal.items() if len(set(s)) == 2}
+    assert mixed
+    votes = {text: v for v, text, _, _ in clf._votes()}
+    for j, signs in mixed.items():
+        total = sum(signs)
+        name = clf.feature_names_[j]
+        mine = {t: v for t, v in votes.items() if t.startswith(f"{name} -> ")}
+        assert len(mine) == 1
+        (text, vote), = mine.items()
+        assert vote == abs(total)
+        assert text == f"{name} -> {'+1 else -1' if total >= 0 else '-1 else +1'}"
+
+
+def test_rules_table_is_the_text_with_counts_on_data(monks2):
+    X, y, clf = monks2
+    table = clf.rules_table(X, y)
+    assert list(table.columns) == ["class", "vote", "rule", "n_literals", "support",
+                                   "precision", "recall"]
+    lines = clf.to_text().splitlines()[2:-1]
+    assert [f"{v:+.4f}  {r}" for v, r in zip(table["vote"], table["rule"])] == \
+        [line.strip() for line in lines]
+    Xa = X.to_numpy(dtype=float)
+    for row, (_, text, _, h) in zip(table.itertuples(index=False), clf._votes()):
+        if text.startswith("always"):
+            side = h.sign
+            assert row.n_literals == 0
+        else:  # stumps on the raw columns: '... -> +1 else -1'
+            side = 1
+            assert row.n_literals == 1
+        assert row[0] == clf.classes_[1 if side > 0 else 0]
+        covered = h.predict(Xa) == side
+        hit = y == row[0]
+        assert row.support == covered.sum()
+        assert row.precision == pytest.approx((covered & hit).sum() / covered.sum())
+        assert row.recall == pytest.approx((covered & hit).sum() / hit.sum())
+    stored = clf.rules_table()  # the booster keeps no training rows
+    assert list(stored["rule"]) == list(table["rule"])
+    assert stored[["support", "precision", "recall"]].isna().all().all()
+    html = clf._repr_html_()
+    assert "BoostingClassifier: adaboost" in html and "+0." in html
+
+
+def test_rules_table_of_literals_and_of_three_classes():
+    from sklearn.datasets import load_iris
+
+    X, y = _data(5, m=150, n=8)
+    clf = BoostingClassifier(weak_learner="literal", n_estimators=30).fit(X, y)
+    table = clf.rules_table(X, y)
+    for row, (_, text, _, h) in zip(table.itertuples(index=False), clf._votes()):
+        side = -1 if "-> -1 else +1" in text or text == "always -1" else 1
+        assert row[0] == clf.classes_[1 if side > 0 else 0]
+        assert row.support == (h.predict(X) == side).sum()
+    iris = load_iris(as_frame=True)
+    labels = iris.target_names[iris.target]
+    ovr = BoostingClassifier(n_estimators=10).fit(iris.data, labels)
+    blocks = ovr.rules_table(iris.data, labels)
+    sizes = [len(e.rules_table()) for e in ovr.estimators_]
+    assert list(blocks["class"]) == [c for c, n in zip(ovr.classes_, sizes) for _ in range(n)]

@@ -356,3 +356,171 @@ def test_cnf_and_target_class_forms_of_the_rule_set(awkward, dialect):
     X, y = wine()
     model = BooleanRuleSetClassifier(max_degree=1, form="cnf", random_state=0).fit(X, y)
     assert mismatches(model, X, dialect) == 0
+
+
+# ------------------------------------------------------------------ boosting
+def _boost(**params):
+    from optirules.learners import BoostingClassifier
+
+    return BoostingClassifier(**params)
+
+
+BOOSTERS = {
+    "stumps_on_numbers": ("magic_gamma", {}),
+    "stumps_binarized": ("heart_cleveland", {"binarizer": FeatureBinarizer()}),
+    "literals": ("mushroom", {"weak_learner": "literal", "n_estimators": 40}),
+    "parities": ("house_votes_84", {"weak_learner": "parity", "n_estimators": 30}),
+    "cart": ("magic_gamma", {"weak_learner": "cart", "n_estimators": 20, "random_state": 0}),
+    "smoothboost": ("adult", {"booster": "smoothboost", "n_estimators": 60}),
+    "gavinsky": ("heart_cleveland", {"booster": "gavinsky"}),
+}
+
+
+@pytest.fixture(scope="module")
+def boosted():
+    out = {}
+    for key, (name, params) in BOOSTERS.items():
+        X, y = load_dataset(name)
+        Xs, ys = subsample(X, y, 600)
+        out[key] = (X, _boost(**params).fit(Xs, ys))
+    return out
+
+
+@pytest.mark.parametrize("dialect", ENGINES)
+@pytest.mark.parametrize("key", list(BOOSTERS))
+def test_boosting_sql_gives_the_predictions_of_predict(boosted, key, dialect):
+    """The vote of stumps (on numbers as they are and on literals), literals, parities,
+    CART trees, and SmoothBoost's integer votes (whose F is exactly 0 on some rows: ties
+    go to classes_[0] in SQL too) on a whole bundled data set."""
+    X, model = boosted[key]
+    assert mismatches(model, X, dialect) == 0
+    restored = type(model).from_json(model.to_json())
+    assert restored.to_sql("data", dialect, keep=(ROW,)) == model.to_sql(
+        "data", dialect, keep=(ROW,))
+    if key == "smoothboost":
+        assert (model.decision_function(X) == 0).any()
+
+
+@pytest.mark.parametrize("dialect", ENGINES)
+def test_boosting_sql_on_the_awkward_table_and_three_classes(dialect):
+    X = awkward_table(300, 0, unseen=False)
+    y = awkward_labels(X, 0)
+    X_new = awkward_table(2000, 1, unseen=True)
+    for params in ({}, {"weak_learner": "parity", "n_estimators": 20},
+                   {"weak_learner": "cart", "n_estimators": 10, "random_state": 0}):
+        model = _boost(**params).fit(X, y)  # binarizer "auto": NaN and strings
+        assert model.binarizer_ is not None
+        assert mismatches(model, X_new, dialect) == 0, params
+        assert mismatches(model, X_new, dialect, nan_in_duckdb=False) == 0, params
+    Xw, yw = wine()
+    model = _boost(n_estimators=30).fit(Xw, yw)
+    assert len(model.classes_) == 3 and model.estimators_[0].binarizer_ is None
+    assert mismatches(model, Xw, dialect) == 0
+    assert mismatches(type(model).from_json(model.to_json()), Xw, dialect) == 0
+
+
+@pytest.mark.parametrize("dialect", ENGINES)
+def test_boosting_sql_sums_more_rounds_than_one_query_holds(dialect):
+    """A vote longer than ROUNDS_PER_QUERY is summed over nested queries, in round order."""
+    from tests.internals import ROUNDS_PER_QUERY
+
+    X, y = load_dataset("heart_cleveland")
+    model = _boost(n_estimators=2 * ROUNDS_PER_QUERY + 30, binarizer=FeatureBinarizer()).fit(X, y)
+    assert model.n_estimators_ > 2 * ROUNDS_PER_QUERY
+    assert mismatches(model, X, dialect) == 0
+
+
+@pytest.mark.parametrize("dialect", ENGINES)
+def test_cart_thresholds_compare_the_float32_value_as_scikit_learn_does(dialect):
+    """A CART tree reads X rounded to float32: rows placed on and around every rounding
+    boundary of every threshold get the tree's answer in SQL too."""
+    from tests.internals import float32_cut
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"u": rng.random(400) / 3, "v": rng.normal(0, 1e3, 400)})
+    y = ((X.u > 0.1) ^ (X.v > 100)).astype(int).to_numpy()
+    model = _boost(weak_learner="cart", n_estimators=8, random_state=0).fit(X, y)
+    edges = []
+    for h in model.hypotheses_:
+        for f, t, left in zip(h.feature, h.threshold, h.children_left):
+            if left >= 0:
+                _, m = float32_cut(float(t))
+                edges += [(f, x) for x in (m, np.nextafter(m, -np.inf), np.nextafter(m, np.inf),
+                                           t, np.nextafter(t, np.inf))]
+    rows = np.tile(X.median().to_numpy(), (len(edges), 1))
+    for i, (f, x) in enumerate(edges):
+        rows[i, f] = x
+    table = pd.DataFrame(rows, columns=X.columns)
+    assert mismatches(model, table, dialect) == 0
+
+
+def test_float32_cut_is_the_float32_comparison():
+    from tests.internals import float32_cut
+
+    f32 = np.finfo(np.float32)
+    rng = np.random.default_rng(1)
+    thresholds = list(rng.standard_normal(200) * 10.0 ** rng.integers(-40, 38, 200)) + [
+        0.0, 1.0, -1.0, 0.5, float(f32.max), -float(f32.max), float(f32.tiny), 1e-45,
+        float(np.float32(0.1)), 0.1]
+    for t in thresholds:
+        op, m = float32_cut(t)
+        near = [m, np.nextafter(m, -np.inf), np.nextafter(m, np.inf), t,
+                np.nextafter(t, -np.inf), np.nextafter(t, np.inf)]
+        with np.errstate(over="ignore"):
+            # the tree compares the float32 value with the float64 threshold
+            want = [float(np.float32(x)) <= t for x in near]
+        got = [bool(x <= m) if op == "<=" else bool(x < m) for x in near]
+        assert got == want, (t, op, m)
+
+
+@pytest.mark.parametrize("dialect", ENGINES)
+def test_boosting_sql_gives_null_where_predict_refuses_a_missing_value(dialect):
+    X, y = load_dataset("magic_gamma")
+    X, y = subsample(X, y, 300)
+    model = _boost(n_estimators=20).fit(X, y)
+    assert model.binarizer_ is None  # numbers read as they are: predict refuses NaN
+    table = X.copy()
+    used = sorted({model.feature_names_[h.feature] for h in model.hypotheses_
+                   if h.kind == "stump"})
+    table.loc[table.index[:5], used[0]] = np.nan
+    got = run_sql(model.to_sql("data", dialect, keep=(ROW,)), table, dialect)
+    assert all(g is None for g in got[:5])
+    assert list(got[5:]) == model.predict(X.iloc[5:]).tolist()
+    with pytest.raises(InputError):
+        model.predict(table)
+
+
+def test_boosting_sql_refuses_a_weak_learner_of_its_own_and_an_unfitted_booster():
+    from sklearn.preprocessing import KBinsDiscretizer
+
+    from optirules.weak import WeakHypothesis, WeakLearner
+
+    class Positive(WeakHypothesis):
+        def __init__(self, j):
+            self.j = j
+
+        def predict(self, X):
+            return np.where(np.asarray(X)[:, self.j] > 0, 1, -1).astype(np.int8)
+
+        def describe(self, feature_names=None):
+            return f"x{self.j} > 0"
+
+        def _payload(self):
+            return {"j": self.j}
+
+    class FirstColumn(WeakLearner):
+        def fit(self, X, y, sample_weight=None, *, feature_names=None):
+            return Positive(0)
+
+    X, y = load_dataset("magic_gamma")
+    X, y = subsample(X, y, 200)
+    with pytest.raises(InputError, match="not fitted") as err:
+        _boost().to_sql("data")
+    assert isinstance(err.value, NotFittedError)
+    model = _boost(weak_learner=FirstColumn(), n_estimators=2).fit(X, y)
+    with pytest.raises(InputError, match="weak learner of your own"):
+        model.to_sql("data")
+    bins = KBinsDiscretizer(n_bins=2, encode="onehot-dense", strategy="quantile")
+    model = _boost(binarizer=bins, n_estimators=5).fit(X, y)
+    with pytest.raises(InputError, match="FeatureBinarizer"):
+        model.to_sql("data")
