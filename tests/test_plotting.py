@@ -461,3 +461,99 @@ def test_plots_live_only_in_optirules_plotting():
         assert name in plotting.__all__
         assert name not in learners.__all__ and name not in experiments.__all__
         assert not hasattr(learners, name) and not hasattr(experiments, name)
+
+
+# ------------------------------------------------------------------ rule coverage as a file
+LONG = ("account_status_is_overdrawn", "duration_in_months_over_two_years",
+        "purpose_is_a_new_car_or_furniture", "other_installment_plans_at_a_bank")
+
+
+@pytest.fixture(scope="module")
+def wide_rule_set():
+    """2,000 rows, a three-literal rule of long names that covers the 500 positives and
+    every 20th of the 1,500 negatives (75 rows it cannot tell apart): more rows than the
+    plot has pixels."""
+    from optirules.learners import BooleanRuleSetClassifier
+
+    rng = np.random.default_rng(0)
+    n_pos, n_neg = 500, 1500
+    neg = rng.integers(0, 2, size=(n_neg, 4))
+    neg[neg[:, :3].all(axis=1), 0] = 0           # no negative holds the rule ...
+    neg[::20, :3] = 1                              # ... but every 20th
+    pos = np.column_stack([np.ones((n_pos, 3), int), rng.integers(0, 2, n_pos)])
+    # the plot sorts the rows by label, keeping their order: the covered negatives stay
+    # 20 rows apart
+    X = pd.DataFrame(np.vstack([neg[:700], pos, neg[700:]]), columns=list(LONG))
+    y = np.r_[np.zeros(700, int), np.ones(n_pos, int), np.zeros(n_neg - 700, int)]
+    clf = BooleanRuleSetClassifier(max_degree=3, random_state=0).fit(X, y)
+    assert [str(r) for r in clf.rules_] == [" AND ".join(f"{c} == 1" for c in LONG[:3])]
+    return clf, X, y
+
+
+def _png(fig, **kw):
+    import io
+
+    import matplotlib.image as mpimg
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", **kw)
+    buf.seek(0)
+    return mpimg.imread(buf)
+
+
+def test_rule_coverage_saved_as_the_docs_show_keeps_every_text_inside(wide_rule_set):
+    """``ax.figure.savefig(path)`` (the docs' call): the rule labels, the x label and the
+    title lie inside the figure; a label holds the whole rule, broken only between
+    literals."""
+    clf, X, y = wide_rule_set
+    ax = plotting.plot_rule_coverage(clf, X, y)
+    fig = ax.figure
+    pixels = _png(fig)
+    renderer = fig.canvas.get_renderer()
+    height, width = pixels.shape[:2]
+    texts = [*ax.get_yticklabels(), ax.xaxis.label, ax.title]
+    for t in texts:
+        box = t.get_window_extent(renderer)
+        assert box.x0 >= 0 and box.y0 >= 0 and box.x1 <= width and box.y1 <= height, \
+            (t.get_text(), box.bounds, (width, height))
+    label = ax.get_yticklabels()[0].get_text()
+    assert " ".join(label.split()) == " ".join(f"{clf.rules_.rules[0]} (+500 / -75)".split())
+    for line in label.splitlines():
+        assert not line.strip().endswith(("==", "AND")) and "..." not in line
+    # saved tight, the figure is cut to its texts: whole labels, whole literals
+    tight = _png(fig, bbox_inches="tight")
+    assert abs(tight.shape[1] - width) <= 0.25 * fig.dpi  # nothing was outside to add
+
+
+def _runs(row: np.ndarray) -> int:
+    """Maximal runs of True in a 1-D boolean array."""
+    row = np.r_[False, row, False].astype(int)
+    return int((np.diff(row) == 1).sum())
+
+
+@pytest.mark.parametrize("dpi", [None, 50, 200])
+def test_rule_coverage_draws_every_covered_row_when_rows_outnumber_pixels(wide_rule_set,
+                                                                           dpi):
+    """2,000 rows on a few hundred pixels: the 75 covered negatives, 20 rows apart, show
+    as 75 red lines (nearest-neighbour sampling of one pixel per 3 to 4 rows drew about a
+    quarter of them), the covered positives as one blue band, at any resolution."""
+    clf, X, y = wide_rule_set
+    ax = plotting.plot_rule_coverage(clf, X, y)
+    fig = ax.figure
+    kw = {} if dpi is None else {"dpi": dpi}
+    pixels = _png(fig, **kw)
+    scale = (dpi or fig.dpi) / fig.dpi
+    height = pixels.shape[0]
+    x0, x1 = ax.bbox.x0 * scale, ax.bbox.x1 * scale
+    assert (x1 - x0) < len(y)  # fewer pixels than rows
+    y_mid = ax.transData.transform((0, 0))[1] * scale
+    row = pixels[int(round(height - y_mid)), int(np.ceil(x0)) + 1:int(np.floor(x1)) - 1, :3]
+    red = (row[:, 0] - row[:, 2]) > 0.3
+    blue = (row[:, 2] - row[:, 0]) > 0.3
+    image = np.asarray(ax.images[0].get_array())
+    n_neg = int((image[0] == -1).sum())
+    if dpi == 50:  # 100-odd pixels for 1,500 negatives: lines 20 rows apart may touch
+        assert 0 < _runs(red) <= n_neg and red.sum() >= n_neg * (x1 - x0) / len(y)
+    else:
+        assert _runs(red) == n_neg == 75
+    assert _runs(blue) == 1

@@ -39,12 +39,14 @@ _NEEDS = {
 }
 
 
-def _axes(ax: Any, figsize: tuple[float, float] = (6.4, 4.0)) -> Any:
+def _axes(ax: Any, figsize: tuple[float, float] = (6.4, 4.0), layout: str | None = None) -> Any:
+    """``ax``, or the Axes of a new figure of ``figsize`` (``layout="constrained"``: the
+    figure makes room for every label when it is drawn or saved)."""
     if ax is not None:
         return ax
     import matplotlib.pyplot as plt
 
-    _, ax = plt.subplots(figsize=figsize)
+    _, ax = plt.subplots(figsize=figsize, layout=layout)
     return ax
 
 
@@ -133,15 +135,17 @@ class _Panels:
             lines.append(self.note)
         return "\n".join(lines)
 
-    def axes(self, ax: Any, axes: Any, figsize: tuple[float, float], max_cols: int = 3) -> Any:
-        """One Axes (one model) or a 1-D object array of ``K`` Axes (one-vs-rest)."""
+    def axes(self, ax: Any, axes: Any, figsize: tuple[float, float], max_cols: int = 3,
+             layout: str | None = None) -> Any:
+        """One Axes (one model) or a 1-D object array of ``K`` Axes (one-vs-rest; a new
+        grid is always laid out constrained)."""
         if ax is not None and axes is not None:
             raise InputError("pass ax= (one model) or axes= (a one-vs-rest model: one Axes "
                              "per class), not both.")
         given = None if axes is None else np.asarray(axes, dtype=object).reshape(-1)
         if self.classes is None:
             if given is None:
-                return _axes(ax, figsize)
+                return _axes(ax, figsize, layout)
             if given.size != 1:
                 raise InputError(
                     f"{self.who()} is one model, drawn in one panel: pass ax= (one Axes) or "
@@ -174,10 +178,11 @@ class _Panels:
         return out
 
     def draw(self, ax: Any, axes: Any, figsize: tuple[float, float], data: list[Any],
-             draw: Callable[[Any, Any], None], base: str, max_cols: int = 3) -> Any:
+             draw: Callable[[Any, Any], None], base: str, max_cols: int = 3,
+             layout: str | None = None) -> Any:
         """``draw(panel, data[k])`` on each panel, titled; the Axes or array of Axes (a
-        new grid has at most ``max_cols`` columns)."""
-        panels = self.axes(ax, axes, figsize, max_cols)
+        new grid has at most ``max_cols`` columns; a new single figure gets ``layout``)."""
+        panels = self.axes(ax, axes, figsize, max_cols, layout)
         for k, d in enumerate(data):
             a = panels if self.classes is None else panels[k]
             draw(a, d)
