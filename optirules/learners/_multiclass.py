@@ -27,7 +27,9 @@ Then, as scikit-learn's ``OneVsRestClassifier``:
 * ``classes_`` holds the ``K`` labels (sorted);
 * ``decision_function(X)`` is ``(n_samples, K)``: column ``k`` is copy ``k``'s
   ``decision_function``;
-* ``predict(X)`` is the class of the largest column (ties: the first class;
+* ``predict(X)`` is the class of the largest column (a rule set ranks by its rules alone,
+  its ``_ovr_rank``: the smoothed precision of the best rule that fires, which ``to_sql``
+  computes; its probabilities also count the literals missed) (ties: the first class;
   ``OneVsRestClassifier`` gives ties to the last);
 * ``predict_proba(X)`` is copy ``k``'s ``predict_proba(X)[:, 1]`` in column ``k``, each
   row divided by its sum so it sums to 1 (a row whose scores are all 0 gets ``1/K``
@@ -213,7 +215,10 @@ class OneVsRestMixin:
         return np.column_stack([e.decision_function(X) for e in self.estimators_])
 
     def _ovr_predict(self, X: Any) -> np.ndarray:
-        return self.classes_[np.argmax(self._ovr_decision_function(X), axis=1)]
+        # a binary model may rank its class for predict otherwise than by its
+        # decision_function (the rule set: by its rules alone, which to_sql computes)
+        rank = [getattr(e, "_ovr_rank", e.decision_function)(X) for e in self.estimators_]
+        return self.classes_[np.argmax(np.column_stack(rank), axis=1)]
 
     def _ovr_predict_proba(self, X: Any) -> np.ndarray:
         P = np.column_stack([e.predict_proba(X)[:, 1] for e in self.estimators_])

@@ -67,6 +67,7 @@ from ._rule_set_scores import _RuleSetScoresMixin
 from ._rule_set_text import rule_set_text
 from ._rules import FORMS, Rule, RuleSet, negate_rule
 from ._rules_table import RulesTableMixin, rule_set_table
+from ._scores import pattern_table, unmet_counts
 from ._sql import SQLMixin
 from ._text import TextMixin
 
@@ -293,7 +294,20 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
         The effective number of training rows no rule covers.
     class_prior_ : float
         The weighted share of the DNF's class among the training rows: the prior mean of
-        the smoothed scores of :meth:`predict_proba`.
+        the smoothed rule scores.
+    pattern_scores_ : dict
+        The probability of the DNF's class for each pattern of the training rows
+        (:meth:`predict_proba`): the key ``(1, f_1, ..., f_M)`` for rows some rule fires on
+        (``f_m`` 1 where rule ``m`` fires), ``(0, u_1, ..., u_M)`` for the others (``u_m``
+        the literals of rule ``m`` the row fails).
+    side_scores_ : tuple of float
+        The probabilities of a pattern absent from ``pattern_scores_``: a row some rule
+        fires on, and one that none does.
+    score_strengths_ : tuple of float
+        The estimated strengths (pseudo-rows) of the two shrinkages behind the scores: the
+        sides toward the class share, the patterns toward their side.
+    dnf_rules_ : RuleSet
+        The master's DNF (for ``form="cnf"``: of the other class, before negation).
     rules_ : RuleSet
         The learned DNF (``form="cnf"``: the CNF, ``rules_.form == "cnf"``, its clauses
         ``Clause`` objects, ORs of literals); its conditions read like
@@ -610,6 +624,9 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
         self._train = (A, yk, Pk)
         covered = clause_coverage(A, self.clauses_)
         self._set_scores(covered, yk, Pk, total)
+        # the probabilities: the rows' patterns (rules fired, or literals missed per rule)
+        self.pattern_scores_, self.side_scores_, self.score_strengths_ = pattern_table(
+            unmet_counts(A, self.clauses_), yk, Pk * (total / Pk.sum()))
         if fair:
             self.fairness_gap_ = self._training_gap(covered, yk, Pk, fair)
         else:
@@ -641,6 +658,7 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
         t = self._target_index(self.classes_)
         pos, neg = json_scalar(self.classes_[t]), json_scalar(self.classes_[1 - t])
         dnf = RuleSet.from_clauses(self.clauses_, self.literals_, pos, neg)
+        self.dnf_rules_ = dnf
         if self.form == "cnf":  # clause m = NOT (the other class's rule m), exactly
             exact = self._literal_can_be_missing
             dnf = RuleSet(tuple(negate_rule(r, exact) for r in dnf.rules), pos, neg,
@@ -689,7 +707,8 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
     def rules_table(self, X: Any = None, y: Any = None):
         """A DataFrame, one row per rule (one-vs-rest: one block per class): ``class``,
         ``rule``, ``n_literals``, ``support``, ``precision``, ``recall`` and ``score`` (the
-        smoothed training precision :meth:`predict_proba` uses).
+        rule's smoothed training precision, its rank in one-vs-rest ``predict`` and
+        ``to_sql``; :meth:`predict_proba` also counts the literals each rule misses).
 
         Without ``X`` and ``y``: the training statistics (``rule_support_``,
         ``rule_precision_``); with them, row counts on that data.
@@ -698,7 +717,7 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
         predicts the other class: ``class`` is that other class (not ``target_class_``),
         ``support`` the rows where the clause fails, ``precision`` the share of those of
         that class, ``recall`` the share of that class's rows where the clause fails, and
-        ``score`` the smoothed precision of :meth:`predict_proba`.
+        ``score`` its smoothed precision.
 
         Parameters
         ----------

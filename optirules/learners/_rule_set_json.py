@@ -79,8 +79,23 @@ def rule_set_fields(est: Any) -> dict[str, Any]:
                    "default_precision": est.default_precision_,
                    "rule_support": est.rule_support_.tolist(),
                    "default_support": est.default_support_,
-                   "class_prior": est.class_prior_},
+                   "class_prior": est.class_prior_,
+                   **pattern_fields(est)},
     }
+
+
+def pattern_fields(est: Any) -> dict[str, Any]:
+    """The probabilities' pattern table (``patterns``: ``[code, score]`` pairs), the sides'
+    scores, the strengths and, for a CNF, the master's DNF (whose literals the patterns
+    count); nothing for a model read from a file saved without them."""
+    if not hasattr(est, "pattern_scores_"):
+        return {}
+    out = {"patterns": [[list(k), float(v)] for k, v in est.pattern_scores_.items()],
+           "side_scores": [float(v) for v in est.side_scores_],
+           "score_strengths": [float(v) for v in est.score_strengths_]}
+    if est.rules_.form == "cnf":
+        out["dnf_rules"] = est.dnf_rules_.to_dict()
+    return out
 
 
 def _load_fit(est: Any, fit: Field) -> None:
@@ -131,6 +146,32 @@ def load_scores(est: Any, scores: Any) -> None:
               scores["class_prior"].probability()]
     est.rule_precision_, est.rule_support_ = prec, support
     est.default_precision_, est.default_support_, est.class_prior_ = values
+    for key in ("pattern_scores_", "side_scores_", "score_strengths_", "dnf_rules_"):
+        est.__dict__.pop(key, None)
+    if "patterns" not in scores:  # saved before the pattern table: the rules' scores
+        return
+    table = {}
+    for k, item in enumerate(scores["patterns"].items()):
+        code, value = item.items(2)
+        code = tuple(code.counts(n + 1))
+        if code[0] not in (0, 1) or (code[0] == 1 and (max(code[1:], default=0) > 1
+                                                      or not any(code[1:]))) \
+                or (code[0] == 0 and 0 in code[1:]):
+            raise scores["patterns"].damaged(f"entry {k} is not a pattern of {n} rules")
+        table[code] = value.probability()
+    est.pattern_scores_ = table
+    est.side_scores_ = tuple(float(v) for v in scores["side_scores"].reals(
+        2, lo=0.0, hi=1.0))
+    est.score_strengths_ = tuple(float(v) for v in scores["score_strengths"].reals(
+        2, lo=0.0))
+    if est.rules_.form == "cnf":
+        dnf = read_rule_set(scores["dnf_rules"])
+        if dnf.form != "dnf" or dnf.n_rules != n:
+            raise scores["dnf_rules"].damaged(f"must be the DNF of the {n} clauses")
+        check_rule_columns(est, [dnf], _NAME)
+        est.dnf_rules_ = dnf
+    else:
+        est.dnf_rules_ = est.rules_
 
 
 def load_common(est: Any, doc: Field) -> None:

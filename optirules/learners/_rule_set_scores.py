@@ -18,7 +18,13 @@ from sklearn.utils.validation import validate_data
 from ..errors import InputError, OptirulesError
 from ..models import clause_coverage
 from ._rule_set_text import decision_support
-from ._scores import consistent_with_prediction, smoothed_share
+from ._scores import (
+    consistent_with_prediction,
+    ordered_side,
+    pattern_probability,
+    smoothed_share,
+    unmet_counts,
+)
 
 __all__ = ["_RuleSetScoresMixin"]
 
@@ -82,27 +88,61 @@ class _RuleSetScoresMixin:
             return 1.0 - consistent_with_prediction(1.0 - s, ~hit)
         return consistent_with_prediction(s, hit)
 
+    def _dnf_unmet(self, X: Any) -> np.ndarray:
+        """Per row and rule of the master's DNF, how many of its literals fail (0 where the
+        rule fires): from the literal matrix for a model fitted in this session, else from
+        the DNF rules' conditions (a model read from JSON)."""
+        self._check_fitted()
+        if hasattr(self, "literals_") and hasattr(self, "binarizer_"):
+            A = self._literal_matrix(X, reset=False)
+            return unmet_counts(A, self.clauses_)
+        try:
+            validate_data(self, X, reset=False, skip_check_array=True)
+        except OptirulesError:
+            raise
+        except (ValueError, TypeError) as exc:
+            raise InputError(f"{exc} Pass the columns the model was fitted on.") from None
+        return self.dnf_rules_.unmet(X)
+
+    def _probability(self, X: Any) -> np.ndarray:
+        """The probability of the DNF's class (module docstring of ``_pattern_scores``),
+        on the side of :meth:`predict`; the rules' scores for a model saved without the
+        pattern table."""
+        if not hasattr(self, "pattern_scores_"):
+            return self._scores(self._dnf_fired(X))
+        unmet = self._dnf_unmet(X)
+        s = pattern_probability(self.pattern_scores_, self.side_scores_, unmet)
+        hit = (unmet == 0).any(axis=1) if unmet.shape[1] else np.zeros(len(s), bool)
+        if self._dnf_index() == 0:  # argmax breaks ties towards classes_[0]: as _scores
+            return 1.0 - ordered_side(1.0 - s, ~hit)
+        return ordered_side(s, hit)
+
     def predict_proba(self, X: Any) -> np.ndarray:
-        r"""``[1 - s(x), s(x)]``: the smoothed training precision of the rules that fire.
+        r"""``[1 - s(x), s(x)]``: the share of the class among the training rows that meet the
+        rules as ``x`` does, shrunk toward the class share.
 
-        ``s`` is the score of the class the master's DNF describes (below, ``classes_[1]``,
-        the default); when that is ``classes_[0]`` (``target_class=classes_[0]``, or a CNF
-        of ``classes_[1]``, learnt as the DNF of ``classes_[0]``) the columns are
-        ``[s(x), 1 - s(x)]``, ``s`` then at least 1/2 where a rule fires and below 1/2
-        elsewhere (argmax breaks ties towards ``classes_[0]``).  For a CNF a rule is the
-        negation of a clause: it fires where the clause fails.
+        ``s`` is the probability of the class the master's DNF describes (below,
+        ``classes_[1]``, the default); when that is ``classes_[0]`` (``target_class=
+        classes_[0]``, or a CNF of ``classes_[1]``, learnt as the DNF of ``classes_[0]``)
+        the columns are ``[s(x), 1 - s(x)]``.  For a CNF a rule is the negation of a clause:
+        it fires where the clause fails.
 
-        A rule that covers :math:`n` training rows (effective rows with ``sample_weight``,
-        ``rule_support_``) of which a share :math:`p` (``rule_precision_``) is
-        ``classes_[1]`` scores :math:`(np + m\,\pi) / (n + m)`, the mean of the Beta
-        posterior with prior mean :math:`\pi` (``class_prior_``, the training share of
-        ``classes_[1]``) and :math:`m` = ``PRIOR_STRENGTH`` pseudo-rows
-        (``optirules.learners._scores``); rows no rule covers score the same way from
-        ``default_precision_`` and ``default_support_``.  ``s(x)`` is the largest score of
-        the rules that fire (it ranks a row by its most reliable rule), then moved to the
-        side of :meth:`predict` (above 1/2 where a rule fires, at most 1/2 elsewhere), so
-        that ``argmax`` of the probabilities is the prediction.  A probability is 0 or 1
-        only when the training data hold a single class.
+        A row's *pattern* is the set of rules that fire on it or, where none fires, how
+        many literals each rule misses (a row one literal short of a rule is likelier of the
+        rules' class than one that meets none of it).  Its score is the share of the class
+        among the training rows of its pattern (effective counts with ``sample_weight``),
+        shrunk toward the share among the rows of its side (some rule fires, or none), which
+        is shrunk toward the training class share; each shrinkage is the mean of a Beta
+        posterior whose strength is estimated, the beta-binomial maximum likelihood over the
+        groups (:func:`~optirules.learners._scores.estimated_strength`), so patterns that
+        differ no more than sampling does score alike and weak evidence scores near the
+        class share (``pattern_scores_``, ``side_scores_``, ``score_strengths_``).  A
+        pattern no training row has scores as its side.  Scores on the wrong side of 1/2
+        for :meth:`predict` are moved just across it, keeping their order
+        (:func:`~optirules.learners._scores.ordered_side`), so that ``argmax`` of the
+        probabilities is the prediction.  A probability is 0 or 1 only when the training
+        data hold a single class.  A model saved by an older ``to_json`` (without the
+        pattern table) scores a row by the best rule that fires, as it did.
 
         Parameters
         ----------
@@ -114,7 +154,7 @@ class _RuleSetScoresMixin:
         ndarray of shape (n_samples, 2)
             The probabilities of ``classes_[0]`` and ``classes_[1]``.
         """
-        s = self._scores(self._dnf_fired(X))
+        s = self._probability(X)
         if self._dnf_index() == 0:
             return np.column_stack([s, 1.0 - s])
         return np.column_stack([1.0 - s, s])
@@ -133,6 +173,15 @@ class _RuleSetScoresMixin:
         -------
         ndarray of shape (n_samples,)
         """
+        s = self._probability(X)
+        if self._dnf_index() == 0:
+            return 2.0 * (1.0 - s) - 1.0
+        return 2.0 * s - 1.0
+
+    def _ovr_rank(self, X: Any) -> np.ndarray:
+        """One-vs-rest: the rank of this class for :meth:`predict` (the score of the best
+        rule that fires, as :meth:`decision_function` gave it before patterns, so that
+        ``to_sql`` computes it from the rules alone)."""
         s = self._scores(self._dnf_fired(X))
         if self._dnf_index() == 0:
             return 2.0 * (1.0 - s) - 1.0

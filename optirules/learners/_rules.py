@@ -320,6 +320,29 @@ class RuleSet:
             return np.zeros((n, 0), dtype=bool)
         return np.column_stack([r.evaluate(X) for r in self.rules])
 
+    def unmet(self, X: Any) -> np.ndarray:
+        """Int matrix ``(n_rows, n_rules)``: how many conditions of each rule fail on each
+        row (0 where the rule fires; a missing value fails every comparison).  A DNF only.
+
+        Parameters
+        ----------
+        X : DataFrame or 2-D array
+            Conditions read their column by name (DataFrame) or by position (array).
+
+        Returns
+        -------
+        ndarray of int64, shape (n_samples, n_rules)
+        """
+        if self.form != "dnf":
+            raise InputError("unmet counts the failed conditions of a DNF's rules; a CNF's "
+                             "clauses are ORs (negate the CNF's DNF instead).")
+        X = _column_cache(X)
+        out = np.zeros((n_rows(X), len(self.rules)), dtype=np.int64)
+        for m, r in enumerate(self.rules):
+            for c in r.conditions:
+                out[:, m] += ~np.asarray(c.evaluate(X), dtype=bool)
+        return out
+
     def evaluate(self, X: Any) -> np.ndarray:
         """Boolean array: the value :math:`h(x)` on every row of ``X`` (a DNF: some rule
         holds; a CNF: every clause holds)."""

@@ -34,10 +34,36 @@ def learners():
     ]
 
 
+class _ProbaOnly:
+    """A fitted one-vs-rest rule set seen through its probabilities: ``predict`` the argmax
+    of ``decision_function`` (what scikit-learn's one-vs-rest does with the same copies)."""
+
+    def __init__(self, est):
+        self._est = est
+        self.estimators_ = est.estimators_
+        self.classes_ = est.classes_
+
+    def predict_proba(self, X):
+        return self._est.predict_proba(X)
+
+    def decision_function(self, X):
+        return self._est.decision_function(X)
+
+    def predict(self, X):
+        return self.classes_[np.argmax(self.decision_function(X), axis=1)]
+
+
 def _ovr_equal(ours, theirs, X):
     """Same predict_proba as scikit-learn's OneVsRestClassifier (where some class scores
     above 0), same prediction wherever the largest score is unique (ties: ours the first
     class, scikit-learn's the last)."""
+    if isinstance(ours, BooleanRuleSetClassifier):
+        # the rule set predicts by its rules' ranks (what to_sql computes, the best rule
+        # that fires); its probabilities also count the literals each rule misses
+        R = np.column_stack([e._ovr_rank(X) for e in ours.estimators_])
+        top = (R == R.max(axis=1, keepdims=True)).sum(axis=1) == 1
+        np.testing.assert_array_equal(ours.predict(X)[top], ours.classes_[R.argmax(axis=1)][top])
+        ours = _ProbaOnly(ours)
     raw = np.column_stack([e.predict_proba(X)[:, 1] for e in ours.estimators_])
     silent = raw.sum(axis=1) == 0  # every class scores 0 (a vote of 0): ours 1/K each
     P = ours.predict_proba(X)
@@ -128,10 +154,13 @@ def test_weights_reach_every_binary_copy():
     np.testing.assert_allclose(a.decision_function(X), b.decision_function(X))
 
 
-def test_rule_set_scores_are_the_smoothed_training_precisions():
-    """predict_proba = the largest Beta-smoothed training precision (k + m prior) / (n + m)
-    among the rules that fire, else that of the rows no rule covers, moved to the side of
-    predict: checked by counting."""
+def test_rule_set_ranks_are_the_smoothed_training_precisions():
+    """The rank a rule set gives its class for one-vs-rest predict (and to_sql) = the
+    largest Beta-smoothed training precision (k + m prior) / (n + m) among the rules that
+    fire, else that of the rows no rule covers, moved to the side of predict: checked by
+    counting; predict_proba is the pattern shares (tests.helpers.pattern_scores_by_hand)."""
+    from tests.helpers import pattern_scores_by_hand
+
     X, y = wine()
     y1 = (y == 2).astype(int)
     clf = BooleanRuleSetClassifier(binarizer="auto", max_degree=1, lambda0=0.02,
@@ -150,8 +179,12 @@ def test_rule_set_scores_are_the_smoothed_training_precisions():
     expect = np.array([max(0.5 + 1e-16, max(s for s, f in zip(score, row) if f))
                        if row.any() else min(0.5, smooth(none)) for row in fired])
     assert 0 < expect.min() and expect.max() < 1
-    np.testing.assert_allclose(clf.predict_proba(X)[:, 1], expect)
-    np.testing.assert_allclose(clf.decision_function(X), 2 * expect - 1)
+    np.testing.assert_allclose(clf._ovr_rank(X), 2 * expect - 1)
+    by_hand = pattern_scores_by_hand(clf.dnf_rules_.unmet(X), y1 == 1, clf.dnf_rules_.unmet(X))
+    hit = fired.any(axis=1)
+    ok = (by_hand > 0.5) == hit
+    np.testing.assert_allclose(clf.predict_proba(X)[ok, 1], by_hand[ok], rtol=1e-4)
+    np.testing.assert_allclose(clf.decision_function(X), 2 * clf.predict_proba(X)[:, 1] - 1)
     np.testing.assert_allclose(clf.rule_precision_, prec)
     assert clf.default_precision_ == pytest.approx(default)
     back = BooleanRuleSetClassifier.from_json(clf.to_json())
