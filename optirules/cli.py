@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from . import __version__
@@ -356,6 +357,40 @@ def _check_outputs(args: argparse.Namespace, est) -> None:
         get_backend(args.solver, "pyomo")
 
 
+@contextlib.contextmanager
+def _progress_lines(verbose: Any) -> Iterator[None]:
+    """While a verbose fit runs, its log lines (the ``optirules`` loggers, level INFO) go to
+    stderr through ``tqdm.write``, which clears the progress bar before the line and draws
+    it again after, so a bar and a log line never share a line of the terminal; the
+    handler is removed after the fit.  Not verbose: nothing changes."""
+    if not verbose:
+        yield
+        return
+    import logging
+
+    from tqdm.auto import tqdm
+
+    class TqdmHandler(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            try:
+                tqdm.write(self.format(record), file=sys.stderr)
+            except Exception:  # pragma: no cover - logging's own policy
+                self.handleError(record)
+
+    logger = logging.getLogger("optirules")
+    handler = TqdmHandler()
+    handler.setFormatter(logging.Formatter("[%(name)s] %(message)s"))
+    level = logger.level
+    logger.addHandler(handler)
+    if level == logging.NOTSET or level > logging.INFO:
+        logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+
 def _cmd_fit(args: argparse.Namespace) -> int:
     import time
 
@@ -382,21 +417,26 @@ def _cmd_fit(args: argparse.Namespace) -> int:
         raise InputError(f"the target {args.target!r} must have at least two classes, found "
                          f"{len(classes)}: {', '.join(classes[:5])}.")
     y = y_raw.to_numpy()
-    est = make_learner(args.learner, _parse_params(args.param), seed=args.random_state,
-                       solver=args.solver)
+    params = _parse_params(args.param)
+    # the class with its own defaults (binarize=False: no FeatureBinarizer forced on it)
+    est = make_learner(args.learner, params, seed=args.random_state, solver=args.solver,
+                       binarize=False)
     if not hasattr(est, "to_json"):
         raise InputError(f"learner {args.learner!r} cannot be saved as JSON; choose one of: "
                          f"{', '.join(savable)}.")
     _check_outputs(args, est)
     X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=args.test_size, stratify=y,
                                               random_state=args.random_state)
-    t0 = time.perf_counter()
-    est.fit(X_tr, y_tr)
-    fit_time = time.perf_counter() - t0
+    t0, c0 = time.perf_counter(), time.process_time()
+    with _progress_lines(params.get("verbose")):
+        est.fit(X_tr, y_tr)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     print(str(est))
     print(f"train accuracy: {np.mean(est.predict(X_tr) == y_tr):.4f} ({len(y_tr)} rows)")
     print(f"test accuracy:  {np.mean(est.predict(X_te) == y_te):.4f} ({len(y_te)} rows)")
-    print(f"fit time:       {fit_time:.2f} s")
+    # wall-clock time grows on a busy machine; the CPU time of this process (its threads,
+    # not worker processes) does not
+    print(f"fit time:       {wall:.2f} s wall-clock, {cpu:.2f} s CPU of this process")
     est.to_json(args.output)
     print(f"model saved:    {args.output}")
     if args.export:
@@ -618,10 +658,16 @@ def _add_export(sub: Any) -> None:
     p.add_argument("--dataset", default="tic_tac_toe",
                    help="bundled dataset (default tic_tac_toe); monks1, monks2 and monks3 "
                    "use their training file (monks1_train, ...), monks1_test names a test file")
-    p.add_argument("--max-degree", type=int, default=1)
-    p.add_argument("--complexity", type=float, default=20.0)
-    p.add_argument("--n-thresholds", type=int, default=9)
-    p.add_argument("--relax", action="store_true", help="write the LP relaxation")
+    p.add_argument("--max-degree", type=int, default=1,
+                   help="most literals per clause: every clause of 1 to this many literals "
+                   "(on distinct features) is a column of the master (default 1)")
+    p.add_argument("--complexity", type=float, default=20.0,
+                   help="budget C on the rules plus literals of the rule set (default 20.0)")
+    p.add_argument("--n-thresholds", type=int, default=9,
+                   help="thresholds per numeric feature of the FeatureBinarizer that makes "
+                   "the literals (default 9)")
+    p.add_argument("--relax", action="store_true",
+                   help="write the LP relaxation instead of the IP")
     p.set_defaults(func=_cmd_export)
 
 
@@ -630,26 +676,48 @@ def _add_fit(sub: Any) -> None:
     p = sub.add_parser(
         "fit", help="fit a learner on a CSV file, print its rules and metrics, save it as JSON",
         description="Fit a learner on a CSV file (a stratified hold-out split gives the test "
-        "accuracy), print the model, and save it as JSON (never a pickle).")
-    p.add_argument("data", help="CSV file with a header row")
+        "accuracy), print the model, its accuracies and its fit time (wall-clock and CPU), "
+        "and save it as JSON (never a pickle).  Each learner is its class of "
+        "optirules.learners with the class's own defaults (--learner boosting is "
+        "BoostingClassifier(), rule_set is BooleanRuleSetClassifier(), ...), as in Python; "
+        "--random-state sets its random_state, --solver its solver, --param any other "
+        "parameter.  A long fit prints nothing until it ends: --param verbose=true shows a "
+        "progress bar and a log line per step on stderr.")
+    p.add_argument("data", help="CSV file with a header row, one example per row")
     p.add_argument("--target", required=True,
                    help="name of the label column, two classes or more: with more than two, "
                    "the rule sets, the DRO ensemble and boosting fit one model per class "
                    "against the rest, the decision list one list for all classes")
     p.add_argument("--learner", default="rule_set",
-                   help="rule_set (default), rule_set_cv (its penalty by cross-validation; "
-                        "saved with its search results and the refitted rule set), "
-                        "dro_rule_ensemble, decision_list, "
-                        "decision_list_cv (its depth by cross-validation; saved as the refitted "
-                        "list) or boosting")
-    p.add_argument("--solver", default=None, help="solver for learners that solve models")
+                   help="rule_set (BooleanRuleSetClassifier), rule_set_cv (BooleanRuleSetCV: "
+                        "its penalty by cross-validation; saved with its search results and "
+                        "the refitted rule set), dro_rule_ensemble "
+                        "(DRORuleEnsembleClassifier), decision_list (DecisionListClassifier), "
+                        "decision_list_cv (DecisionListCV: its depth by cross-validation; "
+                        "saved as the refitted list) or boosting (BoostingClassifier), each "
+                        "with the class's own defaults (default rule_set)")
+    p.add_argument("--solver", default=None,
+                   help="solver of the learners that solve optimization models (rule_set, "
+                   "rule_set_cv, dro_rule_ensemble), a name `optirules solvers` lists "
+                   "(default: the learner's own, HiGHS); decision lists and boosting solve "
+                   "none and refuse it")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                   help="a learner parameter (JSON value), repeatable")
-    p.add_argument("--test-size", type=float, default=0.25)
-    p.add_argument("--random-state", type=int, default=0)
-    p.add_argument("--output", default="model.json", help="where to save the model (JSON)")
+                   help="a parameter of the learner, VALUE read as JSON (max_degree=2, "
+                   "'penalties=[0.01, 0.1]', binarizer=null) or else as a string; "
+                   "repeatable (default: none, the class's defaults); --param verbose=true "
+                   "shows the progress of a long fit")
+    p.add_argument("--test-size", type=float, default=0.25,
+                   help="share of the rows held out, stratified by label, for the test "
+                   "accuracy (default 0.25)")
+    p.add_argument("--random-state", type=int, default=0,
+                   help="seed of the train/test split and the learner's random_state "
+                   "(default 0)")
+    p.add_argument("--output", default="model.json",
+                   help="where to save the fitted model as JSON, for optirules predict "
+                   "(default model.json)")
     p.add_argument("--export", default=None,
-                   help="also write the final model as .lp or .mps (a two-class target only)")
+                   help="also write the final model as .lp or .mps (a two-class target only; "
+                   "default: none)")
     p.set_defaults(func=_cmd_fit)
 
 
@@ -673,12 +741,14 @@ def _add_reproduce(sub: Any) -> None:
     p = sub.add_parser(
         "reproduce", help="reproduce a seed paper's experiment and print its table beside ours",
         description="Run one of the papers' experiments: " + ", ".join(REPRODUCTIONS) + ".")
-    p.add_argument("name", choices=sorted(REPRODUCTIONS))
+    p.add_argument("name", choices=sorted(REPRODUCTIONS), help="the experiment to run")
     p.add_argument("--quick", action="store_true", help="a small version that runs in seconds")
     p.add_argument("--backend", choices=["local", "dask", "ray"], default="local",
                    help="where parallel work runs (dask/ray: an existing cluster or a local one)")
     p.add_argument("--scheduler", default=None, help="dask scheduler or ray cluster address")
-    p.add_argument("--n-jobs", type=int, default=1)
+    p.add_argument("--n-jobs", type=int, default=1,
+                   help="processes (or cluster workers) running the experiment's fits "
+                   "(default 1)")
     p.add_argument("--output", default=None, help="also write the result table as CSV")
     p.set_defaults(func=_cmd_reproduce)
 
@@ -688,8 +758,9 @@ def _add_bench(sub: Any) -> None:
     p = sub.add_parser("bench", help="run a benchmark script of the repository's benchmarks/",
                        description="Run benchmarks/NAME.py (from a checkout); without NAME, "
                        "list them.")
-    p.add_argument("name", nargs="?", default=None)
-    p.add_argument("--quick", action="store_true")
+    p.add_argument("name", nargs="?", default=None,
+                   help="the script's name without .py (default: list the scripts)")
+    p.add_argument("--quick", action="store_true", help="pass --quick to the script")
     p.set_defaults(func=_cmd_bench)
 
 

@@ -368,3 +368,121 @@ def test_reproduce_quick_prints_table(capsys):
     assert main(["reproduce", "smooth", "--quick"]) == 0
     out = capsys.readouterr().out
     assert "Table 1" in out and "SB(0.1)" in out
+
+
+# ------------------------------------------------------------------ help, defaults, progress
+def _help(*command: str) -> str:
+    import io
+    from contextlib import redirect_stdout
+
+    out = io.StringIO()
+    with redirect_stdout(out), pytest.raises(SystemExit):
+        build_parser().parse_args([*command, "--help"])
+    return " ".join(out.getvalue().split())
+
+
+def test_every_option_of_every_command_has_help_and_its_default():
+    """An option without help, or with a default its help does not give, is what a
+    first-time user has to guess (fit --test-size, --random-state, --output, --solver,
+    export --max-degree were)."""
+    parser = build_parser()
+    commands = parser._subparsers._group_actions[0].choices
+    for name, sub in commands.items():
+        for action in sub._actions:
+            if action.dest == "help":
+                continue
+            what = f"{name} {'/'.join(action.option_strings) or action.dest}"
+            assert action.help, f"{what} has no help"
+            default = action.default
+            if default not in (None, False, [], argparse_suppress()) and action.choices is None:
+                assert f"default {default}" in " ".join(action.help.split()) or \
+                    f"default: {default}" in action.help, f"{what}: default {default!r} not said"
+
+
+def argparse_suppress():
+    import argparse
+
+    return argparse.SUPPRESS
+
+
+def test_fit_help_says_where_the_cli_stands_and_how_to_watch_a_long_fit():
+    text = _help("fit")
+    for phrase in ("--test-size TEST_SIZE share of the rows held out",
+                   "(default 0.25)", "(default 0)", "(default model.json)",
+                   "--param verbose=true",
+                   "the class's own defaults"):
+        assert phrase in text, phrase
+    assert "default 1)" in _help("export")  # --max-degree
+
+
+def _numeric_csv(tmp_path):
+    rng = np.random.default_rng(0)
+    import pandas as pd
+
+    X = pd.DataFrame(rng.normal(size=(240, 4)), columns=["a", "b", "c", "d"]).round(3)
+    y = ((X.a > 0.2) & (X.b < 0.5) | (X.c > 1)).astype(int)
+    path = tmp_path / "numeric.csv"
+    X.assign(label=y).to_csv(path, index=False)
+    return path, X, y.to_numpy()
+
+
+@pytest.mark.parametrize("learner, cls, params", [
+    ("boosting", "BoostingClassifier", {"n_estimators": 30}),
+    ("rule_set", "BooleanRuleSetClassifier", {"max_degree": 2}),
+])
+def test_fit_learners_are_the_classes_with_their_defaults(tmp_path, capsys, learner, cls,
+                                                          params):
+    """``optirules fit --learner boosting`` fits BoostingClassifier() as the API does (it
+    used to binarize the numbers first: another model), the rule set likewise, with
+    random_state = --random-state on the same stratified split."""
+    import json
+
+    from sklearn.model_selection import train_test_split
+
+    import optirules.learners as learners
+
+    data, X, y = _numeric_csv(tmp_path)
+    model = tmp_path / "m.json"
+    argv = ["fit", str(data), "--target", "label", "--learner", learner, "--output", str(model)]
+    for k, v in params.items():
+        argv += ["--param", f"{k}={json.dumps(v)}"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.25, stratify=y, random_state=0)
+    api = getattr(learners, cls)(random_state=0, **params).fit(X_tr, y_tr)
+    assert str(api) in out
+    saved = getattr(learners, cls).from_json(model.read_text())
+    assert saved.to_text() == api.to_text()
+    assert f"test accuracy:  {api.score(X_te, y_te):.4f}" in out
+    if learner == "boosting":
+        assert "numeric columns taken as they are" in out
+
+
+def test_fit_time_is_labelled_wall_clock_beside_cpu(tmp_path, capsys):
+    import re
+
+    data, _ = _write_monks(tmp_path)
+    assert main(["fit", str(data), "--target", "target", "--learner", "decision_list",
+                 "--output", str(tmp_path / "m.json")]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^fit time:\s+\d+\.\d\d s wall-clock, \d+\.\d\d s CPU of this process$",
+                     out, flags=re.MULTILINE), out
+
+
+def test_verbose_fit_writes_its_bar_and_its_log_lines_on_lines_of_their_own(tmp_path):
+    """``--param verbose=true``: the progress bar (redrawn with carriage returns) and the
+    log lines go to stderr, and no line of the terminal holds both: each log line is
+    written after the bar is cleared (what a terminal shows of a line is what follows its
+    last carriage return)."""
+    data, _ = _write_monks(tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-m", "optirules", "fit", str(data), "--target", "target",
+         "--param", "verbose=true", "--param", "max_degree=2",
+         "--output", str(tmp_path / "m.json")],
+        capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    shown = [line.rsplit("\r", 1)[-1] for line in proc.stderr.split("\n")]
+    logs = [line for line in shown if "[optirules." in line]
+    assert len(logs) >= 2 and all(line.startswith("[optirules.") for line in logs), logs
+    assert any("column generation" in part for part in proc.stderr.split("\r"))  # the bar
+    assert "fit time:" in proc.stdout

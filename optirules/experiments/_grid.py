@@ -133,14 +133,17 @@ def _check_params(name: str, params: Mapping[str, Any]) -> None:
 
 
 def make_learner(name: str, params: Mapping[str, Any] | None = None, *, seed: int | None = None,
-                 solver: str | None = None, categorical: Sequence[str] = ()):
+                 solver: str | None = None, categorical: Sequence[str] = (),
+                 binarize: bool = True):
     """Build the estimator of one grid cell.
 
     ``random_state`` is set to the cell's seed and ``solver`` to the cell's solver when the
     estimator has those parameters (a solver given to a learner that solves no model is an
     error, so that a grid cannot silently ignore it).  scikit-learn baselines are wrapped
     in a one-hot / imputation pipeline; optirules' rule and boosting learners get a
-    :class:`~optirules.data.FeatureBinarizer` (with the dataset's coded categorical columns).
+    :class:`~optirules.data.FeatureBinarizer` (with the dataset's coded categorical columns)
+    unless ``binarize`` is False, which leaves them their own default (``"auto"``: 0/1
+    columns as they are, and numbers as they are for boosting's stumps and trees).
 
     Parameters
     ----------
@@ -154,6 +157,9 @@ def make_learner(name: str, params: Mapping[str, Any] | None = None, *, seed: in
         Its ``solver``; an error for a learner that solves no model.
     categorical : sequence of str
         The dataset's coded categorical columns, passed to the binarizer.
+    binarize : bool, default True
+        Give the rule and boosting learners a ``FeatureBinarizer``; False keeps the class's
+        own binarizer (``optirules fit`` builds the classes with their defaults).
 
     Returns
     -------
@@ -184,7 +190,7 @@ def make_learner(name: str, params: Mapping[str, Any] | None = None, *, seed: in
             raise InputError(f"learner {name!r} solves no optimization model, so it takes no solver "
                              f"(got solver={solver!r}); leave the grid's solver at None for it.")
         extra["solver"] = solver
-    if name in _BINARIZED_LEARNERS and params.get("binarizer") is None:
+    if binarize and name in _BINARIZED_LEARNERS and params.get("binarizer") is None:
         from ..data import FeatureBinarizer
 
         binarizer = FeatureBinarizer(categorical_features=list(categorical) or None)
