@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from . import __version__
+from ._progress import progress_lines
 from .errors import OptirulesError
 
 __all__ = ["main"]
@@ -357,40 +357,6 @@ def _check_outputs(args: argparse.Namespace, est) -> None:
         get_backend(args.solver, "pyomo")
 
 
-@contextlib.contextmanager
-def _progress_lines(verbose: Any) -> Iterator[None]:
-    """While a verbose fit runs, its log lines (the ``optirules`` loggers, level INFO) go to
-    stderr through ``tqdm.write``, which clears the progress bar before the line and draws
-    it again after, so a bar and a log line never share a line of the terminal; the
-    handler is removed after the fit.  Not verbose: nothing changes."""
-    if not verbose:
-        yield
-        return
-    import logging
-
-    from tqdm.auto import tqdm
-
-    class TqdmHandler(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            try:
-                tqdm.write(self.format(record), file=sys.stderr)
-            except Exception:  # pragma: no cover - logging's own policy
-                self.handleError(record)
-
-    logger = logging.getLogger("optirules")
-    handler = TqdmHandler()
-    handler.setFormatter(logging.Formatter("[%(name)s] %(message)s"))
-    level = logger.level
-    logger.addHandler(handler)
-    if level == logging.NOTSET or level > logging.INFO:
-        logger.setLevel(logging.INFO)
-    try:
-        yield
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(level)
-
-
 def _cmd_fit(args: argparse.Namespace) -> int:
     import time
 
@@ -428,7 +394,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=args.test_size, stratify=y,
                                               random_state=args.random_state)
     t0, c0 = time.perf_counter(), time.process_time()
-    with _progress_lines(params.get("verbose")):
+    with progress_lines(params.get("verbose")):
         est.fit(X_tr, y_tr)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     print(str(est))
