@@ -8,12 +8,13 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["progress_lines"]
+__all__ = ["progress_lines", "TqdmLogHandler"]
 
 
-class _TqdmHandler(logging.Handler):
-    """A logging handler that writes through ``tqdm.write``: the progress bars on the
-    terminal are cleared before the line and drawn again after it."""
+class TqdmLogHandler(logging.Handler):
+    """A logging handler that writes to stderr through ``tqdm.write``: the progress bars on
+    the terminal are cleared before the line and drawn again after it, so a log line never
+    shares a line with a bar."""
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
@@ -47,7 +48,7 @@ def progress_lines(verbose: Any) -> Iterator[None]:
         yield
         return
     logger = logging.getLogger("optirules")
-    handler = _TqdmHandler()
+    handler = TqdmLogHandler()
     handler.setFormatter(logging.Formatter("[%(name)s] %(message)s"))
     level = logger.level
     logger.addHandler(handler)
