@@ -446,7 +446,9 @@ def progress_logger(name: str, verbose: Any) -> logging.Logger | None:
     logger = logging.getLogger(f"optirules.{name}")
     if not logger.hasHandlers():
         package = logging.getLogger("optirules")
-        handler = logging.StreamHandler()
+        from .._progress import TqdmLogHandler
+
+        handler = TqdmLogHandler()  # through tqdm.write: never on the progress bar's line
         handler.setFormatter(logging.Formatter("[%(name)s] %(message)s"))
         package.addHandler(handler)
         if package.level == logging.NOTSET or package.level > logging.INFO:

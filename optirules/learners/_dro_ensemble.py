@@ -743,7 +743,9 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
     # (to_text, str and explain: _DROTextMixin)
     def rules_table(self, X: Any = None, y: Any = None):
         """A DataFrame, one row per rule of every member with a positive weight (one-vs-rest:
-        one block per class): ``class``, ``member`` (index into ``members_``), ``weight``,
+        one block per class): ``class``, ``member`` (the member's number ``k``:
+        ``members_[k - 1]``, as ``print``, ``explain`` and the plots number it; members of
+        weight 0 have no row), ``weight``,
         ``rule``, ``n_literals``, ``support``, ``precision``, ``recall``.
 
         Without ``X`` and ``y``: on the training rows the fitted ensemble holds; an ensemble

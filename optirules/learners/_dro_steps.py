@@ -342,7 +342,8 @@ class _DROStepsMixin:
             with, under the pmf :math:`P^{k}` it was fitted on (``pmf_history_[k]``) and the
             member budget :math:`\mathfrak{C}'`; its optimum is the member's
             ``ip_objective`` (``member_results_``).  ``"members"``: every member's master,
-            written as ``<stem>_member<k><suffix>`` next to ``path``.
+            written as ``<stem>_member<k + 1><suffix>`` next to ``path`` (the member's
+            number in ``print`` and ``rules_table``).
 
         Returns
         -------
@@ -373,7 +374,8 @@ class _DROStepsMixin:
         if which == "members":
             out = []
             for k in range(n_members):
-                p = path.with_name(f"{path.stem}_member{k}{path.suffix}")
+                # member k + 1, as print, explain, rules_table and the plots number it
+                p = path.with_name(f"{path.stem}_member{k + 1}{path.suffix}")
                 out += self.export_model(p, which=("member", k))
             return out
         if isinstance(which, tuple) and len(which) == 2 and which[0] == "member":

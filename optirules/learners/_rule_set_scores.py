@@ -133,13 +133,12 @@ class _RuleSetScoresMixin:
         among the training rows of its pattern (effective counts with ``sample_weight``),
         shrunk toward the share among the rows of its side (some rule fires, or none), which
         is shrunk toward the training class share; each shrinkage is the mean of a Beta
-        posterior whose strength is estimated, the beta-binomial maximum likelihood over the
-        groups (:func:`~optirules.learners._scores.estimated_strength`), so patterns that
-        differ no more than sampling does score alike and weak evidence scores near the
-        class share (``pattern_scores_``, ``side_scores_``, ``score_strengths_``).  A
-        pattern no training row has scores as its side.  Scores on the wrong side of 1/2
-        for :meth:`predict` are moved just across it, keeping their order
-        (:func:`~optirules.learners._scores.ordered_side`), so that ``argmax`` of the
+        posterior whose strength is estimated (empirical Bayes: the beta-binomial maximum
+        likelihood over the groups), so patterns that differ no more than sampling does
+        score alike and weak evidence scores near the class share (``pattern_scores_``,
+        ``side_scores_``, ``score_strengths_``).  A pattern no training row has scores as
+        its side.  Scores on the wrong side of 1/2 for :meth:`predict` are moved just across
+        it, keeping their order, so that ``argmax`` of the
         probabilities is the prediction.  A probability is 0 or 1 only when the training
         data hold a single class.  A model saved by an older ``to_json`` (without the
         pattern table) scores a row by the best rule that fires, as it did.

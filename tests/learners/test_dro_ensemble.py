@@ -467,7 +467,7 @@ def test_export_model_files_read_back_to_the_fit_s_optima(fitted, tmp_path, suff
         assert res.objective == pytest.approx(c["objective"], abs=1e-7)
     # every member's master IP (eqs 6-8) over its final pool
     files = est.export_model(tmp_path / f"m{suffix}", which="members")
-    assert [f.name for f in files] == [f"m_member{k}{suffix}" for k in range(len(est.members_))]
+    assert [f.name for f in files] == [f"m_member{k + 1}{suffix}" for k in range(len(est.members_))]
     n_pos = int(np.sum(y == est.classes_[1]))
     for k, f in enumerate(files):
         res = read_model(f)
