@@ -27,15 +27,11 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils._param_validation import HasMethods, StrOptions
 
-from ..data import Literal, literal_conflicts
+from ..data import Literal
 from ..errors import InputError
 from ..models import (
-    ColumnGenerationOptions,
     ColumnGenerationResult,
-    RuleSetProblem,
-    clause_coverage,
     options,
-    resolve_max_degree,
     solve_column_generation,
 )
 from ._checks import (
@@ -45,19 +41,17 @@ from ._checks import (
     Collection,
     Number,
     check_fitted,
-    class_sample_weight,
     is_int,
     progress_logger,
     validate_params,
-    weighted_rows,
 )
 from ._json import json_scalar
-from ._multiclass import OneVsRestMixin, multiclass_labels, one_vs_rest
+from ._multiclass import OneVsRestMixin, one_vs_rest
 from ._rule_set_export import export_master
 from ._rule_set_fairness import _RuleSetFairnessMixin
+from ._rule_set_fit import finish_fit, penalty_path, prepare_fit
 from ._rule_set_input import (
     PENALTY_SCALE,
-    _carried_pool,
     _label_index,
     _RuleInputMixin,
     auto_penalty,
@@ -67,15 +61,11 @@ from ._rule_set_scores import _RuleSetScoresMixin
 from ._rule_set_text import rule_set_text
 from ._rules import FORMS, Rule, RuleSet, negate_rule
 from ._rules_table import RulesTableMixin, rule_set_table
-from ._scores import pattern_table, unmet_counts
 from ._sql import SQLMixin
 from ._text import TextMixin
 
 __all__ = ["BooleanRuleSetClassifier"]
 
-#: Wentges' smoothing weight of the exact pricing (``column_generation(smoothing=...)``):
-#: prices at ``0.5 * best-bound duals + 0.5 * LP duals``
-DUAL_SMOOTHING = 0.5
 
 
 # ============================================================================ estimator
@@ -544,41 +534,10 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
         self
         """
         t_fit = time.perf_counter()  # time_limit bounds the whole call, binarizing included
-        self._check_params()
-        groups = self._check_fairness(X, y, sensitive_features)
-        if self.target_class is not None and multiclass_labels(y) is not None:
-            raise InputError(
-                f"target_class={self.target_class!r} names the class a two-class rule set "
-                f"describes, but y has {len(multiclass_labels(y))} classes: the estimator fits "
-                "one rule set per class against the rest, each describing its own class. "
-                "Leave target_class=None (form applies to every class's rule set).")
-        sample_weight = class_sample_weight(self.class_weight, y, sample_weight)
-        if self._fit_one_vs_rest(X, y, sample_weight):  # K > 2 classes: K binary copies
-            self.n_iter_ = np.array([e.n_iter_ for e in self.estimators_])
+        prepared = self._prepare_fit(X, y, sample_weight, sensitive_features, t_fit)
+        if prepared is None:  # K > 2 classes: K binary copies fitted
             return self
-        X_fit, classes, ypos, P, keep = weighted_rows(X, y, sample_weight, "a rule set")
-        target = self._target_index(classes)
-        # the master learns a DNF of its label 1: the target (DNF) or the other class (CNF)
-        d = target if self.form == "dnf" else 1 - target
-        if d == 0:
-            ypos = ~ypos
-        # the user's weights, not the pmf: integer weights then give exactly the thresholds
-        # of the repeated rows (the same floating-point sums)
-        prev = ((list(self.literals_), list(self.pool_)) if self.warm_start
-                and hasattr(self, "pool_") and hasattr(self, "literals_") else None)
-        self._check_forbidden(X_fit)
-        total = float(keep.sum()) if sample_weight is None else \
-            float(np.asarray(sample_weight, dtype=float).reshape(-1)[keep].sum())
-        self.lambda0_, self.lambda1_ = self._penalties(total)
-        A = self._literal_matrix(X_fit, reset=True, sample_weight=None if sample_weight is None
-                                 else np.asarray(sample_weight, dtype=float).reshape(-1)[keep])
-        A = self._forbid(A)
-        initial = _carried_pool(prev, self.literals_)
-        yk, Pk = ypos[keep], P[keep] / P[keep].sum()
-        fair = self._fairness_arguments(groups, keep, d == target)
-        self.classes_ = classes
-        self.target_class_ = classes[target]
-        self.max_degree_ = resolve_max_degree(self.max_degree, A.shape)
+        problem, options, initial, train = prepared
         bar = None
         progress = None
         log = progress_logger("learners.rule_set", self.verbose)
@@ -594,44 +553,69 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
                 log.info("iteration %d: LP %.6g, best reduced cost %.3g, pool %d, %.2f s",
                          rec["iteration"], rec["lp_objective"], rec["best_reduced_cost"],
                          rec["pool_size"], rec["time"])
-        problem = RuleSetProblem(
-            A, yk, Pk, complexity=None if self.complexity is None else float(self.complexity),
-            lambda0=self.lambda0_, lambda1=self.lambda1_, max_degree=self.max_degree_,
-            max_rules=self.max_rules, max_literals=self.max_literals,
-            literal_costs=self._literal_costs(), required=self._required_groups() or (),
-            conflicts=literal_conflicts(self.literals_), **fair)
-        options = ColumnGenerationOptions(
-            pricing=self.pricing, exact_method=self.exact_method,
-            beam_width=int(self.beam_width), n_columns=int(self.n_columns),
-            max_iter=int(self.max_iter), tol=float(self.tol), smoothing=DUAL_SMOOTHING,
-            time_limit=None if self.time_limit is None else max(
-                0.0, float(self.time_limit) - (time.perf_counter() - t_fit)),
-            pricing_time_limit=self.pricing_time_limit, solver=self.solver,
-            mip_gap=float(self.mip_gap), random_seed=self._seed(), backend=self.backend,
-            master_ip="auto")
         try:
             res = solve_column_generation(problem, options, initial_clauses=initial,
                                           progress=progress)
         finally:
             if bar is not None:
                 bar.close()
-        self._set_result(res)
         if log is not None:
             log.info("stopped: %s; %d rules, master IP %s, objective %.6g, gap %s, %.2f s",
                      res.stop_reason, len(res.clauses), res.ip_status, res.ip_objective,
                      "unknown" if math.isnan(res.gap) else f"{100 * res.gap:.2f} %",
                      res.fit_time)
-        self._train = (A, yk, Pk)
-        covered = clause_coverage(A, self.clauses_)
-        self._set_scores(covered, yk, Pk, total)
-        # the probabilities: the rows' patterns (rules fired, or literals missed per rule)
-        self.pattern_scores_, self.side_scores_, self.score_strengths_ = pattern_table(
-            unmet_counts(A, self.clauses_), yk, Pk * (total / Pk.sum()))
-        if fair:
-            self.fairness_gap_ = self._training_gap(covered, yk, Pk, fair)
-        else:
-            self.__dict__.pop("fairness_gap_", None)
+        self._finish_fit(res, train)
         return self
+
+    def penalty_path(self, X: Any, y: Any, penalties: Any, sample_weight: Any = None, *,
+                     sensitive_features: Any = None) -> list[BooleanRuleSetClassifier]:
+        """The rule sets of several penalties from one column generation: fitted copies of
+        this estimator, one per ``(lambda0, lambda1)`` of ``penalties``, in their order.
+
+        ``X`` is binarized once; column generation runs at the first penalty, then the
+        same restricted master, pool and pricer go on to the next
+        (:func:`~optirules.models.solve_penalty_path`), so a path from the largest penalty
+        down costs far less than fitting each point.  Each copy is what :meth:`fit` with
+        that penalty would give from the pool of the points before it, certified on its
+        own (``gap_``, ``lp_bound_``); ``time_limit`` bounds the whole path.  Two classes
+        only.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            As for :meth:`fit`.
+        y : array-like of shape (n_samples,)
+            Two class labels.
+        penalties : sequence of float or of (float, float)
+            A number ``p`` means ``lambda0 = lambda1 = p``.
+        sample_weight : array-like of shape (n_samples,), optional
+            As for :meth:`fit`.
+        sensitive_features : array-like, optional
+            As for :meth:`fit`.
+
+        Returns
+        -------
+        list of BooleanRuleSetClassifier
+            Fitted copies, ``lambda0`` and ``lambda1`` set to each point.
+
+        Examples
+        --------
+        >>> from optirules.data import load_dataset
+        >>> X, y = load_dataset("monks1_train")
+        >>> path = BooleanRuleSetClassifier(random_state=0).penalty_path(X, y, [0.05, 0.01])
+        >>> [len(m.rules_.rules) for m in path]
+        [1, 4]
+        """
+        return penalty_path(self, X, y, penalties, sample_weight, sensitive_features)
+
+    def _prepare_fit(self, X: Any, y: Any, sample_weight: Any, sensitive_features: Any,
+                     t_fit: float) -> tuple | None:
+        """Everything before column generation (:func:`._rule_set_fit.prepare_fit`)."""
+        return prepare_fit(self, X, y, sample_weight, sensitive_features, t_fit)
+
+    def _finish_fit(self, res: ColumnGenerationResult, train: tuple) -> None:
+        """The fitted attributes (:func:`._rule_set_fit.finish_fit`)."""
+        finish_fit(self, res, train)
 
     def _set_scores(self, covered: np.ndarray, y: np.ndarray, P: np.ndarray,
                     total: float) -> None:

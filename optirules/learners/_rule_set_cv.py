@@ -57,6 +57,7 @@ from ._cv import RefitDelegation, cv_scorer, cv_splits
 from ._multiclass import multiclass_labels
 from ._persistence import JSONPersistenceMixin
 from ._rule_set import BooleanRuleSetClassifier, auto_penalty
+from ._rule_set_cv_fits import _fit_and_score, _path_and_scores
 from ._rules_table import RulesTableMixin, cv_table
 from ._sql import SQLMixin
 from ._text import TextMixin
@@ -119,45 +120,6 @@ def _penalty_pairs(penalties: Any, n: float) -> list[tuple[float, float]]:
     return pairs
 
 
-def _fit_and_score(estimator: Any, X: Any, y: np.ndarray, w: np.ndarray | None,
-                   train: np.ndarray, test: np.ndarray, scorer: Any,
-                   deadline: float | None = None, warm: Any = None,
-                   groups: np.ndarray | None = None) -> dict[str, Any] | None:
-    """Fit on ``train`` and score on ``test``; ``None`` when ``deadline`` (a
-    ``time.time()`` value, shared by the worker processes) has passed before the fit.
-    ``warm``: the ``(literals_, pool_)`` of the fold's previous fit, to start from;
-    ``groups``: the protected attribute of a fair rule set (its training rows go to fit)."""
-    from sklearn.utils import _safe_indexing
-
-    est = clone(estimator)
-    if warm is not None:
-        est.set_params(warm_start=True)
-        est.literals_, est.pool_ = warm
-    if deadline is not None:
-        left = deadline - time.time()
-        if left <= 0:
-            return None
-        own = est.time_limit
-        est.set_params(time_limit=left if own is None else min(float(own), left))
-    Xtr, Xte = _safe_indexing(X, train), _safe_indexing(X, test)
-    t0 = time.perf_counter()
-    est.fit(Xtr, y[train], sample_weight=None if w is None else w[train],
-            **({} if groups is None else {"sensitive_features": groups[train]}))
-    fit_time = time.perf_counter() - t0
-    if scorer is None:
-        hit = est.predict(Xte) == y[test]
-        score = float(np.average(hit, weights=None if w is None else w[test]))
-    elif w is None:
-        score = float(scorer(est, Xte, y[test]))
-    else:
-        score = float(scorer(est, Xte, y[test], sample_weight=w[test]))
-    parts = est.__dict__.get("estimators_") or [est]  # K > 2 classes: one rule set per class
-    state = None if "estimators_" in est.__dict__ else (list(est.literals_), list(est.pool_))
-    return {"score": score, "complexity": float(sum(e.rules_.complexity for e in parts)),
-            "fit_time": fit_time, "certified": all(bool(e.gap_certified_) for e in parts),
-            "state": state}
-
-
 class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, TextMixin,
                        ClassifierMixin, SQLMixin, BaseEstimator):
     """A :class:`BooleanRuleSetClassifier` whose penalty is chosen by cross-validation.
@@ -206,17 +168,16 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, T
         Folds fitted in parallel (joblib), one penalty after the other; results do not
         depend on it (each fold's path runs in the same order either way).
     reuse_pool : bool, default True
-        Warm starts along each fold's penalty path (largest penalty first): the clauses
-        generated for one penalty start column generation for the next
-        (:class:`BooleanRuleSetClassifier` ``warm_start``).  The LP bound and its
-        certificate do not change; the master IP runs over the larger pool, so its optimum
-        can only be lower, and a rule set can differ only where the IP has ties or the
-        smaller pool missed the optimum.  ``False``: every fit starts from an empty pool,
-        the plain grid search of Dash, Günlük and Wei.  The default departs from it because
-        warm starts were faster per fold on five of six data sets, never much slower, and
-        chose the same penalty on five of the six (``benchmarks/results/rule_set_speed.md``;
-        the other figures are in docs/user_guide/defaults.md).  The refit on all rows always
-        starts empty.
+        One column generation per fold for the whole grid
+        (:meth:`BooleanRuleSetClassifier.penalty_path`, largest penalty first): the fold's
+        literals are built once, and the restricted master, its pool and the pricer go on
+        from one penalty to the next, each point certified on its own (its gap in
+        ``all_certified``).  With ``n_iter_no_change`` (or more than two classes) the
+        penalties are fitted one after the other instead, each fold warm-started from its
+        previous fit's clauses.  A larger pool can only lower the master IP's optimum; a
+        rule set can differ from a cold fit's only where the IP has ties or the smaller
+        pool missed the optimum.  ``False``: every fit starts from an empty pool, the plain
+        grid search of Dash, Günlük and Wei.  The refit on all rows always starts empty.
     n_iter_no_change : int or None, default None
         Early stopping of the penalty path: stop after this many penalties in a row (from
         the largest down) without a higher mean validation score; the penalties not
@@ -436,6 +397,9 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, T
 
         patience = self.n_iter_no_change
         reuse = bool(self.reuse_pool)
+        if reuse and patience is None and multiclass_labels(y) is None:
+            return self._fold_paths(X, y, w, splits, candidates[0], pairs, scorer,
+                                    cv_deadline, log, groups)
         # larger penalties first: they fit fastest (so a time limit leaves whole penalties),
         # and each fold's pool grows along the path
         order = [int(c) for c in np.argsort([-(l0 + l1) for l0, l1 in pairs], kind="stable")]
@@ -494,6 +458,48 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, T
             if bar is not None:
                 bar.close()
         return scores, comp, times, cert, stopped
+
+    def _fold_paths(self, X: Any, y: np.ndarray, w: np.ndarray | None, splits: list,
+                    base: Any, pairs: list, scorer: Any, cv_deadline: float | None,
+                    log: Any, groups: np.ndarray | None = None) -> tuple:
+        """:meth:`_penalty_path` by one column generation per fold for the whole grid
+        (``penalty_path``, largest penalty first), the folds in parallel with ``n_jobs``."""
+        from joblib import delayed
+
+        order = [int(c) for c in np.argsort([-(l0 + l1) for l0, l1 in pairs], kind="stable")]
+        path = [pairs[c] for c in order]
+        n_s = len(splits)
+        scores = np.full((len(pairs), n_s), np.nan)
+        comp = np.full_like(scores, np.nan)
+        times = np.full_like(scores, np.nan)
+        cert = np.ones(len(pairs), dtype=bool)
+        bar = None
+        if self.verbose:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=n_s, desc="BooleanRuleSetCV", unit="fold")
+        try:
+            with parallel(n_jobs=self.n_jobs, return_as="generator") as pool:
+                gen = pool(delayed(_path_and_scores)(base, X, y, w, *splits[s], scorer, path,
+                                                     cv_deadline, groups)
+                           for s in range(n_s))
+                for s, recs in enumerate(gen):
+                    if bar is not None:
+                        bar.update(1)
+                    if recs is None:  # the time limit came first
+                        cert[:] = False
+                        continue
+                    for c, rec in zip(order, recs):
+                        scores[c, s] = rec["score"]
+                        comp[c, s] = rec["complexity"]
+                        times[c, s] = rec["fit_time"]
+                        cert[c] &= rec["certified"]
+                    if log is not None:
+                        log.info("fold %d: the path of %d penalties scored", s + 1, len(path))
+        finally:
+            if bar is not None:
+                bar.close()
+        return scores, comp, times, cert, None
 
     def _set_cv_results(self, pairs: list, scores: np.ndarray, comp: np.ndarray,
                         times: np.ndarray, cert: np.ndarray, stopped: int | None) -> None:

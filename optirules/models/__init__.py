@@ -36,6 +36,7 @@ _EXPORTS = {
     "as_pm1_matrix": "._margins",
     "column_generation": "._column_generation",
     "solve_column_generation": "._column_generation",
+    "solve_penalty_path": "._penalty_path",
     "RuleSetProblem": "._problem",
     "ColumnGenerationOptions": "._problem",
     "ColumnGenerationResult": "._column_generation",

@@ -645,13 +645,50 @@ class _ColumnGeneration:
 
     # ------------------------------------------------------------------ the master IP
     def run(self) -> ColumnGenerationResult:
+        try:
+            return self.solve()
+        finally:
+            self.close()
+
+    def solve(self) -> ColumnGenerationResult:
+        """Column generation from the current pool, then the master IP over it."""
         self.iterate()
         self.certify()
         t_ip = time.perf_counter()
         ip = PoolIP(self).solve()
+        return self.result(ip, t_ip)
+
+    def close(self) -> None:
+        """Release the pricer when the run prepared it."""
         if self.pricer is not None and self.own_pricer:
             self.pricer.close()
-        return self.result(ip, t_ip)
+
+    def restart(self, lambda0: float, lambda1: float) -> None:
+        """The next penalty of a path: the problem with these penalties, the master's
+        column costs changed in place where the master can (else rebuilt over the pool),
+        and the run's record (history, bound, stop) started afresh; the pool, the LP's
+        basis and the pricer's sums carry over."""
+        self.problem = self.problem.replace(lambda0=lambda0, lambda1=lambda1)
+        self.lambda0, self.lambda1 = self.problem.lambda0, self.problem.lambda1
+        if hasattr(self.master, "set_penalties"):
+            self.master.set_penalties(self.lambda0, self.lambda1)
+        else:
+            self.master = restricted_master(self.A, self.y_int, self.P, self.master.clauses_,
+                                            lp_solver=self.lp_solver,
+                                            master=self.options.master,
+                                            **self.problem.master_arguments())
+        self.t_start = time.perf_counter()
+        self.stats0 = {} if self.pricer is None else dict(self.pricer.stats)
+        self.history = []
+        self.best_bound = -math.inf
+        self.center = None
+        self.last_lower = math.nan
+        self.converged = False
+        self.stop = "max_iter"
+        self.n_exact_incomplete = 0
+        self.n_mispriced = 0
+        self.z = math.nan
+        self.unsolved = []
 
     def result(self, ip: dict[str, Any], t_ip: float) -> ColumnGenerationResult:
         """The result record: the gap of the IP's rule set to the certified bound."""

@@ -301,3 +301,35 @@ def test_a_bad_n_jobs_is_refused_before_any_fit(bad):
     y = np.array([1, 0, 1, 0] * 5)
     with pytest.raises(InputError, match="'n_jobs' parameter of BooleanRuleSetCV"):
         BooleanRuleSetCV(n_jobs=bad, cv=2).fit(X, y)
+
+
+def test_penalty_path_points_equal_separate_fits_and_the_cv_scores_them():
+    """penalty_path: each point proves the same LP optimum over all clauses as a separate fit
+    at that penalty (tol 0) and its IP, over a pool that holds the larger penalties'
+    clauses too, is no worse; the CV's default route scores each fold's path, and its
+    scores are those of each fold's penalty_path."""
+    from sklearn.base import clone
+
+    X, y = load_dataset("heart_statlog")
+    base = BooleanRuleSetClassifier(random_state=0, tol=0.0, mip_gap=1e-9, max_degree=2)
+    pens = [0.02, 0.01, 0.005]
+    path = base.penalty_path(X, y, pens)
+    for p, point in zip(pens, path):
+        alone = clone(base).set_params(lambda0=p, lambda1=p).fit(X, y)
+        assert point.lambda0 == point.lambda0_ == p
+        # both prove the LP over all clauses optimal (tol 0): the same bound; the path's
+        # IP runs over the pool of the larger penalties too, so it can only be lower
+        assert point.gap_certified_ and point.pricing_complete_
+        assert point.lp_bound_ == pytest.approx(alone.lp_bound_, abs=1e-7)
+        assert point.lp_bound_ - 1e-9 <= point.ip_objective_ <= alone.ip_objective_ + 1e-9
+    cv = BooleanRuleSetCV(base, penalties=pens, cv=3, random_state=0).fit(X, y)
+    splits = list(StratifiedKFold(3, shuffle=True, random_state=0).split(X, y))
+    for s, (tr, te) in enumerate(splits):  # the fold's path, largest penalty first
+        fold = clone(base).penalty_path(X.iloc[tr], y[tr], sorted(pens, reverse=True))
+        for point in fold:
+            k = pens.index(point.lambda0)
+            acc = float(np.mean(point.predict(X.iloc[te]) == y[te]))
+            assert cv.cv_results_[f"split{s}_score"][k] == acc
+    assert cv.cv_results_["all_certified"].all() and cv.status_ == "complete"
+    with pytest.raises(InputError, match="two-class"):
+        base.penalty_path(X, np.arange(len(y)) % 3, pens)

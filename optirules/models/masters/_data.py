@@ -176,6 +176,14 @@ class MasterData:
         )
         return list(range(start, len(self.clauses)))
 
+    def set_penalties(self, lambda0: float, lambda1: float) -> None:
+        """New penalties per clause and per literal: every pool column's penalty cost
+        follows."""
+        self.lambda0 = check_nonnegative(lambda0, "lambda0")
+        self.lambda1 = check_nonnegative(lambda1, "lambda1")
+        self.penalty = complexity_costs(clause_degrees(self.clauses, self.literal_costs),
+                                        0.0, self.lambda0, self.lambda1).astype(float)
+
     @property
     def form(self) -> str:
         penalty = self.lambda0 > 0 or self.lambda1 > 0

@@ -261,6 +261,23 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
             self._fair.add_pair_rows(self, new)
         return [clause_label(c) for c in new]
 
+    def set_penalties(self, lambda0: float, lambda1: float) -> None:
+        """Change the penalties per clause and per literal: the ``w`` columns' costs change
+        in the warm LP, whose basis stays (a penalty path re-solves from it).
+
+        Parameters
+        ----------
+        lambda0, lambda1 : float
+            The new penalties (>= 0).
+        """
+        d = self._data
+        d.set_penalties(lambda0, lambda1)
+        k = len(d.clauses)
+        if k:
+            self._h.changeColsCost(k, (self._w0 + np.arange(k)).astype(np.int32),
+                                   (d.neg_loss + d.penalty).astype(float))
+        self._solved = False
+
     def solve(self) -> float:
         """Re-solve the LP from the current basis; return and store ``objective_``.
 
