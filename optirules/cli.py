@@ -9,8 +9,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import __version__
+from ._cli_input import _parse_params, _read_csv, _target_class_label
 from ._progress import progress_lines
 from .errors import OptirulesError
+
+#: the suffixes of the model files the commands write (in any case: .lp, .LP, .Mps ...)
+_MODEL_SUFFIXES = (".lp", ".mps")
 
 __all__ = ["main"]
 
@@ -147,71 +151,6 @@ JSON_MODELS = {
     "optirules.BoostingClassifier": ("optirules.learners", "BoostingClassifier"),
     "optirules.BooleanRuleSetCV": ("optirules.learners", "BooleanRuleSetCV"),
 }
-
-
-def _read_csv(path: str):
-    import pandas as pd
-
-    from .errors import InputError
-
-    try:
-        frame = pd.read_csv(path, skipinitialspace=True)
-    except FileNotFoundError:
-        raise InputError(f"no such file: {path}") from None
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise InputError(f"{path} is not a readable CSV file ({first}).") from None
-    if frame.shape[1] == 0 or len(frame) == 0:
-        raise InputError(f"{path} holds no data rows.")
-    return frame
-
-
-#: the deepest nesting of lists and objects a ``--param`` value may have: a parameter takes
-#: a number, a string, or lists and objects of those a few levels deep; deeper values are
-#: refused before Python's recursion limit can turn them into an internal error
-MAX_PARAM_DEPTH = 32
-
-
-def _depth(value: object) -> int:
-    """How deeply lists and objects nest in a parsed JSON value (0 for a scalar), counted
-    without recursion."""
-    deepest, stack = 0, [(value, 0)]
-    while stack:
-        v, d = stack.pop()
-        if isinstance(v, (list, dict)):
-            deepest = max(deepest, d + 1)
-            stack.extend((c, d + 1) for c in (v.values() if isinstance(v, dict) else v))
-    return deepest
-
-
-def _parse_params(items: Sequence[str]) -> dict:
-    import json
-
-    from .errors import InputError
-
-    params = {}
-    for item in items:
-        if "=" not in item:
-            raise InputError(f"--param takes NAME=VALUE, got {item!r}.")
-        key, text = item.split("=", 1)
-        too_deep = InputError(
-            f"--param {key.strip()}: the value nests lists or objects more than "
-            f"{MAX_PARAM_DEPTH} levels deep; give a number, a string, or a list or object "
-            "of those (e.g. --param max_degree=2, --param 'penalties=[0.01, 0.1]').")
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError:
-            value = text
-        except RecursionError:
-            raise too_deep from None
-        if _depth(value) > MAX_PARAM_DEPTH:
-            raise too_deep
-        params[key.strip()] = value
-    return params
-
-
-#: the suffixes of the model files the commands write (in any case: .lp, .LP, .Mps ...)
-_MODEL_SUFFIXES = (".lp", ".mps")
 
 
 def _io_paths(args: argparse.Namespace) -> tuple[list, list]:
@@ -384,9 +323,19 @@ def _cmd_fit(args: argparse.Namespace) -> int:
                          f"{len(classes)}: {', '.join(classes[:5])}.")
     y = y_raw.to_numpy()
     params = _parse_params(args.param)
+    target_class = None if args.target_class is None else \
+        _target_class_label(args, y, classes)
     # the class with its own defaults (binarize=False: no FeatureBinarizer forced on it)
     est = make_learner(args.learner, params, seed=args.random_state, solver=args.solver,
                        binarize=False)
+    if target_class is not None:  # the rule set's, inside the CV's search too
+        from sklearn.base import clone
+
+        if args.learner == "rule_set":
+            est.set_params(target_class=target_class)
+        else:
+            est.set_params(estimator=clone(est._base_estimator()).set_params(
+                target_class=target_class))
     if not hasattr(est, "to_json"):
         raise InputError(f"learner {args.learner!r} cannot be saved as JSON; choose one of: "
                          f"{', '.join(savable)}.")
@@ -672,6 +621,11 @@ def _add_fit(sub: Any) -> None:
                    "'penalties=[0.01, 0.1]', binarizer=null) or else as a string; "
                    "repeatable (default: none, the class's defaults); --param verbose=true "
                    "shows the progress of a long fit")
+    p.add_argument("--target-class", default=None,
+                   help="the class the rules describe, a label of the target column "
+                   "(rule_set and rule_set_cv, two classes; default: the class's own rule, "
+                   "the second label for numbers, the class with fewer rows for text "
+                   "labels)")
     p.add_argument("--test-size", type=float, default=0.25,
                    help="share of the rows held out, stratified by label, for the test "
                    "accuracy (default 0.25)")
@@ -773,5 +727,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def run() -> None:
+    """The ``optirules`` command: :func:`main`, its return code the process's.  After Ctrl-C
+    the process ends with 130 at once (``os._exit``, streams flushed): an interpreter
+    shutdown interrupted again would end it by the signal instead, and the code would
+    not say that ``optirules`` stopped cleanly."""
+    code = main()
+    if code == 130:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
+    sys.exit(code)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()

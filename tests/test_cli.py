@@ -486,3 +486,42 @@ def test_verbose_fit_writes_its_bar_and_its_log_lines_on_lines_of_their_own(tmp_
     assert len(logs) >= 2 and all(line.startswith("[optirules.") for line in logs), logs
     assert any("column generation" in part for part in proc.stderr.split("\r"))  # the bar
     assert "fit time:" in proc.stdout
+
+
+def _credit_with_text_labels(tmp_path):
+    import pandas as pd
+
+    from optirules.data import load_dataset
+
+    X, y = load_dataset("credit_g")
+    frame = X.iloc[:400].copy()
+    frame["risk"] = np.where(y[:400] == 1, "bad", "good")  # 'good' is the majority
+    path = tmp_path / "credit.csv"
+    frame.to_csv(path, index=False)
+    return path, pd.read_csv(path)
+
+
+def test_text_labels_describe_the_minority_and_target_class_chooses(tmp_path, capsys):
+    """Labels 'bad'/'good' (good the majority, second in sort order): the rule set
+    describes 'bad' and says why; --target-class good describes 'good'; an unknown label
+    or a learner without rules is refused before any fit."""
+    from optirules.learners import BooleanRuleSetClassifier
+
+    data, frame = _credit_with_text_labels(tmp_path)
+    model = tmp_path / "m.json"
+    assert main(["fit", str(data), "--target", "risk", "--output", str(model)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("predict 'bad' if any rule holds, else 'good':")
+    assert "the rules describe 'bad', the class with fewer training rows" in out
+    loaded = BooleanRuleSetClassifier.from_json(model.read_text())
+    assert loaded.target_class_ == "bad" and loaded.target_class is None
+    assert main(["fit", str(data), "--target", "risk", "--target-class", "good",
+                 "--output", str(model)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("predict 'good' if any rule holds, else 'bad':")
+    assert "fewer training rows" not in out
+    for extra, message in ((["--target-class", "nope"], "not a label of 'risk'"),
+                           (["--target-class", "good", "--learner", "boosting"],
+                            "has none")):
+        assert main(["fit", str(data), "--target", "risk", *extra]) == 2
+        assert message in capsys.readouterr().err

@@ -55,6 +55,7 @@ from ._rule_set_input import (
     _label_index,
     _RuleInputMixin,
     auto_penalty,
+    default_target,
 )
 from ._rule_set_json import _RuleSetJSONMixin
 from ._rule_set_scores import _RuleSetScoresMixin
@@ -196,9 +197,13 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
         is of this form.
     target_class : label or None, default None
         The class the rules describe (predicted where the DNF holds, or where every clause
-        of the CNF holds); ``None``: ``classes_[1]``.  A label not in ``y`` raises
-        :class:`~optirules.errors.InputError` before any work.  With more than two classes
-        it must be ``None`` (each one-vs-rest model describes its own class).
+        of the CNF holds).  ``None``: ``classes_[1]`` when the labels are numbers or
+        booleans (1, or True, is the positive class by convention), and the class with
+        fewer training rows when they are strings or other labels, whose sorted order means
+        nothing (ties: ``classes_[1]``); the text of the model names the class and says
+        why.  A label not in ``y`` raises :class:`~optirules.errors.InputError` before any
+        work.  With more than two classes it must be ``None`` (each one-vs-rest model
+        describes its own class).
     forbidden_features : sequence of str or int, or None, default None
         Input columns no rule may test, by name (DataFrame input) or position.  Exact in
         the master and in pricing: their literals cover no row, so no clause that uses
@@ -484,11 +489,15 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
             return int(rs) % (2**31 - 1)
         return int(rs.randint(2**31 - 1))  # a RandomState (validate_params)
 
-    def _target_index(self, classes: Any) -> int:
+    def _target_index(self, classes: Any, y: Any = None, weight: Any = None) -> int:
         """The position in ``classes`` of the class the rules describe (``target_class``;
-        ``None``: 1), or an InputError naming the classes."""
+        ``None``: :func:`default_target` of the training labels ``y`` and their weights, or
+        the fitted ``target_class_`` without them), or an InputError naming the classes."""
         if self.target_class is None:
-            return 1
+            if y is not None:
+                return default_target(classes, y, weight)
+            t = _label_index(classes, getattr(self, "target_class_", classes[1]))
+            return 1 if t is None else t
         t = _label_index(classes, self.target_class)
         if t is None:
             raise InputError(f"target_class={self.target_class!r} is not one of the classes "

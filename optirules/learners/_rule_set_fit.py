@@ -52,7 +52,7 @@ def prepare_fit(est: Any, X: Any, y: Any, sample_weight: Any, sensitive_features
         est.n_iter_ = np.array([e.n_iter_ for e in est.estimators_])
         return None
     X_fit, classes, ypos, P, keep = weighted_rows(X, y, sample_weight, "a rule set")
-    target = est._target_index(classes)
+    target = est._target_index(classes, np.asarray(y).reshape(-1)[keep], P[keep])
     # the master learns a DNF of its label 1: the target (DNF) or the other class (CNF)
     d = target if est.form == "dnf" else 1 - target
     if d == 0:

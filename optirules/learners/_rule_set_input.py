@@ -33,7 +33,7 @@ from ._checks import (
 )
 from ._json import json_scalar, label_kind
 
-__all__ = ["AUTO_PENALTY_MAX_ROWS", "PENALTY_SCALE", "auto_penalty"]
+__all__ = ["AUTO_PENALTY_MAX_ROWS", "PENALTY_SCALE", "auto_penalty", "default_target"]
 
 
 #: ``lambda0 = lambda1 = "auto"`` is ``PENALTY_SCALE / sqrt(n)`` for ``n`` training rows
@@ -368,6 +368,28 @@ class _RuleInputMixin:
                 raise InputError("the binarizer produced no literal (every column is constant); "
                                  "a rule set needs at least one varying feature.")
         return np.ascontiguousarray(Xb)
+
+
+def default_target(classes: Any, y: Any, weight: Any = None) -> int:
+    """The position in ``classes`` (two labels) of the class a rule set describes when
+    ``target_class`` is None: 1 for labels that are numbers or booleans (1, or True, is the
+    positive class by convention); for other labels (strings), whose sorted order means
+    nothing, the class of less weight in ``y`` (rows, or the sum of ``weight``: the
+    minority class, as RIPPER describes it; ties: 1).
+
+    Examples
+    --------
+    >>> default_target(np.array([0, 1]), np.array([1, 1, 0]))
+    1
+    >>> default_target(np.array(["bad", "good"]), np.array(["good", "good", "bad"]))
+    0
+    """
+    if all(label_kind(json_scalar(c)) in ("number", "bool") for c in classes):
+        return 1
+    y = np.asarray(y)
+    w = np.ones(len(y)) if weight is None else np.asarray(weight, dtype=float)
+    counts = [float(w[y == c].sum()) for c in classes]
+    return 0 if counts[0] < counts[1] else 1
 
 
 def _label_index(classes: Any, label: Any) -> int | None:

@@ -184,8 +184,10 @@ def load_common(est: Any, doc: Field) -> None:
     if not (isinstance(form, str) and form == est.rules_.form):
         raise params["form"].damaged(f"must be the form of the rules, "
                                      f"{est.rules_.form!r}, not {str(form)[:40]!r}")
-    t = _label_index(est.classes_, est.target_class) \
-        if getattr(est, "target_class", None) is not None else 1
+    # target_class None: the class the fit chose (the rules' positive class; older files
+    # with numeric labels: classes_[1], which that is)
+    t = _label_index(est.classes_, est.target_class if getattr(est, "target_class", None)
+                     is not None else est.rules_.positive_class)
     if t is None:
         raise params["target_class"].damaged(
             f"must be null or one of the classes {[json_scalar(c) for c in est.classes_]}, "

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ._explain import DEFAULT_PREFIX
-from ._json import json_scalar
+from ._json import json_scalar, label_kind
 
 __all__ = ["rule_set_text", "decision_support"]
 
@@ -40,6 +40,13 @@ def rule_set_text(est: Any) -> str:
         tail = (f"{comp}; master objective "
                 f"{est.ip_objective_:.6g}, gap unknown (not certified)")
     summary = getattr(est, "input_summary_", "")
+    if getattr(est, "target_class", None) is None and \
+            label_kind(json_scalar(est.classes_[0])) == "str":
+        chosen = json_scalar(est.target_class_)
+        note = (f"the rules describe {chosen!r}, the class with fewer training rows "
+                "(target_class=None with labels that are not numbers; pass target_class "
+                "to choose)")
+        summary = f"{summary}\n{note}" if summary else note
     return f"{head}\n{tail}" + (f"\n{summary}" if summary else "")
 
 

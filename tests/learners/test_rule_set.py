@@ -240,7 +240,9 @@ def test_rules_evaluate_like_predict_and_json_round_trips(tmp_path):
     X_test.loc[X_test.index[0], "thal"] = "unseen"  # a category never seen in training
     pred = est.predict(X_test)
     np.testing.assert_array_equal(est.rules_.predict(X_test), pred)
-    np.testing.assert_array_equal(est.classes_[est.rules_.evaluate(X_test).astype(int)], pred)
+    rs = est.rules_
+    np.testing.assert_array_equal(np.where(rs.evaluate(X_test), rs.positive_class,
+                                           rs.negative_class), pred)
     assert all(" " in str(r) for r in est.rules_)  # conditions read like 'age > 55.5'
     back = BooleanRuleSetClassifier.from_json(est.to_json(tmp_path / "m.json"))
     np.testing.assert_array_equal(back.predict(X_test), pred)
@@ -331,7 +333,7 @@ def test_export_from_json_with_the_training_data_names_each_column_after_its_rul
         assert all(ch.isalnum() or ch == "_" for ch in label) and len(label) <= 200
     result = read_model(path, mip_gap=1e-10)
     cov = est.decision_rules(X)
-    yk = y == est.classes_[1]
+    yk = y == est.target_class_
     P = np.full(len(y), 1.0 / len(y))
     degree = [len(rule) for rule in est.rules_.rules]
 
@@ -452,7 +454,7 @@ def test_integer_weights_equal_repeated_rows_with_a_binarizer():
     A = np.asarray(weighted.binarizer_.transform(X), dtype=bool)
     P = w / w.sum()
     for est in (weighted, repeated):
-        assert master_objective(A, y == weighted.classes_[1], P, est.clauses_,
+        assert master_objective(A, y == weighted.target_class_, P, est.clauses_,
                                 weighted.lambda0_, weighted.lambda1_) == pytest.approx(
             weighted.ip_objective_, rel=1e-9)
 

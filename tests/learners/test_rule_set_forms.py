@@ -77,14 +77,14 @@ def test_planted_cnf_is_recovered_exactly():
 
 def test_cnf_is_the_negation_of_the_complement_dnf():
     X, y = mixed()
-    cnf = BooleanRuleSetClassifier(form="cnf", **KW).fit(X, y)
+    cnf = BooleanRuleSetClassifier(form="cnf", target_class="yes", **KW).fit(X, y)
     flipped = np.where(y == "yes", "no", "yes")
     # target_class names the class where the complement DNF fits its own label 1
     dnf = BooleanRuleSetClassifier(target_class="no", **KW).fit(X, y)
     assert cnf.clauses_ == dnf.clauses_
     np.testing.assert_array_equal(cnf.predict(X), dnf.predict(X))
     # the same DNF from the flipped labels: cnf = NOT dnf, row for row
-    dnf2 = BooleanRuleSetClassifier(**KW).fit(X, flipped)
+    dnf2 = BooleanRuleSetClassifier(target_class="yes", **KW).fit(X, flipped)
     assert dnf2.clauses_ == cnf.clauses_
     np.testing.assert_array_equal(cnf.predict(X) == "yes", dnf2.predict(X) == "no")
     np.testing.assert_allclose(cnf.predict_proba(X), dnf.predict_proba(X))
@@ -190,27 +190,35 @@ def test_bad_values_raise_input_error():
         BooleanRuleSetClassifier(binarizer=None, target_class=1).fit(X, y3)
 
 
-# --------------------------------------------------------------------- default unchanged
-def test_default_output_is_unchanged():
+# ------------------------------------------------------------------ the default target
+def test_the_default_describes_the_minority_text_label():
+    """Text labels 'no'/'yes' ('no' the minority): target_class=None describes 'no', as
+    target_class='no' does, and says so; the JSON keeps the choice."""
     X, y = mixed()
+    assert (y == "no").sum() < (y == "yes").sum()
     base = BooleanRuleSetClassifier(**KW).fit(X, y)
     same = BooleanRuleSetClassifier(form="dnf", target_class=None, **KW).fit(X, y)
-    named = BooleanRuleSetClassifier(target_class="yes", **KW).fit(X, y)
+    named = BooleanRuleSetClassifier(target_class="no", **KW).fit(X, y)
+    assert base.target_class_ == "no"
     for m in (same, named):
         assert m.clauses_ == base.clauses_
-        assert m.to_text() == base.to_text()
         np.testing.assert_array_equal(m.predict_proba(X), base.predict_proba(X))
-    assert base.to_text().startswith("predict 'yes' if any rule holds, else 'no':")
+    assert same.to_text() == base.to_text()
+    assert base.to_text().startswith("predict 'no' if any rule holds, else 'yes':")
+    assert "the rules describe 'no', the class with fewer training rows" in base.to_text()
+    assert "fewer training rows" not in named.to_text()
     a, b = json.loads(base.to_json()), json.loads(named.to_json())
     assert "form" not in a["rules"]
     assert a["rules"] == b["rules"] and a["clauses"] == b["clauses"]
     assert a["params"]["form"] == "dnf" and a["params"]["target_class"] is None
-    assert b["params"]["target_class"] == "yes"
+    assert b["params"]["target_class"] == "no"
 
 
 def test_old_files_without_the_params_load_as_dnf():
+    """A file without ``form`` and ``target_class`` loads as a DNF of the class its rules
+    predict."""
     X, y = mixed()
-    m = BooleanRuleSetClassifier(**KW).fit(X, y)
+    m = BooleanRuleSetClassifier(target_class="yes", **KW).fit(X, y)
     data = json.loads(m.to_json())
     del data["params"]["form"], data["params"]["target_class"]
     back = BooleanRuleSetClassifier.from_json(json.dumps(data))
@@ -253,7 +261,7 @@ def test_cnf_explain_names_the_failed_or_held_clauses():
 
 def test_cnf_rules_table_is_one_row_per_clause():
     X, y = mixed()
-    m = BooleanRuleSetClassifier(form="cnf", **KW).fit(X, y)
+    m = BooleanRuleSetClassifier(form="cnf", target_class="yes", **KW).fit(X, y)
     t = m.rules_table()
     assert list(t["rule"]) == [str(c) for c in m.rules_.rules]
     assert (t["class"] == "no").all()  # a failing clause speaks for the other class
@@ -333,3 +341,26 @@ def test_every_damaged_field_of_a_cnf_file_is_refused_or_harmless(target):
             if problem:
                 problems.append(f"{action} {'.'.join(map(str, path))}: {problem}")
     assert not problems, "\n".join(problems[:25])
+
+
+def test_the_default_target_is_the_second_number_or_the_minority_text_label():
+    """target_class=None: classes_[1] for numeric labels (1 the positive class), the class
+    with fewer rows for text labels (ties: classes_[1]); the fit on text labels equals the
+    fit on numbers with that class as target."""
+    from optirules.learners._rule_set_input import default_target
+
+    assert default_target(np.array([0, 1]), np.array([1, 1, 1, 0])) == 1
+    assert default_target(np.array(["a", "b"]), np.array(["b", "b", "a"])) == 0
+    assert default_target(np.array(["a", "b"]), np.array(["b", "a"])) == 1
+    X, y = planted_cnf(seed=4)
+    y = np.where(y == 1, "yes", "no")  # 'yes', the majority, sorts second
+    minority = "no"
+    assert (y == "no").sum() < (y == "yes").sum()
+    text = BooleanRuleSetClassifier(binarizer=None, random_state=0).fit(X, y)
+    named = BooleanRuleSetClassifier(binarizer=None, random_state=0,
+                                     target_class=minority).fit(X, y)
+    assert text.target_class_ == minority
+    assert [str(r) for r in text.rules_.rules] == [str(r) for r in named.rules_.rules]
+    np.testing.assert_array_equal(text.predict_proba(X), named.predict_proba(X))
+    back = BooleanRuleSetClassifier.from_json(text.to_json())
+    np.testing.assert_array_equal(back.predict(X), text.predict(X))
