@@ -128,6 +128,8 @@ class _DROParamsMixin:
         if mc is not None:
             grid = [float(v) for v in (mc if isinstance(mc, (list, tuple, np.ndarray))
                                        else [mc])]
+        elif self._penalized_members():  # the penalty bounds each member: C' = C
+            return [C]
         elif self.loss == "binary" or self.selection == "last":
             return [max(2.0, C / 3.0)]
         else:
@@ -137,6 +139,12 @@ class _DROParamsMixin:
             if all(abs(b - o) > 1e-9 for o in out):
                 out.append(b)
         return out
+
+    def _penalized_members(self) -> bool:
+        """Whether the members pay a penalty per rule or literal (``"auto"`` or > 0)."""
+        member = self._member_estimator()
+        return any(isinstance(v, str) or float(v) > 0
+                   for v in (member.lambda0, member.lambda1))
 
     # ------------------------------------------------------------------ time
     def _remaining(self) -> float | None:

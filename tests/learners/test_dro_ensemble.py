@@ -491,7 +491,9 @@ def test_members_are_numbered_alike_everywhere_and_the_hidden_ones_are_counted()
     import re
 
     X, y = noisy_data(seed=1)
-    est = DRORuleEnsembleClassifier(complexity=12, random_state=0).fit(X, y)
+    est = DRORuleEnsembleClassifier(
+        complexity=12, random_state=0,
+        member=BooleanRuleSetClassifier(lambda0=0.0, lambda1=0.0, tol=0.0)).fit(X, y)
     used, hidden = np.flatnonzero(est.weights_), np.flatnonzero(est.weights_ == 0)
     assert hidden.size and used.size > 1  # the fit leaves a member out
     text = str(est)
@@ -772,3 +774,24 @@ def test_a_validation_selected_ensemble_round_trips_through_json():
     np.testing.assert_array_equal(back.predict_proba(X), est.predict_proba(X))
     assert [c.get("validation_selected") for c in back.candidates_] == \
         [c.get("validation_selected") for c in est.candidates_]
+
+
+def test_the_default_members_are_the_default_rule_set():
+    """The default member is the default rule set (its penalty "auto"), so the first member,
+    fitted under the uniform pmf, is that rule set's optimum; the penalty bounds the members,
+    so they
+    get the overall budget (one loop, C' = C = 300); the paper's budget-form member still
+    tries {C/3, C}."""
+    from optirules.data import load_dataset
+
+    X, y = load_dataset("heart_cleveland")
+    est = DRORuleEnsembleClassifier(random_state=0, n_estimators=3).fit(X, y)
+    alone = BooleanRuleSetClassifier(random_state=0, max_degree=est.max_degree_).fit(X, y)
+    assert est._budgets() == [300.0] and est.lambda0_ == alone.lambda0_
+    # the same master optimum and certified bound (a tied rule set may differ)
+    first = est.member_results_[0]
+    assert first["ip_objective"] == pytest.approx(alone.ip_objective_, abs=1e-12)
+    assert first["lp_bound"] == pytest.approx(alone.lp_bound_, abs=1e-9)
+    paper = DRORuleEnsembleClassifier(member=BooleanRuleSetClassifier(lambda0=0.0,
+                                                                      lambda1=0.0, tol=0.0))
+    assert paper._budgets() == [100.0, 300.0]
