@@ -30,7 +30,9 @@ peers a user would pick instead, on every bundled data set.
   most 30 evenly spaced alphas; ``logreg`` ``StandardScaler`` + ``LogisticRegression(
   max_iter=1000)``; ``ripper`` ``wittgenstein.RIPPER(random_state=0)`` with ``pos_class=1``
   on the numeric DataFrame; ``rulefit`` ``imodels.RuleFitClassifier(random_state=0)``;
-  ``boosted_rules`` ``imodels.BoostedRulesClassifier(random_state=0)``; ``brcg`` AIX360's
+  ``boosted_rules`` ``imodels.BoostedRulesClassifier(random_state=0)``; ``ebm`` interpret's
+  ``ExplainableBoostingClassifier(random_state=0, n_jobs=1)`` (its terms counted as rules;
+  the peers come with ``pip install -e ".[bench]"``); ``brcg`` AIX360's
   ``BooleanRuleCG(solver="HIGHS")`` in its own environment (``benchmarks/brcg_peer.py``
   describes it and how to build it; ``--brcg-python``), fitted in that interpreter on the
   fold's 0/1 literal matrix as ``binarizer="auto"`` builds it on the training rows (the
@@ -104,7 +106,7 @@ ROOT = HERE.parent
 RESULTS = HERE / "results"
 SKLEARN_BC = "sklearn_breast_cancer"
 OURS = ("rule_set", "rule_set_cv", "dro", "decision_list", "decision_list_cv", "boosting")
-PEERS = ("cart_cv", "logreg", "ripper", "rulefit", "boosted_rules", "brcg")
+PEERS = ("cart_cv", "logreg", "ripper", "rulefit", "boosted_rules", "ebm", "brcg")
 LEARNERS = OURS + PEERS
 REFERENCE = "cart_cv"  # the learner the summary compares with
 MAX_ALPHAS = 30  # cart_cv: pruning alphas searched, at most
@@ -397,6 +399,16 @@ class BoostedRules(IModels):
         return {"n_rules": len(seen), "n_literals": lits}
 
 
+class EBM(Learner):
+    """interpret's ExplainableBoostingClassifier: a sum of one-feature shape functions and
+    pairwise interactions; its terms count as rules (no literals)."""
+
+    numeric = True
+
+    def facts(self) -> dict:
+        return {"n_rules": len(self.est.term_features_), "n_literals": NAN}
+
+
 IMODELS_ROUTE: dict = {}
 _IMODELS_MODULES = {"RuleFitClassifier": "imodels.rule_set.rule_fit",
                     "BoostedRulesClassifier": "imodels.rule_set.boosted_rules"}
@@ -475,6 +487,10 @@ def make_learner(name: str) -> Learner:
         return RuleFit(_imodels("RuleFitClassifier")(random_state=0))
     if name == "boosted_rules":
         return BoostedRules(_imodels("BoostedRulesClassifier")(random_state=0))
+    if name == "ebm":
+        from interpret.glassbox import ExplainableBoostingClassifier
+
+        return EBM(ExplainableBoostingClassifier(random_state=0, n_jobs=1))
     raise ValueError(f"unknown learner {name!r}")
 
 
@@ -710,7 +726,7 @@ def stack() -> str:
         rev = "unknown"
     return (f"git commit {rev}; Python {platform.python_version()}, numpy {numpy.__version__}, "
             f"scikit-learn {sklearn.__version__}, highspy {v('highspy')}, pandas "
-            f"{v('pandas')}, wittgenstein {v('wittgenstein')}, imodels {v('imodels')}; "
+            f"{v('pandas')}, wittgenstein {v('wittgenstein')}, imodels {v('imodels')}, interpret {v('interpret')}; "
             f"{platform.machine()}, {os.cpu_count()} cores")
 
 
