@@ -67,7 +67,7 @@ __all__ = ["BooleanRuleSetCV", "AUTO_PENALTY_FACTORS"]
 #: penalties="auto": lambda0 = lambda1 = f * 0.1 / sqrt(n) for each factor f (1 is the rule
 #: set's own "auto" penalty), for n training rows
 AUTO_PENALTY_FACTORS = (0.7, 1.0, 1.4, 2.0, 2.8)
-SELECTIONS = ("best", "one_se")
+SELECTIONS = ("best", "one_se", "prefer_default")
 _JSON_FORMAT = "optirules.BooleanRuleSetCV"
 
 
@@ -150,11 +150,15 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, T
     scoring : None, str or callable, default None
         ``None``: accuracy, weighted by ``sample_weight`` when given; else any
         scikit-learn scorer name or callable ``scorer(estimator, X, y)``.
-    selection : {"best", "one_se"}, default "best"
+    selection : {"best", "one_se", "prefer_default"}, default "best"
         ``"best"``: the penalty of highest mean score, ties going to the larger penalty
         (the simpler rule set); ``"one_se"``: the largest penalty whose mean score is
-        within one standard error of the best mean (the one-standard-error rule).
-        Penalties are ordered by ``lambda0 + lambda1``.
+        within one standard error of the best mean (the one-standard-error rule);
+        ``"prefer_default"``: the estimator's own penalty (``"auto"`` resolved, when the
+        grid holds it) unless the best mean exceeds its mean by more than the best's
+        standard error, else the best (a one-standard-error rule anchored at the default
+        rather than at the simplest rule set; without the own penalty in the grid, the
+        best).  Penalties are ordered by ``lambda0 + lambda1``.
     time_limit : float or None, default None
         Wall-clock seconds for the whole search: the fold fits share ``k/(k+1)`` of it
         (largest penalties first, each fit limited to what is left, and to the rule set's
@@ -379,8 +383,13 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, T
         if class_weight is not None:
             base = clone(base).set_params(class_weight=class_weight)
         fit_weight = class_sample_weight(base.class_weight, y, sample_weight)
-        pairs = _penalty_pairs(self.penalties, float(n) if fit_weight is None else
-                               float(np.sum(np.asarray(fit_weight, dtype=float))))
+        n_eff = float(n) if fit_weight is None else \
+            float(np.sum(np.asarray(fit_weight, dtype=float)))
+        pairs = _penalty_pairs(self.penalties, n_eff)
+        # the rule set's own penalty ("auto" resolved), if the grid holds it
+        own = base._penalties(n_eff)
+        self._own_index = next((k for k, p in enumerate(pairs)
+                                if np.allclose(p, own, rtol=1e-12, atol=0.0)), None)
         scorer = cv_scorer(self.scoring)
         X = indexable(X)[0]
         splits = cv_splits(self.cv, y, self.random_state)
@@ -555,6 +564,11 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, T
         if self.selection == "best":
             return best
         se = results["std_score"][best] / math.sqrt(max(self.n_splits_ - 1, 1))
+        if self.selection == "prefer_default":
+            own = getattr(self, "_own_index", None)
+            if own is None or mean[best] > mean[own] + se + 1e-12:
+                return best
+            return own
         ok = [int(i) for i in order if mean[i] >= mean[best] - se - 1e-12]
         return ok[0]
 

@@ -333,3 +333,26 @@ def test_penalty_path_points_equal_separate_fits_and_the_cv_scores_them():
     assert cv.cv_results_["all_certified"].all() and cv.status_ == "complete"
     with pytest.raises(InputError, match="two-class"):
         base.penalty_path(X, np.arange(len(y)) % 3, pens)
+
+
+def test_prefer_default_keeps_the_own_penalty_unless_another_is_better_by_a_standard_error():
+    """selection="prefer_default": the grid point of the rule set's own penalty unless the
+    best mean beats its mean by more than the best's standard error (std / sqrt(k - 1));
+    without the own penalty in the grid, the best.  Checked on hand-made results."""
+    cv = BooleanRuleSetCV(selection="prefer_default")
+    cv.n_splits_ = 5
+    results = {"lambda0": np.array([0.07, 0.1, 0.14]), "lambda1": np.array([0.07, 0.1, 0.14]),
+               "mean_score": np.array([0.80, 0.78, 0.75]),
+               "std_score": np.array([0.04, 0.03, 0.03])}
+    cv._own_index = 1
+    assert cv._select(results) == 1          # 0.80 - 0.78 = 0.02 <= 0.04 / 2
+    results["mean_score"] = np.array([0.81, 0.78, 0.75])
+    assert cv._select(results) == 0          # 0.03 > 0.02
+    cv._own_index = None
+    results["mean_score"] = np.array([0.79, 0.80, 0.75])
+    assert cv._select(results) == 1          # the best
+    X, y = load_dataset("heart_statlog")
+    fitted = BooleanRuleSetCV(BooleanRuleSetClassifier(random_state=0, max_degree=2), cv=3,
+                              selection="prefer_default", random_state=0).fit(X, y)
+    assert fitted._own_index == 1            # factor 1 of (0.7, 1.0, 1.4, 2.0, 2.8)
+    assert fitted.cv_results_["lambda0"][1] == pytest.approx(0.1 / np.sqrt(len(y)))
