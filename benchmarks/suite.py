@@ -821,6 +821,10 @@ def summary(tables: dict, learners: list[str]) -> tuple[list[str], list[str], li
 #: fit CPU per rule-set fit up to SMALL_ROWS rows and above, cost ratios, accuracy slack
 SMALL_ROWS, SMALL_CPU, LARGE_CPU = 5000, 10.0, 60.0
 COST_RATIO, ACCURACY_SLACK, BRIER_SLACK, MAX_LIST_RULES = 3.0, 0.01, 0.02, 30
+#: a DRO set may trail the rule set by this much; the rule set's AUC may trail CART-CV's by
+#: this much; DecisionListCV may cost this many default lists; the moonshot: within this
+#: much of the best boosted or additive peer with at most this many rules
+SET_SLACK, AUC_SLACK, LIST_CV_RATIO, MOONSHOT_SLACK, MOONSHOT_RULES = 0.01, 0.02, 20.0, 0.005, 20
 
 
 def _complete(tables: dict, *names: str) -> list[str]:
@@ -838,7 +842,7 @@ def goals(tables: dict, sizes: dict[str, int]) -> list[str]:
         out.append(f"| {target} | {len(sets)} | {measured} | {'yes' if met else '**no**'} |")
 
     def col(name: str, key: str, sets: list[str]) -> np.ndarray:
-        return np.array([tables[d][name][key] for d in sets], dtype=float)
+        return np.array([tables[d][name].get(key, np.nan) for d in sets], dtype=float)
 
     if sets := _complete(tables, "rule_set", REFERENCE):
         a, c = col("rule_set", "accuracy", sets), col(REFERENCE, "accuracy", sets)
@@ -881,6 +885,42 @@ def goals(tables: dict, sizes: dict[str, int]) -> list[str]:
         a, b = col("dro", "accuracy", sets), col("rule_set", "accuracy", sets)
         add("dro mean accuracy >= rule_set's", sets, f"{a.mean():.4f} vs {b.mean():.4f}",
             a.mean() >= b.mean())
+        behind = [f"{d} ({x - z:+.4f})" for d, x, z in zip(sets, a, b) if x < z - SET_SLACK]
+        add(f"dro never below rule_set by more than {SET_SLACK:g} on a set", sets,
+            f"below on {len(behind)}" + (f": {', '.join(behind)}" if behind else ""),
+            not behind)
+    if sets := _complete(tables, "rule_set_cv", "rule_set"):
+        a, b = col("rule_set_cv", "accuracy", sets), col("rule_set", "accuracy", sets)
+        add("rule_set_cv mean accuracy >= rule_set's", sets,
+            f"{a.mean():.4f} vs {b.mean():.4f}", a.mean() >= b.mean())
+    for name, slack in (("rule_set", AUC_SLACK), ("dro", 0.0)):
+        if sets := _complete(tables, name, REFERENCE):
+            a, c = col(name, "auc", sets), col(REFERENCE, "auc", sets)
+            if np.isnan(a).all() or np.isnan(c).all():
+                continue
+            add(f"{name} mean AUC >= {REFERENCE}'s - {slack:g}", sets,
+                f"{np.nanmean(a):.4f} vs {np.nanmean(c):.4f}",
+                np.nanmean(a) >= np.nanmean(c) - slack)
+    if sets := _complete(tables, "decision_list", REFERENCE):
+        a, c = col("decision_list", "accuracy", sets), col(REFERENCE, "accuracy", sets)
+        add(f"decision_list mean accuracy >= {REFERENCE}'s - {ACCURACY_SLACK}", sets,
+            f"{a.mean():.4f} vs {c.mean():.4f}", a.mean() >= c.mean() - ACCURACY_SLACK)
+    if sets := _complete(tables, "decision_list_cv", "decision_list"):
+        t, b = col("decision_list_cv", "fit_cpu", sets), col("decision_list", "fit_cpu", sets)
+        over = [f"{d} {x / max(z, 1e-9):.0f}x" for d, x, z in zip(sets, t, b)
+                if x > LIST_CV_RATIO * z]
+        add(f"decision_list_cv fit CPU <= {LIST_CV_RATIO:g}x decision_list's on every set",
+            sets, f"max {np.max(t / np.maximum(b, 1e-9)):.1f}x"
+            + (f"; over: {', '.join(over)}" if over else ""), not over)
+    peers = [n for n in ("boosting", "ebm") if _complete(tables, n)]
+    if peers and (sets := _complete(tables, "dro", *peers)):
+        best = max(peers, key=lambda n: col(n, "accuracy", sets).mean())
+        a, c = col("dro", "accuracy", sets), col(best, "accuracy", sets)
+        rules = float(np.median(col("dro", "n_rules", sets)))
+        add(f"moonshot: dro within {MOONSHOT_SLACK:g} of the best of {', '.join(peers)} "
+            f"with at most {MOONSHOT_RULES} rules (median set)", sets,
+            f"{a.mean():.4f} vs {best} {c.mean():.4f}, {rules:.1f} rules",
+            a.mean() >= c.mean() - MOONSHOT_SLACK and rules <= MOONSHOT_RULES)
     for name in OURS:
         if not (sets := _complete(tables, name)):
             continue
