@@ -12,8 +12,9 @@ one after the other in this process, on the outer training rows:
   measured cost;
 * the penalty each selection rule picks from that same search's ``cv_results_``:
   ``best`` (highest mean inner score, ties to the larger penalty), ``one_se`` (the largest
-  penalty within one standard error of the best), ``default_unless`` (the default penalty
-  unless another's mean beats it by more than its standard error, then the best), each
+  penalty within one standard error of the best), ``prefer_default`` (the default penalty
+  unless the best mean beats its mean by more than the best's standard error, then the
+  best), each
   refitted on the outer training rows (refits not counted in the cost) and scored on the
   outer test rows.
 
@@ -38,7 +39,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-RULES = ("best", "one_se", "default_unless")
+RULES = ("best", "one_se", "prefer_default")
 
 
 def choose(results, rule, default_penalty):
