@@ -23,16 +23,12 @@ def _fit_and_score(estimator: Any, X: Any, y: np.ndarray, w: np.ndarray | None,
     ``groups``: the protected attribute of a fair rule set (its training rows go to fit)."""
     from sklearn.utils import _safe_indexing
 
-    est = clone(estimator)
+    est = _limited(estimator, deadline)
+    if est is None:
+        return None
     if warm is not None:
         est.set_params(warm_start=True)
         est.literals_, est.pool_ = warm
-    if deadline is not None:
-        left = deadline - time.time()
-        if left <= 0:
-            return None
-        own = est.time_limit
-        est.set_params(time_limit=left if own is None else min(float(own), left))
     Xtr, Xte = _safe_indexing(X, train), _safe_indexing(X, test)
     t0 = time.perf_counter()
     est.fit(Xtr, y[train], sample_weight=None if w is None else w[train],
@@ -55,13 +51,9 @@ def _path_and_scores(estimator: Any, X: Any, y: np.ndarray, w: np.ndarray | None
     ``deadline`` has passed before the fit."""
     from sklearn.utils import _safe_indexing
 
-    est = clone(estimator)
-    if deadline is not None:
-        left = deadline - time.time()
-        if left <= 0:
-            return None
-        own = est.time_limit
-        est.set_params(time_limit=left if own is None else min(float(own), left))
+    est = _limited(estimator, deadline)
+    if est is None:
+        return None
     Xtr, Xte = _safe_indexing(X, train), _safe_indexing(X, test)
     path = est.penalty_path(Xtr, y[train], pairs,
                             sample_weight=None if w is None else w[train],
@@ -74,6 +66,19 @@ def _path_and_scores(estimator: Any, X: Any, y: np.ndarray, w: np.ndarray | None
                     "fit_time": float(point.fit_time_),
                     "certified": bool(point.gap_certified_)})
     return out
+
+
+def _limited(estimator: Any, deadline: float | None) -> Any:
+    """A clone of ``estimator`` whose ``time_limit`` is what is left before ``deadline`` (a
+    ``time.time()`` value; its own limit if smaller), or None when nothing is left."""
+    est = clone(estimator)
+    if deadline is not None:
+        left = deadline - time.time()
+        if left <= 0:
+            return None
+        own = est.time_limit
+        est.set_params(time_limit=left if own is None else min(float(own), left))
+    return est
 
 
 def _score(est: Any, scorer: Any, X: Any, y: np.ndarray, w: np.ndarray | None) -> float:

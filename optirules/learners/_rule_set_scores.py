@@ -41,13 +41,18 @@ class _RuleSetScoresMixin:
         fired = self._rules_fired_from_json(X)
         return ~fired if self.rules_.form == "cnf" else fired
 
-    def _rules_fired_from_json(self, X: Any) -> np.ndarray:
+    def _check_columns(self, X: Any) -> None:
+        """Refuse ``X`` whose columns are not the fitted ones (a model read from JSON, which
+        evaluates its rules on ``X`` itself)."""
         try:
             validate_data(self, X, reset=False, skip_check_array=True)
         except OptirulesError:
             raise
         except (ValueError, TypeError) as exc:
             raise InputError(f"{exc} Pass the columns the model was fitted on.") from None
+
+    def _rules_fired_from_json(self, X: Any) -> np.ndarray:
+        self._check_columns(X)
         return self.rules_.fired(X)
 
     def predict(self, X: Any) -> np.ndarray:
@@ -96,12 +101,7 @@ class _RuleSetScoresMixin:
         if hasattr(self, "literals_") and hasattr(self, "binarizer_"):
             A = self._literal_matrix(X, reset=False)
             return unmet_counts(A, self.clauses_)
-        try:
-            validate_data(self, X, reset=False, skip_check_array=True)
-        except OptirulesError:
-            raise
-        except (ValueError, TypeError) as exc:
-            raise InputError(f"{exc} Pass the columns the model was fitted on.") from None
+        self._check_columns(X)
         return self.dnf_rules_.unmet(X)
 
     def _probability(self, X: Any) -> np.ndarray:
