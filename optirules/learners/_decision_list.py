@@ -9,9 +9,11 @@ section "The Minimum OSR").
 
 The modules behind it, one job each: ``_decision_list_stats`` (Laplace accuracy, the
 information measure, the significance statistic), ``_decision_list_search`` (the bitset
-search), ``_decision_list_osr`` (Minimum OSR), ``_decision_list_encoding`` (input columns
-to value codes), ``_decision_list_rules`` (the typed tests and rules) and
-``_decision_list_json`` (the JSON form).
+search), ``_decision_list_build`` (the fitted list from the search's steps),
+``_decision_list_osr`` (Minimum OSR), ``_decision_list_encoding`` (input columns to value
+codes), ``_decision_list_rules`` (the typed tests and rules) and ``_decision_list_json``
+(the JSON form); ``_decision_list_grid`` is the search
+:class:`~optirules.learners.DecisionListCV` shares across its grid.
 """
 
 from __future__ import annotations
@@ -38,9 +40,9 @@ from ._checks import (
     Number,
     check_fitted,
     class_sample_weight,
-    progress_logger,
     validate_params,
 )
+from ._decision_list_build import build_list, count_text
 from ._decision_list_encoding import encode_columns, fit_features, read_columns
 from ._decision_list_json import (
     JSON_FORMAT,
@@ -103,13 +105,6 @@ def auto_min_coverage(n_rows: int | float) -> int:
     if isinstance(n_rows, numbers.Integral) or float(n_rows).is_integer():
         return max(2, -(-int(n_rows) // AUTO_MIN_COVERAGE_DIVISOR))
     return max(2, math.ceil(float(n_rows) / AUTO_MIN_COVERAGE_DIVISOR))
-
-
-def _count_text(count: int | float) -> str:
-    """A row count as text; a weight sum (float) with up to 6 significant digits."""
-    if isinstance(count, float):
-        return f"{count:.6g}"
-    return str(count)
 
 
 class DecisionListClassifier(RulesTableMixin, JSONPersistenceMixin, TextMixin, ClassifierMixin,
@@ -369,6 +364,16 @@ class DecisionListClassifier(RulesTableMixin, JSONPersistenceMixin, TextMixin, C
         self
         """
         t0 = time.perf_counter()
+        codes, y_enc, weights = self._prepare_fit(X, y, sample_weight, t0)
+        self._build_list(codes, y_enc, weights)
+        self.fit_time_ = time.perf_counter() - t0
+        return self
+
+    def _prepare_fit(self, X: Any, y: Any, sample_weight: Any, t0: float
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """What :meth:`fit` does before the search: the checks, the row weights, the
+        classes, the encoding (``features_``, ``train_codes_`` ...) and ``min_coverage_``;
+        the encoded rows, their classes and weights (None: unweighted)."""
         self._check_params()
         self._deadline = None if self.time_limit is None else t0 + float(self.time_limit)
         if y is None:
@@ -405,9 +410,7 @@ class DecisionListClassifier(RulesTableMixin, JSONPersistenceMixin, TextMixin, C
         self.training_rows_ = "all"
         self.min_coverage_ = self._min_coverage_for(
             codes.shape[0] if weights is None else float(weights.sum()))
-        self._build_list(codes, y_enc, weights)
-        self.fit_time_ = time.perf_counter() - t0
-        return self
+        return codes, y_enc, weights
 
     def _row_weights(self, y: np.ndarray, sample_weight: Any) -> np.ndarray | None:
         """``sample_weight`` times the class weights, checked (one non-negative finite weight
@@ -435,59 +438,10 @@ class DecisionListClassifier(RulesTableMixin, JSONPersistenceMixin, TextMixin, C
         return int(self.min_coverage)
 
     def _build_list(self, codes: np.ndarray, y: np.ndarray,
-                    weights: np.ndarray | None = None) -> None:
-        k = self.classes_.size
-        n, p = codes.shape
-        n_values = np.array([len(f.categories) for f in self.features_], dtype=np.int64)
-        offsets = np.concatenate([[0], np.cumsum(n_values)[:-1]]).astype(np.int64)
-        n_av = int(n_values.sum())
-        av_attr = np.repeat(np.arange(p), n_values)
-        av_value = np.arange(n_av) - offsets[av_attr]
-        onehot = np.zeros((n_av, n), dtype=bool)
-        for j in range(p):
-            onehot[offsets[j] + codes[:, j], np.arange(n)] = True
-        log = progress_logger("learners.decision_list", self.verbose)
-        progress = None
-        if log is not None:
-            log.info("BruteDL search: %d rows, %d attribute-value tests, max_degree=%d, "
-                     "min_coverage=%d", n, n_av, self.max_degree, self.min_coverage_)
-
-            def progress(step: dict) -> None:
-                tests = " AND ".join(str(self._condition(int(av_attr[a]), int(av_value[a])))
-                                     for a in step["conj"])
-                log.info("rule found: %s (covers %s, Laplace %.4f, %d candidates, %.2f s)",
-                         tests, _count_text(step["coverage"]), step["laplace"],
-                         step["candidates"], step["seconds"])
-
-        steps, remaining, stop = grow_decision_list(
-            onehot, y, k, av_attr, self.max_degree, self.min_coverage_, self.max_rules,
-            progress=progress, deadline=getattr(self, "_deadline", None), weights=weights)
-        if log is not None:
-            log.info("stopped (%s) after %d rules; %d training rows left to the fallback",
-                     stop, len(steps), remaining.size)
-        rules: list[DecisionRule] = []
-        history: list[dict] = []
-        for step in steps:
-            conds = tuple(self._condition(int(av_attr[a]), int(av_value[a]))
-                          for a in step["conj"])
-            pred = int(np.argmax(step["counts"]))
-            rules.append(DecisionRule(conds, self.classes_[pred],
-                              tuple((int if weights is None else float)(c)
-                                    for c in step["counts"])))
-            history.append({"rule": len(rules) - 1, "laplace": step["laplace"],
-                            "coverage": step["coverage"], "candidates": step["candidates"],
-                            "seconds": step["seconds"]})
-        n_candidates = int(sum(h["candidates"] for h in history))
-        self.rules_ = rules
-        self.history_ = history
-        self.n_candidates_ = n_candidates
-        self.stop_reason_ = stop
-        self._set_status()
-        self.uncovered_rows_ = np.asarray(remaining, dtype=np.int64)
-        rest = remaining if remaining.size else np.arange(n)
-        self.default_counts_ = np.bincount(
-            y[rest], weights=None if weights is None else weights[rest], minlength=k)
-        self.default_class_ = self.classes_[int(np.argmax(self.default_counts_))]
+                    weights: np.ndarray | None = None, found: tuple | None = None) -> None:
+        """Search the list (or take the search's result ``found``) and set it
+        (``optirules.learners._decision_list_build``)."""
+        build_list(self, codes, y, weights, found)
 
     def _set_status(self) -> None:
         """``status_`` from ``stop_reason_``: whether ``time_limit`` cut the search short."""
@@ -506,7 +460,12 @@ class DecisionListClassifier(RulesTableMixin, JSONPersistenceMixin, TextMixin, C
         self._check_params()
         self._check_training_rows()
         cols, _, _ = self._validate(X, reset=False)
-        codes, missing = self._encode(cols)
+        return self._classify_codes(*self._encode(cols))
+
+    def _classify_codes(self, codes: np.ndarray, missing: np.ndarray
+                        ) -> tuple[np.ndarray, np.ndarray, list[Any]]:
+        """:meth:`_classify` of rows encoded by :meth:`_encode` (value codes and missing
+        mask)."""
         n = codes.shape[0]
         k = self.classes_.size
         rule_idx = np.full(n, -1, dtype=np.int64)
@@ -695,7 +654,7 @@ class DecisionListClassifier(RulesTableMixin, JSONPersistenceMixin, TextMixin, C
         for r, rule in enumerate(self.rules_):
             line = ("ELSE " if r else "") + str(rule)
             if stats:
-                line += (f"    [covers {_count_text(rule.coverage)}, "
+                line += (f"    [covers {count_text(rule.coverage)}, "
                          f"Laplace {rule.laplace:.4f}]")
             lines.append(line)
         prefix = "ELSE " if self.rules_ else ""
