@@ -76,7 +76,7 @@ LEARNER_DRIVER = textwrap.dedent('''
         import optirules.learners._rule_set_cv as rule_set_cv
         from optirules.learners import BooleanRuleSetCV
 
-        rule_set_cv._fit_and_score = busy_fold
+        rule_set_cv._path_and_scores = busy_fold  # a fold's penalty path
         X = np.random.default_rng(0).integers(0, 2, size=(40, 4))
         y = X[:, 0] | X[:, 1]
         BooleanRuleSetCV(penalties=(0.01,), cv=2, n_jobs=2).fit(X, y)
