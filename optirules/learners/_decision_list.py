@@ -52,7 +52,7 @@ from ._decision_list_json import (
     decision_list_from_text,
     decision_list_to_doc,
 )
-from ._decision_list_osr import OSRResult, minimum_osr
+from ._decision_list_osr import OSRResult, minimum_osr, minimum_osr_rows
 from ._decision_list_rules import AttributeTest, DecisionRule, fallback_note
 from ._decision_list_search import best_conjunction, grow_decision_list
 from ._decision_list_stats import (
@@ -438,10 +438,11 @@ class DecisionListClassifier(RulesTableMixin, JSONPersistenceMixin, TextMixin, C
         return int(self.min_coverage)
 
     def _build_list(self, codes: np.ndarray, y: np.ndarray,
-                    weights: np.ndarray | None = None, found: tuple | None = None) -> None:
+                    weights: np.ndarray | None = None, found: tuple | None = None,
+                    tests: dict | None = None) -> None:
         """Search the list (or take the search's result ``found``) and set it
         (``optirules.learners._decision_list_build``)."""
-        build_list(self, codes, y, weights, found)
+        build_list(self, codes, y, weights, found, tests)
 
     def _set_status(self) -> None:
         """``status_`` from ``stop_reason_``: whether ``time_limit`` cut the search short."""
@@ -490,10 +491,9 @@ class DecisionListClassifier(RulesTableMixin, JSONPersistenceMixin, TextMixin, C
             missing_codes = np.array([f.missing_code for f in self.features_], dtype=np.int64)
             key = np.column_stack([codes[rows], missing[rows]])
             _, first, inverse = np.unique(key, axis=0, return_index=True, return_inverse=True)
-            results = [minimum_osr(train_codes, train_y, n_values, codes[rows[i]],
-                                   missing[rows[i]], k, float(self.confidence), missing_codes,
-                                   weights=train_w)
-                       for i in first]
+            results = minimum_osr_rows(train_codes, train_y, n_values, codes[rows[first]],
+                                       missing[rows[first]], k, float(self.confidence),
+                                       missing_codes, weights=train_w)
             inverse = np.ravel(inverse)
             for pos, row in enumerate(rows):
                 res = results[int(inverse[pos])]

@@ -29,7 +29,7 @@ def count_text(count: int | float) -> str:
 
 
 def build_list(est: Any, codes: np.ndarray, y: np.ndarray, weights: np.ndarray | None = None,
-               found: tuple | None = None) -> None:
+               found: tuple | None = None, tests: dict | None = None) -> None:
     """Set ``est``'s list (``rules_``, ``history_``, ``n_candidates_``, ``stop_reason_``,
     ``status_``, ``uncovered_rows_``, ``default_counts_``, ``default_class_``).
 
@@ -47,6 +47,9 @@ def build_list(est: Any, codes: np.ndarray, y: np.ndarray, weights: np.ndarray |
         The search's result, as :func:`grow_decision_list` returns it; None runs that
         search (``est.max_degree``, ``est.min_coverage_``, ``est.max_rules``, until
         ``est._deadline``).
+    tests : dict, optional
+        The rules' tests by test index, filled as they are made (shared by the lists of
+        one encoding, which make the same tests).
     """
     k = est.classes_.size
     n, p = codes.shape
@@ -83,10 +86,15 @@ def build_list(est: Any, codes: np.ndarray, y: np.ndarray, weights: np.ndarray |
     if log is not None:
         log.info("stopped (%s) after %d rules; %d training rows left to the fallback",
                  stop, len(steps), remaining.size)
+    if tests is None:
+        tests = {}
     rules: list[DecisionRule] = []
     history: list[dict] = []
     for step in steps:
-        conds = tuple(est._condition(int(av_attr[a]), int(av_value[a])) for a in step["conj"])
+        for a in step["conj"]:
+            if a not in tests:
+                tests[a] = est._condition(int(av_attr[a]), int(av_value[a]))
+        conds = tuple(tests[a] for a in step["conj"])
         pred = int(np.argmax(step["counts"]))
         rules.append(DecisionRule(conds, est.classes_[pred],
                                   tuple((int if weights is None else float)(c)

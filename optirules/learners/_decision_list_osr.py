@@ -4,6 +4,7 @@ paper, section "The Minimum OSR")."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -13,7 +14,16 @@ from ._decision_list_stats import (
     significance_statistic,
 )
 
-__all__ = ["OSRResult", "minimum_osr"]
+__all__ = ["OSRResult", "minimum_osr", "minimum_osr_rows"]
+
+
+@lru_cache(maxsize=32)
+def _critical(confidence: float) -> float:
+    """The critical value of the S statistic: the chi-square quantile (one degree of
+    freedom) at ``confidence``."""
+    from scipy.stats import chi2
+
+    return float(chi2.ppf(confidence, df=1))
 
 
 @dataclass(frozen=True)
@@ -110,8 +120,6 @@ def minimum_osr(
     only a subset of the training rows is given) the path is empty and the leaf is the
     root.
     """
-    from scipy.stats import chi2
-
     k = int(n_classes)
     n, p = train_codes.shape
     x = np.asarray(x)
@@ -125,7 +133,7 @@ def minimum_osr(
     if not known.any():
         return OSRResult((), total_counts, "no_common_value", True)
 
-    critical = float(chi2.ppf(confidence, df=1))
+    critical = _critical(float(confidence))
     offsets = np.concatenate([[0], np.cumsum(n_values)[:-1]]).astype(np.int64)
     n_av = int(np.sum(n_values))
     av_attr = np.repeat(np.arange(p), n_values)
@@ -180,3 +188,98 @@ def minimum_osr(
         used[j] = True
         node, node_counts = child, child_counts
     return OSRResult(tuple(path), node_counts, stop, False, tuple(steps))
+
+
+def minimum_osr_rows(
+    train_codes: np.ndarray,
+    train_y: np.ndarray,
+    n_values: np.ndarray,
+    X: np.ndarray,
+    X_missing: np.ndarray,
+    n_classes: int,
+    confidence: float = 0.95,
+    missing_codes: np.ndarray | None = None,
+    weights: np.ndarray | None = None,
+) -> list[OSRResult]:
+    """:func:`minimum_osr` of every row of ``X`` (shape ``(m, p)``), the same results,
+    with the work of the test points whose paths coincide done once: the points at a node
+    share its counts, and those that choose the same attribute and value share the
+    child."""
+    k = int(n_classes)
+    n, p = train_codes.shape
+    X = np.asarray(X)
+    X_missing = np.asarray(X_missing, dtype=bool)
+    total_counts = np.bincount(train_y, weights=weights, minlength=k)
+    known = ~X_missing & (X >= 0)
+    if missing_codes is not None:
+        known &= X != np.asarray(missing_codes)[None, :]
+    out: list = [None] * X.shape[0]
+    live = []
+    for i in range(X.shape[0]):
+        if X_missing[i].all():
+            out[i] = OSRResult((), total_counts, "all_missing", True)
+        elif not known[i].any():
+            out[i] = OSRResult((), total_counts, "no_common_value", True)
+        else:
+            live.append(i)
+    if not live:
+        return out
+    critical = _critical(float(confidence))
+    offsets = np.concatenate([[0], np.cumsum(n_values)[:-1]]).astype(np.int64)
+    n_av = int(np.sum(n_values))
+    av_attr = np.repeat(np.arange(p), n_values)
+    x_av = np.where(known, offsets[None, :] + np.maximum(X, 0), -1)
+    # a node: (its rows, their class counts, the tests used, path, steps, the points there)
+    stack = [(np.arange(n), total_counts, np.zeros(p, dtype=bool), [], [], np.array(live))]
+    while stack:
+        node, node_counts, used, path, steps, pts = stack.pop()
+        if np.count_nonzero(node_counts) <= 1:
+            for i in pts:
+                out[i] = OSRResult(tuple(path), node_counts, "pure", False, tuple(steps))
+            continue
+        yy = train_y[node]
+        g = (train_codes[node] + offsets).ravel() * k + np.repeat(yy, p)
+        table = np.bincount(g, weights=None if weights is None else np.repeat(weights[node], p),
+                            minlength=n_av * k).reshape(n_av, k)
+        n_v = table.sum(axis=1)
+        cand = known[pts] & ~used[None, :]
+        cand &= n_v[np.maximum(x_av[pts], 0)] > 0
+        weighted = np.bincount(av_attr, weights=n_v * class_entropy(table), minlength=p)
+        im = weighted / (node.size if weights is None else node_counts.sum())
+        h_node = class_entropy(node_counts)
+        choice = np.argmin(np.where(cand, im[None, :], np.inf), axis=1)
+        groups: dict = {}
+        for pos, i in enumerate(pts):
+            if not cand[pos].any():
+                out[i] = (OSRResult((), total_counts, "no_common_value", True) if not path
+                          else OSRResult(tuple(path), node_counts, "no_tests", False,
+                                         tuple(steps)))
+                continue
+            j = int(choice[pos])
+            groups.setdefault((j, int(X[i, j])), []).append(i)
+        for (j, v), members in groups.items():
+            child = node[train_codes[node, j] == v]
+            child_counts = np.bincount(train_y[child],
+                                       weights=None if weights is None else weights[child],
+                                       minlength=k)
+            step = {"feature": j, "im": float(im[j]), "node_entropy": float(h_node)}
+            stop = None
+            if path:
+                if im[j] >= h_node - 1e-12:
+                    stop = "no_im_decrease"
+                else:
+                    s = significance_statistic(child_counts, laplace_accuracy(node_counts, k))
+                    step["s"] = s
+                    step["critical"] = critical
+                    if s <= critical:
+                        stop = "not_significant"
+            if stop is not None:
+                done = tuple(steps) + ({**step, "accepted": False},)
+                for i in members:
+                    out[i] = OSRResult(tuple(path), node_counts, stop, False, done)
+                continue
+            child_used = used.copy()
+            child_used[j] = True
+            stack.append((child, child_counts, child_used, path + [(j, v)],
+                          steps + [{**step, "accepted": True}], np.array(members)))
+    return out
