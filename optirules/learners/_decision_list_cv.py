@@ -7,7 +7,10 @@ rows, fits its training rows better and generalizes worse when the data do not s
 it (splice in ``benchmarks/results/decision_list.md``), and a depth-3 search costs many
 times a depth-2 one on data with many attributes.  The paper fixes the depth beforehand;
 :class:`DecisionListCV` chooses ``max_degree`` and ``min_coverage`` by stratified k-fold
-cross-validation instead and refits the chosen pair on all rows.
+cross-validation instead and refits the chosen pair on all rows.  The grid's lists are not
+fitted one by one: on each fold, the rows are encoded once and the lists of every
+``min_coverage`` at one depth come from one search (``_decision_list_cv_folds``,
+``_decision_list_grid``), which returns exactly the lists separate fits would.
 :class:`DecisionListClassifier`'s default ``min_coverage="auto"`` was chosen to give lists
 about the size of those this search picks, without its cost
 (``benchmarks/results/decision_list_defaults.md``).
@@ -25,7 +28,6 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 
-from .._workers import parallel
 from ..errors import InputError
 from ._checks import (
     CLASS_WEIGHT,
@@ -42,6 +44,7 @@ from ._checks import (
 )
 from ._cv import RefitDelegation, cv_scorer, cv_splits
 from ._decision_list import DecisionListClassifier
+from ._decision_list_cv_folds import refit, score_grid
 from ._persistence import JSONPersistenceMixin
 from ._rules_table import RulesTableMixin, cv_table
 from ._sql import SQLMixin
@@ -74,63 +77,6 @@ def _int_grid(values: Any, name: str) -> list[int]:
     return items
 
 
-def _fit_and_score(estimator: DecisionListClassifier, X: Any, y: np.ndarray,
-                   w: np.ndarray | None, train: np.ndarray, test: np.ndarray, scorer: Any,
-                   deadline: float | None = None) -> dict[str, Any] | None:
-    """Fit on ``train`` (with the weights ``w``, if any) and score on ``test``; ``None``
-    when ``deadline`` (a ``time.time()`` value, shared by the worker processes) has passed
-    before the fit, which is otherwise limited to what is left."""
-    from sklearn.utils import _safe_indexing
-
-    est = clone(estimator).set_params(verbose=False)   # the folds' fits stay quiet
-    if deadline is not None:
-        left = deadline - time.time()
-        if left <= 0:
-            return None
-        own = est.time_limit
-        est.set_params(time_limit=left if own is None else min(float(own), left))
-    Xtr, Xte = _safe_indexing(X, train), _safe_indexing(X, test)
-    t0 = time.perf_counter()
-    est.fit(Xtr, y[train], sample_weight=None if w is None else w[train])
-    fit_time = time.perf_counter() - t0
-    if scorer is None:
-        hit = est.predict(Xte) == y[test]
-        score = float(np.average(hit, weights=None if w is None else w[test]))
-    elif w is None:
-        score = float(scorer(est, Xte, y[test]))
-    else:
-        score = float(scorer(est, Xte, y[test], sample_weight=w[test]))
-    return {"score": score, "n_rules": float(len(est.rules_)), "fit_time": fit_time,
-            "cut": est.stop_reason_ == "time_limit"}
-
-
-def _score_grid(candidates: list[DecisionListClassifier], order: list[int], X: Any,
-                y: np.ndarray, w: np.ndarray | None, splits: list, scorer: Any,
-                cv_deadline: float | None, n_jobs: Any) -> tuple[np.ndarray, ...]:
-    """Every candidate fitted and scored on every fold (in ``order``, over ``n_jobs``
-    workers): ``(scores, n_rules, fit times, cut)``, one row per candidate and one column
-    per fold (NaN: not fitted before ``cv_deadline``), ``cut`` whether a fit of the
-    candidate stopped at its time limit."""
-    from joblib import delayed
-
-    jobs = [(g, s) for g in order for s in range(len(splits))]
-    out = parallel(n_jobs=n_jobs)(
-        delayed(_fit_and_score)(candidates[g], X, y, w, *splits[s], scorer, cv_deadline)
-        for g, s in jobs)
-    scores = np.full((len(candidates), len(splits)), np.nan)
-    n_rules = np.full_like(scores, np.nan)
-    times = np.full_like(scores, np.nan)
-    cut = np.zeros(len(candidates), dtype=bool)
-    for (g, s), rec in zip(jobs, out):
-        if rec is None:  # the time limit came first
-            continue
-        scores[g, s] = rec["score"]
-        n_rules[g, s] = rec["n_rules"]
-        times[g, s] = rec["fit_time"]
-        cut[g] |= rec["cut"]
-    return scores, n_rules, times, cut
-
-
 class DecisionListCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, TextMixin,
                      ClassifierMixin, SQLMixin, BaseEstimator):
     """A :class:`DecisionListClassifier` whose ``max_degree`` and ``min_coverage`` are
@@ -142,9 +88,14 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, Tex
     :meth:`~optirules.learners.DecisionListClassifier.explain`, :meth:`to_text`, :meth:`to_json`, ``rules_`` and ``str`` are those of
     the refitted list.  The other parameters of ``estimator`` (``fallback``,
     ``osr_rows``, ``confidence``, ``n_bins``, ``categorical_features``, ``max_rules``)
-    are kept in every fit.  With ``time_limit`` the grid is fitted from the cheapest
-    pair (smallest depth, largest coverage) on, and pairs the limit leaves unscored on
-    some fold are left out of the choice (``status_`` says so).
+    are kept in every fit.  The fits share their work: on each fold the rows are encoded
+    once, and the lists of all coverages at one depth are found by one search that keeps
+    its counts up to date from rule to rule and follows the lists together while they
+    choose the same rules; the lists, scores and choice are those of separate fits
+    (weights of many distinct values, or depths above 3, are searched one coverage at a
+    time, on the same encoding).  With ``time_limit`` the depths are fitted from the
+    smallest on, each on every fold before the next, and pairs the limit leaves unscored
+    on some fold are left out of the choice (``status_`` says so).
 
     Parameters
     ----------
@@ -168,7 +119,8 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, Tex
     scoring : None, str or callable, default None
         ``None``: accuracy; else a scikit-learn scorer name or ``scorer(estimator, X, y)``.
     n_jobs : int or None, default None
-        Parallel fits over folds and grid points (joblib); results do not depend on it.
+        Parallel fits over folds and depths (joblib; one job per fold and depth, its
+        coverages searched together); results do not depend on it.
     random_state : int or None, default None
         Shuffles the folds when ``cv`` is an int; ``None`` keeps the row order (still
         deterministic).  BruteDL itself is deterministic.
@@ -179,8 +131,9 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, Tex
         cross-validation stay quiet; the refit logs as ``estimator`` does.
     time_limit : float or None, default None
         Wall-clock seconds for the whole search (opt-in): the fold fits share ``k/(k+1)``
-        of it (cheapest pair first, each fit limited to what is left, and to the list's own
-        ``time_limit`` if smaller) and the refit on all rows gets the rest.  Fold fits the
+        of it (smallest depth first, each fold's search limited to what is left, and to
+        the list's own ``time_limit`` if smaller) and the refit on all rows gets the
+        rest.  Fold fits the
         limit leaves out are skipped; the pair is then chosen among those scored on every
         fold, or, when none was, by the mean over the folds done (the cheapest pair when no
         fold finished).  The result then depends on the machine's speed; ``status_`` says
@@ -204,8 +157,10 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, Tex
         ``max_degrees[1]`` ...): ``param_max_degree``, ``param_min_coverage``, ``params``
         (list of dicts), ``split<k>_test_score``, ``mean_test_score``,
         ``std_test_score``, ``rank_test_score`` (1 = best; ties share the lower rank),
-        ``mean_n_rules``, ``mean_fit_time``, ``complete`` (scored on every fold, with no
-        fold fit cut by ``time_limit``; pairs not complete have NaN mean scores).
+        ``mean_n_rules``, ``mean_fit_time`` (a fold's encoding plus the seconds of the
+        shared search's steps the list took, those it shares with other lists included),
+        ``complete`` (scored on every fold, with no fold fit cut by ``time_limit``; pairs
+        not complete have NaN mean scores).
     n_splits_ : int
     classes_, n_features_in_, feature_names_in_, rules_ :
         As the refitted list's.
@@ -316,8 +271,8 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, Tex
                      len(splits), len(grid) * len(splits))
         # cheapest first: smaller depth, then larger coverage (what a time limit leaves)
         order = sorted(range(len(grid)), key=lambda i: (grid[i][0], -grid[i][1]))
-        scores, n_rules, times, cut = _score_grid(candidates, order, X, y, w, splits, scorer,
-                                                  cv_deadline, self.n_jobs)
+        scores, n_rules, times, cut = score_grid(base, depths, coverages, X, y, w, splits,
+                                                 scorer, cv_deadline, self.n_jobs)
         self.cv_time_ = time.perf_counter() - t_start
         best = self._set_cv_results(grid, order, scores, n_rules, times, cut)
         if log is not None:
@@ -335,7 +290,7 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, Tex
             left = max(float(tl) - (time.perf_counter() - t_start), 1e-3)
             own = best_est.time_limit
             best_est.set_params(time_limit=left if own is None else min(float(own), left))
-        self.best_estimator_ = best_est.fit(X, y, sample_weight=sample_weight)
+        self.best_estimator_ = refit(best_est, X, y, sample_weight)
         self.refit_time_ = time.perf_counter() - t0
         est = self.best_estimator_
         self.classes_ = est.classes_

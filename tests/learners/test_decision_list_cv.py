@@ -195,13 +195,12 @@ def test_time_limit_bounds_the_search_and_says_so():
     res = cv.cv_results_
     assert not res["complete"].all()
     assert np.isnan(res["mean_test_score"][~res["complete"]]).all()
-    # the grid is fitted cheapest pair first (smaller depth, larger coverage), one fit
-    # after the other: the pairs the limit left complete are a prefix of that order
-    order = sorted(range(len(res["params"])), key=lambda i: (
-        res["param_max_degree"][i], -res["param_min_coverage"][i]))
-    done = [bool(res["complete"][i]) for i in order]
-    assert done == sorted(done, reverse=True)
-    if any(done):  # the chosen pair was scored on every fold when some pair was
+    # the depths are fitted from the smallest on, each on every fold before the next: a
+    # depth with a pair the limit left complete follows depths complete in every pair
+    depth = res["param_max_degree"]
+    for d in np.unique(depth[res["complete"]]):
+        assert res["complete"][depth < d].all()
+    if res["complete"].any():  # the chosen pair was scored on every fold when some was
         assert res["complete"][cv.best_index_]
     assert cv.predict(X.iloc[:5]).shape == (5,)
     with pytest.raises(InputError, match="time_limit"):
@@ -238,3 +237,134 @@ def test_from_json_gives_the_refitted_list():
     back = DecisionListCV.from_json(cv.to_json())
     assert isinstance(back, DecisionListClassifier)
     np.testing.assert_array_equal(back.predict_proba(X), cv.predict_proba(X))
+
+
+# ---------------------------------------------------------------------- the shared search
+def _mixed_table(n: int = 300, seed: int = 0):
+    """Numeric (with NaN), categorical (with missing) and integer columns."""
+    rng = np.random.default_rng(seed)
+    a = rng.normal(size=n)
+    a[rng.random(n) < 0.08] = np.nan
+    b = rng.choice(["red", "green", "blue", None], size=n, p=[0.4, 0.3, 0.25, 0.05])
+    c = rng.integers(0, 6, n).astype(float)
+    d = rng.choice(["x", "y"], size=n)
+    score = (np.nan_to_num(a) > 0.3) + (b == "red") + 0.5 * (c > 3) + 0.6 * rng.normal(size=n)
+    y = (score > np.quantile(score, 0.6)).astype(int)
+    return pd.DataFrame({"a": a, "b": b, "c": c, "d": d}), y
+
+
+def _separate_fits(base, X, y, sample_weight, splits, grid, scorer=None):
+    """The reference: one DecisionListClassifier per pair and fold, with the weights the CV
+    gives its folds (``sample_weight`` as a pmf, times the number of rows), scored as the
+    CV scores; the split scores and rule counts, shape (n_pairs, n_folds)."""
+    from sklearn.base import clone
+
+    w = None
+    if sample_weight is not None:
+        sw = np.asarray(sample_weight, dtype=np.float64)
+        w = sw / float(sw.sum()) * sw.shape[0]
+    scores = np.empty((len(grid), len(splits)))
+    n_rules = np.empty_like(scores)
+    for g, (d, c) in enumerate(grid):
+        for s, (tr, te) in enumerate(splits):
+            est = clone(base).set_params(max_degree=d, min_coverage=c).fit(
+                X.iloc[tr], y[tr], sample_weight=None if w is None else w[tr])
+            if scorer is not None:
+                scores[g, s] = scorer(est, X.iloc[te], y[te])
+            else:
+                hit = est.predict(X.iloc[te]) == y[te]
+                scores[g, s] = np.average(hit, weights=None if w is None else w[te])
+            n_rules[g, s] = len(est.rules_)
+    return scores, n_rules
+
+
+def _assert_same_as_separate_fits(cv, base, X, y, sample_weight, scorer=None):
+    splits = list(StratifiedKFold(5, shuffle=True, random_state=3).split(X, y))
+    res = cv.cv_results_
+    grid = list(zip(res["param_max_degree"].tolist(), res["param_min_coverage"].tolist()))
+    scores, n_rules = _separate_fits(base, X, y, sample_weight, splits, grid, scorer)
+    for s in range(len(splits)):
+        np.testing.assert_array_equal(res[f"split{s}_test_score"], scores[:, s])
+    np.testing.assert_array_equal(res["mean_n_rules"], n_rules.mean(axis=1))
+    np.testing.assert_array_equal(res["mean_test_score"], scores.mean(axis=1))
+    # the chosen pair: the first best mean, smaller depth then larger coverage first
+    order = sorted(range(len(grid)), key=lambda i: (grid[i][0], -grid[i][1]))
+    means = scores.mean(axis=1)
+    best = next(i for i in order if means[i] >= means.max() - 1e-12)
+    assert cv.best_params_ == {"max_degree": grid[best][0], "min_coverage": grid[best][1]}
+    plain = clone_with(base, **cv.best_params_).fit(X, y, sample_weight=sample_weight)
+    assert cv.best_estimator_.to_text(stats=True) == plain.to_text(stats=True)
+    np.testing.assert_array_equal(cv.best_estimator_.uncovered_rows_, plain.uncovered_rows_)
+    np.testing.assert_array_equal(cv.best_estimator_.default_counts_, plain.default_counts_)
+    assert cv.best_estimator_.stop_reason_ == plain.stop_reason_
+
+
+def clone_with(base, **params):
+    from sklearn.base import clone
+
+    return clone(base).set_params(**params)
+
+
+@pytest.mark.parametrize("case", ["numeric", "categorical_weighted", "mixed_weighted",
+                                  "mixed_class_weight"])
+def test_shared_search_scores_exactly_the_lists_of_separate_fits(case, monkeypatch):
+    # the default grid, 5 folds: every split score, the rule counts, the chosen pair and
+    # the refitted list are those of one DecisionListClassifier per pair and fold
+    import optirules.learners._decision_list_cv_folds as folds
+    from optirules.data import load_dataset
+
+    shared = []
+
+    def spy(*args, **kwargs):
+        out = grid_lists(*args, **kwargs)
+        shared.append(out is not None)
+        return out
+
+    grid_lists = folds.grid_lists
+    monkeypatch.setattr(folds, "grid_lists", spy)
+    rng = np.random.default_rng(0)
+    base = DecisionListClassifier()
+    sample_weight = None
+    if case == "numeric":
+        X, y = load_dataset("heart_statlog")
+    elif case == "categorical_weighted":
+        X, y = load_dataset("house_votes_84")
+        sample_weight = rng.integers(1, 4, size=len(y)).astype(float)
+    else:
+        X, y = _mixed_table()
+        sample_weight = rng.choice([0.5, 1.0, 2.0], size=len(y))
+        if case == "mixed_class_weight":
+            base = DecisionListClassifier(class_weight="balanced", fallback="default")
+    cv = DecisionListCV(base, cv=StratifiedKFold(5, shuffle=True, random_state=3))
+    cv.fit(X, y, sample_weight=sample_weight)
+    assert cv.status_ == "complete"
+    assert len(shared) == 3 * 5 + 1 and all(shared)  # each depth and fold, and the refit
+    _assert_same_as_separate_fits(cv, base, X, y, sample_weight)
+
+
+def test_weights_of_many_values_and_a_scorer_give_the_separate_fits_too():
+    # weights of many distinct values are not shared (each coverage searched on its own,
+    # on the fold's one encoding); a scorer is given the fitted lists
+    from sklearn.metrics import get_scorer
+
+    X, y = _mixed_table(n=160, seed=4)
+    sample_weight = np.random.default_rng(1).uniform(0.5, 2.0, size=len(y))
+    base = DecisionListClassifier(osr_rows="all")
+    cv = DecisionListCV(base, max_degrees=(1, 2), min_coverages=(2, 10),
+                        cv=StratifiedKFold(5, shuffle=True, random_state=3))
+    cv.fit(X, y, sample_weight=sample_weight)
+    _assert_same_as_separate_fits(cv, base, X, y, sample_weight)
+    cv = DecisionListCV(base, max_degrees=(1, 3), min_coverages=(3, 8), scoring="roc_auc",
+                        cv=StratifiedKFold(5, shuffle=True, random_state=3)).fit(X, y)
+    _assert_same_as_separate_fits(cv, base, X, y, None, get_scorer("roc_auc"))
+
+
+def test_n_jobs_gives_the_same_results():
+    X, y = _parity_pair_data(noise=0.1, seed=8)
+    kw = {"max_degrees": (1, 3), "min_coverages": (2, 10), "cv": 3, "random_state": 0}
+    a = DecisionListCV(**kw).fit(X, y)
+    b = DecisionListCV(n_jobs=2, **kw).fit(X, y)
+    for key in ("split0_test_score", "split1_test_score", "split2_test_score",
+                "mean_n_rules"):
+        np.testing.assert_array_equal(a.cv_results_[key], b.cv_results_[key])
+    assert a.to_text() == b.to_text()
