@@ -201,9 +201,12 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, T
     verbose : bool, default False
         One progress bar (tqdm) over folds x penalties with the time left, and progress
         messages through :mod:`logging` (logger ``optirules.learners.rule_set_cv``).
-    random_state : int or None, default None
-        Shuffles the folds when ``cv`` is an int; ``None`` keeps the row order (still
-        deterministic).
+    random_state : int or None, default 0
+        Shuffles the folds when ``cv`` is an int (the same folds on every run); ``None``
+        keeps the row order, whose folds on a table sorted by some column (the MONK's files
+        are) differ from each other more than random folds do and choose worse (the default
+        changed from ``None`` on 2026-12-06: ``benchmarks/results/rule_set_cv_path.md``
+        against the suite's ``rule_set_cv`` rows).
     class_weight : None, "balanced" or dict {label: weight}, default None
         Given to every fit (the rule set's ``class_weight``: it multiplies
         ``sample_weight``; ``"balanced"`` is computed on each fit's rows, as scikit-learn's
@@ -262,7 +265,7 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, T
     def __init__(self, estimator: Any = None, *, penalties: Sequence[Any] | str = "auto",
                  cv: Any = 5, scoring: Any = None, selection: str = "prefer_default",
                  time_limit: float | None = None, n_jobs: int | None = None,
-                 random_state: int | None = None, reuse_pool: bool = True,
+                 random_state: int | None = 0, reuse_pool: bool = True,
                  n_iter_no_change: int | None = None, verbose: bool = False,
                  solver: Any = None, class_weight: Any = None) -> None:
         self.class_weight = class_weight
