@@ -4,22 +4,28 @@ shared search (what :class:`~optirules.learners.DecisionListCV` fits on each fol
 :func:`grid_lists` returns, for every ``min_coverage`` of the grid, exactly the list
 :func:`~optirules.learners._decision_list_search.grow_decision_list` grows - the same
 rules, class counts, Laplace accuracies, uncovered rows and stop reason - but shares the
-work three ways:
+work:
 
-* **One set of counts, kept up to date.**  The class counts of every test and of every pair
-  of tests on distinct attributes (the conjunctions of depth 1 and 2) are counted once on
-  all rows and then decreased by the rows each new rule covers, instead of being counted
-  again on the rows left at every step.  Only tests that cover ``min(coverages)`` rows of
-  the set enter the tables (no other can be part of an eligible conjunction).
-* **Depth 3 from a cache per pair.**  For each pair (the *parent*), the best of its
-  extensions by one test of a later attribute is cached per ``min_coverage``; a rule
-  invalidates only the parents that hold one of the rows it covers, and a parent whose
-  optimistic bound :math:`(n_{c^*} + 1) / (\\max(n_{c^*}, m) + k)` (``m`` the coverage
-  needed; the best Laplace accuracy any extension covering ``m`` rows can reach) is below
-  the best conjunction known at that step is not extended at all.
 * **One search per distinct list prefix.**  The lists of all ``min_coverage`` values start
-  from the same rows and stay in one search while they choose the same rules; where they
-  part, the state (counts and cache) is copied and each part continues on its own.
+  from the same rows and stay in one search while they choose the same rules (each step
+  finds the best conjunction of every coverage at once); where they part, the state is
+  copied and each part goes on alone.
+* **Counts kept up to date.**  The class counts of every test and of every pair of tests
+  on distinct attributes (the conjunctions of depth 1 and 2) are counted once on all rows
+  and then decreased by the rows each new rule covers, instead of being counted again on
+  the rows left at every step.  Only tests that cover ``min(coverages)`` rows of the set
+  enter (no other can be part of an eligible conjunction), and a pair no longer covering
+  the smallest coverage of a search is dropped from it (it never will again).
+* **Depth 3 by pair, with bounds that last.**  A pair's extensions by one test of a later
+  attribute are counted only when their bound reaches the best Laplace accuracy known at
+  that step (at least the default rule's: a rule must beat it).  The bound is the pair's
+  optimistic one, :math:`(n_{c^*} + 1) / (\\max(n_{c^*}, m) + k)` (``m`` the coverage
+  needed), and, once the extensions were counted, the best any of them can reach after
+  the pair lost at most ``LEVELS[l]`` rows of the other classes, kept per class and
+  level; the rows a pair lost since are read from its counts.
+* **Every conjunction kept when they are few** (``_decision_list_dense``): up to
+  ``MAX_DENSE_CELLS`` conjunctions, their counts are all kept up to date and a step reads
+  them instead of counting.
 
 The choice at each step is the exhaustive search's: the conjunction of best Laplace
 accuracy among those covering at least ``min_coverage`` of the rows left, ties broken by
@@ -160,17 +166,18 @@ class _Rows:
         return np.bincount(idx, minlength=self.n_u * self.n_groups).reshape(
             self.n_u, self.n_groups)
 
-    def pair_counts(self, rows: np.ndarray) -> np.ndarray:
-        """Group counts ``(n2, G)`` of every pair over ``rows`` (popcounts of packed
-        sets)."""
+    def pair_counts(self, rows: np.ndarray, cells: np.ndarray | None = None) -> np.ndarray:
+        """Group counts ``(len(cells), G)`` of the pairs ``cells`` (None: every pair) over
+        ``rows`` (popcounts of packed sets)."""
         g = self.n_groups
         bits = pack_rows(self.onehot[:, rows])
         gbits = pack_rows(self.lab[rows][None, :] == np.arange(g)[:, None])
-        out = np.empty((self.n2, g), dtype=np.int64)
+        p1, p2 = (self.p1, self.p2) if cells is None else (self.p1[cells], self.p2[cells])
+        out = np.empty((p1.size, g), dtype=np.int64)
         step = max(1, _BUFFER_WORDS // bits.shape[1])
-        for s in range(0, self.n2, step):
-            e = min(self.n2, s + step)
-            cov = bits[self.p1[s:e]] & bits[self.p2[s:e]]
+        for s in range(0, p1.size, step):
+            e = min(p1.size, s + step)
+            cov = bits[p1[s:e]] & bits[p2[s:e]]
             for j in range(g):
                 out[s:e, j] = popcount(cov & gbits[j])
         return out
@@ -193,14 +200,16 @@ class _Node:
     """The state of the lists of some ``min_coverage`` values that chose the same rules so
     far: the rows left, the counts over them and the bounds of the depth-3 search.
 
-    ``seen[i]``: pair ``i``'s extensions were counted once, when the pair's class counts
-    were ``snap[i]``; ``bound[i, j, l]`` is then the best Laplace accuracy an extension
-    predicting class ``j`` can reach once the pair has lost at most ``LEVELS[l]`` rows
-    (weight) of the other classes since.
+    ``alive``: the pairs that still cover the smallest coverage of the node (the others
+    never will again, and their counts in ``t2`` are no longer kept).  ``seen[i]``: pair
+    ``i``'s extensions were counted once, when the pair's class counts were ``snap[i]``;
+    ``bound[i, j, l]`` is then the best Laplace accuracy an extension predicting class
+    ``j`` can reach once the pair has lost at most ``LEVELS[l]`` rows (weight) of the other
+    classes since.
     """
 
-    def __init__(self, rem, t1, t2, seen, snap, bound, cols, steps):
-        self.rem, self.t1, self.t2 = rem, t1, t2
+    def __init__(self, rem, t1, t2, alive, seen, snap, bound, cols, steps):
+        self.rem, self.t1, self.t2, self.alive = rem, t1, t2, alive
         self.seen, self.snap, self.bound = seen, snap, bound
         self.cols = cols  # positions in the grid's coverages, by increasing coverage
         self.steps = steps
@@ -210,8 +219,8 @@ class _Node:
         def cp(a):
             return None if a is None else a.copy()
 
-        return _Node(self.rem.copy(), self.t1.copy(), cp(self.t2), cp(self.seen),
-                     cp(self.snap), cp(self.bound), cols, list(self.steps))
+        return _Node(self.rem.copy(), self.t1.copy(), cp(self.t2), self.alive,
+                     cp(self.seen), cp(self.snap), cp(self.bound), cols, list(self.steps))
 
 
 #: the losses (rows of the other classes) a pair's cached bounds are kept for
@@ -233,16 +242,17 @@ class _Search:
     def root(self) -> _Node:
         r = self.rows
         all_rows = np.arange(r.n)
-        t2 = seen = snap = bound = None
+        t2 = alive = seen = snap = bound = None
         if self.degree >= 2 and r.n2:
             t2 = r.pair_counts(all_rows)
+            alive = np.arange(r.n2)
         if self.degree >= 3 and r.n2:
             seen = np.zeros(r.n2, dtype=bool)
             snap = np.zeros((r.n2, self.k))
             bound = np.zeros((r.n2, self.k, LEVELS.size), dtype=np.float32)
         cols = sorted(range(len(self.coverages)), key=lambda i: self.coverages[i])
-        return _Node(np.ones(r.n, dtype=bool), r.test_counts(all_rows), t2, seen, snap,
-                     bound, cols, [])
+        return _Node(np.ones(r.n, dtype=bool), r.test_counts(all_rows), t2, alive, seen,
+                     snap, bound, cols, [])
 
     # ------------------------------------------------------------------ one step
     def _decide(self, node: _Node) -> tuple[list, int]:
@@ -266,18 +276,24 @@ class _Search:
             best.append([(la, cov, 1, None if i < 0 else (int(r.uav[i]),))])
         n_looked = r.n_u
         if node.t2 is not None:
-            c2 = r.class_counts(node.t2)
+            alive = node.alive
+            c2 = r.class_counts(node.t2[alive])
             tot2 = _row_sum(c2)
+            keep = tot2 >= cs[0]  # a pair below the smallest coverage stays below it
+            if not keep.all():
+                alive, c2, tot2 = alive[keep], c2[keep], tot2[keep]
+                node.alive = alive
             top2 = _row_max(c2)
             la2 = (top2 + 1.0) / (tot2 + k)
             for j, c in enumerate(cs):
                 i, la, cov = _best(la2, tot2, c)
-                conj = None if i < 0 else (int(r.uav[r.p1[i]]), int(r.uav[r.p2[i]]))
+                conj = None if i < 0 else (int(r.uav[r.p1[alive[i]]]),
+                                           int(r.uav[r.p2[alive[i]]]))
                 best[j].append((la, cov, 2, conj))
-            n_looked += r.n2
+            n_looked += alive.size
         default_la = self._default_laplace(rem_idx)
         if node.t2 is not None and node.seen is not None:
-            n_looked += self._depth3(node, cs, c2, tot2, top2, tot1, rem_idx, best,
+            n_looked += self._depth3(node, cs, alive, c2, tot2, top2, tot1, rem_idx, best,
                                      default_la)
         out = []
         for j in range(m):
@@ -308,7 +324,7 @@ class _Search:
         return laplace_accuracy(np.bincount(r.y[rem_idx], weights=wr, minlength=self.k),
                                 self.k)
 
-    def _depth3(self, node: _Node, cs: list[int], c2, tot2, top2, tot1, rem_idx,
+    def _depth3(self, node: _Node, cs: list[int], alive, c2, tot2, top2, tot1, rem_idx,
                 best: list[list], default_la: float) -> int:
         """Append each coverage's best conjunction of depth 3 to ``best``, counting the
         extensions of the pairs whose bound reaches the best Laplace accuracy known (at
@@ -318,14 +334,22 @@ class _Search:
         k = self.k
         m = len(cs)
         lstar = np.array([max([default_la] + [b[0] for b in best[j]]) for j in range(m)])
-        ub = np.empty((r.n2, m))
+        # over the pairs alive: the bound of their extensions, per coverage
+        ub = np.empty((alive.size, m))
         for j, c in enumerate(cs):
             ub[:, j] = (top2 + 1.0) / (np.maximum(top2, c) + k)
         if node.seen.any():
-            np.minimum(ub, self._cached_bound(node, c2)[:, None], out=ub)
+            np.minimum(ub, self._cached_bound(node, alive, c2)[:, None], out=ub)
         ok = (top2 < tot2)[:, None] & (tot2[:, None] >= np.asarray(cs)[None, :])
         ub[~ok] = -1.0
-        parents = np.flatnonzero((ub >= lstar[None, :] - _SLACK).any(axis=1))
+        pick = np.flatnonzero((ub >= lstar[None, :] - _SLACK).any(axis=1))
+        parents = alive[pick]
+        # the same by pair (the pairs not alive are never read)
+        ub_all = np.empty((r.n2, m))
+        ub_all[parents] = ub[pick]
+        c2_all = np.empty((r.n2, k))
+        c2_all[parents] = c2[pick]
+        ub, c2 = ub_all, c2_all
         # per coverage, the best extension: (laplace, coverage, pair, conj)
         found: list = [(-1.0, -1.0, -1, None)] * m
         n_eval = 0
@@ -350,16 +374,16 @@ class _Search:
             best[j].append(found[j][:2] + (3, found[j][3]))
         return n_eval
 
-    def _cached_bound(self, node: _Node, c2: np.ndarray) -> np.ndarray:
-        """The bound of each pair's extensions from its cache (inf if never counted)."""
-        lost = node.snap - c2  # rows (weight) of each class lost since the count
+    def _cached_bound(self, node: _Node, cells: np.ndarray, c2: np.ndarray) -> np.ndarray:
+        """The bound of the extensions of the pairs ``cells`` (class counts ``c2``) from
+        their cache (inf if never counted)."""
+        lost = node.snap[cells] - c2  # rows (weight) of each class lost since the count
         lost_all = _row_sum(lost)
-        idx = np.arange(lost.shape[0])
-        out = np.full(lost.shape[0], -np.inf, dtype=np.float32)
+        out = np.full(cells.size, -np.inf, dtype=np.float32)
         for j in range(self.k):
             level = np.searchsorted(LEVELS, lost_all - lost[:, j], side="left")
-            np.maximum(out, node.bound[idx, j, np.minimum(level, LEVELS.size - 1)], out=out)
-        return np.where(node.seen, out, np.inf)
+            np.maximum(out, node.bound[cells, j, np.minimum(level, LEVELS.size - 1)], out=out)
+        return np.where(node.seen[cells], out, np.inf)
 
     def _extend(self, ps: np.ndarray, ctx: tuple) -> int:
         """Count the extensions of the pairs ``ps`` by a test of a later attribute, in
@@ -452,7 +476,7 @@ class _Search:
         r = self.rows
         node.t1 -= r.test_counts(rows)
         if node.t2 is not None:
-            node.t2 -= r.pair_counts(rows)
+            node.t2[node.alive] -= r.pair_counts(rows, node.alive)
 
     def _take(self, node, conj: tuple[int, ...], la: float, n_looked: int,
               t0: float) -> np.ndarray:

@@ -220,7 +220,7 @@ def test_cached_bounds_hold_after_rows_are_removed(seed, monkeypatch):
     gone = rng.random(rows.n) < 0.15
     left = ~gone
     now = rows.pair_counts(np.flatnonzero(left))
-    bound = search._cached_bound(node, now.astype(float))
+    bound = search._cached_bound(node, np.arange(rows.n2), now.astype(float))
     for i in parents[:300]:
         u, v = rows.p1[i], rows.p2[i]
         best = -1.0
