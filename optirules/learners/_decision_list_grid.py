@@ -201,7 +201,7 @@ class _Node:
     far: the rows left, the counts over them and the bounds of the depth-3 search.
 
     ``alive``: the pairs that still cover the smallest coverage of the node (the others
-    never will again, and their counts in ``t2`` are no longer kept).  ``seen[i]``: pair
+    never will again), ``t2`` their counts (row ``i`` for pair ``alive[i]``).  ``seen[i]``: pair
     ``i``'s extensions were counted once, when the pair's class counts were ``snap[i]``;
     ``bound[i, j, l]`` is then the best Laplace accuracy an extension predicting class
     ``j`` can reach once the pair has lost at most ``LEVELS[l]`` rows (weight) of the other
@@ -277,12 +277,12 @@ class _Search:
         n_looked = r.n_u
         if node.t2 is not None:
             alive = node.alive
-            c2 = r.class_counts(node.t2[alive])
+            c2 = r.class_counts(node.t2)
             tot2 = _row_sum(c2)
             keep = tot2 >= cs[0]  # a pair below the smallest coverage stays below it
             if not keep.all():
                 alive, c2, tot2 = alive[keep], c2[keep], tot2[keep]
-                node.alive = alive
+                node.alive, node.t2 = alive, node.t2[keep]
             top2 = _row_max(c2)
             la2 = (top2 + 1.0) / (tot2 + k)
             for j, c in enumerate(cs):
@@ -476,7 +476,7 @@ class _Search:
         r = self.rows
         node.t1 -= r.test_counts(rows)
         if node.t2 is not None:
-            node.t2[node.alive] -= r.pair_counts(rows, node.alive)
+            node.t2 -= r.pair_counts(rows, node.alive)
 
     def _take(self, node, conj: tuple[int, ...], la: float, n_looked: int,
               t0: float) -> np.ndarray:
