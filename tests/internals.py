@@ -3,6 +3,9 @@ module split or a rename inside the package changes this file, not the tests."""
 
 # ruff: noqa: F401
 
+import optirules.learners._decision_list_cv_folds as learners_decision_list_cv_folds_module
+import optirules.learners._decision_list_dense as learners_decision_list_dense_module
+import optirules.learners._decision_list_grid as learners_decision_list_grid_module
 import optirules.learners._decision_list_search as learners_decision_list_search_module
 import optirules.models._pool_ip as models_pool_ip_module
 import optirules.models.masters._highs as models_masters_highs_module
@@ -85,6 +88,8 @@ from optirules.learners._decision_list import (
     significance_statistic,
 )
 from optirules.learners._decision_list_encoding import encode_columns, weighted_inverted_cdf
+from optirules.learners._decision_list_osr import minimum_osr_rows
+from optirules.learners._decision_list_search import _Counter
 from optirules.learners._diversity import (
     ensemble_diversity,
     kappa_statistic,
@@ -101,6 +106,7 @@ from optirules.learners._pruning import (
     ensemble_hypothesis_space_size,
     member_predictions,
 )
+from optirules.learners._rule_set_input import default_target
 from optirules.learners._rules import Clause, Rule, RuleSet
 from optirules.learners._scores import PRIOR_STRENGTH, smoothed_distribution
 from optirules.learners._sql import _real, quote_identifier, quote_string

@@ -310,8 +310,8 @@ def clone_with(base, **params):
 def test_shared_search_scores_exactly_the_lists_of_separate_fits(case, monkeypatch):
     # the default grid, 5 folds: every split score, the rule counts, the chosen pair and
     # the refitted list are those of one DecisionListClassifier per pair and fold
-    import optirules.learners._decision_list_cv_folds as folds
     from optirules.data import load_dataset
+    from tests.internals import learners_decision_list_cv_folds_module as folds
 
     shared = []
 

@@ -14,11 +14,9 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-import optirules.learners._decision_list_dense as dense
-import optirules.learners._decision_list_grid as grid
-from optirules.learners._decision_list_osr import minimum_osr, minimum_osr_rows
-from optirules.learners._decision_list_search import grow_decision_list
-from optirules.learners._decision_list_stats import laplace_accuracy
+from tests.internals import grow_decision_list, laplace_accuracy, minimum_osr, minimum_osr_rows
+from tests.internals import learners_decision_list_dense_module as dense
+from tests.internals import learners_decision_list_grid_module as grid
 
 COVERAGES = [1, 2, 5, 10, 20]
 
@@ -208,8 +206,7 @@ def test_cached_bounds_hold_after_rows_are_removed(seed, monkeypatch):
     parents = np.flatnonzero(c2.sum(axis=1) >= c)
     ub = np.full((rows.n2, 1), np.inf)
     found = [(-1.0, -1.0, -1, None)]
-    from optirules.learners._bitset import pack_rows
-    from optirules.learners._decision_list_search import _Counter
+    from tests.internals import _Counter, pack_rows
 
     avb = pack_rows(rows.onehot)
     class_bits = pack_rows(y[None, :] == np.arange(k)[:, None])

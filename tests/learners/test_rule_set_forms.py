@@ -347,7 +347,7 @@ def test_the_default_target_is_the_second_number_or_the_minority_text_label():
     """target_class=None: classes_[1] for numeric labels (1 the positive class), the class
     with fewer rows for text labels (ties: classes_[1]); the fit on text labels equals the
     fit on numbers with that class as target."""
-    from optirules.learners._rule_set_input import default_target
+    from tests.internals import default_target
 
     assert default_target(np.array([0, 1]), np.array([1, 1, 1, 0])) == 1
     assert default_target(np.array(["a", "b"]), np.array(["b", "b", "a"])) == 0
