@@ -7,6 +7,7 @@ import optirules.learners._decision_list_cv_folds as learners_decision_list_cv_f
 import optirules.learners._decision_list_dense as learners_decision_list_dense_module
 import optirules.learners._decision_list_grid as learners_decision_list_grid_module
 import optirules.learners._decision_list_search as learners_decision_list_search_module
+import optirules.learners._decision_list_shared as learners_decision_list_shared_module
 import optirules.models._pool_ip as models_pool_ip_module
 import optirules.models.masters._highs as models_masters_highs_module
 import optirules.models.masters._highs_lp as models_masters_highs_lp_module

@@ -3,7 +3,7 @@ search into its fitted list: the rules, their history, the default rule and the 
 to the fallback.
 
 The steps come from :func:`~optirules.learners._decision_list_search.grow_decision_list`
-(a fit), or from :func:`~optirules.learners._decision_list_grid.grid_lists` (the search
+(a fit), or from :func:`~optirules.learners._decision_list_shared.grid_lists` (the search
 :class:`~optirules.learners.DecisionListCV` shares across its grid), which returns the same
 steps; either way the list is set up by :func:`build_list`.
 """

@@ -3,7 +3,7 @@
 Each fold's training rows are checked and encoded once (the encoding depends on neither
 ``max_degree`` nor ``min_coverage``), its held-out rows encoded once with them, and, for
 each depth, the lists of every ``min_coverage`` come from one search
-(:func:`~optirules.learners._decision_list_grid.grid_lists`), which returns exactly the
+(:func:`~optirules.learners._decision_list_shared.grid_lists`), which returns exactly the
 lists the separate fits would find.  Each list is then set up as the
 :class:`~optirules.learners.DecisionListClassifier` a fit with that pair gives and scored
 on the held-out rows.  Where the shared search does not apply (``max_degree`` above 3,
@@ -22,7 +22,7 @@ from sklearn.base import clone
 
 from .._workers import parallel
 from ._decision_list import DecisionListClassifier
-from ._decision_list_grid import grid_lists
+from ._decision_list_shared import grid_lists
 
 __all__ = ["score_grid", "refit"]
 

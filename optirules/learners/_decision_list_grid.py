@@ -1,7 +1,9 @@
 """BruteDL lists for a grid of ``min_coverage`` values at one ``max_degree``, from one
 shared search (what :class:`~optirules.learners.DecisionListCV` fits on each fold).
 
-:func:`grid_lists` returns, for every ``min_coverage`` of the grid, exactly the list
+``grid_lists`` (:mod:`._decision_list_shared`, which runs the searches of this module and
+of :mod:`._decision_list_dense`) returns, for every ``min_coverage`` of the grid, exactly
+the list
 :func:`~optirules.learners._decision_list_search.grow_decision_list` grows - the same
 rules, class counts, Laplace accuracies, uncovered rows and stop reason - but shares the
 work:
@@ -34,7 +36,7 @@ floating-point values (weighted class counts are summed in the order of
 :class:`~optirules.learners._decision_list_search._WeightedCounter`'s weight groups).
 Weighted rows are shared when they fall into at most ``MAX_WEIGHT_GROUPS`` groups of equal
 (class, weight), the exhaustive search's own exact mode; otherwise, or when the pair table
-would exceed ``MAX_PAIR_CELLS``, :func:`grid_lists` returns ``None`` and the caller fits each
+would exceed ``MAX_PAIR_CELLS``, ``grid_lists`` returns ``None`` and the caller fits each
 ``min_coverage`` on its own.  Depths above 3 are not shared (``None`` as well).
 """
 
@@ -54,7 +56,7 @@ from ._decision_list_search import (
 )
 from ._decision_list_stats import laplace_accuracy
 
-__all__ = ["grid_lists", "MAX_PAIR_CELLS", "MAX_SHARED_DEGREE",
+__all__ = ["MAX_PAIR_CELLS", "MAX_SHARED_DEGREE",
            "MAX_DENSE_CELLS", "MAX_DENSE_ENTRIES"]
 
 #: the largest number of cells (pairs of tests on distinct attributes) of the pair table
@@ -527,58 +529,3 @@ class _Search:
                 node.cols = [node.cols[i] for i in pos]
                 self._apply(node, conj, decisions[pos[0]][2], n_looked, t0)
         return results
-
-
-def grid_lists(codes: np.ndarray, y: np.ndarray, n_classes: int, n_values: np.ndarray,
-               max_degree: int, coverages: list[int], max_rules: int | None = None, *,
-               weights: np.ndarray | None = None, deadline: float | None = None
-               ) -> list[tuple[list[dict], np.ndarray, str]] | None:
-    """The BruteDL list of every ``min_coverage`` in ``coverages`` at ``max_degree``.
-
-    Parameters
-    ----------
-    codes : ndarray of int, shape (n, p)
-        Value codes of the rows (``0 .. n_values[j] - 1`` in column ``j``).
-    y : ndarray of int, shape (n,)
-        Classes ``0 .. n_classes - 1``.
-    n_classes : int
-        ``k``.
-    n_values : ndarray of int, shape (p,)
-        Number of values of each attribute; tests are numbered attribute by attribute, as
-        :meth:`~optirules.learners.DecisionListClassifier.fit` numbers them.
-    max_degree : int
-        Largest number of tests in a rule (1 to ``MAX_SHARED_DEGREE``).
-    coverages : list of int
-        The ``min_coverage`` values (integers >= 1).
-    max_rules : int or None
-        Largest number of rules in a list.
-    weights : ndarray of float, shape (n,), optional
-        Positive row weights, as :func:`grow_decision_list` takes them.
-    deadline : float, optional
-        A :func:`time.perf_counter` value: once it has passed, no further rule is searched
-        in any list (the rules found are kept) and their stop reason is ``"time_limit"``.
-
-    Returns
-    -------
-    list of (steps, remaining, stop) or None
-        One entry per coverage, in the order given, each what
-        ``grow_decision_list(onehot, y, n_classes, av_attr, max_degree, coverage,
-        max_rules, weights=weights)`` returns (``candidates`` and ``seconds`` of a step
-        are the shared search's, the step shared by every list that took it); ``None``
-        when the shared search does not apply (see the module docstring).
-    """
-    if not 1 <= int(max_degree) <= MAX_SHARED_DEGREE or not coverages:
-        return None
-    coverages = [max(1, int(c)) for c in coverages]
-    y = np.asarray(y, dtype=np.int64)
-    try:
-        rows = _Rows(np.asarray(codes), y, int(n_classes), np.asarray(n_values), weights,
-                     min(coverages), int(max_degree) >= 2)
-    except _NotShared:
-        return None
-    from ._decision_list_dense import DenseSearch, dense_size
-
-    n_cells, n_entries = dense_size(rows, int(max_degree))
-    if n_cells <= MAX_DENSE_CELLS and n_entries <= MAX_DENSE_ENTRIES:
-        return DenseSearch(rows, int(max_degree), coverages, max_rules, deadline).run()
-    return _Search(rows, int(max_degree), coverages, max_rules, deadline).run()

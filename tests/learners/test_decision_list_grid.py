@@ -17,6 +17,7 @@ import pytest
 from tests.internals import grow_decision_list, laplace_accuracy, minimum_osr, minimum_osr_rows
 from tests.internals import learners_decision_list_dense_module as dense
 from tests.internals import learners_decision_list_grid_module as grid
+from tests.internals import learners_decision_list_shared_module as shared
 
 COVERAGES = [1, 2, 5, 10, 20]
 
@@ -80,7 +81,7 @@ def test_every_list_equals_the_exhaustive_search_alone(mode, seed, degree):
     codes, y, k, n_values, w = _data(seed, weights=weights)
     max_rules = 4 if seed % 4 == 3 else None
     onehot, av_attr = _onehot(codes, n_values)
-    got = grid.grid_lists(codes, y, k, n_values, degree, COVERAGES, max_rules, weights=w)
+    got = shared.grid_lists(codes, y, k, n_values, degree, COVERAGES, max_rules, weights=w)
     for c, lists in zip(COVERAGES, got):
         _same(grow_decision_list(onehot, y, k, av_attr, degree, c, max_rules, weights=w),
               lists)
@@ -93,7 +94,7 @@ def test_wide_data_with_long_lists(mode, seed):
     codes, y, k, n_values, w = _data(100 + seed, n=400, p=9, k=2)
     onehot, av_attr = _onehot(codes, n_values)
     coverages = [2, 3, 8, 30]
-    got = grid.grid_lists(codes, y, k, n_values, 3, coverages, weights=w)
+    got = shared.grid_lists(codes, y, k, n_values, 3, coverages, weights=w)
     for c, lists in zip(coverages, got):
         _same(grow_decision_list(onehot, y, k, av_attr, 3, c, weights=w), lists)
 
@@ -108,32 +109,32 @@ def test_real_rows_numeric_and_categorical(mode):
         n_values = np.array([len(f.categories) for f in est.features_])
         onehot, av_attr = _onehot(est.train_codes_, n_values)
         coverages = [2, 5, 20, 40]
-        got = grid.grid_lists(est.train_codes_, est.train_y_, 2, n_values, 3, coverages)
+        got = shared.grid_lists(est.train_codes_, est.train_y_, 2, n_values, 3, coverages)
         for c, lists in zip(coverages, got):
             _same(grow_decision_list(onehot, est.train_y_, 2, av_attr, 3, c), lists)
 
 
 def test_the_order_of_the_coverages_is_kept_and_repeats_are_answered():
     codes, y, k, n_values, _ = _data(7)
-    a = grid.grid_lists(codes, y, k, n_values, 2, [10, 1, 5])
-    b = grid.grid_lists(codes, y, k, n_values, 2, [1, 5, 10])
+    a = shared.grid_lists(codes, y, k, n_values, 2, [10, 1, 5])
+    b = shared.grid_lists(codes, y, k, n_values, 2, [1, 5, 10])
     for i, j in [(0, 2), (1, 0), (2, 1)]:
         _same(a[i], b[j])
 
 
 def test_what_is_not_shared_returns_none(monkeypatch):
     codes, y, k, n_values, _ = _data(3, n=60)
-    assert grid.grid_lists(codes, y, k, n_values, 4, [2]) is None
+    assert shared.grid_lists(codes, y, k, n_values, 4, [2]) is None
     many = np.arange(1, 61, dtype=float)  # 60 distinct weights: more groups than shared
-    assert grid.grid_lists(codes, y, k, n_values, 2, [2], weights=many) is None
+    assert shared.grid_lists(codes, y, k, n_values, 2, [2], weights=many) is None
     monkeypatch.setattr(grid, "MAX_PAIR_CELLS", 0)
-    assert grid.grid_lists(codes, y, k, n_values, 2, [2]) is None
-    assert grid.grid_lists(codes, y, k, n_values, 1, [2]) is not None  # no pairs needed
+    assert shared.grid_lists(codes, y, k, n_values, 2, [2]) is None
+    assert shared.grid_lists(codes, y, k, n_values, 1, [2]) is not None  # no pairs needed
 
 
 def test_a_passed_deadline_stops_every_list_before_its_first_rule():
     codes, y, k, n_values, _ = _data(5)
-    for steps, remaining, stop in grid.grid_lists(codes, y, k, n_values, 3, [1, 4],
+    for steps, remaining, stop in shared.grid_lists(codes, y, k, n_values, 3, [1, 4],
                                                   deadline=0.0):
         assert steps == [] and stop == "time_limit" and remaining.size == codes.shape[0]
 
@@ -141,13 +142,13 @@ def test_a_passed_deadline_stops_every_list_before_its_first_rule():
 def test_stop_reasons_min_coverage_and_not_better_than_default():
     codes, y, k, n_values, _ = _data(11, n=50)
     onehot, av_attr = _onehot(codes, n_values)
-    got = grid.grid_lists(codes, y, k, n_values, 3, [1, 10**6])
+    got = shared.grid_lists(codes, y, k, n_values, 3, [1, 10**6])
     assert got[1] == ([], got[1][1], "min_coverage")
     _same(got[0], grow_decision_list(onehot, y, k, av_attr, 3, 1))
     pure = np.zeros(50, dtype=np.int64)
     pure[:2] = 1  # no rule beats the default rule's Laplace accuracy on noise like this
     codes_noise = np.zeros((50, 1), dtype=np.int64)
-    res = grid.grid_lists(codes_noise, pure, 2, np.array([1]), 2, [1])[0]
+    res = shared.grid_lists(codes_noise, pure, 2, np.array([1]), 2, [1])[0]
     assert res[0] == [] and res[2] == "not_better_than_default"
 
 
