@@ -31,6 +31,26 @@ def _table(seed=0, n=240):
 KW = dict(binarizer=None, max_degree=2, mip_gap=1e-9, tol=0.0, random_state=0)
 
 
+def _fair_optimum(X, y, g, tolerance):
+    """The least master objective (no penalty) over every rule set of at most two clauses
+    of at most two literals whose groups' true-positive rates differ by at most
+    ``tolerance``, by enumeration."""
+    A = np.hstack([X.to_numpy() == 1, X.to_numpy() == 0])
+    L = A.shape[1]
+    clauses = [(i,) for i in range(L)] + list(itertools.combinations(range(L), 2))
+    P = np.full(len(y), 1.0 / len(y))
+    best = np.inf
+    for r in range(3):
+        for subset in itertools.combinations(clauses, r):
+            cov = np.zeros(len(y), bool)
+            for c in subset:
+                cov |= A[:, list(c)].all(axis=1)
+            tpr = [cov[(y == 1) & (g == a)].mean() for a in (0, 1)]
+            if abs(tpr[0] - tpr[1]) <= tolerance + 1e-12:
+                best = min(best, master_objective(A, y == 1, P, list(subset), 0.0, 0.0))
+    return best
+
+
 @pytest.mark.parametrize("form", ["dnf", "cnf"])
 @pytest.mark.parametrize("fairness", ["equal_opportunity", "equalized_odds",
                                       "predictive_equality"])
@@ -64,19 +84,7 @@ def test_the_fit_is_certified_against_full_enumeration():
     est = BooleanRuleSetClassifier(fairness="equal_opportunity", fairness_tolerance=0.05,
                                    max_rules=2, lambda0=0.0, lambda1=0.0,
                                    **KW).fit(X, y, sensitive_features=g)
-    A = np.hstack([X.to_numpy() == 1, X.to_numpy() == 0])
-    L = A.shape[1]
-    clauses = [(i,) for i in range(L)] + list(itertools.combinations(range(L), 2))
-    P = np.full(len(y), 1.0 / len(y))
-    best = np.inf
-    for r in range(3):
-        for subset in itertools.combinations(clauses, r):
-            cov = np.zeros(len(y), bool)
-            for c in subset:
-                cov |= A[:, list(c)].all(axis=1)
-            tpr = [cov[(y == 1) & (g == a)].mean() for a in (0, 1)]
-            if abs(tpr[0] - tpr[1]) <= 0.05 + 1e-12:
-                best = min(best, master_objective(A, y == 1, P, list(subset), 0.0, 0.0))
+    best = _fair_optimum(X, y, g, 0.05)
     assert est.lp_bound_ <= best + 1e-9 <= est.ip_objective_ + 2e-9
     assert est.ip_objective_ - est.lp_bound_ <= est.gap_ * est.ip_objective_ + 1e-12
 
@@ -174,18 +182,7 @@ def test_the_status_says_what_was_proven():
     est = BooleanRuleSetClassifier(fairness="equal_opportunity", fairness_tolerance=0.0,
                                    max_rules=2, lambda0=0.0, lambda1=0.0,
                                    **{**KW, "mip_gap": 0.0}).fit(X, y, sensitive_features=g)
-    A = np.hstack([X.to_numpy() == 1, X.to_numpy() == 0])
-    L = A.shape[1]
-    clauses = [(i,) for i in range(L)] + list(itertools.combinations(range(L), 2))
-    P = np.full(len(y), 1.0 / len(y))
-    best = np.inf
-    for r in range(3):
-        for subset in itertools.combinations(clauses, r):
-            cov = np.zeros(len(y), bool)
-            for c in subset:
-                cov |= A[:, list(c)].all(axis=1)
-            if cov[(y == 1) & (g == 0)].mean() == cov[(y == 1) & (g == 1)].mean():
-                best = min(best, master_objective(A, y == 1, P, list(subset), 0.0, 0.0))
+    best = _fair_optimum(X, y, g, 0.0)
     assert best < est.ip_objective_ - 0.1  # the IP over the pool is not the optimum
     assert est.lp_bound_ <= best + 1e-9
     assert "IP optimal over the generated clauses" in est.status_
