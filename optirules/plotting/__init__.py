@@ -49,10 +49,12 @@ panel.
 The package imports matplotlib only inside the functions, and ``pyplot`` only when no ``ax``
 is given (then a new figure is made with ``plt.subplots``, which a notebook shows inline;
 :func:`plot_margin_distribution` makes its figure on the Agg canvas without ``pyplot``); it
-imports no other part of optirules than its errors and its atomic file writes, so every
-layer may use it.  Its modules: ``_panels`` (what every plot shares), ``_training`` (column
-generation, worst-case pmf, DRO ensemble), ``_coverage`` (rule coverage), ``_ensembles``
-(boosting, margin distribution) and ``_grid`` (a grid's table).
+imports no other part of optirules than its errors and its atomic file writes.  It sits
+above the learners and models, whose fitted attributes it draws, and below the experiments
+and the command line, which draw with it (tests/test_layers.py).  Its modules: ``_panels``
+(what every plot shares), ``_training`` (column generation, worst-case pmf, DRO ensemble),
+``_coverage`` (rule coverage), ``_ensembles`` (boosting, margin distribution) and ``_grid``
+(a grid's table).
 """
 
 from __future__ import annotations
