@@ -11,9 +11,12 @@ Three switches are compared, all on (``after``) against all off (``before``):
 * ``MergedHighsRuleMaster(warm_start=...)``: a rebuilt merged LP starts from the last
   simplex basis carried over to the split rows (else cold);
 * ``column_generation(skip_ip=...)``: no master IP when the incumbent is within
-  ``mip_gap`` of the restricted LP's optimum (the DRO ensemble passes ``True``);
-* HiGHS presolve and feasibility jump off for master IPs of >= 1,000 cover rows
-  (``optirules.models.masters._highs._LARGE_IP_ROWS``; ``before`` sets it out of reach).
+  ``mip_gap`` of the restricted LP's optimum (switched off in the one-member case only: the
+  DRO ensemble's members now run with ``skip_ip=True`` and a gap the master IP refuses, so
+  its fit keeps it on in both modes);
+* HiGHS presolve and feasibility jump off for large master IPs
+  (``optirules.models.options.LARGE_MASTER_IP_ROWS`` cover rows; ``before`` sets it out
+  of reach).
 
 Each case runs in a fresh subprocess (one BLAS thread), ``before`` and ``after``
 interleaved.  Cases: the default ``DRORuleEnsembleClassifier(binarizer="auto",
@@ -43,22 +46,13 @@ RESULTS = HERE / "results"
 
 
 def _switch(mode: str) -> None:
-    """Turn this benchmark's switches off (mode 'before') by patching their defaults."""
+    """Turn this benchmark's switches off (mode 'before') through the public names they are
+    read from (the DRO fit's ``skip_ip`` stays on: see the module docstring)."""
     if mode == "after":
         return
-    import optirules.learners._dro_steps as de
     import optirules.models as rm
-    import optirules.models._column_generation as cgm
-    import optirules.models.masters._highs as highs
 
-    orig_cg = cgm.column_generation
-
-    def cg(*a, **kw):
-        kw["skip_ip"] = False
-        return orig_cg(*a, **kw)
-
-    de.column_generation = cg
-    highs._LARGE_IP_ROWS = 10 ** 12
+    rm.options.LARGE_MASTER_IP_ROWS = 10 ** 12
     init = rm.MergedHighsRuleMaster.__init__
 
     def init_cold(self, *a, **kw):

@@ -46,8 +46,7 @@ import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
 from optirules.data import list_datasets, load_dataset
-from optirules.learners import BooleanRuleSetClassifier, DRORuleEnsembleClassifier
-from optirules.learners._scores import PRIOR_STRENGTH
+from optirules.learners import PRIOR_STRENGTH, BooleanRuleSetClassifier, DRORuleEnsembleClassifier
 
 LEARNERS = ("dro_new", "rule_set", "dro_old")
 MAX_ROWS = 5000

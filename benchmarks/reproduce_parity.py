@@ -29,7 +29,7 @@ import pandas as pd
 import sklearn
 from threadpoolctl import threadpool_limits
 
-from optirules.experiments._parity import LEARNERS, format_table, run, summarize
+from optirules.experiments import parity
 
 RESULTS = Path(__file__).resolve().parent / "results"
 ORDER = ["digits17", "digits49", "cancer", "ecoli", "heart", "heart_cleveland", "census",
@@ -61,15 +61,15 @@ def _run_dates(v: pd.Series) -> str:
 def _write_tables(raw: pd.DataFrame, rounds: int) -> str:
     """Rewrite parity_results.csv and parity_tables.md from all per-split rows so far."""
     raw = raw[raw.n_rounds == rounds]
-    raw = raw[raw.dataset.isin(ORDER) & raw.learner.isin(LEARNERS)]
+    raw = raw[raw.dataset.isin(ORDER) & raw.learner.isin(parity.LEARNERS)]
     raw = raw.assign(_o=raw.dataset.map(ORDER.index)).sort_values(["_o", "split"])
-    summary = summarize(raw.drop(columns="_o"))
+    summary = parity.summarize(raw.drop(columns="_o"))
     n_splits = raw.groupby("dataset").split.nunique()
     summary.attrs["settings"] = {"n_splits": f"{n_splits.min()}-{n_splits.max()}"
                                  if n_splits.min() != n_splits.max() else n_splits.min(),
                                  "n_estimators": rounds, "max_train": 1000, "random_state": 0}
     summary.to_csv(RESULTS / "parity_results.csv", index=False)
-    table = format_table(summary)
+    table = parity.format_table(summary)
     runs = raw.groupby("learner", sort=False).run_utc.agg(_run_dates)
     when = "; ".join(f"{k}: {v}" for k, v in runs.items())
     (RESULTS / "parity_tables.md").write_text(
@@ -92,14 +92,14 @@ def main() -> None:
     ap.add_argument("--splits", type=int, default=20, help="number of split indices to run")
     ap.add_argument("--rounds", type=int, default=250)
     ap.add_argument("--datasets", nargs="*", default=ORDER)
-    ap.add_argument("--learners", nargs="*", default=list(LEARNERS),
+    ap.add_argument("--learners", nargs="*", default=list(parity.LEARNERS),
                     help="weak learners to (re-)run; other learners' rows are kept")
     ap.add_argument("--tables-only", action="store_true",
                     help="run nothing; rewrite the tables from parity_raw.csv")
     args = ap.parse_args()
     if args.quick:
         with threadpool_limits(args.threads):
-            print(format_table(run(quick=True)))
+            print(parity.format_table(parity.run(quick=True)))
         return
     RESULTS.mkdir(exist_ok=True)
     raw_path = RESULTS / "parity_raw.csv"
@@ -111,8 +111,8 @@ def main() -> None:
     for name in args.datasets:
         t0 = time.perf_counter()
         with threadpool_limits(args.threads):
-            df = run(datasets=[name], splits=split_ids, n_estimators=args.rounds, progress=True,
-                     learners=tuple(args.learners))
+            df = parity.run(datasets=[name], splits=split_ids, n_estimators=args.rounds,
+                            progress=True, learners=tuple(args.learners))
         raw = df.attrs["raw"]
         raw["n_rounds"] = args.rounds
         raw["run_utc"] = datetime.datetime.now(datetime.timezone.utc).strftime(

@@ -26,7 +26,7 @@ from pathlib import Path
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from optirules.experiments._pruning import format_table, margin_example, noisy_diagonal, run
+from optirules.experiments import pruning
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -47,9 +47,9 @@ def main() -> None:
     with threadpool_limits(args.threads):
         parts = []
         if not args.skip_table:
-            df = run(quick=args.quick, datasets=args.datasets, n_splits=args.splits,
-                     n_members=args.members, progress=True)
-            table = format_table(df)
+            df = pruning.run(quick=args.quick, datasets=args.datasets, n_splits=args.splits,
+                             n_members=args.members, progress=True)
+            table = pruning.format_table(df)
             print(table)
             parts.append(table)
             if out is None:
@@ -57,11 +57,11 @@ def main() -> None:
                 pd.DataFrame(df.attrs["raw"]).to_csv(RESULTS / "pruning_raw.csv", index=False)
         if not args.skip_examples:
             T = 25 if args.quick else 500
-            nd = noisy_diagonal(
+            nd = pruning.noisy_diagonal(
                 n_members=T, path=None if args.quick else RESULTS / "pruning_noisy_diagonal.png",
                 **({"n_train": 300, "n_test": 300, "grid": 40} if args.quick else {}))
-            me = margin_example(n_members=20 if args.quick else 200,
-                                path=None if args.quick else RESULTS / "pruning_cmd.png")
+            me = pruning.margin_example(n_members=20 if args.quick else 200,
+                                        path=None if args.quick else RESULTS / "pruning_cmd.png")
             ex = ["### Noisy diagonal (the QMM paper): fully grown trees, 1000 training points with "
                   "20 labels flipped, 1000 noise-free test points", "",
                   "| model | test error % | training error % | trees |", "|---|---|---|---|"]

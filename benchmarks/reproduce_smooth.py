@@ -27,20 +27,14 @@ import pandas as pd
 import sklearn
 from threadpoolctl import threadpool_limits
 
-from optirules.experiments._smooth import (
-    SEED_TABLE2,
-    format_table,
-    gavinsky_epsilon_distances,
-    run,
-    sampling_spread,
-)
+from optirules.experiments import smooth
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def _cause_text(df: pd.DataFrame, spread: pd.DataFrame, n: int, m: int) -> str:
     r = df[(df.n == n) & (df.m == m) & (df.algorithm == "Ada")].iloc[0]
-    seed = SEED_TABLE2[(n, m)][0]
+    seed = smooth.SEED_TABLE2[(n, m)][0]
     inside = spread.smoothness.min() <= seed <= spread.smoothness.max()
     return (
         f"AdaBoost at n = {n}, m = {m}: our max-over-rounds smoothness is "
@@ -75,16 +69,16 @@ def main() -> None:
     args = ap.parse_args()
     t0 = time.perf_counter()
     with threadpool_limits(args.threads):
-        df = run(quick=args.quick, n_jobs=args.n_jobs, epsilon=args.epsilon,
-                 repetitions=args.repetitions, extra_epsilons=tuple(args.extra_epsilons))
+        df = smooth.run(quick=args.quick, n_jobs=args.n_jobs, epsilon=args.epsilon,
+                        repetitions=args.repetitions, extra_epsilons=tuple(args.extra_epsilons))
         spread = None
         if args.spread_states > 0:
             n, m = (100, 200) if args.quick else (100, 1000)
-            spread = sampling_spread(n, m, "Ada",
-                                     tuple(range(1, args.spread_states + 1)),
-                                     repetitions=6 if args.quick else args.repetitions)
+            spread = smooth.sampling_spread(n, m, "Ada",
+                                            tuple(range(1, args.spread_states + 1)),
+                                            repetitions=6 if args.quick else args.repetitions)
     seconds = time.perf_counter() - t0
-    table = format_table(df, spread)
+    table = smooth.format_table(df, spread)
     print(table)
     if args.quick:
         return
@@ -93,7 +87,7 @@ def main() -> None:
     df.to_csv(RESULTS / f"smooth_results{tag}.csv", index=False)
     if spread is not None:
         spread.to_csv(RESULTS / f"smooth_spread{tag}.csv", index=False)
-    g = gavinsky_epsilon_distances(df)
+    g = smooth.gavinsky_epsilon_distances(df)
     best = g.loc[g.combined.idxmin()]
     notes = ["## Notes", "",
              "- The paper does not define its smoothness statistic (Table 2: \"average "

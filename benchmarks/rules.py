@@ -8,7 +8,7 @@ Run from the repository root (the machine is shared: run the full size in the ba
     python benchmarks/rules.py --timing          # WDBC fit times of the rule sets, 3 fits/fold
 
 The folds are 5-fold stratified, shuffled, ``random_state=0``
-(:func:`optirules.experiments._rules.rules_folds`).  Results go to
+(:func:`optirules.experiments.rules.rules_folds`).  Results go to
 ``benchmarks/results/rules.json`` (every fold), ``rules.csv`` (means) and ``rules.md``
 (the tables, with the cycling experiment of the DRO paper §4.1).  ``rules_folds.json`` holds
 the row indices of every fold, so that the optional AIX360 peer
@@ -37,6 +37,8 @@ import sys
 import time
 from pathlib import Path
 
+from optirules.experiments import rules  # lazy: the module loads at its first use
+
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
@@ -56,14 +58,12 @@ def write_folds(datasets, path: Path) -> None:
     """Row indices of every dataset's folds (and of the adult sample) for the peer runner."""
     import numpy as np
 
-    from optirules.experiments._rules import load_rules_dataset, rules_folds
-
     out = {}
     for name in datasets:
-        X, y, coded, note = load_rules_dataset(name)
+        X, y, coded, note = rules.load_rules_dataset(name)
         entry = {"note": note, "n_rows": int(len(y)), "categorical": list(coded),
                  "folds": [{"train": tr.tolist(), "test": te.tolist()}
-                           for tr, te in rules_folds(y)]}
+                           for tr, te in rules.rules_folds(y)]}
         if name == "adult_10k":
             entry["adult_rows"] = np.sort(np.random.RandomState(0).choice(
                 48842, 10_000, replace=False)).tolist()
@@ -183,16 +183,7 @@ def dro_comparison(df, dro: str = "dro") -> list[str]:
 def tables(records, cycling, out_dir: Path, stem: str = "rules", meta=None) -> str:
     import pandas as pd
 
-    from optirules.experiments._rules import (
-        BENCH_COMPLEXITY as BENCH_C,
-    )
-    from optirules.experiments._rules import (
-        format_cycling,
-        format_rules_table,
-        summarize_rules,
-    )
-
-    summary = summarize_rules(records)
+    summary = rules.summarize_rules(records)
     runs = [load_peer(path) for path in sorted(out_dir.glob("rules_aix360*.json"))]
     runs = [r for r in runs if r is not None]
     if stem != "rules":  # a partial run: only what it measured, no peer rows
@@ -216,8 +207,8 @@ def tables(records, cycling, out_dir: Path, stem: str = "rules", meta=None) -> s
              "budget form, whose LP relaxation is weak: 100% means a member's LP bound was "
              "0, so the absolute gap is the informative one); `—` where a gap is unknown "
              "(no exact pricing finished).  DRO overall budget C = "
-             f"{BENCH_C:g} for `dro` and `rule_set_C`.", "",
-             format_rules_table(summary, [(label, rows) for label, rows, _ in runs])]
+             f"{rules.BENCH_COMPLEXITY:g} for `dro` and `rule_set_C`.", "",
+             rules.format_rules_table(summary, [(label, rows) for label, rows, _ in runs])]
     df = pd.DataFrame(records)
     for dro in ("dro", "dro_holdout"):
         parts += dro_comparison(df, dro)
@@ -235,7 +226,7 @@ def tables(records, cycling, out_dir: Path, stem: str = "rules", meta=None) -> s
         parts += ["", timing_md.read_text().strip()]
     if cycling is not None:
         parts += ["", "## Cycling of the binary-loss DRO (the DRO paper §4.1)", "",
-                  format_cycling(cycling)]
+                  rules.format_cycling(cycling)]
     summary.to_csv(out_dir / f"{stem}.csv", index=False)
     return "\n".join(parts)
 
@@ -247,14 +238,12 @@ def timing(dataset: str = "wdbc", repeats: int = 3,
 
     from sklearn.base import clone
 
-    from optirules.experiments._rules import load_rules_dataset, make_method, rules_folds
-
-    X, y, coded, _ = load_rules_dataset(dataset)
+    X, y, coded, _ = rules.load_rules_dataset(dataset)
     parts = []
     for method in methods:
-        proto = make_method(method, coded)
+        proto = rules.make_method(method, coded)
         rows = []
-        for f, (tr, _) in enumerate(rules_folds(y)):
+        for f, (tr, _) in enumerate(rules.rules_folds(y)):
             times, inner = [], []
             for _ in range(repeats):
                 est = clone(proto)
@@ -318,13 +307,6 @@ def main(argv=None) -> int:
         print(text)
         return 0
 
-    from optirules.experiments._rules import (
-        RULES_DATASETS,
-        RULES_METHODS,
-        run_cycling_experiment,
-        run_rules_benchmark,
-    )
-
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = args.stem or ("rules_quick" if args.quick else "rules")
@@ -340,8 +322,8 @@ def main(argv=None) -> int:
             (out_dir / f"{stem}.md").write_text(text + "\n")
         print(text)
         return 0
-    datasets = args.datasets or (["digits_1v7"] if args.quick else list(RULES_DATASETS))
-    methods = args.methods or list(RULES_METHODS)
+    datasets = args.datasets or (["digits_1v7"] if args.quick else list(rules.RULES_DATASETS))
+    methods = args.methods or list(rules.RULES_METHODS)
     if not args.quick and stem == "rules":
         write_folds(datasets, out_dir / "rules_folds.json")
     t0 = time.perf_counter()
@@ -363,13 +345,14 @@ def main(argv=None) -> int:
               f"{rec['accuracy']:.3f}  complexity {rec['complexity']:>7}  "
               f"{rec['fit_time']:7.2f} s  gap {rec['gap']:.3g}", file=sys.stderr, flush=True)
 
-    records = run_rules_benchmark(datasets, methods, quick=args.quick,
-                                  folds=[0, 1] if args.quick else None, progress=progress,
-                                  done=done)
+    records = rules.run_rules_benchmark(datasets, methods, quick=args.quick,
+                                        folds=[0, 1] if args.quick else None,
+                                        progress=progress, done=done)
     cycling = None
     if not args.no_cycling:
-        cycling = (run_cycling_experiment("digits_1v7", member_complexity=4.0, n_estimators=4)
-                   if args.quick else run_cycling_experiment("heart", n_estimators=12))
+        cycling = (rules.run_cycling_experiment("digits_1v7", member_complexity=4.0,
+                                                n_estimators=4)
+                   if args.quick else rules.run_cycling_experiment("heart", n_estimators=12))
     meta = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "command": "python benchmarks/rules.py " + " ".join(sys.argv[1:] if argv is None
                                                                  else argv),

@@ -7,22 +7,26 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 
-def lazy_exports(package: str, names: Mapping[str, str]) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+def lazy_exports(package: str, names: Mapping[str, str], modules: Mapping[str, str] | None = None,
+                 ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """Return ``(__getattr__, __dir__)`` for a package whose public names live in private modules.
 
     ``names`` maps each public name to the module (relative to ``package``) that defines it;
-    a name mapped to the module of its own name (``"options": ".options"``) is that module.
+    ``modules`` maps each public name that is a module itself to that module
+    (``{"options": ".options", "parity": "._parity"}``).
     """
+    modules = dict(modules or {})
 
     def __getattr__(name: str) -> Any:
+        if name in modules:
+            return importlib.import_module(modules[name], package)
         try:
             module = names[name]
         except KeyError:
             raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
-        loaded = importlib.import_module(module, package)
-        return loaded if module.lstrip(".") == name else getattr(loaded, name)
+        return getattr(importlib.import_module(module, package), name)
 
     def __dir__() -> list[str]:
-        return sorted(names)
+        return sorted([*names, *modules])
 
     return __getattr__, __dir__

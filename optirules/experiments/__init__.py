@@ -1,4 +1,13 @@
-"""Experiments: the grid runner and the papers' reproductions."""
+"""Experiments: the grid runner and the papers' reproductions.
+
+Each reproduction is a module with ``run(quick=...)`` and ``format_table(frame)`` (what
+``optirules reproduce NAME`` runs) and the data, seeds and helpers its ``__all__`` lists:
+:mod:`parity` (Reyzin's sparse parities), :mod:`smooth` (Long and Servedio's smooth
+boosting), :mod:`decision_list` (BruteDL with Minimum OSR), :mod:`pruning` (QMM ensemble
+pruning) and :mod:`rules` (the DRO paper's rule sets and ensembles).
+"""
+
+from typing import TYPE_CHECKING
 
 from .._lazy import lazy_exports
 
@@ -16,5 +25,40 @@ _EXPORTS = {
     "run_rules_demo": "._rules",
     "format_rules_demo": "._rules",
 }
-__all__ = sorted(_EXPORTS)
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+_MODULES = {
+    "parity": "._parity",
+    "smooth": "._smooth",
+    "decision_list": "._decision_list",
+    "pruning": "._pruning",
+    "rules": "._rules",
+}
+__all__ = sorted([*_EXPORTS, *_MODULES])
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, _MODULES)
+
+# isort: off
+if TYPE_CHECKING:  # the real names, for IDEs and type checkers (nothing imported at run time)
+    from . import _decision_list, _parity, _pruning, _rules, _smooth
+    decision_list = _decision_list
+    parity = _parity
+    pruning = _pruning
+    rules = _rules
+    smooth = _smooth
+    from ._demo import (
+        format_demo as format_demo,
+        run_demo as run_demo,
+    )
+    from ._grid import (
+        LEARNERS as LEARNERS,
+        Cell as Cell,
+        GridResult as GridResult,
+        average_ranks as average_ranks,
+        evaluate_cell as evaluate_cell,
+        make_learner as make_learner,
+        run_grid as run_grid,
+        summarize as summarize,
+    )
+    from ._rules import (
+        format_rules_demo as format_rules_demo,
+        run_rules_demo as run_rules_demo,
+    )
+# isort: on

@@ -60,6 +60,7 @@ __all__ = [
     "format_table",
     "RULES_DATASETS",
     "RULES_METHODS",
+    "BENCH_COMPLEXITY",
     "load_rules_dataset",
     "make_method",
     "rules_folds",

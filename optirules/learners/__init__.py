@@ -1,4 +1,10 @@
-"""scikit-learn estimators that compose the models."""
+"""scikit-learn estimators that compose the models.
+
+``PRIOR_STRENGTH`` is the number of pseudo-rows of the Beta prior (the ``m`` of the
+m-estimate) that smooths the class shares behind ``predict_proba`` of the rule learners.
+"""
+
+from typing import TYPE_CHECKING
 
 from .._lazy import lazy_exports
 
@@ -18,6 +24,49 @@ _EXPORTS = {
     "member_predictions": "._pruning",
     "fairness_report": "._fairness",
     "FairnessReport": "._fairness",
+    "PRIOR_STRENGTH": "._scores",
 }
 __all__ = sorted(_EXPORTS)
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+
+# isort: off
+if TYPE_CHECKING:  # the real names, for IDEs and type checkers (nothing imported at run time)
+    from ._boosting import (
+        BoostingClassifier as BoostingClassifier,
+    )
+    from ._decision_list import (
+        DecisionListClassifier as DecisionListClassifier,
+    )
+    from ._decision_list_cv import (
+        DecisionListCV as DecisionListCV,
+    )
+    from ._diversity import (
+        ensemble_diversity as ensemble_diversity,
+        ensemble_margins as ensemble_margins,
+    )
+    from ._dro_ensemble import (
+        DRORuleEnsembleClassifier as DRORuleEnsembleClassifier,
+    )
+    from ._fairness import (
+        FairnessReport as FairnessReport,
+        fairness_report as fairness_report,
+    )
+    from ._pruning import (
+        DREPPruner as DREPPruner,
+        KappaPruner as KappaPruner,
+        QMMPruner as QMMPruner,
+        member_predictions as member_predictions,
+    )
+    from ._resampled_adaboost import (
+        ResampledAdaBoostClassifier as ResampledAdaBoostClassifier,
+    )
+    from ._rule_set import (
+        BooleanRuleSetClassifier as BooleanRuleSetClassifier,
+    )
+    from ._rule_set_cv import (
+        BooleanRuleSetCV as BooleanRuleSetCV,
+    )
+    from ._scores import (
+        PRIOR_STRENGTH as PRIOR_STRENGTH,
+    )
+# isort: on

@@ -1,9 +1,10 @@
 """The formulations: each a declarative Pyomo or CVXPY model with a fast path where one exists."""
 
+from typing import TYPE_CHECKING
+
 from .._lazy import lazy_exports
 
 _EXPORTS = {
-    "options": ".options",
     "OptModel": "._base",
     "RuleMasterModel": ".masters",
     "FairnessRows": ".masters",
@@ -49,5 +50,83 @@ _EXPORTS = {
     "check_backend": "._enumeration",
     "ensemble_margins": "._margins",
 }
-__all__ = sorted(_EXPORTS)
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+_MODULES = {"options": ".options"}
+__all__ = sorted([*_EXPORTS, *_MODULES])
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, _MODULES)
+
+# isort: off
+if TYPE_CHECKING:  # the real names, for IDEs and type checkers (nothing imported at run time)
+    from . import options as options
+    from ._base import (
+        OptModel as OptModel,
+    )
+    from ._branch_and_bound import (
+        branch_and_bound_master as branch_and_bound_master,
+    )
+    from ._clauses import (
+        Clause as Clause,
+        all_clauses as all_clauses,
+        clause_coverage as clause_coverage,
+        complexity_costs as complexity_costs,
+        n_candidate_clauses as n_candidate_clauses,
+        reduced_costs as reduced_costs,
+        row_prices as row_prices,
+    )
+    from ._column_generation import (
+        ColumnGenerationResult as ColumnGenerationResult,
+        column_generation as column_generation,
+        resolve_max_degree as resolve_max_degree,
+        solve_column_generation as solve_column_generation,
+        split_solver as split_solver,
+    )
+    from ._enumeration import (
+        EnumerationPricer as EnumerationPricer,
+        check_backend as check_backend,
+        enumerate_pricing as enumerate_pricing,
+    )
+    from ._margins import (
+        as_pm1_matrix as as_pm1_matrix,
+        ensemble_margins as ensemble_margins,
+    )
+    from ._penalty_path import (
+        solve_penalty_path as solve_penalty_path,
+    )
+    from ._pool_ip import (
+        enumerate_master as enumerate_master,
+        master_objective as master_objective,
+        prune_redundant as prune_redundant,
+    )
+    from ._pricing import (
+        RulePricingModel as RulePricingModel,
+        beam_search_pricing as beam_search_pricing,
+    )
+    from ._problem import (
+        ColumnGenerationOptions as ColumnGenerationOptions,
+        RuleSetProblem as RuleSetProblem,
+    )
+    from ._qmm import (
+        QMMFallbackWarning as QMMFallbackWarning,
+        QMMModel as QMMModel,
+    )
+    from ._sparse_combination import (
+        SparseCombinationModel as SparseCombinationModel,
+    )
+    from ._worst_case import (
+        WorstCasePmfModel as WorstCasePmfModel,
+        phi_divergence as phi_divergence,
+        worst_case_pmf as worst_case_pmf,
+    )
+    from .masters import (
+        DualHighsRuleMaster as DualHighsRuleMaster,
+        FairnessRows as FairnessRows,
+        HighsRuleMaster as HighsRuleMaster,
+        MasterIP as MasterIP,
+        MergedHighsRuleMaster as MergedHighsRuleMaster,
+        PersistentRuleMaster as PersistentRuleMaster,
+        RebuildRuleMaster as RebuildRuleMaster,
+        RestrictedMaster as RestrictedMaster,
+        RuleMasterModel as RuleMasterModel,
+        aggregate_rows as aggregate_rows,
+        restricted_master as restricted_master,
+    )
+# isort: on

@@ -7,8 +7,8 @@ them from here, so a value changed here is the one every part uses.
 
 from __future__ import annotations
 
-__all__ = ["BRANCH_AND_BOUND_ROWS", "EXACT_METHODS", "FAIRNESS", "MASTERS", "MASTER_IPS",
-           "MAX_ENUMERATED_CLAUSES", "PRICING"]
+__all__ = ["BRANCH_AND_BOUND_ROWS", "EXACT_METHODS", "FAIRNESS", "LARGE_MASTER_IP_ROWS",
+           "MASTERS", "MASTER_IPS", "MAX_ENUMERATED_CLAUSES", "PRICING"]
 
 #: how column generation prices (``pricing=``): beam search first where exact pricing is
 #: costly (``"auto"``), exact pricing every iteration, or beam search alone
@@ -32,5 +32,11 @@ MASTERS = ("auto", "direct", "merged", "dual", "persistent", "rebuild")
 #: row per cover row, the dual node LPs one per clause: the first wins where the rows are
 #: many.
 BRANCH_AND_BOUND_ROWS = 5000
+#: the highspy master IP of at least this many label-1 cover rows runs without HiGHS's
+#: presolve and feasibility-jump heuristic and with pseudocost branching from the start: on
+#: such IPs presolve removes almost no rows and costs a large share of the solve, while
+#: smaller IPs keep HiGHS's defaults (read at each solve, so a value set here applies to
+#: the next one; the runs are in benchmarks/results/dro_master.md)
+LARGE_MASTER_IP_ROWS = 5000
 #: all_clauses refuses to enumerate more candidate clauses than this (checked before any work)
 MAX_ENUMERATED_CLAUSES = 10_000_000

@@ -5,6 +5,8 @@
 :class:`SolveResult` with a :class:`Status` from one vocabulary.
 """
 
+from typing import TYPE_CHECKING
+
 from .._lazy import lazy_exports
 
 _EXPORTS = {
@@ -27,3 +29,35 @@ _EXPORTS = {
 }
 __all__ = sorted(_EXPORTS)
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+
+# isort: off
+if TYPE_CHECKING:  # the real names, for IDEs and type checkers (nothing imported at run time)
+    from ._files import (
+        read_model as read_model,
+        write_model as write_model,
+    )
+    from ._highspy_backend import (
+        new_highs as new_highs,
+    )
+    from ._registry import (
+        CAPABILITIES as CAPABILITIES,
+        SolverInfo as SolverInfo,
+        available_solvers as available_solvers,
+        get_backend as get_backend,
+    )
+    from ._result import (
+        SolveResult as SolveResult,
+        Status as Status,
+    )
+    from ._solve import (
+        solve as solve,
+    )
+    from ._support import (
+        FORMULATIONS as FORMULATIONS,
+        LEARNER_FORMULATIONS as LEARNER_FORMULATIONS,
+        PARTS as PARTS,
+        SolverSupport as SolverSupport,
+        require_support as require_support,
+        solver_support as solver_support,
+    )
+# isort: on

@@ -550,14 +550,13 @@ def test_column_generation_skips_the_ip_only_for_an_incumbent_within_mip_gap(see
 
 @pytest.mark.parametrize("seed", range(2))
 def test_large_master_ip_without_presolve_equals_brute_force(seed, monkeypatch):
-    """From _LARGE_IP_ROWS label-1 cover rows on (here lowered to 1,000) the highspy IP
+    """From options.LARGE_MASTER_IP_ROWS label-1 cover rows on (here lowered to 1,000) the highspy IP
     runs without presolve and the feasibility-jump heuristic (_LARGE_IP_OPTIONS): 2,400
     distinct rows, brute force over every subset of 12 clauses gives the same optimum;
     HiGHS's options are restored."""
-    from tests.internals import models_masters_highs_module as rm
+    from optirules.models import options
 
-    monkeypatch.setattr(rm, "_LARGE_IP_ROWS", 1000)
-    _LARGE_IP_ROWS = 1000
+    monkeypatch.setattr(options, "LARGE_MASTER_IP_ROWS", 1000)
 
     rng = np.random.default_rng(seed)
     X = rng.integers(0, 2, size=(2400, 14))
@@ -569,7 +568,7 @@ def test_large_master_ip_without_presolve_equals_brute_force(seed, monkeypatch):
         k = normalize_clause(rng.choice(28, size=rng.integers(1, 3), replace=False), 28)
         if k not in pool:
             pool.append(k)
-    assert y.sum() >= _LARGE_IP_ROWS
+    assert y.sum() >= options.LARGE_MASTER_IP_ROWS
     best, _ = brute_force(A, y, P, pool, budget=8.0)
     master = HighsRuleMaster(A, y, pool, sample_weight=P, complexity=8.0)
     master.solve()

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import options as model_options
 from .._clauses import (
     Clause,
     clause_label,
@@ -40,17 +41,12 @@ from ._pyomo import (
 #: without them (figures in docs/user_guide/models.md).
 _IP_OPTIONS = {"mip_heuristic_run_rins": False, "mip_heuristic_run_rens": False,
                "mip_heuristic_run_root_reduced_cost": False}
-#: ... and from this many cover rows on, presolve and the feasibility-jump heuristic off
-#: too (_LARGE_IP_OPTIONS): on the DRO members' IPs presolve removes almost no rows and
-#: costs a large share of the solve, and the captured large IPs solve faster without them
-#: at the same objective within the gap.  Small IPs keep them (they cost little there, and
-#: which of several optimal rule sets HiGHS returns changes, and a DRO fit on magic_gamma's
-#: 3,000 rows, whose IPs are below this size, was slower with them off; benchmarks/dro_master.py,
-#: benchmarks/results/dro_master.md).  Strong branching off there as well
-#: (``mip_pscost_minreliable=0``: pseudocosts from the first branching on): the member IPs
-#: of a DRO fit on magic_gamma took markedly less time, every one still within the gap.
-#: The figures are in docs/user_guide/models.md.
-_LARGE_IP_ROWS = 5000
+#: ... and from options.LARGE_MASTER_IP_ROWS cover rows on, presolve and the feasibility-jump
+#: heuristic off too, and pseudocosts from the first branching on
+#: (``mip_pscost_minreliable=0``): on the DRO members' large IPs presolve removes almost no
+#: rows and costs a large share of the solve, and these IPs solve faster with the three
+#: settings at the same objective within the gap; small IPs keep HiGHS's defaults (the runs
+#: are in benchmarks/results/dro_master.md, the figures in docs/user_guide/models.md).
 _LARGE_IP_OPTIONS = {"presolve": "off", "mip_heuristic_run_feasibility_jump": False,
                      "mip_pscost_minreliable": 0}
 
@@ -373,7 +369,7 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         # LP bound 0.02317, and returned it as "optimal" (WDBC, first fold; tested)
         normalize_clauses(incumbent, d.A.shape[1])  # still validated
         options: dict[str, Any] = dict(_IP_OPTIONS)
-        if n_pos >= _LARGE_IP_ROWS:
+        if n_pos >= model_options.LARGE_MASTER_IP_ROWS:
             options.update(_LARGE_IP_OPTIONS)
         saved = {k: h.getOptionValue(k)[1] for k in ("time_limit", "mip_rel_gap", "random_seed",
                                                     "mip_feasibility_tolerance", *options)}
