@@ -41,7 +41,7 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from optirules.errors import SolverError
-from optirules.models import QMMModel
+from optirules.models import FORMULATIONS, QMMModel
 from optirules.solvers import solver_support
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -63,7 +63,7 @@ def instance(n: int, T: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
 
 
 def qp_solvers() -> list[str]:
-    return sorted(k for k, v in solver_support().items() if "QMM pruning QP" in v.formulations)
+    return sorted(k for k, v in solver_support(FORMULATIONS).items() if "QMM pruning QP" in v.formulations)
 
 
 def real_instances():

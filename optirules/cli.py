@@ -20,19 +20,14 @@ __all__ = ["main"]
 
 
 def _cmd_solvers(args: argparse.Namespace) -> int:
-    from .solvers import (
-        CAPABILITIES,
-        FORMULATIONS,
-        LEARNER_FORMULATIONS,
-        PARTS,
-        available_solvers,
-        solver_support,
-    )
+    from .learners import LEARNER_FORMULATIONS
+    from .models import FORMULATIONS
+    from .solvers import CAPABILITIES, PARTS, available_solvers, solver_support
 
     print(f"{'name':<10} {'version':<10} {'interfaces':<22} capabilities")
     for info in available_solvers():
         print(info)
-    support = solver_support()
+    support = solver_support(FORMULATIONS, LEARNER_FORMULATIONS)
     names = list(support)
 
     def label(f) -> str:

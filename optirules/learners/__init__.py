@@ -25,6 +25,7 @@ _EXPORTS = {
     "fairness_report": "._fairness",
     "FairnessReport": "._fairness",
     "PRIOR_STRENGTH": "._scores",
+    "LEARNER_FORMULATIONS": "._solver_needs",
 }
 __all__ = sorted(_EXPORTS)
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
@@ -68,5 +69,8 @@ if TYPE_CHECKING:  # the real names, for IDEs and type checkers (nothing importe
     )
     from ._scores import (
         PRIOR_STRENGTH as PRIOR_STRENGTH,
+    )
+    from ._solver_needs import (
+        LEARNER_FORMULATIONS as LEARNER_FORMULATIONS,
     )
 # isort: on

@@ -84,13 +84,14 @@ class _DROStepsMixin:
 
     def _node_bounded_ip(self, y: np.ndarray, budget: float) -> bool:
         """Whether a member's master IP goes through :meth:`_member_ip` (a node bound is set,
-        HiGHS is the MILP solver, and column generation would have used the MILP route:
+        the MILP solver takes a highspy model (HiGHS), and column generation would have used the MILP route:
         a budget of at least 8 and fewer label-1 rows than ``BRANCH_AND_BOUND_ROWS``)."""
         from ..models import options
+        from ..solvers import capable
 
         limited = (self._member_setting("max_rules"), self._member_setting("max_literals")) \
             != (None, None)  # the member's limit rows: the MILP of column generation
-        return (self.member_ip_max_nodes is not None and self._milp_solver() == "highs"
+        return (self.member_ip_max_nodes is not None and capable(self._milp_solver(), "milp", "highspy")
                 and budget >= 8 and int(np.count_nonzero(y)) < options.BRANCH_AND_BOUND_ROWS
                 and not limited)
 

@@ -223,9 +223,9 @@ class QMMPruner(_BasePruner):
         if self.solver_options and "time_limit" in self.solver_options:
             raise InputError("Pass the time limit as QMMPruner(time_limit=...), not in "
                              "solver_options.")
-        from ..solvers import require_support
+        from ._solver_needs import require_solver
 
-        require_support(self.solver, "QMMPruner")  # before the members are evaluated
+        require_solver(self)  # before the members are evaluated
 
     def _space_size(self) -> Any:
         hs = self.hypothesis_space_size

@@ -469,7 +469,7 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
     # ------------------------------------------------------------------ validation
     def _check_params(self) -> None:
         from ..models import check_backend
-        from ..solvers import require_support
+        from ._solver_needs import require_solver
 
         validate_params(self)
         check_backend(self.backend)  # "dask" needs dask installed
@@ -479,7 +479,7 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
                              "or exact_method='auto'.")
         # the master LP needs duals, the pricing MILP and the master IP a Pyomo MILP solver:
         # refuse a solver that cannot take its part now, not after column generation
-        require_support(self.solver, type(self).__name__)
+        require_solver(self)
 
     def _seed(self) -> int | None:
         rs = self.random_state

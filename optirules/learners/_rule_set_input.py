@@ -241,11 +241,11 @@ class _RuleInputMixin:
         if not isinstance(self.solver, (str, Mapping)):
             raise InputError(f"solver must be a solver name such as 'highs' or a mapping "
                              f"{{'lp': ..., 'milp': ...}}, got {self.solver!r}.")
-        from ..solvers import require_support
+        from ._solver_needs import require_solver
 
         # the master LP needs duals, the pricing MILP and the master IP a Pyomo MILP solver:
         # refuse a solver that cannot take its part now, not after column generation
-        require_support(self.solver, type(self).__name__)
+        require_solver(self)
         self._check_binarizer_param()
 
     def _penalties(self, n: float) -> tuple[float, float]:

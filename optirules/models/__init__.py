@@ -48,6 +48,8 @@ _EXPORTS = {
     "enumerate_pricing": "._enumeration",
     "EnumerationPricer": "._enumeration",
     "check_backend": "._enumeration",
+    "FORMULATIONS": "._formulations",
+    "formulation": "._formulations",
     "ensemble_margins": "._margins",
 }
 _MODULES = {"options": ".options"}
@@ -83,6 +85,10 @@ if TYPE_CHECKING:  # the real names, for IDEs and type checkers (nothing importe
         EnumerationPricer as EnumerationPricer,
         check_backend as check_backend,
         enumerate_pricing as enumerate_pricing,
+    )
+    from ._formulations import (
+        FORMULATIONS as FORMULATIONS,
+        formulation as formulation,
     )
     from ._margins import (
         as_pm1_matrix as as_pm1_matrix,

@@ -113,7 +113,7 @@ def _milp_pricing(problem: RuleSetProblem, duals: dict[str, Any], solver: str,
                              required=[list(g) for g in pb.required] or None,
                              required_duals=duals.get("required_duals"),
                              conflicts=pb.conflicts)
-    options = {"mip_abs_gap": 1e-10} if solver == "highs" else {}
+    options = _exact_gap(solver)
     try:
         result = model.solve(solver, time_limit=time_limit, **options)
     except OptirulesError:
@@ -128,6 +128,16 @@ def _milp_pricing(problem: RuleSetProblem, duals: dict[str, Any], solver: str,
     if model.reduced_cost_ < -RC_TOL and model.clause_ not in pool:
         cols = [(model.clause_, model.reduced_cost_)]
     return cols, min(0.0, bound, model.reduced_cost_), complete
+
+
+def _exact_gap(solver: str) -> dict[str, float]:
+    """The solver's absolute-gap option at 1e-10 where its default is coarser (HiGHS's),
+    so that a clause of reduced cost just below 0 is not missed; else no option."""
+    from ..solvers import adapter
+
+    found = adapter(solver)
+    coarse = found.default_abs_gap is not None and found.default_abs_gap > 1e-10
+    return {found.abs_gap_option: 1e-10} if coarse and found.abs_gap_option else {}
 
 
 # ====================================================================== restricted master

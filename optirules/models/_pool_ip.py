@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, OptirulesError, SolverError, SolverStatusError
+from ..solvers import capable
 from ._branch_and_bound import branch_and_bound_master
 from ._clauses import Clause, clause_coverage, clause_degrees
 from .masters import aggregate_rows
@@ -533,7 +534,7 @@ class PoolIP:
         within_gap = r.skip_ip and r.mip_gap is not None and ub - r.z <= float(r.mip_gap) * ub \
             and math.isfinite(ub)
         branch_and_bound = r.master_ip == "branch_and_bound" or (
-            r.master_ip == "auto" and not self.enumerated and r.solver == "highs"
+            r.master_ip == "auto" and not self.enumerated and capable(r.solver, "milp", "highspy")
             and self.n_cover >= BRANCH_AND_BOUND_ROWS and not self.limited)
         tl = r.remaining()  # the master IP's seconds: what time_limit leaves
         if r.ip_time_limit is not None:

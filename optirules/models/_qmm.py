@@ -215,9 +215,9 @@ class QMMModel(_MarginRowGenerationMixin, OptModel):
         (``optirules.models._qmm_direct``: Clarabel, OSQP, SCS, HiGHS, Gurobi, CPLEX in the
         covariance form), the margin rows in their complemented 0/1 form (equal on the
         simplex); ``"cvxpy"`` solves the declarative cvxpy model (``model``); ``"auto"``
-        takes the direct path where there is one, since it hands the solver prebuilt
-        matrices instead of compiling the cvxpy model (``benchmarks/results/qmm.md``), but
-        keeps HiGHS on cvxpy.  The result's ``info["interface"]`` says which ran.
+        takes the direct path where there is one, but keeps HiGHS on cvxpy: the direct path
+        is several times faster for every solver on the runs in
+        ``benchmarks/results/qmm.md``.  The result's ``info["interface"]`` says which ran.
     rank_tol : float, optional
         Relative tolerance on :math:`|R_{kk}|/|R_{00}|` for the rank of the QR step
         (default ``max(n, T) * machine epsilon``).
@@ -575,28 +575,33 @@ class QMMModel(_MarginRowGenerationMixin, OptModel):
                 "QP was not solved"
             )
             return self._not_solved(name, "covariance not positive semidefinite", reason)
-        if name == "highs" and self.formulation == "least_squares":
+        from ..solvers import adapter
+
+        found = adapter(name)
+        method, title = found.qp_algorithm, found.title
+        if method == "active_set" and self.formulation == "least_squares":
             raise SolverError(
-                "HiGHS is refused for the QMM QP with formulation='least_squares': its "
+                f"{title} is refused for the QMM QP with formulation='least_squares': its "
                 "active-set QP solver stopped with a solve error on it (240 rows, 30 members) "
-                "where the covariance form solves; use formulation='covariance' with HiGHS, "
+                f"where the covariance form solves; use formulation='covariance' with {title}, "
                 "or 'clarabel' / 'osqp'.")
-        if name == "highs" and self.basis_.size > HIGHS_MAX_MEMBERS:
+        if method == "active_set" and self.basis_.size > HIGHS_MAX_MEMBERS:
             raise SolverError(
-                f"HiGHS is refused for this QMM QP: it has {self.basis_.size} weight variables, "
-                f"more than {HIGHS_MAX_MEMBERS}. Above that size HiGHS's active-set QP "
-                "solver slows down and ends in solve errors or 'optimal' points that violate margin rows "
-                "(docs/papers/qmm_pruning.md); use 'scs' (default), 'clarabel' or 'osqp'.")
-        if name == "scip" and self.basis_.size > SCIP_MAX_MEMBERS:
+                f"{title} is refused for this QMM QP: it has {self.basis_.size} weight "
+                f"variables, more than {HIGHS_MAX_MEMBERS}. Above that size {title}'s "
+                "active-set QP solver slows down and ends in solve errors or 'optimal' points "
+                "that violate margin rows (docs/papers/qmm_pruning.md); use 'scs' (default), "
+                "'clarabel' or 'osqp'.")
+        if method == "spatial_branch_and_bound" and self.basis_.size > SCIP_MAX_MEMBERS:
             raise SolverError(
-                f"SCIP is refused for this QMM QP: it has {self.basis_.size} weight variables, "
-                f"more than {SCIP_MAX_MEMBERS}. SCIP, a global nonlinear solver, is already slow "
-                "at that size and gives no usable weights well above it "
-                "(docs/papers/qmm_pruning.md); use 'scs' (default), 'clarabel' or 'osqp'.")
+                f"{title} is refused for this QMM QP: it has {self.basis_.size} weight "
+                f"variables, more than {SCIP_MAX_MEMBERS}. {title}, a global nonlinear "
+                "solver, is already slow at that size and gives no usable weights well above "
+                "it (docs/papers/qmm_pruning.md); use 'scs' (default), 'clarabel' or 'osqp'.")
         direct = self._direct(name)
-        if (name == "osqp" and self.margin_constraints == "auto"
+        if (method == "admm" and self.margin_constraints == "auto"
                 and self._margin_b.size >= self.basis_.size):
-            # OSQP (ADMM) is faster with generated rows whenever k >= r, whatever k r^2,
+            # OSQP (ADMM on the QP) is faster with generated rows whenever k >= r, whatever k r^2,
             # but not with k < r, so the first condition stays (the runs are in
             # benchmarks/results/qmm.md; the figures in docs/papers/qmm_pruning.md)
             self.margin_constraints_ = "generated"
@@ -621,18 +626,18 @@ class QMMModel(_MarginRowGenerationMixin, OptModel):
 
     def _direct(self, name: str) -> bool:
         """Whether ``solve(name)`` goes to the solver's own API (``interface``)."""
-        from ._qmm_direct import DIRECT_SOLVERS
+        from ..solvers import adapter
+        from ._qmm_direct import DIRECT_PATHS, DIRECT_SOLVERS
 
         if self.interface == "cvxpy":
             return False
-        if name == "highs" and self.interface == "auto":
+        if adapter(name).qp_algorithm == "active_set" and self.interface == "auto":
             # HiGHS's active-set solver is erratic on both paths (200 rows x 100 members:
             # "solve error" on the direct model, optimal through cvxpy; 600 x 90 generated:
             # errors on both), so "auto" keeps it on cvxpy, the path it was tested on
             return False
         # the direct CPLEX path takes the covariance form only
-        served = name in DIRECT_SOLVERS and not (
-            name == "cplex" and self.formulation == "least_squares")
+        served = self.formulation in DIRECT_PATHS.get(name, ())
         if not served and self.interface == "direct":
             raise SolverError(f"interface='direct' has no path for solver {name!r} with "
                               f"formulation={self.formulation!r} (direct paths: "

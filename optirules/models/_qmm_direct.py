@@ -29,10 +29,15 @@ import numpy as np
 
 from ..errors import SolverError, SolverOptionError
 
-__all__ = ["DIRECT_SOLVERS", "solve_direct"]
+__all__ = ["DIRECT_PATHS", "DIRECT_SOLVERS", "solve_direct"]
 
-#: solvers with a direct path; the others go through cvxpy
-DIRECT_SOLVERS = ("clarabel", "osqp", "scs", "highs", "gurobi", "cplex")
+#: the solvers with a direct path (the QP written in the solver's own API below) and the
+#: formulations each path takes; the others go through cvxpy
+_BOTH = ("covariance", "least_squares")
+DIRECT_PATHS: dict[str, tuple[str, ...]] = {
+    "clarabel": _BOTH, "osqp": _BOTH, "scs": _BOTH, "highs": _BOTH, "gurobi": _BOTH,
+    "cplex": ("covariance",)}
+DIRECT_SOLVERS = tuple(DIRECT_PATHS)
 
 
 def _result(name: str, status, raw: str, w, objective: float, wall: float, info: dict):
@@ -51,13 +56,9 @@ def _result(name: str, status, raw: str, w, objective: float, wall: float, info:
 
 
 def _version(name: str) -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    from ..solvers import adapter
 
-    dist = {"highs": "highspy", "gurobi": "gurobipy"}.get(name, name)
-    try:
-        return version(dist)
-    except PackageNotFoundError:  # pragma: no cover - the solver ran, so it is installed
-        return ""
+    return adapter(name).version()
 
 
 def _set(settings, name: str, key: str, value: Any) -> None:

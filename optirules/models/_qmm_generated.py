@@ -73,14 +73,15 @@ class _MarginRowGenerationMixin:
         """
         import time
 
-        from ..solvers import SolveResult, Status, solve
+        from ..solvers import SolveResult, Status, adapter, solve
         from ._qmm_direct import solve_direct
 
         start = time.perf_counter()
         A, b = self._margin_A, self._margin_b
         # HiGHS's active-set solver reported primal infeasibilities of 5e-5 at "optimality"
         # on the complemented rows of a 30-member QP that it solves with the +-1 rows
-        A_s, b_s = complemented_rows(A, b) if direct and name != "highs" else (A, b)
+        active_set = adapter(name).qp_algorithm == "active_set"
+        A_s, b_s = complemented_rows(A, b) if direct and not active_set else (A, b)
         batch = max(50, math.ceil(2 * self.basis_.size / 5))
         rows = self._start_rows(batch) if generate else np.arange(b.size)
         tol = 1e-9 * max(1.0, float(np.abs(b).max(initial=0.0)))

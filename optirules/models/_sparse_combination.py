@@ -22,11 +22,6 @@ __all__ = ["SparseCombinationModel"]
 #: how :meth:`SparseCombinationModel.solve` reaches the solver
 ROUTES = ("auto", "highspy", "pyomo")
 
-#: each MILP solver's own name for a bound on branch-and-bound nodes (the ``max_nodes`` of
-#: :meth:`SparseCombinationModel.solve`), as its Pyomo route takes it
-NODE_LIMIT_OPTIONS = {"highs": "mip_max_nodes", "scip": "limits/nodes", "gurobi": "NodeLimit",
-                      "cplex": "mip_limits_nodes", "cbc": "maximumNodes"}
-
 
 def _as_binary_matrix(h: Any) -> np.ndarray:
     try:
@@ -327,7 +322,8 @@ class SparseCombinationModel(OptModel):
             Show the solver's log.
         max_nodes : int or None, default None
             Most branch-and-bound nodes, passed as the solver's own option
-            (``NODE_LIMIT_OPTIONS``: HiGHS ``mip_max_nodes``, SCIP ``limits/nodes`` ...).
+            (its adapter's ``node_limit_option``: HiGHS ``mip_max_nodes``, SCIP
+            ``limits/nodes`` ...).
             A bound in nodes, unlike ``time_limit``, does not depend on the machine's speed.
             When it stops the solver the best incumbent is returned with status
             ``iteration_limit`` and its gap (``result_.gap``); without any incumbent
@@ -345,25 +341,29 @@ class SparseCombinationModel(OptModel):
         SolveResult
             Status, objective, bound, gap and values of the solve (also ``result_``).
         """
-        from ..solvers import solve
+        from ..solvers import adapter, adapters, capable, solve
 
         name = str(solver or self.default_solver).lower()
         if max_nodes is not None:
             if isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)) \
                     or max_nodes < 1:
                 raise InputError(f"max_nodes must be None or an int >= 1, got {max_nodes!r}.")
-            if name not in NODE_LIMIT_OPTIONS:
+            node_option = adapter(name).node_limit_option
+            if node_option is None:
+                knows = [a.name for a in adapters(installed=False, others=False)
+                         if a.node_limit_option]
                 raise InputError(
                     f"optirules does not know solver {solver!r}'s node-limit option (it knows "
-                    f"{', '.join(sorted(NODE_LIMIT_OPTIONS))}): pass max_nodes=None and the "
+                    f"{', '.join(knows)}'s): pass max_nodes=None and the "
                     "solver's own option by name.")
-            options.setdefault(NODE_LIMIT_OPTIONS[name], int(max_nodes))
+            options.setdefault(node_option, int(max_nodes))
         if route not in ROUTES:
             raise InputError(f"route must be one of {ROUTES}, got {route!r}.")
-        if route == "highspy" and name != "highs":
+        highspy = capable(name, "milp", "highspy")  # HiGHS takes the model of highs_model
+        if route == "highspy" and not highspy:
             raise InputError(f"route='highspy' solves with HiGHS only, not {solver!r}; use "
                              "route='pyomo' for another solver.")
-        if route == "pyomo" or (route == "auto" and name != "highs"):
+        if route == "pyomo" or (route == "auto" and not highspy):
             return super().solve(solver, time_limit=time_limit, mip_gap=mip_gap,
                                  verbose=verbose, **options)
         h = self.highs_model()

@@ -543,9 +543,11 @@ class WorstCasePmfModel(OptModel):
         SolveResult
             Status, objective, bound, gap and values of the solve (also ``result_``).
         """
-        name = (solver or self.default_solver).lower()
-        if self.divergence == "kl" and name == "clarabel":
-            options.setdefault("max_step_fraction", 0.95)
+        from ..solvers import adapter
+
+        if self.divergence == "kl":  # exponential cones: the solver's own settings for them
+            for key, value in adapter(solver or self.default_solver).exp_cone_options.items():
+                options.setdefault(key, value)
         return super().solve(solver, time_limit=time_limit, mip_gap=mip_gap,
                              verbose=verbose, **options)
 

@@ -19,20 +19,11 @@ import math
 from typing import Any
 
 from ..errors import SolverError
+from ._adapters import adapter
 from ._common import Stopwatch, package_version
 from ._result import SolveResult, Status, make_result
 
 __all__ = ["solve_cbc_pyomo", "cbc_pyomo_available"]
-
-_LP_STATUS = {"optimal": Status.OPTIMAL, "primal infeasible": Status.INFEASIBLE,
-              "dual infeasible": Status.UNBOUNDED}
-_MIP_STATUS = {"solution": Status.OPTIMAL, "relaxation infeasible": Status.INFEASIBLE,
-               "problem proven infeasible": Status.INFEASIBLE,
-               "stopped on time": Status.TIME_LIMIT, "stopped on nodes": Status.ITERATION_LIMIT,
-               "stopped on solutions": Status.ITERATION_LIMIT,
-               "stopped on gap": Status.OPTIMAL,  # within the requested mip_gap
-               "linear relaxation unbounded": Status.UNBOUNDED}
-
 
 def cbc_pyomo_available() -> bool:
     try:
@@ -67,7 +58,7 @@ def _run_cbc(clp: Any, int_vars: Any, time_limit: float | None, mip_gap: float |
         setattr(cbc, key, value)
     cbc.solve()
     raw = str(cbc.status)
-    status = _MIP_STATUS.get(raw, Status.ERROR)
+    status = adapter("cbc").status(raw)
     has_solution = cbc.solutionCount > 0 or raw == "solution"
     if status in (Status.INFEASIBLE, Status.UNBOUNDED):
         has_solution = False
@@ -90,7 +81,7 @@ def _run_clp(clp: Any, model: Any, rows: list, presolve: Any, sense: float,
     import pyomo.environ as pyo
 
     raw = str(clp.initialSolve(presolve="on" if presolve is None else presolve))
-    status = _LP_STATUS.get(raw, Status.ERROR)
+    status = adapter("cbc").status(raw)
     has_solution = status is Status.OPTIMAL
     values = np.asarray(clp.primalVariableSolution["x"], dtype=float)
     objective = sense * float(clp.objectiveValue) + offset

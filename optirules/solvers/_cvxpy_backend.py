@@ -7,55 +7,11 @@ import warnings
 from typing import Any
 
 from ..errors import SolverError, SolverOptionError
-from ._common import Stopwatch, held_stdout, package_version
+from ._adapters import adapter
+from ._common import Stopwatch, held_stdout
 from ._result import SolveResult, Status, make_result
 
-__all__ = ["solve_cvxpy", "cvxpy_solvers", "is_cvxpy_problem"]
-
-#: lowercase optirules name -> (cvxpy solver name, python distribution for the version)
-_DISTRIBUTION = {
-    "CLARABEL": "clarabel",
-    "HIGHS": "highspy",
-    "OSQP": "osqp",
-    "SCS": "scs",
-    "SCIPY": "scipy",
-    "ECOS": "ecos",
-    "ECOS_BB": "ecos",
-    "GLPK": "cvxopt",
-    "GLPK_MI": "cvxopt",
-    "CVXOPT": "cvxopt",
-    "CBC": "cylp",
-    "SCIP": "pyscipopt",
-    "GUROBI": "gurobipy",
-    "CPLEX": "cplex",
-    "MOSEK": "mosek",
-    "XPRESS": "xpress",
-    "PIQP": "piqp",
-    "PROXQP": "proxsuite",
-    "DAQP": "daqp",
-}
-
-#: per solver: how it spells (time limit, relative MIP gap); the value goes in as given
-_LIMIT_OPTIONS: dict[str, tuple[str | None, str | None]] = {
-    "CLARABEL": ("time_limit", None),
-    "HIGHS": ("time_limit", "mip_rel_gap"),
-    "OSQP": ("time_limit", None),
-    "SCS": ("time_limit_secs", None),
-    "GUROBI": ("TimeLimit", "MIPGap"),
-    "CBC": ("maximumSeconds", "allowableFractionGap"),  # CBC only: CLP (LPs) takes no limit
-    "PIQP": ("max_time", None),
-}
-
-#: cvxpy interfaces that return no constraint duals at all (cvxpy's CBC interface solves an
-#: LP with CLP and hands back primal values only)
-_NO_DUALS = frozenset({"CBC"})
-#: cvxpy interfaces whose duals cover LPs only (cvxpy's SCIP interface switches presolve off
-#: to read LP duals, and gives none once the problem has a cone or a quadratic objective)
-_LP_DUALS_ONLY = frozenset({"SCIP"})
-#: cvxpy interfaces that accept second-order cones but are not claimed for them: SCIP treats
-#: a cone as a general nonlinear constraint and branches on it, so even a small chi-square
-#: worst-case pmf did not close its gap where Clarabel is done at once
-_NO_SOCP_CLAIM = frozenset({"SCIP"})
+__all__ = ["solve_cvxpy", "is_cvxpy_problem"]
 
 _STATUS = {
     "optimal": Status.OPTIMAL,
@@ -74,83 +30,6 @@ def is_cvxpy_problem(problem: Any) -> bool:
     return type(problem).__module__.startswith("cvxpy") and hasattr(problem, "is_dcp")
 
 
-def cvxpy_solvers() -> dict[str, frozenset[str]]:
-    """Installed cvxpy solvers (lowercase) and what each can take."""
-    import cvxpy as cp
-    from cvxpy.constraints import PSD, SOC, ExpCone
-    from cvxpy.reductions.solvers.defines import SOLVER_MAP_CONIC, SOLVER_MAP_QP
-
-    out: dict[str, frozenset[str]] = {}
-    for name in cp.installed_solvers():
-        caps: set[str] = set()
-        conic = SOLVER_MAP_CONIC.get(name)
-        qp = SOLVER_MAP_QP.get(name)
-        if conic is not None:
-            caps.add("lp")
-            supported = set(conic.SUPPORTED_CONSTRAINTS)
-            if SOC in supported:
-                caps.add("qp")
-                if name not in _NO_SOCP_CLAIM:
-                    caps.add("socp")
-            if ExpCone in supported:
-                caps.add("exp_cone")
-            if any(getattr(c, "__name__", "").endswith("PSD") for c in supported) or PSD in supported:
-                caps.add("sdp")
-            if conic.MIP_CAPABLE:
-                caps.add("milp")
-        if qp is not None:
-            caps.update({"lp", "qp"})
-            if qp.MIP_CAPABLE:
-                caps.add("milp")
-        if name not in _NO_DUALS:
-            caps.add("duals")
-            if name not in _LP_DUALS_ONLY and "qp" in caps:
-                caps.add("qp_duals")
-        out[name.lower()] = frozenset(caps)
-    return out
-
-
-def _check_options(name: str, options: dict[str, Any]) -> None:
-    if name == "CLARABEL":
-        import clarabel
-
-        known = {k for k in dir(clarabel.DefaultSettings()) if not k.startswith("_")}
-        bad = sorted(set(options) - known)
-        if bad:
-            raise SolverOptionError(
-                f"Clarabel has no setting {bad[0]!r}: known settings include "
-                f"{', '.join(sorted(known)[:12])} ... (see clarabel.DefaultSettings())."
-            )
-    elif name == "HIGHS":
-        from ._highspy_backend import check_highs_options
-
-        check_highs_options(options)
-    elif name == "SCIP":
-        from ._options import check_scip_options
-
-        nested = options.get("scip_params", {})
-        check_scip_options({**{k: v for k, v in options.items() if k != "scip_params"},
-                            **nested})
-    elif name == "GUROBI":
-        from ._options import check_gurobi_options
-
-        special = {"env", "save_file", "reoptimize"}
-        check_gurobi_options({k: v for k, v in options.items() if k not in special})
-    elif name == "CPLEX":
-        from ._options import check_cplex_options
-
-        extra = sorted(set(options) - {"cplex_params", "cplex_filename", "reoptimize"})
-        if extra:
-            raise SolverOptionError(
-                f"CPLEX through cvxpy takes its parameters inside cplex_params={{...}} "
-                f"(e.g. cplex_params={{'mip.tolerances.mipgap': 0.01}}), not {extra[0]!r}.")
-        check_cplex_options(dict(options.get("cplex_params", {})), sep=".")
-    elif name == "CBC":
-        from ._options import check_cbc_options
-
-        check_cbc_options(options)
-
-
 def _add_limit_options(name: str, options: dict[str, Any], time_limit: float | None,
                        mip_gap: float | None, is_mip: bool) -> None:
     """Put the time limit and relative MIP gap into ``options`` under the solver's names.
@@ -159,65 +38,48 @@ def _add_limit_options(name: str, options: dict[str, Any], time_limit: float | N
     ``linprog``/``milp`` read ``time_limit`` and ``mip_rel_gap``), SCIP inside
     ``scip_params`` (``limits/time``, ``limits/gap``), CPLEX inside ``cplex_params``
     (``timelimit``, ``mip.tolerances.mipgap``); the other solvers take them at the top level
-    (:data:`_LIMIT_OPTIONS`).  CBC takes ``maximumSeconds`` for MILPs only: cvxpy solves an
+    (the adapter's ``cvxpy_limits``).  CBC takes ``maximumSeconds`` for MILPs only: cvxpy solves an
     LP with CLP, which it gives no limit, so a time limit on a CBC LP raises SolverError.
     """
-    cp_name = name.upper()
-    nested_key = {"SCIPY": "scipy_options", "SCIP": "scip_params", "CPLEX": "cplex_params"}
-    if cp_name in ("SCIP", "CPLEX"):
-        # cvxpy passes these solvers' own parameters in a nested dict
-        tl_key, gap_key = {"SCIP": ("limits/time", "limits/gap"),
-                           "CPLEX": ("timelimit", "mip.tolerances.mipgap")}[cp_name]
-        nested = dict(options.pop(nested_key[cp_name], {}))
-        if time_limit is not None:
-            nested[tl_key] = float(time_limit)
-        if mip_gap is not None and is_mip:
-            nested[gap_key] = float(mip_gap)
-        if nested:
-            options[nested_key[cp_name]] = nested
-        return
-    if cp_name == "CBC" and time_limit is not None and not is_mip:
+    found = adapter(name)
+    tl_key, gap_key, nested_key = found.cvxpy_limits
+    if found.name == "cbc" and time_limit is not None and not is_mip:
         raise SolverError(
             "cvxpy's CBC interface solves an LP with CLP, which it gives no time limit: "
             "drop time_limit for this LP or choose 'highs', 'scip' or 'clarabel'."
         )
-    if cp_name == "SCIPY":
-        nested = dict(options.pop("scipy_options", {}))
-        if time_limit is not None:
-            nested["time_limit"] = float(time_limit)
-        if mip_gap is not None and is_mip:
-            nested["mip_rel_gap"] = float(mip_gap)
-        if nested:
-            options["scipy_options"] = nested
-        return
-    tl_key, gap_key = _LIMIT_OPTIONS.get(cp_name, (None, None))
+    # cvxpy passes SciPy's, SCIP's and CPLEX's own parameters in a nested dict
+    target = dict(options.pop(nested_key, {})) if nested_key else options
     if time_limit is not None:
         if tl_key is None:
             raise SolverError(
                 f"optirules does not know how to give {name!r} a time limit: pass it as a "
                 "solver option, or choose 'clarabel', 'highs', 'osqp', 'scs' or 'scipy'."
             )
-        options[tl_key] = float(time_limit)
+        target[tl_key] = float(time_limit)
     if mip_gap is not None and is_mip:
         if gap_key is None:
             raise SolverError(f"solver {name!r} takes no relative MIP gap: drop mip_gap or use "
                               "'highs'.")
-        options[gap_key] = float(mip_gap)
+        target[gap_key] = float(mip_gap)
+    if nested_key and target:
+        options[nested_key] = target
 
 
 def solve_cvxpy(name: str, problem, *, time_limit=None, mip_gap=None, verbose=False, options=None) -> SolveResult:
     """Solve a ``cvxpy.Problem`` with solver ``name`` (lowercase); cvxpy sets the variable values."""
     import cvxpy as cp
 
-    cp_name = name.upper()
+    found = adapter(name)
+    cp_name = found.cvxpy_name
     options = dict(options or {})
-    _check_options(cp_name, options)
+    found.check_options(options, "cvxpy")
     _add_limit_options(name, options, time_limit, mip_gap, problem.is_mixed_integer())
     raw = ""
     error_text = ""
     with Stopwatch() as clock:
         try:
-            with warnings.catch_warnings(), held_stdout(cp_name == "GUROBI" and not verbose):
+            with warnings.catch_warnings(), held_stdout(found.prints_licence and not verbose):
                 # "Solution may be inaccurate": the status (feasible) already says so
                 warnings.filterwarnings("ignore", message="Solution may be inaccurate")
                 problem.solve(solver=cp_name, verbose=verbose, warm_start=False, **options)
@@ -274,7 +136,7 @@ def solve_cvxpy(name: str, problem, *, time_limit=None, mip_gap=None, verbose=Fa
         is_mip=integer,
         wall_time=clock.elapsed,
         solver=name,
-        solver_version=package_version(_DISTRIBUTION.get(cp_name, name)),
+        solver_version=found.version(),
         raw_status=raw,
         log=error_text,
         values={v.name(): v.value for v in problem.variables()} if has_solution else {},

@@ -14,40 +14,11 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..errors import SolverError
+from ._adapters import adapter
 from ._common import Stopwatch, Watchdog, held_stdout, package_version, watchdog_delay
 from ._result import SolveResult, Status, make_result
 
-__all__ = ["solve_pyomo", "pyomo_solver_available", "is_pyomo_model", "PYOMO_CAPABILITIES"]
-
-#: what each Pyomo-side solver can take; names not listed get {"lp", "milp"}.  "duals" means
-#: LP duals, "qp_duals" multipliers of a QP.  SCIP has none: Pyomo's scip_direct interface
-#: gives no duals (its solution loader implements only primal values).
-PYOMO_CAPABILITIES: dict[str, frozenset[str]] = {
-    "highs": frozenset({"lp", "milp", "qp", "duals", "qp_duals"}),
-    "cbc": frozenset({"lp", "milp", "duals"}),
-    "glpk": frozenset({"lp", "milp", "duals"}),
-    "scip": frozenset({"lp", "milp", "qp"}),
-    "gurobi": frozenset({"lp", "milp", "qp", "duals", "qp_duals"}),
-    "cplex": frozenset({"lp", "milp", "qp", "duals", "qp_duals"}),
-    "xpress": frozenset({"lp", "milp", "qp", "duals"}),
-    "mosek": frozenset({"lp", "milp", "qp", "socp", "duals"}),
-}
-
-#: solvers run through Pyomo's new interface: optirules name -> contrib solver name
-_CONTRIB = {"highs": "highs", "scip": "scip_direct", "gurobi": "gurobi_persistent"}
-#: classic Pyomo solver name where it differs from the optirules name
-_CLASSIC = {"cplex": "cplex_direct"}
-#: Python distribution of each contrib solver, for the version
-_CONTRIB_DIST = {"highs": "highspy", "scip": "pyscipopt", "gurobi": "gurobipy"}
-
-#: how the classic interface spells the time limit and the relative MIP gap, per solver
-_LIMIT_OPTIONS: dict[str, tuple[str | None, str | None]] = {
-    "glpk": ("tmlim", "mipgap"),
-    "cplex": ("timelimit", "mip_tolerances_mipgap"),
-    "xpress": ("maxtime", "miprelstop"),
-    "mosek": ("dparam.optimizer_max_time", "dparam.mio_tol_rel_gap"),
-}
-
+__all__ = ["solve_pyomo", "pyomo_solver_available", "is_pyomo_model"]
 
 def is_pyomo_model(problem: Any) -> bool:
     mod = type(problem).__module__
@@ -59,24 +30,28 @@ def is_pyomo_model(problem: Any) -> bool:
 
 
 def pyomo_solver_available(name: str) -> bool:
-    """Whether Pyomo can run solver ``name`` on this machine (never raises)."""
+    """Whether Pyomo can run solver ``name`` on this machine, asked of Pyomo itself (this
+    imports Pyomo and the solver; :meth:`SolverAdapter.available` only looks modules up).
+    Never raises."""
     try:
         import pyomo.environ  # noqa: F401  (registers the solver plugins)
 
-        if name == "cbc":  # CBC/CLP through cylp (see _cbc_backend)
+        found = adapter(name)
+        if found.pyomo_interface is None:  # CBC/CLP through cylp (see _cbc_backend)
             from ._cbc_backend import cbc_pyomo_available
 
-            return cbc_pyomo_available()
-        if name in _CONTRIB:
+            return "pyomo" in found.routes and cbc_pyomo_available()
+        family, pyomo_name = found.pyomo_interface
+        if family == "contrib":
             from pyomo.contrib.solver.common.factory import SolverFactory
 
             with _quiet_pyomo():
-                with held_stdout(name == "gurobi"):  # Gurobi's licence line
-                    return bool(SolverFactory(_CONTRIB[name]).available())
+                with held_stdout(found.prints_licence):  # Gurobi's licence line
+                    return bool(SolverFactory(pyomo_name).available())
         import pyomo.environ as pyo
 
         with _quiet_pyomo():
-            opt = pyo.SolverFactory(_CLASSIC.get(name, name))
+            opt = pyo.SolverFactory(pyomo_name)
             return bool(opt.available(exception_flag=False)) and opt.license_is_valid()
     except Exception:
         return False
@@ -157,21 +132,6 @@ def _new_interface_status(tc) -> Status:
     }.get(tc, Status.ERROR)
 
 
-def _check_contrib_options(name: str, options: dict[str, Any]) -> None:
-    if name == "highs":
-        from ._highspy_backend import check_highs_options
-
-        check_highs_options(options)
-    elif name == "scip":
-        from ._options import check_scip_options
-
-        check_scip_options(options)
-    elif name == "gurobi":
-        from ._options import check_gurobi_options
-
-        check_gurobi_options(options)
-
-
 def _cancel(name: str, opt) -> None:
     """Interrupt a running HiGHS or Gurobi solve from the watchdog thread."""
     h = getattr(opt, "_solver_model", None)
@@ -185,14 +145,17 @@ def _cancel(name: str, opt) -> None:
 
 
 def _solve_contrib(name, model, time_limit, mip_gap, verbose, options) -> SolveResult:
-    """HiGHS, SCIP or Gurobi through ``pyomo.contrib.solver`` (see :data:`_CONTRIB`)."""
+    """HiGHS, SCIP or Gurobi through ``pyomo.contrib.solver`` (the adapter's
+    ``pyomo_interface``)."""
     import pyomo.environ  # noqa: F401  (registers the solver plugins)
     from pyomo.contrib.solver.common.factory import SolverFactory
     from pyomo.contrib.solver.common.results import SolutionStatus
 
-    _check_contrib_options(name, options)
+    found = adapter(name)
+    found.check_options(options, "pyomo")
     integer, _ = _model_kind(model)
-    opt = SolverFactory(_CONTRIB[name])
+    pyomo_name = found.pyomo_interface[1]
+    opt = SolverFactory(pyomo_name)
     log = io.StringIO()
     tee = [log, sys.stdout] if verbose else [log]
     kwargs: dict[str, Any] = {
@@ -211,9 +174,9 @@ def _solve_contrib(name, model, time_limit, mip_gap, verbose, options) -> SolveR
     # HiGHS can overrun its own limit (HiGHS issue 2226); Gurobi is interrupted the same way.
     # SCIP honours limits/time itself and is not interrupted from another thread.
     delay = None
-    if time_limit is not None and name in ("highs", "gurobi"):
+    if time_limit is not None and found.interruptible:
         delay = watchdog_delay(float(time_limit))
-    with _quiet_pyomo(), held_stdout(name == "gurobi" and not verbose) as held, \
+    with _quiet_pyomo(), held_stdout(found.prints_licence and not verbose) as held, \
             warnings.catch_warnings(), Stopwatch() as clock, \
             Watchdog(delay, lambda: _cancel(name, opt)) as dog:
         # a fresh persistent solver per call: its note on suffix changes does not apply
@@ -229,7 +192,7 @@ def _solve_contrib(name, model, time_limit, mip_gap, verbose, options) -> SolveR
     duals = None
     if has_solution:
         res.solution_loader.load_vars()
-        if not integer and status is Status.OPTIMAL and "duals" in PYOMO_CAPABILITIES[name]:
+        if not integer and status is Status.OPTIMAL and "duals" in found.capabilities_for("pyomo"):
             by_con = res.solution_loader.get_duals()
             _fill_dual_suffix(model, by_con)
             duals = {con.name: float(val) for con, val in by_con.items()}
@@ -241,14 +204,14 @@ def _solve_contrib(name, model, time_limit, mip_gap, verbose, options) -> SolveR
         is_mip=integer,
         wall_time=clock.elapsed,
         solver=name,
-        solver_version=package_version(_CONTRIB_DIST[name]),
+        solver_version=package_version(found.distribution),
         raw_status=str(res.termination_condition.name),
         log=log.getvalue() or (getattr(res, "solver_log", None) or ""),
         values=_values(model) if has_solution else {},
         duals=duals,
         has_solution=has_solution,
         info={"interface": "pyomo", "is_mip": integer, "watchdog_fired": dog.fired,
-              "pyomo_solver": _CONTRIB[name]},
+              "pyomo_solver": pyomo_name},
     )
 
 
@@ -281,12 +244,10 @@ def _solve_legacy(name, model, time_limit, mip_gap, verbose, options) -> SolveRe
 
     integer, _ = _model_kind(model)
     options = dict(options)
-    if name == "cplex":
-        from ._options import check_cplex_options
-
-        check_cplex_options(options, sep="_")
-    opt = pyo.SolverFactory(_CLASSIC.get(name, name))
-    tl_key, gap_key = _LIMIT_OPTIONS.get(name, (None, None))
+    found = adapter(name)
+    found.check_options(options, "pyomo")
+    opt = pyo.SolverFactory(found.pyomo_interface[1])
+    tl_key, gap_key = found.time_limit_option, found.mip_gap_option
     options = dict(options)
     if time_limit is not None:
         if tl_key is None:
@@ -352,9 +313,10 @@ def _solve_legacy(name, model, time_limit, mip_gap, verbose, options) -> SolveRe
 def solve_pyomo(name: str, model, *, time_limit=None, mip_gap=None, verbose=False, options=None) -> SolveResult:
     """Solve a Pyomo model with solver ``name``; the solution is loaded into the model."""
     options = dict(options or {})
-    if name in _CONTRIB:
+    family = (adapter(name).pyomo_interface or ("", ""))[0]
+    if family == "contrib":
         return _solve_contrib(name, model, time_limit, mip_gap, verbose, options)
-    if name == "cbc":
+    if not family:  # CBC/CLP through cylp
         from ._cbc_backend import solve_cbc_pyomo
 
         integer, nonlinear = _model_kind(model)

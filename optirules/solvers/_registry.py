@@ -7,18 +7,13 @@ import functools
 from dataclasses import dataclass
 
 from ..errors import SolverNotAvailableError
-from ._common import package_version
+from ._adapters import PROBLEM_CLASSES, adapter, adapters
 
 __all__ = ["SolverInfo", "available_solvers", "get_backend", "CAPABILITIES"]
 
 #: every capability name used in :class:`SolverInfo`: problem classes, then "duals" (LP
 #: constraint duals are returned) and "qp_duals" (multipliers of a QP's constraints too)
 CAPABILITIES = ("lp", "milp", "qp", "socp", "exp_cone", "sdp", "duals", "qp_duals")
-
-#: Pyomo-side solvers probed by name (highs, scip and gurobi through Pyomo's new interface,
-#: cplex through the classic cplex_direct, the others through classic executables)
-_PYOMO_CANDIDATES = ("highs", "cbc", "glpk", "scip", "gurobi", "cplex", "xpress", "mosek")
-
 
 @dataclass(frozen=True)
 class SolverInfo:
@@ -91,41 +86,17 @@ class SolverInfo:
         return f"{self.name:<10} {self.version:<10} {'/'.join(self.interfaces):<22} {', '.join(parts)}"
 
 
-@functools.lru_cache(maxsize=1)
+@functools.cache
+def info(found) -> SolverInfo:
+    """The :class:`SolverInfo` of an adapter: its installed routes and their capabilities."""
+    routes = {r: found.capabilities_for(r) for r in found.installed_routes()}
+    return SolverInfo(name=found.name, interfaces=tuple(sorted(routes)),
+                      capabilities=frozenset().union(*routes.values()),
+                      version=found.version(), routes=tuple(sorted(routes.items())))
+
+
 def _table() -> dict[str, SolverInfo]:
-    from ._cvxpy_backend import cvxpy_solvers
-    from ._pyomo_backend import PYOMO_CAPABILITIES, pyomo_solver_available
-
-    routes: dict[str, dict[str, frozenset[str]]] = {}
-    for name in _PYOMO_CANDIDATES:
-        if pyomo_solver_available(name):
-            routes.setdefault(name, {})["pyomo"] = PYOMO_CAPABILITIES.get(
-                name, frozenset({"lp", "milp"}))
-    try:
-        import highspy  # noqa: F401
-
-        routes.setdefault("highs", {})["highspy"] = frozenset(
-            {"lp", "milp", "qp", "duals", "qp_duals"})
-    except ImportError:
-        pass
-    try:
-        for name, c in cvxpy_solvers().items():
-            routes.setdefault(name, {})["cvxpy"] = c
-    except ImportError:
-        pass
-    dist = {"highs": "highspy", "clarabel": "clarabel", "osqp": "osqp", "scs": "scs",
-            "scipy": "scipy", "gurobi": "gurobipy", "scip": "pyscipopt", "cplex": "cplex",
-            "mosek": "mosek", "xpress": "xpress", "ecos": "ecos", "cbc": "cylp"}
-    return {
-        name: SolverInfo(
-            name=name,
-            interfaces=tuple(sorted(routes[name])),
-            capabilities=frozenset().union(*routes[name].values()),
-            version=package_version(dist.get(name, name)),
-            routes=tuple(sorted(routes[name].items())),
-        )
-        for name in sorted(routes)
-    }
+    return {a.name: info(a) for a in adapters()}
 
 
 def available_solvers(interface: str | None = None) -> list[SolverInfo]:
@@ -168,22 +139,25 @@ def get_backend(name: str, interface: str) -> SolverInfo:
     """
     if not isinstance(name, str):
         raise SolverNotAvailableError(f"solver must be a name such as 'highs', got {name!r}.")
+    try:
+        found = adapter(name)
+    except SolverNotAvailableError:
+        found = None
+    if found is not None and found.available(interface):
+        return info(found)
     key = name.strip().lower()
     table = _table()
     fitting = [s.name for s in table.values() if interface in s.interfaces]
-    info = table.get(key)
-    if info is not None and interface in info.interfaces:
-        return info
+    known = table.get(found.name if found is not None else key)
     kind = {"pyomo": "a Pyomo model", "cvxpy": "a cvxpy problem", "highspy": "a highspy model"}[interface]
-    if info is not None:
-        classes = ("lp", "milp", "qp", "socp", "exp_cone", "sdp")
+    if known is not None:
         choices = "; ".join(
-            f"{s.name} ({', '.join(c for c in classes if s.can(c, interface))})"
+            f"{s.name} ({', '.join(c for c in PROBLEM_CLASSES if s.can(c, interface))})"
             for s in table.values() if interface in s.interfaces
         )
         raise SolverNotAvailableError(
             f"solver {name!r} is installed but cannot take {kind} (it takes "
-            f"{' and '.join(info.interfaces)} problems); for {kind} choose one of: "
+            f"{' and '.join(known.interfaces)} problems); for {kind} choose one of: "
             f"{choices}."
         )
     close = difflib.get_close_matches(key, list(table), n=1)

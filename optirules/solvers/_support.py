@@ -1,10 +1,11 @@
-"""Which formulations and learners each installed solver can serve.
+"""Which formulations each installed solver can serve.
 
-The table below is data: for every optimization model optirules builds, the problem type it
-hands to :func:`~optirules.solvers.solve` (a Pyomo model or a ``cvxpy.Problem``) and the
-capabilities it needs; for every learner, the formulations its ``solver=`` parameter is
-used for.  :func:`solver_support` matches it against :func:`available_solvers` (the solvers
-layer knows the formulations by name only and imports no model).
+A :class:`Formulation` states what one optimization model needs: the problem type it hands
+to :func:`~optirules.solvers.solve` and the capabilities it needs.  The layers that build
+models state their own formulations (``optirules.models.FORMULATIONS``) and the learners
+which of them their ``solver=`` is used for (``optirules.learners.LEARNER_FORMULATIONS``);
+:func:`solver_support` and :func:`require_support` answer, from the solver adapters, which
+installed solvers can serve them.  This module names no model or learner.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InputError, SolverNotAvailableError
+from ._adapters import adapter
 from ._registry import available_solvers, get_backend
+from ._registry import info as solver_info
 
-__all__ = ["Formulation", "FORMULATIONS", "LEARNER_FORMULATIONS", "PARTS", "SolverSupport",
-           "solver_support", "require_support"]
+__all__ = ["Formulation", "PARTS", "SolverSupport", "solver_support", "require_support"]
 
 
 #: the parts of a learner's work a ``solver=`` mapping can name, and how they are called
@@ -35,7 +37,7 @@ class Formulation:
     name : str
         Short name shown by ``optirules solvers``.
     model : str
-        The model class (or function) in :mod:`optirules.models` that builds it.
+        What builds it (a model class and its arguments), for messages.
     interface : str
         The problem type handed to the solver: ``"pyomo"`` or ``"cvxpy"``, or several
         joined by ``/`` when any one of them will do (the restricted master LP runs in
@@ -63,37 +65,6 @@ class Formulation:
         return any(all(info.can(c, i) for c in self.needs) for i in self.interfaces)
 
 
-#: every formulation and what it needs from a solver
-FORMULATIONS: tuple[Formulation, ...] = (
-    # column generation reads the cover and complexity duals of the relaxed master: in
-    # highspy (HighsRuleMaster), a persistent Pyomo interface or a rebuilt Pyomo/cvxpy LP
-    Formulation("rule master LP", "RuleMasterModel(relax=True)", "highspy/pyomo/cvxpy",
-                frozenset({"lp", "duals"}), "lp"),
-    Formulation("rule master IP", "RuleMasterModel", "pyomo", frozenset({"milp"})),
-    Formulation("rule pricing MILP", "RulePricingModel", "pyomo", frozenset({"milp"})),
-    Formulation("DRO combination IP", "SparseCombinationModel", "pyomo", frozenset({"milp"})),
-    # chi-square ball: ||N p - 1||_2 <= sqrt(rho N), a second-order cone
-    Formulation("worst-case pmf (chi2)", "WorstCasePmfModel(divergence='chi2')", "cvxpy",
-                frozenset({"socp"}), "cone"),
-    # KL ball: sum rel_entr(N p, 1) / N <= rho, exponential cones
-    Formulation("worst-case pmf (KL)", "WorstCasePmfModel(divergence='kl')", "cvxpy",
-                frozenset({"exp_cone"}), "cone"),
-    # min w' Sigma w, written quad_form(w, psd_wrap(Sigma)) with linear constraints
-    Formulation("QMM pruning QP", "QMMModel", "cvxpy", frozenset({"qp"}), "qp"),
-)
-
-#: the formulations each learner passes its ``solver=`` to (one name serves them all; a
-#: mapping names a solver per part).  The DRO ensemble's worst-case pmf uses the exact
-#: Lagrangian solver unless asked for the cvxpy model.
-LEARNER_FORMULATIONS: dict[str, tuple[str, ...]] = {
-    "BooleanRuleSetClassifier": ("rule master LP", "rule pricing MILP", "rule master IP"),
-    "BooleanRuleSetCV": ("rule master LP", "rule pricing MILP", "rule master IP"),
-    "DRORuleEnsembleClassifier": ("rule master LP", "rule pricing MILP", "rule master IP",
-                                  "DRO combination IP"),
-    "QMMPruner": ("QMM pruning QP",),
-}
-
-
 @dataclass(frozen=True)
 class SolverSupport:
     """What one installed solver can serve: formulation names and learner names.
@@ -103,9 +74,9 @@ class SolverSupport:
     solver : str
         The solver's name.
     formulations : tuple of str
-        The formulations (:data:`FORMULATIONS`) it can solve.
+        The names of the formulations asked about that it can solve.
     learners : tuple of str
-        The learners (:data:`LEARNER_FORMULATIONS`) all of whose formulations it serves.
+        The learners asked about all of whose formulations it serves.
     """
 
     solver: str
@@ -113,28 +84,37 @@ class SolverSupport:
     learners: tuple[str, ...]
 
 
-def solver_support() -> dict[str, SolverSupport]:
-    """Per installed solver, the formulations (:data:`FORMULATIONS`) whose interface and
-    capabilities it has, and the learners (:data:`LEARNER_FORMULATIONS`) all of whose
-    formulations it serves (with one name).  Sorted by solver name.
+def solver_support(formulations: Sequence[Formulation],
+                   learners: Mapping[str, Sequence[Formulation]] | None = None
+                   ) -> dict[str, SolverSupport]:
+    """Per installed solver, which of ``formulations`` it can serve (the interface and the
+    capabilities on one route), and which of ``learners`` it serves all of (with one name).
+
+    Parameters
+    ----------
+    formulations : sequence of Formulation
+        The formulations to ask about (``optirules.models.FORMULATIONS``).
+    learners : mapping of str to sequence of Formulation, optional
+        Learner names and the formulations each uses
+        (``optirules.learners.LEARNER_FORMULATIONS``).
 
     Returns
     -------
     dict of str to SolverSupport
-        One entry per installed solver.
+        One entry per installed solver, sorted by solver name.
     """
     out: dict[str, SolverSupport] = {}
     for info in available_solvers():
-        served = tuple(f.name for f in FORMULATIONS if f.served_by(info))
-        learners = tuple(name for name, forms in LEARNER_FORMULATIONS.items()
-                         if all(f in served for f in forms))
-        out[info.name] = SolverSupport(info.name, served, learners)
+        served = tuple(f.name for f in formulations if f.served_by(info))
+        able = tuple(name for name, forms in (learners or {}).items()
+                     if all(f.name in served for f in forms))
+        out[info.name] = SolverSupport(info.name, served, able)
     return out
 
 
 def _who_serves(wanted: list[Formulation]) -> str:
     """Per part, the installed solvers that serve all of ``wanted``'s formulations of it."""
-    support = solver_support()
+    support = solver_support(wanted)
     parts = list(dict.fromkeys(f.part for f in wanted))
     pieces = []
     for part in parts:
@@ -152,13 +132,13 @@ def _check_one(solver: str, forms: list[Formulation], wanted: list[Formulation])
     if not isinstance(solver, str):
         raise SolverNotAvailableError(
             f"solver must be a name such as 'highs', got {solver!r}. {_who_serves(wanted)}")
-    table = {s.name: s for s in available_solvers()}
-    info = table.get(solver.strip().lower())
-    if info is None:
-        try:
-            get_backend(solver, "pyomo")
-        except SolverNotAvailableError as exc:
-            raise SolverNotAvailableError(f"{exc} {_who_serves(wanted)}") from None
+    try:
+        found = adapter(solver)
+        if not found.available():
+            get_backend(solver, "pyomo")  # raises: unknown or not installed
+    except SolverNotAvailableError as exc:
+        raise SolverNotAvailableError(f"{exc} {_who_serves(wanted)}") from None
+    info = solver_info(found)
     for f in forms:
         if f.served_by(info):
             continue
@@ -177,18 +157,21 @@ def _check_one(solver: str, forms: list[Formulation], wanted: list[Formulation])
     return info.name
 
 
-def require_support(solver: Any, formulations: str | Sequence[str]) -> Any:
-    """Check, before any work starts, that ``solver`` can serve every named formulation.
+def require_support(solver: Any, formulations: Formulation | Sequence[Formulation]) -> Any:
+    """Check, before any work starts, that ``solver`` can serve every given formulation.
+
+    Only the named solvers' adapters are asked (no modelling library is imported) unless
+    the check fails, when the message lists the installed solvers that can serve.
 
     Parameters
     ----------
     solver : str or mapping
-        A solver name (any case) for every part, or a mapping from parts (keys of
-        :data:`PARTS` that the formulations have, e.g. ``{"lp": "highs", "milp": "scip"}``)
-        to names; a part left out of the mapping is ``"highs"``.
-    formulations : str or sequence of str
-        Names from :data:`FORMULATIONS`, or a learner name from
-        :data:`LEARNER_FORMULATIONS` (standing for its formulations).
+        A solver name (any case, or an alias) for every part, or a mapping from parts (keys
+        of :data:`PARTS` that the formulations have, e.g. ``{"lp": "highs", "milp":
+        "scip"}``) to names; a part left out of the mapping is ``"highs"``.
+    formulations : Formulation or sequence of Formulation
+        What the caller needs (``optirules.models.FORMULATIONS`` has optirules' own;
+        ``optirules.learners.LEARNER_FORMULATIONS`` those each learner uses).
 
     Returns
     -------
@@ -202,22 +185,22 @@ def require_support(solver: Any, formulations: str | Sequence[str]) -> Any:
         one formulation needs; the message names the formulation and its part, what is
         missing, and per part the installed solvers that can serve it.
     InputError
-        For an unknown formulation, or a mapping key that is no part of them.
+        For something that is not a formulation, or a mapping key that is no part of them.
     """
-    if isinstance(formulations, str):
-        formulations = LEARNER_FORMULATIONS.get(formulations, (formulations,))
-    by_name = {f.name: f for f in FORMULATIONS}
-    unknown = [f for f in formulations if f not in by_name]
-    if unknown:
-        raise InputError(f"unknown formulation {unknown[0]!r}; known: {', '.join(by_name)}.")
-    wanted = [by_name[f] for f in formulations]
+    if isinstance(formulations, Formulation):
+        formulations = (formulations,)
+    wanted = list(formulations)
+    bad = [f for f in wanted if not isinstance(f, Formulation)]
+    if bad:
+        raise InputError(f"require_support takes Formulation objects, got {bad[0]!r}.")
+    names = [f.name for f in wanted]
     if isinstance(solver, Mapping):
         parts = list(dict.fromkeys(f.part for f in wanted))
         extra = [k for k in solver if k not in parts]
         if extra:
             raise InputError(
                 f"the solver mapping names {extra[0]!r}, which is no part of "
-                f"{', '.join(formulations)}; its parts are {', '.join(map(repr, parts))} "
+                f"{', '.join(names)}; its parts are {', '.join(map(repr, parts))} "
                 f"({', '.join(PARTS[p] for p in parts)}).")
         return {p: _check_one(solver.get(p, "highs"), [f for f in wanted if f.part == p],
                               wanted) for p in parts}

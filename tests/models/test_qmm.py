@@ -577,9 +577,10 @@ def _random_ensemble(n, T, seed):
 
 
 def _qp_solvers():
+    from optirules.models import FORMULATIONS
     from optirules.solvers import solver_support
 
-    return sorted(name for name, s in solver_support().items()
+    return sorted(name for name, s in solver_support(FORMULATIONS).items()
                   if "QMM pruning QP" in s.formulations)
 
 

@@ -10,23 +10,18 @@ import pytest
 
 from optirules.cli import main
 from optirules.errors import InputError, SolverNotAvailableError
-from optirules.solvers import (
-    FORMULATIONS,
-    LEARNER_FORMULATIONS,
-    available_solvers,
-    require_support,
-    solver_support,
-)
+from optirules.learners import LEARNER_FORMULATIONS
+from optirules.models import FORMULATIONS, formulation
+from optirules.solvers import available_solvers, require_support, solver_support
 
-SUPPORT = solver_support()
+SUPPORT = solver_support(FORMULATIONS, LEARNER_FORMULATIONS)
 INFO = {s.name: s for s in available_solvers()}
 CLAIMS = [(solver, f) for solver, s in SUPPORT.items() for f in s.formulations]
 
 
 def test_support_follows_the_capabilities():
-    names = {f.name for f in FORMULATIONS}
     for learner, forms in LEARNER_FORMULATIONS.items():
-        assert set(forms) <= names, learner
+        assert set(forms) <= set(FORMULATIONS), learner
     for solver, sup in SUPPORT.items():
         info = INFO[solver]
         for f in FORMULATIONS:
@@ -34,7 +29,7 @@ def test_support_follows_the_capabilities():
                       for i in f.interface.split("/"))
             assert (f.name in sup.formulations) == has, (solver, f.name)
         for learner, forms in LEARNER_FORMULATIONS.items():
-            assert (learner in sup.learners) == all(f in sup.formulations for f in forms)
+            assert (learner in sup.learners) == all(f.name in sup.formulations for f in forms)
 
 
 def test_known_support_of_the_base_install():
@@ -60,7 +55,7 @@ def test_require_support_refuses_before_any_work():
     would fail after the whole column generation; the check says so up front, and says
     which installed solvers can take which part."""
     with pytest.raises(SolverNotAvailableError, match="cannot take a Pyomo model") as err:
-        require_support("scipy", "BooleanRuleSetClassifier")
+        require_support("scipy", LEARNER_FORMULATIONS["BooleanRuleSetClassifier"])
     text = str(err.value)
     assert "the MILP part" in text and "Installed solvers per part: LP with duals" in text
     lp_part = text.split("LP with duals (rule master LP): ")[1].split(";")[0].split(", ")
@@ -68,13 +63,16 @@ def test_require_support_refuses_before_any_work():
     assert "scipy" in lp_part and "highs" in lp_part and "highs" in milp_part.split(", ")
     assert "scipy" not in milp_part.split(", ")
     with pytest.raises(SolverNotAvailableError, match="cannot serve the worst-case pmf"):
-        require_support("highs", "worst-case pmf (KL)")
+        require_support("highs", formulation("worst-case pmf (KL)"))
     with pytest.raises(SolverNotAvailableError, match="Did you mean 'highs'"):
-        require_support("higs", "QMMPruner")
+        require_support("higs", LEARNER_FORMULATIONS["QMMPruner"])
     with pytest.raises(InputError, match="unknown formulation"):
-        require_support("highs", "rule master QP")
-    assert require_support("HiGHS", "DRORuleEnsembleClassifier") == "highs"
-    assert require_support("clarabel", ["worst-case pmf (KL)", "QMM pruning QP"]) == "clarabel"
+        formulation("rule master QP")
+    with pytest.raises(InputError, match="takes Formulation objects"):
+        require_support("highs", "rule master LP")
+    assert require_support("HiGHS", LEARNER_FORMULATIONS["DRORuleEnsembleClassifier"]) == "highs"
+    assert require_support("clarabel", formulation("worst-case pmf (KL)", "QMM pruning QP")) \
+        == "clarabel"
 
 
 def test_the_lp_part_needs_duals_on_one_route():
@@ -90,17 +88,17 @@ def test_the_lp_part_needs_duals_on_one_route():
 
 
 def test_require_support_takes_a_mapping_per_part():
-    parts = require_support({"lp": "highs", "milp": "HiGHS"}, "BooleanRuleSetClassifier")
+    parts = require_support({"lp": "highs", "milp": "HiGHS"}, LEARNER_FORMULATIONS["BooleanRuleSetClassifier"])
     assert parts == {"lp": "highs", "milp": "highs"}
-    assert require_support({"milp": "highs"}, "DRORuleEnsembleClassifier") == {
+    assert require_support({"milp": "highs"}, LEARNER_FORMULATIONS["DRORuleEnsembleClassifier"]) == {
         "lp": "highs", "milp": "highs"}
     with pytest.raises(InputError, match="no part of"):
-        require_support({"qp": "highs"}, "BooleanRuleSetClassifier")
+        require_support({"qp": "highs"}, LEARNER_FORMULATIONS["BooleanRuleSetClassifier"])
     with pytest.raises(SolverNotAvailableError, match="the MILP part") as err:
-        require_support({"lp": "highs", "milp": "clarabel"}, "BooleanRuleSetClassifier")
+        require_support({"lp": "highs", "milp": "clarabel"}, LEARNER_FORMULATIONS["BooleanRuleSetClassifier"])
     assert "mapping from 'lp', 'milp'" in str(err.value)
     if "scip" in SUPPORT:
-        assert require_support({"lp": "scip", "milp": "scip"}, "BooleanRuleSetCV") == {
+        assert require_support({"lp": "scip", "milp": "scip"}, LEARNER_FORMULATIONS["BooleanRuleSetCV"]) == {
             "lp": "scip", "milp": "scip"}
 
 

@@ -50,13 +50,13 @@ from ._highs import HighsRuleMaster
 from ._highs_lp import LP_TOLERANCES, WARM_ITERATION_FACTOR, WARM_ITERATION_FLOOR, run_lp
 from ._ip import MasterIPMixin
 from ._merged import MergedHighsRuleMaster
-from ._persistent import PERSISTENT_LP_SOLVERS, PersistentRuleMaster
+from ._persistent import PersistentRuleMaster
 from ._protocol import MasterIP, RestrictedMaster
 from ._pyomo import RuleMasterModel
 from ._rebuild import RebuildRuleMaster
 
 __all__ = ["DualHighsRuleMaster", "FairnessRows", "HighsRuleMaster", "LP_TOLERANCES", "MasterData",
-           "MasterIP", "MasterIPMixin", "MergedHighsRuleMaster", "PERSISTENT_LP_SOLVERS",
-           "PersistentRuleMaster", "PoolView", "RebuildRuleMaster", "RestrictedMaster",
+           "MasterIP", "MasterIPMixin", "MergedHighsRuleMaster", "PersistentRuleMaster",
+           "PoolView", "RebuildRuleMaster", "RestrictedMaster",
            "RuleMasterModel", "WARM_ITERATION_FACTOR", "WARM_ITERATION_FLOOR",
            "aggregate_rows", "lp_name", "restricted_master", "run_lp"]

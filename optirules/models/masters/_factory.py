@@ -14,7 +14,7 @@ from ._dual import DualHighsRuleMaster
 from ._highs import HighsRuleMaster
 from ._highs_lp import LP_TOLERANCES
 from ._merged import MergedHighsRuleMaster
-from ._persistent import PERSISTENT_LP_SOLVERS, PersistentRuleMaster
+from ._persistent import PersistentRuleMaster, persistent_interface
 from ._rebuild import RebuildRuleMaster
 
 __all__ = ["restricted_master"]
@@ -97,7 +97,10 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
     """
     if master not in MASTERS:
         raise InputError(f"master must be one of {MASTERS}, got {master!r}.")
+    from ...solvers import capable
+
     lp_solver = lp_solver.strip().lower()
+    highspy = capable(lp_solver, "duals", "highspy")  # the highspy masters can hold its LP
     limited = max_rules is not None or max_literals is not None or fairness is not None \
         or literal_costs is not None or bool(required)
     if limited and master in ("merged", "dual", "persistent"):
@@ -105,12 +108,12 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
                          "required rows and no literal costs; use master='auto', 'direct' "
                          "(HiGHS) or 'rebuild'.")
     if limited and master == "auto":
-        master = "direct" if lp_solver == "highs" else "rebuild"
+        master = "direct" if highspy else "rebuild"
     if master == "auto":
         pos = np.asarray(y) == 1
         n_pos = int(np.count_nonzero(pos))
-        if lp_solver != "highs":
-            master = "persistent" if lp_solver in PERSISTENT_LP_SOLVERS else "rebuild"
+        if not highspy:
+            master = "persistent" if persistent_interface(lp_solver) else "rebuild"
         elif n_pos < _DUAL_MIN_POSITIVES:
             master = "direct"
         else:  # the dual while the label-1 rows are mostly distinct, else merged rows
@@ -119,7 +122,7 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
             master = ("dual" if distinct > _DUAL_SHARE * n_pos else
                       "merged" if n_pos >= _MERGE_MIN_POSITIVES else "direct")
     if master in ("direct", "merged", "dual"):
-        if lp_solver != "highs":
+        if not highspy:
             raise InputError(f"master={master!r} is the highspy path and needs the LP solver "
                              f"'highs', got {lp_solver!r}; use 'persistent' or 'rebuild'.")
         cls = {"direct": HighsRuleMaster, "merged": MergedHighsRuleMaster,

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ...solvers import capable
 from .. import options as model_options
 from .._clauses import (
     Clause,
@@ -333,7 +334,7 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         :func:`~optirules.solvers.solve` (``MasterIPMixin.solve_ip``).  All give the
         same optimum (tested).
         """
-        if str(solver).strip().lower() != "highs":
+        if not capable(solver, "milp", "highspy"):
             return super().solve_ip(clauses, solver=solver, time_limit=time_limit,
                                     mip_gap=mip_gap, incumbent=incumbent,
                                     random_seed=random_seed, aggregate=aggregate)

@@ -98,7 +98,7 @@ class MasterIPMixin:
         solution); ``random_seed`` goes to HiGHS as ``random_seed``.  A solve without any
         solution raises :class:`~optirules.errors.SolverStatusError`.
         """
-        from ...solvers import Status
+        from ...solvers import Status, adapter
 
         t0 = time.perf_counter()
         cols = self._ip_columns(clauses)
@@ -110,8 +110,9 @@ class MasterIPMixin:
                                 complexity=d.budget, lambda0=d.lambda0 * scale,
                                 lambda1=d.lambda1 * scale, **self._side_kwargs(rows))
         options: dict[str, Any] = {}
-        if solver == "highs" and random_seed is not None:
-            options["random_seed"] = int(random_seed)
+        seed_option = adapter(solver).seed_option
+        if seed_option is not None and random_seed is not None:
+            options[seed_option] = int(random_seed)
         result = model.solve(solver, time_limit=time_limit, mip_gap=mip_gap, **options)
         status = result.status.value if isinstance(result.status, Status) else \
             str(result.status)

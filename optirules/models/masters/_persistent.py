@@ -21,9 +21,25 @@ from ._ip import (
     MasterIPMixin,
 )
 
-PERSISTENT_LP_SOLVERS = {"highs": ("contrib", "highs"),
-                         "gurobi": ("classic", "gurobi_persistent"),
-                         "cplex": ("classic", "cplex_persistent")}
+
+def persistent_interface(solver: Any) -> tuple[str, str] | None:
+    """The Pyomo persistent interface of ``solver`` that holds an LP and returns its duals
+    (``("contrib", name)`` or ``("classic", name)``, from the solver's adapter), or
+    ``None`` when it has none or the name is unknown."""
+    from ...errors import SolverNotAvailableError
+    from ...solvers import adapter
+
+    try:
+        return adapter(str(solver)).pyomo_persistent
+    except SolverNotAvailableError:
+        return None
+
+
+def persistent_solvers() -> list[str]:
+    """The names of the solvers with a persistent Pyomo interface for the master LP."""
+    from ...solvers import adapters
+
+    return [a.name for a in adapters(installed=False, others=False) if a.pyomo_persistent]
 
 
 class PersistentRuleMaster(MasterIPMixin, PoolView):
@@ -63,17 +79,16 @@ class PersistentRuleMaster(MasterIPMixin, PoolView):
                  lambda0: float = 0.0, lambda1: float = 0.0, solver: str = "highs") -> None:
         import pyomo.environ as pyo
 
-        key = str(solver).strip().lower()
-        if key not in PERSISTENT_LP_SOLVERS:
+        interface = persistent_interface(solver)
+        if interface is None:
             raise InputError(
                 f"no persistent Pyomo interface with LP duals for solver {solver!r}; the "
-                f"persistent master takes {', '.join(PERSISTENT_LP_SOLVERS)} (use "
+                f"persistent master takes {', '.join(persistent_solvers())} (use "
                 "master='rebuild' for any other LP solver that returns duals)."
             )
         from ...solvers import get_backend
 
-        get_backend(key, "pyomo")  # installed?
-        self.solver = key
+        self.solver = get_backend(str(solver), "pyomo").name  # installed?
         self._data = d = MasterData(literals, labels, sample_weight, complexity, lambda0,
                                      lambda1)
         rows = [row_label(i) for i in d.pos]
@@ -100,7 +115,7 @@ class PersistentRuleMaster(MasterIPMixin, PoolView):
                      + (m.slack if d.budget is not None else 0) >= -1.0)
         self.model = m
         self._instance_set = False
-        family, name = PERSISTENT_LP_SOLVERS[key]
+        family, name = interface
         self._family = family
         if family == "contrib":
             from pyomo.contrib.solver.common.factory import SolverFactory
