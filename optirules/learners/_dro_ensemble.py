@@ -313,9 +313,9 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
         default process backend; ``-1``: every core).  The loops are independent (each
         has its own pricer), so the model does not depend on ``n_jobs``; with
         ``time_limit`` every loop runs to the deadline instead of the later ones being
-        skipped.  The loops' log records stay in the worker processes.  On magic_gamma
-        ``n_jobs=2`` nearly halves the fit time, with the same model
-        (``benchmarks/results/dro_n_jobs.md`` against ``dro.md``).
+        skipped.  The loops' log records stay in the worker processes.  Running the
+        budgets' loops side by side shortens the wall time of a fit on a machine with idle
+        cores (``benchmarks/results/dro_n_jobs.md`` against ``dro.md``).
     verbose : bool, default False
         Show a progress bar (tqdm) over the members of each :math:`\mathfrak{C}'`, its
         postfix updated at every column-generation iteration inside the member (LP

@@ -191,10 +191,9 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, T
         Early stopping of the penalty path: stop after this many penalties in a row (from
         the largest down) without a higher mean validation score; the penalties not
         reached are left out (``complete`` False) and ``status_`` says so.  ``None`` (the
-        default) scores the whole grid, the grid search of Dash, Günlük and Wei.  On WDBC
-        ``n_iter_no_change=1`` halved the time per fold and chose the same penalty
-        (docs/user_guide/defaults.md); one data set does not earn a default that skips
-        penalties.
+        default) scores the whole grid, the grid search of Dash, Günlük and Wei: stopping
+        early saves fits but can miss the best penalty, and the one data set on which it
+        was tried (docs/user_guide/defaults.md) does not earn a default that skips them.
     solver : str, mapping or None, default None
         The solver of every fit (``BooleanRuleSetClassifier``'s ``solver``); ``None`` keeps
         the estimator's own (``"highs"`` by default).

@@ -1,8 +1,8 @@
 r"""The master IP (the DRO paper eqs 6-8) by LP-based branch and bound over its dual LP.
 
 A master IP over a few hundred clauses can have thousands of cover rows: continuous
-features make nearly every label-1 row distinct (magic_gamma: about 10,000 cover rows
-after merging, 120-170 clauses).  A MILP solver works on the primal, one LP row per cover
+features make nearly every label-1 row distinct, so merging equal rows leaves nearly all
+of them (magic_gamma's sizes: docs/user_guide/models.md).  A MILP solver works on the primal, one LP row per cover
 row, and re-solves that LP at every node.  Here every node LP is the *dual* of the node's
 LP relaxation, held in one warm ``highspy`` model
 (:class:`~optirules.models.DualHighsRuleMaster`: one row per clause), so a

@@ -122,11 +122,11 @@ class EnumerationPricer:
         call (:math:`\Delta v`) and adds that to the previous call's sums.  In column
         generation most rows keep their price between iterations: the label-0 rows
         (:math:`v_i = P_i` whatever the duals) and the label-1 rows whose dual did not move
-        (adult, 48,842 rows: 1,600-5,200 changed per iteration).  When most prices changed
+        (on adult nearly all of them: docs/user_guide/models.md).  When most prices changed
         (a new pmf), the previous sums are scaled by the most common ratio of new to old
         prices, and only the rows off that ratio are summed (a DRO member's worst-case pmf
-        gives every correctly classified row one weight: adult, about 37,000 of 48,000
-        rows keep one ratio from one member to the next).  The sums are computed afresh
+        gives every correctly classified row one weight, so those rows keep one ratio from
+        one member to the next).  The sums are computed afresh
         when at least as many rows changed as have a price, at a higher degree than
         before, and after 200 calls in a row (bounding the rounding that the differences
         add).  The same numbers up to rounding (tested against ``incremental=False`` and

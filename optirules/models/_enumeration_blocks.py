@@ -53,8 +53,7 @@ def blas_threads(n: int | None) -> Any:
 
     The products of pricing are skinny (``L`` or fewer columns, many rows): one thread
     runs them near its peak, while several threads on a busy machine wait on each other
-    (on a loaded 2-core machine one thread was many times faster than OpenBLAS's default;
-    figures in docs/user_guide/models.md).
+    (figures in docs/user_guide/models.md).
     """
     global _CONTROLLER
     if n is None:

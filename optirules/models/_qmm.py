@@ -215,9 +215,9 @@ class QMMModel(_MarginRowGenerationMixin, OptModel):
         (``optirules.models._qmm_direct``: Clarabel, OSQP, SCS, HiGHS, Gurobi, CPLEX in the
         covariance form), the margin rows in their complemented 0/1 form (equal on the
         simplex); ``"cvxpy"`` solves the declarative cvxpy model (``model``); ``"auto"``
-        takes the direct path where there is one, but keeps HiGHS on cvxpy: the direct path
-        is several times faster for every solver on the runs in
-        ``benchmarks/results/qmm.md``.  The result's ``info["interface"]`` says which ran.
+        takes the direct path where there is one, since it hands the solver prebuilt
+        matrices instead of compiling the cvxpy model (``benchmarks/results/qmm.md``), but
+        keeps HiGHS on cvxpy.  The result's ``info["interface"]`` says which ran.
     rank_tol : float, optional
         Relative tolerance on :math:`|R_{kk}|/|R_{00}|` for the rank of the QR step
         (default ``max(n, T) * machine epsilon``).

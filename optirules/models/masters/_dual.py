@@ -20,8 +20,8 @@ The LP relaxation of the rule master (the DRO paper eqs 6-8 with :math:`w \ge 0`
 (no :math:`\lambda` in the penalty form).  Its variables are the cover duals that pricing
 needs, its rows are the clauses, and a clause added by column generation is a row added
 to the dual: the simplex basis has one row per clause (a hundred or two) instead of one
-per label-1 row (12,332 on magic_gamma, whose rows merge little because its features are
-continuous).  Strong duality gives the same optimum; :math:`w_k` is the dual of clause
+per label-1 row, far more where continuous features leave the rows nearly all distinct
+(magic_gamma's sizes: docs/user_guide/models.md).  Strong duality gives the same optimum; :math:`w_k` is the dual of clause
 ``k``'s row, and the reduced cost of column ``k`` is that row's slack.
 """
 
