@@ -78,17 +78,16 @@ from ._checks import (
     validate_params,
 )
 from ._multiclass import OneVsRestMixin, check_label_shape, one_vs_rest
-from ._rules_table import RulesTableMixin, boosting_table
-from ._sql import SQLMixin
-from ._text import TextMixin
+from ._rule_model import RuleModelMixin
+from ._rules_table import boosting_table
 
 __all__ = ["BoostingClassifier", "hypothesis_text", "madaboost_weights", "smoothboost_measure",
            "gavinsky_measure"]
 
 
 @one_vs_rest
-class BoostingClassifier(RulesTableMixin, OneVsRestMixin, _BoostingJSONMixin, TextMixin,
-                         ClassifierMixin, SQLMixin, BaseEstimator):
+class BoostingClassifier(OneVsRestMixin, _BoostingJSONMixin, RuleModelMixin, ClassifierMixin,
+                         BaseEstimator):
     """Boosting with stumps, literals, sparse parities or CART trees (Reyzin; Long and Servedio).
 
     Let ``D_1`` be the initial distribution (uniform, or proportional to
@@ -569,7 +568,8 @@ class BoostingClassifier(RulesTableMixin, OneVsRestMixin, _BoostingJSONMixin, Te
         return distinct_votes(self)
 
     # ------------------------------------------------------------------ text and JSON
-    # (str, to_text and explain: TextMixin; to_json and from_json: _BoostingJSONMixin)
+    # (str, to_text, explain, to_json, from_json and to_sql: RuleModelMixin, from these hooks
+    # and those of _BoostingJSONMixin)
     _fitted_attribute = "hypotheses_"
 
     def _text(self) -> str:
@@ -584,7 +584,7 @@ class BoostingClassifier(RulesTableMixin, OneVsRestMixin, _BoostingJSONMixin, Te
         ``rules`` of ``explain``: those that voted for the prediction)."""
         return decision_support(self, X)
 
-    # (to_sql: SQLMixin, through these two hooks; the SQL: _boosting_sql)
+    # (to_sql: RuleModelMixin, through these two hooks; the SQL: _boosting_sql)
     def _sql_columns(self) -> list[str]:
         """The input columns this binary booster's hypotheses read, checked for SQL."""
         return boosting_columns(self)[1]

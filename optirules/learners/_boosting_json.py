@@ -1,5 +1,5 @@
 """JSON persistence of :class:`~optirules.learners.BoostingClassifier` (its ``to_json`` and
-``from_json``, of :class:`~optirules.learners._persistence.JSONPersistenceMixin`): the
+``from_json``, of :class:`~optirules.learners._rule_model.RuleModelMixin`): the
 layout, the checked reading of every field and the saved literals that stand in for the
 binarizer of a loaded model.
 
@@ -22,7 +22,6 @@ from ._json import (
     Field,
     check_literal_columns,
 )
-from ._persistence import JSONPersistenceMixin
 from ._rules import _column_cache, literal_to_dict, read_literal
 
 _JSON_FORMAT = "optirules.BoostingClassifier"
@@ -32,7 +31,7 @@ _JSON_VERSION = 2
 _JSON_VERSIONS = (1, 2)
 
 
-class _BoostingJSONMixin(JSONPersistenceMixin):
+class _BoostingJSONMixin:
     """The booster's JSON (format ``"optirules.BoostingClassifier"``).
 
     :meth:`from_json` rebuilds a classifier with the same ``decision_function``.  With a

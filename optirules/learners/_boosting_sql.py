@@ -3,7 +3,7 @@
 sums it, so that the engine adds the same doubles in the same order and ``F > 0`` cuts
 where ``predict`` does.
 
-:meth:`~optirules.learners._sql.SQLMixin.to_sql` calls the booster's hooks ``_sql_columns``
+:meth:`~optirules.learners._rule_model.RuleModelMixin.to_sql` calls the booster's hooks ``_sql_columns``
 and ``_sql_query`` (:func:`boosting_columns`, :func:`boosting_query`); each weak
 hypothesis is written as SQL on the columns the booster reads (``_column``):
 

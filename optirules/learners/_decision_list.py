@@ -63,11 +63,9 @@ from ._decision_list_stats import (
 )
 from ._explain import explain_frame
 from ._json import json_scalar
-from ._persistence import JSONPersistenceMixin
-from ._rules_table import RulesTableMixin, decision_list_table
+from ._rule_model import RuleModelMixin
+from ._rules_table import decision_list_table
 from ._scores import smoothed_distribution
-from ._sql import SQLMixin
-from ._text import TextMixin
 
 __all__ = [
     "DecisionListClassifier",
@@ -107,8 +105,7 @@ def auto_min_coverage(n_rows: int | float) -> int:
     return max(2, math.ceil(float(n_rows) / AUTO_MIN_COVERAGE_DIVISOR))
 
 
-class DecisionListClassifier(RulesTableMixin, JSONPersistenceMixin, TextMixin, ClassifierMixin,
-                             SQLMixin, BaseEstimator):
+class DecisionListClassifier(RuleModelMixin, ClassifierMixin, BaseEstimator):
     """BruteDL decision list with the Minimum OSR fallback (the Minimum OSR paper).
 
     The list is found by exhaustive search, not by solving an optimization model, so it has
@@ -632,7 +629,7 @@ class DecisionListClassifier(RulesTableMixin, JSONPersistenceMixin, TextMixin, C
         return AttributeTest(j, feat.name, int(v), feat.label(int(v)), feat.condition(int(v)))
 
     # ------------------------------------------------------------------ printing
-    # (str: TextMixin; to_text takes stats, explain adds columns: both the list's own)
+    # (str: RuleModelMixin; to_text takes stats, explain adds columns: both the list's own)
     _fitted_attribute = "rules_"
 
     def to_text(self, stats: bool = False) -> str:
@@ -662,7 +659,7 @@ class DecisionListClassifier(RulesTableMixin, JSONPersistenceMixin, TextMixin, C
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ JSON
-    # (to_json writes through JSONPersistenceMixin._write_json, with its own document)
+    # (to_json writes through RuleModelMixin._write_json, with its own document)
     _json_format = JSON_FORMAT
     _json_version = JSON_VERSION
     _json_versions = JSON_VERSIONS

@@ -45,10 +45,8 @@ from ._checks import (
 from ._cv import RefitDelegation, cv_scorer, cv_splits
 from ._decision_list import DecisionListClassifier
 from ._decision_list_cv_folds import refit, score_grid
-from ._persistence import JSONPersistenceMixin
-from ._rules_table import RulesTableMixin, cv_table
-from ._sql import SQLMixin
-from ._text import TextMixin
+from ._rule_model import RuleModelMixin
+from ._rules_table import cv_table
 
 __all__ = ["DecisionListCV", "DEFAULT_MAX_DEGREES", "DEFAULT_MIN_COVERAGES"]
 
@@ -77,8 +75,7 @@ def _int_grid(values: Any, name: str) -> list[int]:
     return items
 
 
-class DecisionListCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, TextMixin,
-                     ClassifierMixin, SQLMixin, BaseEstimator):
+class DecisionListCV(RefitDelegation, RuleModelMixin, ClassifierMixin, BaseEstimator):
     """A :class:`DecisionListClassifier` whose ``max_degree`` and ``min_coverage`` are
     chosen by cross-validation.
 
@@ -389,7 +386,7 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, Tex
         return best
 
     # ------------------------------------------------------------------ delegation
-    # (to_json writes the refitted list's document through JSONPersistenceMixin)
+    # (to_json writes the refitted list's document through RuleModelMixin)
     _json_format = DecisionListClassifier._json_format
     _json_allow_nan = False
 
@@ -477,5 +474,5 @@ class DecisionListCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, Tex
         return self._table_builder(self, X, y)
 
 
-    # (str: TextMixin; to_text takes stats: the search's own)
+    # (str: RuleModelMixin; to_text takes stats: the search's own)
     _fitted_attribute = "best_estimator_"

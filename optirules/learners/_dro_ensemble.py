@@ -154,26 +154,27 @@ from ._checks import (
     n_rows,
     weighted_rows,
 )
-from ._dro_json import _DROJsonMixin
-from ._dro_loop import _DROLoopMixin
+from ._dro_export import export_model
+from ._dro_fitted import set_vote_scores, store_run
+from ._dro_json import (
+    JSON_FORMAT,
+    json_fields,
+    load_json_fields,
+    upgrade_params,
+)
+from ._dro_loop import DROFit
 from ._dro_math import (
-    _cost,
     _empirical,
-    _monotone_scores,
-    _share,
     dro_max_degree,
     margin_loss,
 )
-from ._dro_params import _DROParamsMixin
-from ._dro_steps import _DROStepsMixin
-from ._dro_text import _DROTextMixin
-from ._json import json_scalar
+from ._dro_params import PARAMETER_CONSTRAINTS, check_params, fit_seed, member_budgets
+from ._dro_text import dro_decision_support, dro_text
 from ._multiclass import OneVsRestMixin, one_vs_rest
+from ._rule_model import RuleModelMixin
 from ._rule_set import _RuleInputMixin
-from ._rules import RuleSet
-from ._rules_table import RulesTableMixin, dro_table
+from ._rules_table import dro_table
 from ._scores import VOTE_CUT, consistent_with_prediction
-from ._sql import SQLMixin
 
 __all__ = ["DRORuleEnsembleClassifier", "dro_max_degree", "margin_loss"]
 
@@ -181,9 +182,8 @@ _LOG = logging.getLogger("optirules.learners.dro_ensemble")
 
 
 @one_vs_rest
-class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, _DROJsonMixin,
-                                _DROTextMixin, RulesTableMixin, OneVsRestMixin, _RuleInputMixin,
-                                ClassifierMixin, SQLMixin, BaseEstimator):
+class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, RuleModelMixin,
+                                ClassifierMixin, BaseEstimator):
     r"""A sparse convex combination of DNF rule sets trained by DRO (the DRO paper §3).
 
     See the module docstring for the algorithm (eqs 2, 4, 5, 9, 10-14) and for the
@@ -417,6 +417,9 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
     """
 
     _table_builder = staticmethod(dro_table)
+    _parameter_constraints = PARAMETER_CONSTRAINTS
+    _fitted_attribute = "weights_"
+    _json_format = JSON_FORMAT
 
     def __init__(self, complexity: float = 300.0, *, member_complexity: float | None = None,
                  rho: float = 0.1, divergence: str = "chi2", n_estimators: int = 10,
@@ -524,8 +527,6 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
         q = _empirical(q[keep])
         # the rows weigh this many rows in all (the sum of sample_weight): vote levels' counts
         self._total_weight = float(n) if sw is None else float(sw.sum())
-        self._deadline = None if self.time_limit is None else t0 + float(self.time_limit)
-        self._history: list[dict[str, Any]] = []
         self._check_forbidden(X_fit)
         # the members' penalties ("auto" resolved for the rows' total weight)
         self.lambda0_, self.lambda1_ = self._penalties(self._total_weight)
@@ -533,8 +534,8 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
         self._conflicts = literal_conflicts(self.literals_)  # pairs no member rule holds
         self.classes_ = classes
         self.max_degree_ = dro_max_degree(self._member_setting("max_degree"), A.shape)
-        seed = self._seed()
-        budgets = self._budgets()
+        seed = fit_seed(self)
+        budgets = member_budgets(self)
         n_iter = int(self.n_estimators)
         _LOG.info("fit on %d rows, %d literals (max_degree %d): member budgets C' %s, %d "
                   "members each, loss %s, selection %s", A.shape[0], A.shape[1],
@@ -554,12 +555,13 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
         self.selection_ = selection if self.loss == "margin" else self.selection
         results: list[dict[str, Any]] = []
         every: list[dict[str, Any]] = []  # the candidates of every loop, for status_
-        self._members_left = len(budgets) * n_iter
+        deadline = None if self.time_limit is None else t0 + float(self.time_limit)
+        run_state = DROFit(self, deadline, members_left=len(budgets) * n_iter)
         if split is not None:
-            budget, run, chosen, timed_out, refitted = self._select_on_validation(
+            budget, run, chosen, timed_out, refitted = run_state._select_on_validation(
                 A, ypos, n_iter, seed, budgets, split, q, results, every)
         else:
-            budget, run, chosen, timed_out = self._select_on_robust_loss(
+            budget, run, chosen, timed_out = run_state._select_on_robust_loss(
                 A, ypos, n_iter, seed, budgets, q, results, every)
             refitted = True
         self.member_complexity_ = float(budget)
@@ -575,68 +577,18 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
                                                      " on the inner split (no refit)"))
         else:
             self.status_ = "completed"
-        self.status_ += self._combination_summary(every, run["candidates"][chosen])
-        self._store(run, chosen)
-        self._set_vote_scores(A, ypos, q)
-        self.history_ = self._history
+        self.status_ += run_state._combination_summary(every, run["candidates"][chosen])
+        store_run(self, run, chosen)
+        set_vote_scores(self, A, ypos, q)
+        self.history_ = run_state._history
         self.fit_time_ = time.perf_counter() - t0
         _LOG.info("fit done in %.2f s: %s; C'=%g, candidate %d of %d (iteration %d, %s pmf), "
                   "cost %d, %d members grown", self.fit_time_, self.status_,
                   self.member_complexity_, self.selected_ + 1, len(self.candidates_),
                   self.candidates_[self.selected_]["iteration"],
                   self.candidates_[self.selected_]["pmf"], self.complexity_,
-                  len(self._history))
+                  len(self.history_))
         return self
-
-    def _store(self, run: dict[str, Any], chosen: int) -> None:
-        pos, neg = json_scalar(self.classes_[1]), json_scalar(self.classes_[0])
-        self._train = (run["A"], run["y"], run["pools"])
-        self._train_pmf = run["q"]
-        self.member_clauses_ = [[tuple(int(j) for j in c) for c in m] for m in run["members"]]
-        self.members_ = [RuleSet.from_clauses(m, self.literals_, pos, neg)
-                         for m in self.member_clauses_]
-        self.member_costs_ = np.array([_cost(m) for m in run["members"]], dtype=float)
-        n_members = len(run["members"])
-        for c in run["candidates"]:  # weights over all members (later ones get 0)
-            w = np.zeros(n_members)
-            w[: len(c["weights"])] = c["weights"]
-            c["weights"] = w
-        self.candidates_ = run["candidates"]
-        self.selected_ = int(chosen)
-        self.weights_ = np.asarray(self.candidates_[chosen]["weights"], dtype=float)
-        self.complexity_ = int(self.candidates_[chosen]["cost"])
-        self.pmf_history_ = run["pmfs"]
-        self.robust_loss_history_ = run["robust"]
-        self.divergence_history_ = run["divergences"]
-        self.member_results_ = [dict(i) for i in run["infos"]]
-        self.n_estimators_ = len(run["members"])
-        self.n_iter_ = np.array([int(i["cg_iterations"]) for i in run["infos"]], dtype=int)
-        if self.loss == "binary":
-            cyc = run["cycle"]
-            self.cycle_detected_ = cyc is not None
-            self.cycle_start_ = None if cyc is None else cyc[0]
-            self.cycle_length_ = None if cyc is None else cyc[1]
-
-    def _set_vote_scores(self, A: np.ndarray, y: np.ndarray, q: np.ndarray) -> None:
-        """``class_prior_`` and the vote levels of the training rows with their counts,
-        positives and scores (:meth:`predict_proba`), under the empirical pmf ``q``."""
-        F = np.zeros(A.shape[0])
-        for k in np.flatnonzero(self.weights_):
-            cl = self.member_clauses_[k]
-            if cl:
-                F += self.weights_[k] * clause_coverage(A, cl).any(axis=1)
-        # sums of the same weights in another order differ by round-off: one level
-        levels, group = np.unique(np.round(np.clip(F, 0.0, 1.0), 12), return_inverse=True)
-        # the empirical pmf P0: a row counts as total * P0_i rows (its sample weight; 1
-        # without weights, total = the row count)
-        total = float(getattr(self, "_total_weight", len(y)))
-        support = total * np.bincount(group, weights=q, minlength=len(levels))
-        positives = total * np.bincount(group, weights=q * y, minlength=len(levels))
-        self.class_prior_ = _share(y, q)
-        self.vote_levels_ = levels
-        self.vote_level_support_ = support
-        self.vote_level_positives_ = positives
-        self.vote_level_scores_ = _monotone_scores(positives, support, self.class_prior_)
 
     def _ovr_predict_proba(self, X: Any) -> np.ndarray:
         """With more than two classes: ``predict`` is the class of the largest vote
@@ -746,13 +698,38 @@ class DRORuleEnsembleClassifier(_DROParamsMixin, _DROLoopMixin, _DROStepsMixin, 
         return self.classes_[(F >= VOTE_CUT).astype(int)]
 
     # ------------------------------------------------------------------ export
-    # (to_json and from_json: _DROJsonMixin's JSONPersistenceMixin)
-    # export_model (of _DROStepsMixin) in the class's own namespace, so that the API pages
-    # (which leave out inherited members) show it
-    export_model = _DROStepsMixin.export_model
+    # (a function of ._dro_export, in the class's own namespace so that the API pages, which
+    # leave out inherited members, show it)
+    export_model = export_model
+
+    # ------------------------------------------------------------------ text and JSON
+    # (str, to_text, explain, to_json, from_json and to_sql: RuleModelMixin, from these
+    # hooks)
+    def _text(self) -> str:
+        return dro_text(self)
+
+    def _decision_support(self, X: Any) -> tuple[list[list[str]], list[list[str]]]:
+        return dro_decision_support(self, X)
+
+    def _json_fields(self) -> dict[str, Any]:
+        return json_fields(self)
+
+    def _load_json_fields(self, doc: Any) -> None:
+        load_json_fields(self, doc)
+
+    @classmethod
+    def _upgrade_params(cls, params: dict[str, Any]) -> dict[str, Any]:
+        return upgrade_params(params)
+
+    # ------------------------------------------------------------------ checks
+    def _check_params(self) -> None:
+        check_params(self)
+
+    def _budgets(self) -> list[float]:
+        """The member budgets C' the fit tries (:func:`._dro_params.member_budgets`)."""
+        return member_budgets(self)
 
     # ------------------------------------------------------------------ rules table
-    # (to_text, str and explain: _DROTextMixin)
     def rules_table(self, X: Any = None, y: Any = None):
         """A DataFrame, one row per rule of every member with a positive weight (one-vs-rest:
         one block per class): ``class``, ``member`` (the member's number ``k``:

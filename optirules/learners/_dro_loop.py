@@ -2,8 +2,9 @@
 steps 1-3 and the combination IPs after each) and the choice of the returned candidate
 among the loops of every member budget (``selection``).
 
-:class:`_DROLoopMixin` is a base of the estimator; a member and the combination IPs of an
-iteration are the steps of :mod:`._dro_steps`.
+:class:`DROFit` holds one fit's state (the estimator whose parameters it reads, the deadline,
+the members still planned, the history); a member and the combination IPs of an iteration
+are the steps of :mod:`._dro_steps`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import numpy as np
 from .._workers import parallel
 from ..models import Clause, EnumerationPricer, clause_coverage
 from ._dro_math import _cost, _divergence, _robust, _share, margin_loss
+from ._dro_steps import _DROSteps
 from ._scores import VOTE_CUT
 
 _LOG = logging.getLogger("optirules.learners.dro_ensemble")
@@ -27,7 +29,7 @@ _LOG = logging.getLogger("optirules.learners.dro_ensemble")
 
 @dataclass
 class _Loop:
-    """The state of one DRO loop (:meth:`_DROLoopMixin._run`): its rows and member budget,
+    """The state of one DRO loop (:meth:`DROFit._run`): its rows and member budget,
     the current pmf :math:`P^n` and vote :math:`F_n`, and what it has grown so far."""
 
     A: np.ndarray
@@ -63,12 +65,10 @@ class _Loop:
     empirical_ips: dict[tuple[int, ...], tuple] = field(default_factory=dict)
 
 
-class _DROLoopMixin:
-    """The loops of the member budgets, one loop's iterations, and the selection of the
-    returned candidate."""
-
-    _history: list[dict[str, Any]]
-    _members_left: int
+class DROFit(_DROSteps):
+    """One fit's DRO loops (one per member budget), their iterations, and the selection of
+    the returned candidate; made by ``DRORuleEnsembleClassifier.fit``, which keeps what it
+    returns."""
 
     def _select_on_validation(self, A: np.ndarray, ypos: np.ndarray, n_iter: int, seed: int,
                               budgets: list[float], split: tuple, q: np.ndarray,
@@ -82,7 +82,7 @@ class _DROLoopMixin:
         refitted)."""
         tr, va, q_tr, q_va = split
         refitted = False
-        if self.refit:
+        if self.est.refit:
             self._members_left += n_iter
         best = None
         runs = {}
@@ -112,11 +112,11 @@ class _DROLoopMixin:
                 best = (top[0], b, top[1])
         _, b, ci = best
         pick = runs[b]["candidates"][ci]
-        self.validation_candidates_ = runs[b]["candidates"]
-        self.validation_choice_ = {"member_complexity": b, "iteration": pick["iteration"],
+        self.est.validation_candidates_ = runs[b]["candidates"]
+        self.est.validation_choice_ = {"member_complexity": b, "iteration": pick["iteration"],
                                    "pmf": pick["pmf"]}
         timed_out = any(r["timed_out"] for r in runs.values())
-        if self.refit and not timed_out:
+        if self.est.refit and not timed_out:
             self._members_left = pick["iteration"]
             run = self._run(A, ypos, pick["iteration"], seed, b, early_stop=False,
                             q=q)
@@ -160,9 +160,9 @@ class _DROLoopMixin:
         return budget, run, chosen, timed_out
 
     def _choose(self, candidates: list[dict[str, Any]]) -> int:
-        if self.selection == "last" or not candidates:
+        if self.est.selection == "last" or not candidates:
             last = len(candidates) - 1
-            if self.loss == "margin" and last >= 1:
+            if self.est.loss == "margin" and last >= 1:
                 return last - 1  # the worst-case pmf candidate of the last iteration
             return max(last, 0)
         keys = [(round(c["robust_loss"], 12), c["cost"], i) for i, c in enumerate(candidates)]
@@ -173,7 +173,7 @@ class _DROLoopMixin:
         """The DRO loop of each member budget (:meth:`_run`), in the order of ``budgets``:
         one after the other, stopping after a loop the deadline ended, or ``n_jobs`` at a
         time (joblib); each loop's ``history`` joins ``self._history`` in that order."""
-        n_jobs = 1 if self.n_jobs is None else int(self.n_jobs)
+        n_jobs = 1 if self.est.n_jobs is None else int(self.est.n_jobs)
         if n_jobs != 1 and len(budgets) > 1:
             from joblib import delayed
 
@@ -197,13 +197,13 @@ class _DROLoopMixin:
         ``q``: the empirical pmf :math:`P^0` of the rows (uniform when None)."""
         N = A.shape[0]
         P = np.full(N, 1.0 / N) if q is None else np.asarray(q, dtype=float).copy()
-        patience = (None if self.n_iter_no_change is None or self.loss != "margin"
-                    or self.selection == "last" or not early_stop
-                    else int(self.n_iter_no_change))
+        patience = (None if self.est.n_iter_no_change is None or self.est.loss != "margin"
+                    or self.est.selection == "last" or not early_stop
+                    else int(self.est.n_iter_no_change))
         loop = _Loop(A=A, y=y, budget=budget, n_iter=n_iter, seed=seed, P=P, P0=P.copy(),
                      F=np.zeros(N), patience=patience)
         loop.pmfs.append(P.copy())
-        if self.verbose:
+        if self.est.verbose:
             from tqdm.auto import tqdm
 
             loop.bar = tqdm(total=n_iter, desc=f"DRO rule ensemble, C'={budget:g}",
@@ -212,8 +212,8 @@ class _DROLoopMixin:
         # pairs are prepared once, and its sums carry over from member to member
         # (EnumerationPricer, incremental); each loop has its own, so a loop's members do
         # not depend on the loops run before it (or beside it, n_jobs)
-        loop.pricer = (EnumerationPricer(A, conflicts=self._conflicts) if self._member_setting("pricing") != "beam"
-                       and self.max_degree_ <= 3 else None)
+        loop.pricer = (EnumerationPricer(A, conflicts=self.est._conflicts) if self.est._member_setting("pricing") != "beam"
+                       and self.est.max_degree_ <= 3 else None)
         t_run = time.perf_counter()
         try:
             for it in range(1, n_iter + 1):
@@ -228,7 +228,7 @@ class _DROLoopMixin:
                 loop.bar.close()
             if loop.pricer is not None:
                 loop.pricer.close()
-        divs = np.array([_divergence(p, loop.P0, self.divergence) for p in loop.pmfs])
+        divs = np.array([_divergence(p, loop.P0, self.est.divergence) for p in loop.pmfs])
         return {"A": A, "y": y, "q": loop.P0, "pools": loop.pools, "history": loop.history,
                 "fit_time": time.perf_counter() - t_run, "budget": float(budget),
                 "members": loop.members, "preds": loop.preds, "infos": loop.infos,
@@ -243,11 +243,11 @@ class _DROLoopMixin:
         (:math:`P^n` changes the master's weights, not its columns).  Not for the binary
         loss, where :math:`h_{n+1}` must depend on :math:`P^n` alone for a repeat to prove a
         cycle."""
-        if self.loss != "margin" or self.member_warm_start == "none":
+        if self.est.loss != "margin" or self.est.member_warm_start == "none":
             return []
-        if self.member_warm_start == "members":
+        if self.est.member_warm_start == "members":
             return sorted({c for m in loop.members for c in m})
-        if self.member_warm_start == "support":
+        if self.est.member_warm_start == "support":
             return sorted({c for m in loop.members for c in m} | set(loop.support))
         return loop.pool
 
@@ -269,7 +269,7 @@ class _DROLoopMixin:
         loop.pool, loop.support = list(res.pool), list(res.info.get("lp_support", []))
         loop.pools.append(loop.pool)
         h = clause_coverage(A, clauses).any(axis=1) if clauses else np.zeros(N, bool)
-        if self.loss == "binary":
+        if self.est.loss == "binary":
             z = (h != y).astype(float)
             key = frozenset(clauses)
             if loop.cycle is None:
@@ -284,11 +284,11 @@ class _DROLoopMixin:
         loop.preds.append(h)
         loop.infos.append(info)
         # a member cut short by its share of time_limit: the ensemble is too
-        if self.time_limit is not None and re.search(r"(?<!\w)time_limit(?!\w)",
+        if self.est.time_limit is not None and re.search(r"(?<!\w)time_limit(?!\w)",
                                                      info["status"]):
             loop.timed_out = True
         tp = time.perf_counter()
-        r, loop.P = _robust(z, float(self.rho), self.divergence, loop.P0)
+        r, loop.P = _robust(z, float(self.est.rho), self.est.divergence, loop.P0)
         step["pmf_time"] = time.perf_counter() - tp
         loop.robust.append(r)
         loop.pmfs.append(loop.P.copy())
@@ -322,7 +322,7 @@ class _DROLoopMixin:
         IPs under :math:`P^n` and :math:`P^0` (margin loss), or the member alone (binary
         loss, robust loss ``r``); returns the combination IPs' seconds."""
         tc = time.perf_counter()
-        if self.loss == "margin":
+        if self.est.loss == "margin":
             for kind, p in (("worst_case", loop.P), ("empirical", loop.P0)):
                 loop.candidates.append(self._combine(
                     loop.preds, loop.members, loop.y, p, it, kind,

@@ -1,24 +1,23 @@
 """The two solves of each iteration of :class:`~optirules.learners.DRORuleEnsembleClassifier`:
 a member (column generation, then its master IP within ``member_ip_max_nodes``
 branch-and-bound nodes) and the sparse combination IPs (the DRO paper, eqs 11-14), with
-the text of the bounds that stopped them; and ``export_model``, which writes those IPs.
+the text of the bounds that stopped them.
 
-:class:`_DROStepsMixin` is a base of the estimator; it reads the estimator's parameters and
-fitted settings (``lambda0_``, ``lambda1_``, ``max_degree_``, the deadline).
+:class:`_DROSteps` is the base of one fit's state (:class:`~._dro_loop.DROFit`); it reads
+the estimator's parameters and fitted settings (``lambda0_``, ``lambda1_``,
+``max_degree_``) and keeps the fit's deadline.
 """
 
 from __future__ import annotations
 
 import logging
 import math
-import os
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..errors import InputError, NotFittedError, OptirulesError, SolverError
+from ..errors import InputError, OptirulesError, SolverError
 from ..models import (
     Clause,
     ColumnGenerationOptions,
@@ -27,15 +26,31 @@ from ..models import (
     clause_coverage,
     solve_column_generation,
 )
-from ._checks import check_fitted, is_int
 from ._dro_math import MIN_IP_SECONDS, _cost, _robust, _share, margin_loss
 from ._scores import VOTE_CUT
 
 _LOG = logging.getLogger("optirules.learners.dro_ensemble")
 
 
-class _DROStepsMixin:
-    """A member's column generation and master IP, the combination IPs, and their export."""
+class _DROSteps:
+    """A member's column generation and master IP, and the combination IPs, of one fit of
+    the estimator ``est`` (its parameters and fitted settings: ``lambda0_``, ``lambda1_``,
+    ``max_degree_``, the literal conflicts), with the fit's deadline and the members still
+    planned (for the fair share of ``time_limit``)."""
+
+    def __init__(self, est: Any, deadline: float | None, members_left: int) -> None:
+        self.est = est
+        self._deadline = deadline
+        self._members_left = members_left
+        self._history: list[dict[str, Any]] = []
+
+    def _remaining(self) -> float | None:
+        if self._deadline is None:
+            return None
+        return max(0.0, self._deadline - time.perf_counter())
+
+    def _expired(self) -> bool:
+        return self._deadline is not None and time.perf_counter() >= self._deadline
 
     def _member(self, A: np.ndarray, y: np.ndarray, P: np.ndarray, seed: int,
                 start: list[Clause], budget: float, pricer: Any, progress: Any = None,
@@ -49,24 +64,24 @@ class _DROStepsMixin:
         own_ip = self._node_bounded_ip(y, budget)
         t_cg = time.perf_counter()
         problem = RuleSetProblem(
-            A, y, P, complexity=budget, lambda0=self.lambda0_, lambda1=self.lambda1_,
-            max_degree=self.max_degree_, max_rules=self._member_setting("max_rules"),
-            max_literals=self._member_setting("max_literals"),
-            literal_costs=self._literal_costs(), required=self._required_groups() or (),
-            conflicts=self._conflicts)
+            A, y, P, complexity=budget, lambda0=self.est.lambda0_, lambda1=self.est.lambda1_,
+            max_degree=self.est.max_degree_, max_rules=self.est._member_setting("max_rules"),
+            max_literals=self.est._member_setting("max_literals"),
+            literal_costs=self.est._literal_costs(), required=self.est._required_groups() or (),
+            conflicts=self.est._conflicts)
         options = ColumnGenerationOptions(
-            pricing=self._member_setting("pricing"),
-            exact_method=self._member_setting("exact_method"),
-            beam_width=int(self._member_setting("beam_width")),
-            n_columns=int(self._member_setting("n_columns")),
-            max_iter=int(self._member_setting("max_iter")), time_limit=tl,
-            tol=float(self._member_setting("tol")),
-            pricing_time_limit=self._member_setting("pricing_time_limit"),
-            backend=self._member_setting("backend"),
+            pricing=self.est._member_setting("pricing"),
+            exact_method=self.est._member_setting("exact_method"),
+            beam_width=int(self.est._member_setting("beam_width")),
+            n_columns=int(self.est._member_setting("n_columns")),
+            max_iter=int(self.est._member_setting("max_iter")), time_limit=tl,
+            tol=float(self.est._member_setting("tol")),
+            pricing_time_limit=self.est._member_setting("pricing_time_limit"),
+            backend=self.est._member_setting("backend"),
             # own_ip: column generation stops at its incumbent (any gap is "within"), and
             # the node-bounded master IP below decides the member
-            mip_gap=1.0 if own_ip else float(self._member_setting("mip_gap")),
-            solver=self._solver(), random_seed=seed, master_ip="auto", skip_ip=True)
+            mip_gap=1.0 if own_ip else float(self.est._member_setting("mip_gap")),
+            solver=self.est._solver(), random_seed=seed, master_ip="auto", skip_ip=True)
         res = solve_column_generation(problem, options, initial_clauses=start,
                                       progress=progress, pricer=pricer)
         if own_ip:
@@ -89,9 +104,9 @@ class _DROStepsMixin:
         from ..models import options
         from ..solvers import capable
 
-        limited = (self._member_setting("max_rules"), self._member_setting("max_literals")) \
+        limited = (self.est._member_setting("max_rules"), self.est._member_setting("max_literals")) \
             != (None, None)  # the member's limit rows: the MILP of column generation
-        return (self.member_ip_max_nodes is not None and capable(self._milp_solver(), "milp", "highspy")
+        return (self.est.member_ip_max_nodes is not None and capable(self.est._milp_solver(), "milp", "highspy")
                 and budget >= 8 and int(np.count_nonzero(y)) < options.BRANCH_AND_BOUND_ROWS
                 and not limited)
 
@@ -111,7 +126,7 @@ class _DROStepsMixin:
         from ..models import HighsRuleMaster, complexity_costs, master_objective, row_prices
 
         t0 = time.perf_counter()
-        l0, l1 = self.lambda0_, self.lambda1_
+        l0, l1 = self.est.lambda0_, self.est.lambda1_
         pool = list(res.pool)
         incumbent = list(res.clauses)
         ub = master_objective(A, y, P, incumbent, l0, l1)
@@ -125,21 +140,21 @@ class _DROStepsMixin:
                                      l0, l1))
             keep = [c for c, r in zip(pool, rc) if z + max(float(r), 0.0) <= ub + 1e-12]
         chosen, status = incumbent, "incumbent (no column can improve it)"
-        gap_rel = float(self._member_setting("mip_gap"))
+        gap_rel = float(self.est._member_setting("mip_gap"))
         if keep and not ub - z <= gap_rel * ub:
             master = HighsRuleMaster(A, y.astype(int), pool, sample_weight=P,
                                      complexity=float(budget), lambda0=l0, lambda1=l1,
-                                     options={"mip_max_nodes": int(self.member_ip_max_nodes)})
+                                     options={"mip_max_nodes": int(self.est.member_ip_max_nodes)})
             try:
                 ip = master.solve_ip(keep, mip_gap=gap_rel, random_seed=seed,
                                      time_limit=time_limit)
             except OptirulesError as exc:  # no IP solution within the node or time bound
                 found = getattr(getattr(exc, "result", None), "status", None)
                 why = str(getattr(found, "value", found) or "no solution")
-                status = (f"{why} within member_ip_max_nodes={self.member_ip_max_nodes} "
+                status = (f"{why} within member_ip_max_nodes={self.est.member_ip_max_nodes} "
                           "(no IP solution: the incumbent)")
             else:
-                status = f"{ip.status} within member_ip_max_nodes={self.member_ip_max_nodes}"
+                status = f"{ip.status} within member_ip_max_nodes={self.est.member_ip_max_nodes}"
                 if master_objective(A, y, P, ip.selected, l0, l1) <= ub:
                     chosen = list(ip.selected)
                 else:
@@ -206,7 +221,7 @@ class _DROStepsMixin:
         status = "no non-empty member"
         objective = gap = math.nan
         limit = None
-        budget = float(self.complexity)
+        budget = float(self.est.complexity)
         hit = None if cache is None else cache.get(tuple(cols))
         if hit is not None:
             v, status, objective, gap, limit = hit
@@ -221,7 +236,7 @@ class _DROStepsMixin:
             first, w, _ = aggregate_rows(H, y, p)
             uniq = np.column_stack([H[first], y[first]]).astype(np.int8)
             model = SparseCombinationModel(uniq[:, :-1], uniq[:, -1].astype(int), costs,
-                                           budget, margin=self.margin,
+                                           budget, margin=self.est.margin,
                                            sample_weight=w / w.sum())
             # the node bound (deterministic); seconds only from the fit's time_limit (what
             # is left of it, floor MIN_IP_SECONDS)
@@ -229,9 +244,9 @@ class _DROStepsMixin:
             rem = self._remaining()
             if rem is not None:
                 tl, clock = max(rem, MIN_IP_SECONDS), "time_limit"
-            nodes = self.combination_max_nodes
+            nodes = self.est.combination_max_nodes
             try:
-                result = model.solve(self._milp_solver(), time_limit=tl,
+                result = model.solve(self.est._milp_solver(), time_limit=tl,
                                      max_nodes=None if nodes is None else int(nodes))
             except InputError:
                 raise
@@ -266,7 +281,7 @@ class _DROStepsMixin:
         for k in np.flatnonzero(weights):
             F += weights[k] * preds[k]
         z = margin_loss(F, y)
-        r, _ = _robust(z, float(self.rho), self.divergence, q)
+        r, _ = _robust(z, float(self.est.rho), self.est.divergence, q)
         return {"iteration": it, "pmf": kind, "weights": weights,
                 "cost": int(sum(_cost(members[k]) for k in np.flatnonzero(weights))),
                 "robust_loss": r,
@@ -280,7 +295,7 @@ class _DROStepsMixin:
         wall-clock limit), or None."""
         from ..solvers import Status
 
-        if status is Status.ITERATION_LIMIT and self.combination_max_nodes is not None:
+        if status is Status.ITERATION_LIMIT and self.est.combination_max_nodes is not None:
             return "combination_max_nodes"
         if status in (Status.TIME_LIMIT, Status.INTERRUPTED) and clock is not None:
             return clock
@@ -289,8 +304,8 @@ class _DROStepsMixin:
     def _limit_text(self, limit: str) -> str:
         """How a combination IP's status names the bound ``limit``."""
         if limit == "combination_max_nodes":
-            return f"the node limit combination_max_nodes={self.combination_max_nodes}"
-        return (f"the wall-clock limit {limit}={getattr(self, limit)} s (the result depends "
+            return f"the node limit combination_max_nodes={self.est.combination_max_nodes}"
+        return (f"the wall-clock limit {limit}={getattr(self.est, limit)} s (the result depends "
                 "on the machine's speed)")
 
     def _combination_summary(self, candidates: list[dict[str, Any]],
@@ -321,97 +336,3 @@ class _DROStepsMixin:
         own = ("no bound stopped the returned candidate's IP" if mine is None
                else f"the returned candidate's IP was stopped by {mine}{gap_text}")
         return "; combination IPs: " + "; ".join(parts) + "; " + own
-
-    # ------------------------------------------------------------------ export
-    def export_model(self, path: str | os.PathLike, *,
-                     which: str | tuple[str, int] = "combination") -> list[Path]:
-        r"""Write an optimization model of this fit as ``.lp`` or ``.mps`` (by the suffix).
-
-        Parameters
-        ----------
-        path : str or path
-            File name ending in ``.lp`` or ``.mps``.
-        which : "combination", "members" or ("member", k), default "combination"
-            ``"combination"``: the sparse combination IP (the DRO paper, eqs 11-14;
-            :class:`~optirules.models.SparseCombinationModel`) of the returned ensemble --
-            the distinct non-empty members up to its iteration, the pmf it was solved with
-            (:math:`P^n` or :math:`P^0`), the overall budget :math:`\mathfrak{C}` and the
-            margin; one row per training row (the fit solves the same IP with identical
-            rows merged, so the optimum is the candidate's ``objective``).
-            ``("member", k)``: the master IP (eqs 6-8; :class:`~optirules.models.RuleMasterModel`)
-            of ``members_[k]`` (0-based) over the clause pool its column generation ended
-            with, under the pmf :math:`P^{k}` it was fitted on (``pmf_history_[k]``) and the
-            member budget :math:`\mathfrak{C}'`; its optimum is the member's
-            ``ip_objective`` (``member_results_``).  ``"members"``: every member's master,
-            written as ``<stem>_member<k + 1><suffix>`` next to ``path`` (the member's
-            number in ``print`` and ``rules_table``).
-
-        Returns
-        -------
-        list of Path
-            The files written.
-
-        Raises
-        ------
-        InputError
-            A bad suffix or ``which``; ``"combination"`` for the binary loss (no combination
-            IP) or when every member is empty; a fit of more than two classes (export each
-            of ``estimators_``).
-        NotFittedError
-            Not fitted, or restored from JSON (the training rows are not kept).
-        """
-        from ..models import RuleMasterModel, SparseCombinationModel
-
-        self._refuse_one_vs_rest("export_model")
-        check_fitted(self, "weights_")
-        if not hasattr(self, "_train"):
-            raise NotFittedError("export_model needs the training rows of this fit; a model "
-                                 "restored from JSON cannot rebuild its IPs. Refit it.")
-        path = Path(path)
-        if path.suffix.lower() not in (".lp", ".mps"):
-            raise InputError(f"cannot write {str(path)!r}: use a .lp or .mps suffix.")
-        A, y, pools = self._train
-        n_members = len(self.member_clauses_)
-        if which == "members":
-            out = []
-            for k in range(n_members):
-                # member k + 1, as print, explain, rules_table and the plots number it
-                p = path.with_name(f"{path.stem}_member{k + 1}{path.suffix}")
-                out += self.export_model(p, which=("member", k))
-            return out
-        if isinstance(which, tuple) and len(which) == 2 and which[0] == "member":
-            k = which[1]
-            if not is_int(k, 0) or int(k) >= n_members:
-                raise InputError(f"which=('member', k) needs 0 <= k < {n_members}, got {k!r}.")
-            k = int(k)
-            model = RuleMasterModel(A, y.astype(int), pools[k],
-                                    sample_weight=self.pmf_history_[k],
-                                    complexity=float(self.member_complexity_),
-                                    lambda0=self.lambda0_, lambda1=self.lambda1_)
-            model.write(path)
-            return [path]
-        if which != "combination":
-            raise InputError(f"which must be 'combination', 'members' or ('member', k), got "
-                             f"{which!r}.")
-        if self.loss == "binary":
-            raise InputError("the binary loss returns a single member, not a combination: "
-                             "export which=('member', k) instead.")
-        c = self.candidates_[self.selected_]
-        n = int(c["iteration"])
-        first: dict[frozenset, int] = {}
-        for k, m in enumerate(self.member_clauses_[:n]):
-            if m and frozenset(m) not in first:
-                first[frozenset(m)] = k
-        cols = sorted(first.values())
-        if not cols:
-            raise InputError("every member of this ensemble is empty: there is no "
-                             "combination IP to export.")
-        H = np.column_stack([clause_coverage(A, self.member_clauses_[k]).any(axis=1)
-                             for k in cols]).astype(np.int8)
-        p = (self.pmf_history_[n] if c["pmf"] == "worst_case"
-             else getattr(self, "_train_pmf", np.full(len(y), 1.0 / len(y))))
-        SparseCombinationModel(H, y.astype(int), self.member_costs_[cols],
-                               float(self.complexity), margin=self.margin,
-                               sample_weight=p).write(path)
-        return [path]
-

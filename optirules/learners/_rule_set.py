@@ -47,6 +47,7 @@ from ._checks import (
 )
 from ._json import json_scalar
 from ._multiclass import OneVsRestMixin, one_vs_rest
+from ._rule_model import RuleModelMixin
 from ._rule_set_export import export_master
 from ._rule_set_fairness import _RuleSetFairnessMixin
 from ._rule_set_fit import finish_fit, penalty_path, prepare_fit
@@ -61,9 +62,7 @@ from ._rule_set_json import _RuleSetJSONMixin
 from ._rule_set_scores import _RuleSetScoresMixin
 from ._rule_set_text import rule_set_text
 from ._rules import FORMS, Rule, RuleSet, negate_rule
-from ._rules_table import RulesTableMixin, rule_set_table
-from ._sql import SQLMixin
-from ._text import TextMixin
+from ._rules_table import rule_set_table
 
 __all__ = ["BooleanRuleSetClassifier"]
 
@@ -71,10 +70,9 @@ __all__ = ["BooleanRuleSetClassifier"]
 
 # ============================================================================ estimator
 @one_vs_rest
-class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMixin,
-                               _RuleInputMixin, _RuleSetJSONMixin, _RuleSetFairnessMixin,
-                               TextMixin,
-                               ClassifierMixin, SQLMixin, BaseEstimator):
+class BooleanRuleSetClassifier(_RuleSetScoresMixin, OneVsRestMixin, _RuleInputMixin,
+                               _RuleSetJSONMixin, _RuleSetFairnessMixin, RuleModelMixin,
+                               ClassifierMixin, BaseEstimator):
     r"""A DNF rule set learned by column generation (weighted BRCG, the DRO paper §3, eqs 6-8).
 
     Fits the master of the module docstring by column generation over clauses of at most
@@ -727,7 +725,8 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, RulesTableMixin, OneVsRestMi
 
 
     # ------------------------------------------------------------------ text, export
-    # (str, to_text and explain: TextMixin; to_json and from_json: _RuleSetJSONMixin)
+    # (str, to_text, explain, to_json, from_json and to_sql: RuleModelMixin, from these hooks
+    # and those of _RuleSetJSONMixin)
     _fitted_attribute = "rules_"
 
     def _text(self) -> str:

@@ -55,12 +55,10 @@ from ._checks import (
 )
 from ._cv import RefitDelegation, cv_scorer, cv_splits
 from ._multiclass import multiclass_labels
-from ._persistence import JSONPersistenceMixin
+from ._rule_model import RuleModelMixin
 from ._rule_set import BooleanRuleSetClassifier, auto_penalty
 from ._rule_set_cv_fits import _fit_and_score, _path_and_scores
-from ._rules_table import RulesTableMixin, cv_table
-from ._sql import SQLMixin
-from ._text import TextMixin
+from ._rules_table import cv_table
 
 __all__ = ["BooleanRuleSetCV", "AUTO_PENALTY_FACTORS"]
 
@@ -120,8 +118,7 @@ def _penalty_pairs(penalties: Any, n: float) -> list[tuple[float, float]]:
     return pairs
 
 
-class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, TextMixin,
-                       ClassifierMixin, SQLMixin, BaseEstimator):
+class BooleanRuleSetCV(RefitDelegation, RuleModelMixin, ClassifierMixin, BaseEstimator):
     """A :class:`BooleanRuleSetClassifier` whose penalty is chosen by cross-validation.
 
     For each penalty of the grid, the rule set is fitted on the training part of every
@@ -613,10 +610,10 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, T
         return self.best_estimator_.decision_function(X)
 
     # ------------------------------------------------------------------ JSON
-    # to_json and from_json of JSONPersistenceMixin, in the class's own namespace so that
+    # to_json and from_json of RuleModelMixin, in the class's own namespace so that
     # the API page (which leaves out inherited members) shows them
-    to_json = JSONPersistenceMixin.to_json
-    from_json = JSONPersistenceMixin.__dict__["from_json"]
+    to_json = RuleModelMixin.to_json
+    from_json = RuleModelMixin.__dict__["from_json"]
     _json_format = _JSON_FORMAT
     _json_multiclass = True  # a search over a K-class rule set saves K classes
 
@@ -759,8 +756,8 @@ class BooleanRuleSetCV(RulesTableMixin, RefitDelegation, JSONPersistenceMixin, T
 
 
     # ------------------------------------------------------------------ text
-    # (str and to_text: TextMixin, to_text shown on the API page; explain: RefitDelegation's)
-    to_text = TextMixin.to_text
+    # (str and to_text: RuleModelMixin, to_text shown on the API page; explain: RefitDelegation's)
+    to_text = RuleModelMixin.to_text
     _fitted_attribute = "best_estimator_"
 
     def _text(self) -> str:

@@ -3,7 +3,7 @@ fields :meth:`~optirules.learners.BooleanRuleSetClassifier.to_json` writes after
 header and their checked reading in
 :meth:`~optirules.learners.BooleanRuleSetClassifier.from_json` (no pickle; every field is
 checked and a damaged one named), the hooks of
-:class:`~optirules.learners._persistence.JSONPersistenceMixin`.
+:class:`~optirules.learners._rule_model.RuleModelMixin`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from ._json import (
     check_rule_labels,
     json_scalar,
 )
-from ._persistence import JSONPersistenceMixin
 from ._rule_set_input import _label_index
 from ._rules import read_rule_set
 
@@ -26,7 +25,7 @@ __all__ = ["_RuleSetJSONMixin"]
 _NAME = "BooleanRuleSetClassifier"
 
 
-class _RuleSetJSONMixin(JSONPersistenceMixin):
+class _RuleSetJSONMixin:
     """The rule set's JSON (format ``"optirules.BooleanRuleSetClassifier"``, version 1):
     after the header, ``rules`` (the typed rules, with ``form`` and the class they
     predict), ``clauses`` (the generated clauses as literal indices), ``fit`` (the master's

@@ -534,20 +534,3 @@ def rules_mimebundle(model: Any, bundle: dict[str, Any]) -> dict[str, Any]:
         bundle = dict(bundle)
         bundle["text/html"] = model._repr_html_()
     return bundle
-
-
-class RulesTableMixin:
-    """``_repr_html_`` and ``_repr_mimebundle_`` of a learner whose ``rules_table`` is built
-    by ``_table_builder`` (one of this module's ``*_table`` functions, as a staticmethod):
-    the fitted rules as an HTML table in Jupyter, scikit-learn's estimator diagram before
-    ``fit``.  List it before scikit-learn's bases, so that its ``_repr_mimebundle_`` wraps
-    theirs."""
-
-    _table_builder: Callable[..., pd.DataFrame]
-
-    def _repr_html_(self) -> str:
-        return rules_html(self, lambda: self._table_builder(self, require=False))
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        return rules_mimebundle(self, super()._repr_mimebundle_(**kwargs))
-

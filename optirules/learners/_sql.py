@@ -1,8 +1,8 @@
 """Fitted rules as SQL: ``to_sql(table, dialect)`` of the rule set, the DRO ensemble, the
 decision list and boosting, so that predictions run where the data lives.
 
-:class:`SQLMixin` gives the learners (and their cross-validated forms, through
-``best_estimator_``) one method, :meth:`SQLMixin.to_sql`, which returns the text of one
+:func:`model_sql` gives the learners (and their cross-validated forms, through
+``best_estimator_``) one method, ``to_sql`` (:class:`~optirules.learners._rule_model.RuleModelMixin`), which returns the text of one
 ``SELECT`` over a table whose columns are the model's input columns (the names of
 ``feature_names_in_``, or ``x0, x1, ...`` for a model fitted on an array).  The query gives
 one output column (``column="prediction"``), after any pass-through columns (``keep``), and
@@ -52,9 +52,9 @@ from ..errors import InputError, NotFittedError
 from ._cv import RefitDelegation
 from ._scores import VOTE_CUT
 
-__all__ = ["SQLMixin", "DIALECTS"]
+__all__ = ["DIALECTS", "model_sql"]
 
-#: the SQL dialects :meth:`SQLMixin.to_sql` writes
+#: the SQL dialects ``to_sql`` writes
 DIALECTS = ("sqlite", "duckdb")
 
 _INPUT = "_optirules_input"
@@ -416,170 +416,97 @@ def _table_sql(table: Any) -> str:
                      f"as a tuple such as ('main', 'people')), got {table!r}.")
 
 
-# ============================================================================= the method
-class SQLMixin:
-    """Gives a fitted rule learner :meth:`to_sql` (see :mod:`optirules.learners._sql`)."""
+# ============================================================================= the query
+def model_sql(model: Any, table: str | Sequence[str], dialect: str = "sqlite", *,
+              column: str = "prediction", keep: Sequence[str] = ()) -> str:
+    """The body of :meth:`~optirules.learners._rule_model.RuleModelMixin.to_sql`: the SQL
+    text of the fitted ``model`` (its docstring says what the query computes)."""
+    if dialect not in DIALECTS:
+        raise InputError(f"dialect must be one of {list(DIALECTS)}, got {dialect!r}.")
+    if not isinstance(column, str) or not column:
+        raise InputError(f"column must be a non-empty string, got {column!r}.")
+    quote_identifier(column)
+    keep = _check_keep(keep, column)
+    source = _table_sql(table)
+    est: Any = model
+    if "best_estimator_" in model.__dict__:
+        est = model.best_estimator_
+    elif isinstance(model, RefitDelegation):
+        raise _NotFitted(f"This {type(model).__name__} instance is not fitted yet; call "
+                         "fit before to_sql.")
+    if not _is_fitted(est):
+        raise _NotFitted(f"This {type(est).__name__} instance is not fitted yet; call fit "
+                         "before to_sql.")
+    ovr = "estimators_" in est.__dict__ and len(est.classes_) > 2
+    parts = list(est.estimators_) if ovr else [est]
+    kind = _kind(parts[0])
+    used: set[str] = set()
+    if kind == "decision_list":
+        if est.fallback != "default":
+            raise InputError(
+                f"to_sql writes a decision list whose uncovered rows get the default rule; "
+                f"this one has fallback={est.fallback!r} (Minimum OSR grows a tree on the "
+                "training rows for each uncovered point, which SQL cannot hold). Call "
+                "set_params(fallback=\"default\") first: predictions then differ only on "
+                "the rows no rule covers.")
+        used = {est.features_[t.feature].name for r in est.rules_ for t in r.conditions}
+    elif kind == "dro":
+        for e in parts:
+            used |= _check_literals(e, list(e.members_))
+    elif kind == "boosting":  # the booster's hooks (optirules.learners._boosting_sql)
+        for e in parts:
+            used |= set(e._sql_columns())
+    else:
+        for e in parts:
+            used |= _check_literals(e, [e.rules_])
+    labels = [_value(c, dialect, "the class label") for c in est.classes_]
 
-    def to_sql(self, table: str | Sequence[str], dialect: str = "sqlite", *,
-               column: str = "prediction", keep: Sequence[str] = ()) -> str:
-        """The fitted model as one SQL ``SELECT`` over ``table``, predicting every row.
+    ind = "       "
+    if kind == "boosting":
+        body = None
+    elif kind == "decision_list":
+        body = _decision_list_sql(est, dialect, ind)
+    elif not ovr and kind == "rule_set":
+        # predict: the rule set's positive class where it holds (a DNF: some rule
+        # holds; a CNF: every clause holds), its negative class elsewhere
+        rs = est.rules_
+        cond = _rule_set_condition(rs, dialect, ind + "   ")
+        pos = _value(rs.positive_class, dialect, "the class label")
+        neg = _value(rs.negative_class, dialect, "the class label")
+        body = f"CASE\n{ind}  WHEN {cond}\n{ind}  THEN {pos}\n{ind}  ELSE {neg}\n{ind}END"
+    elif not ovr:  # a DRO ensemble: classes_[1] iff F >= 1/2
+        vote = _vote_sql(est, dialect, ind + "  ")
+        body = (f"CASE\n{ind}  WHEN {vote}\n{ind}    >= {_real(VOTE_CUT, dialect)}\n"
+                f"{ind}  THEN {labels[1]}\n{ind}  ELSE {labels[0]}\n{ind}END")
+    else:
+        body = None
 
-        The query reads the model's input columns by name (``feature_names_in_``, or
-        ``x0, x1, ...`` for a model fitted on an array) and returns the kept columns
-        ``keep`` (to join the predictions back) and one column ``column`` holding
-        ``predict``'s class, a SQL literal of the label's type (text, integer or real).
-        Its predictions equal ``predict`` on the same rows, row for row, under the
-        binarizer's semantics: a missing value (``NULL``; NaN, which the DuckDB query turns
-        into ``NULL`` first) satisfies only ``is missing``; a category not seen in training
-        satisfies no ``==`` and every ``!=``; thresholds compare as float64 numbers; a
-        category that is a number or a boolean compares as a number, a string as a string.
-
-        * BooleanRuleSetClassifier: the rule set's positive class (``classes_[1]`` by
-          default, ``target_class_``) where it holds (a DNF: some rule; a CNF: every
-          clause), the other class elsewhere; with more than two classes, the class whose
-          rule set scores highest (each class's ``decision_function`` as an exact rank,
-          ties to the first class, as ``predict``).
-        * DRORuleEnsembleClassifier: the vote ``F(x) = sum_k v_k h_k(x)`` summed in the
-          members' order, ``classes_[1]`` where ``F >= 1/2`` (``predict``'s cut); with more
-          than two classes, the class of the largest vote.
-        * BoostingClassifier: the vote ``F(x) = sum_t alpha_t h_t(x)`` summed round by
-          round (stumps, literals, parities and CART trees; a CART tree compares the
-          column rounded to float32, as scikit-learn's trees do), ``classes_[1]`` where
-          ``F > 0``; with more than two classes, the class of the largest vote.  A row
-          with NULL in a column the booster reads as it is (``binarizer_`` None) gets
-          NULL: ``predict`` refuses a missing value there.
-        * DecisionListClassifier: the class of the first rule that holds, else the default
-          rule's; only with ``fallback="default"`` (Minimum OSR grows a tree on the
-          training rows for each uncovered point and has no SQL form).
-        * BooleanRuleSetCV, DecisionListCV: the SQL of ``best_estimator_``.
-
-        A model restored by ``from_json`` gives the same SQL as the fitted one.
-
-        Parameters
-        ----------
-        table : str or tuple of str
-            The table (or view) to read; a tuple names a qualified table, one part each
-            (``("main", "people")``).  Every name is quoted.
-        dialect : {"sqlite", "duckdb"}, default "sqlite"
-            The engine the text is written for.
-        column : str, default "prediction"
-            Name of the output column of predictions.
-        keep : sequence of str, default ()
-            Columns of ``table`` passed through before ``column`` (keys to join on).
-
-        Returns
-        -------
-        str
-            The SQL text (one statement, no trailing semicolon).
-
-        Raises
-        ------
-        InputError
-            Before any work: an unfitted model (also a ``NotFittedError``), an unknown
-            dialect, a bad name, a decision list with ``fallback="min_osr"``, rules
-            that read no input column (a binarizer other than FeatureBinarizer), or a
-            booster whose weak learner is not one of the four built in.
-
-        Examples
-        --------
-        >>> import sqlite3
-        >>> from optirules.data import load_dataset
-        >>> from optirules.learners import BooleanRuleSetClassifier
-        >>> X, y = load_dataset("tic_tac_toe")
-        >>> clf = BooleanRuleSetClassifier(max_degree=1).fit(X, y)
-        >>> con = sqlite3.connect(":memory:")
-        >>> _ = X.to_sql("board", con, index_label="id")
-        >>> query = clf.to_sql("board", keep=("id",))
-        >>> rows = con.execute(query).fetchall()
-        >>> [p for _, p in rows] == clf.predict(X).tolist()
-        True
-        """
-        if dialect not in DIALECTS:
-            raise InputError(f"dialect must be one of {list(DIALECTS)}, got {dialect!r}.")
-        if not isinstance(column, str) or not column:
-            raise InputError(f"column must be a non-empty string, got {column!r}.")
-        quote_identifier(column)
-        keep = _check_keep(keep, column)
-        source = _table_sql(table)
-        est: Any = self
-        if "best_estimator_" in self.__dict__:
-            est = self.best_estimator_
-        elif isinstance(self, RefitDelegation):
-            raise _NotFitted(f"This {type(self).__name__} instance is not fitted yet; call "
-                             "fit before to_sql.")
-        if not _is_fitted(est):
-            raise _NotFitted(f"This {type(est).__name__} instance is not fitted yet; call fit "
-                             "before to_sql.")
-        ovr = "estimators_" in est.__dict__ and len(est.classes_) > 2
-        parts = list(est.estimators_) if ovr else [est]
-        kind = _kind(parts[0])
-        used: set[str] = set()
-        if kind == "decision_list":
-            if est.fallback != "default":
-                raise InputError(
-                    f"to_sql writes a decision list whose uncovered rows get the default rule; "
-                    f"this one has fallback={est.fallback!r} (Minimum OSR grows a tree on the "
-                    "training rows for each uncovered point, which SQL cannot hold). Call "
-                    "set_params(fallback=\"default\") first: predictions then differ only on "
-                    "the rows no rule covers.")
-            used = {est.features_[t.feature].name for r in est.rules_ for t in r.conditions}
-        elif kind == "dro":
-            for e in parts:
-                used |= _check_literals(e, list(e.members_))
-        elif kind == "boosting":  # the booster's hooks (optirules.learners._boosting_sql)
-            for e in parts:
-                used |= set(e._sql_columns())
-        else:
-            for e in parts:
-                used |= _check_literals(e, [e.rules_])
-        labels = [_value(c, dialect, "the class label") for c in est.classes_]
-
-        ind = "       "
-        if kind == "boosting":
-            body = None
-        elif kind == "decision_list":
-            body = _decision_list_sql(est, dialect, ind)
-        elif not ovr and kind == "rule_set":
-            # predict: the rule set's positive class where it holds (a DNF: some rule
-            # holds; a CNF: every clause holds), its negative class elsewhere
-            rs = est.rules_
-            cond = _rule_set_condition(rs, dialect, ind + "   ")
-            pos = _value(rs.positive_class, dialect, "the class label")
-            neg = _value(rs.negative_class, dialect, "the class label")
-            body = f"CASE\n{ind}  WHEN {cond}\n{ind}  THEN {pos}\n{ind}  ELSE {neg}\n{ind}END"
-        elif not ovr:  # a DRO ensemble: classes_[1] iff F >= 1/2
-            vote = _vote_sql(est, dialect, ind + "  ")
-            body = (f"CASE\n{ind}  WHEN {vote}\n{ind}    >= {_real(VOTE_CUT, dialect)}\n"
-                    f"{ind}  THEN {labels[1]}\n{ind}  ELSE {labels[0]}\n{ind}END")
-        else:
-            body = None
-
-        # the rows: DuckDB keeps NaN as a value (greater than every number): make it NULL
-        cols = sorted(used)
-        if dialect == "duckdb" and cols:
-            inner = [quote_identifier(k) for k in keep if k not in used]
-            for c in cols:
-                q = quote_identifier(c)
-                inner.append(f"CASE WHEN typeof({q}) IN ('FLOAT', 'DOUBLE') AND "
-                             f"isnan(TRY_CAST({q} AS DOUBLE)) THEN NULL ELSE {q} END AS {q}")
-            rows = ("(\n  SELECT " + ",\n         ".join(inner) + f"\n  FROM {source}\n) AS "
-                    f"{quote_identifier(_INPUT)}")
-        else:
-            rows = source
-        kept = [quote_identifier(k) for k in keep]
-        if kind == "boosting":
-            return est._sql_query(parts, rows, kept, labels, quote_identifier(column), dialect)
-        if body is not None:
-            select = ",\n       ".join(kept + [f"{body} AS {quote_identifier(column)}"])
-            return f"SELECT {select}\nFROM {rows}"
-        # one-vs-rest: each class's score in an inner query, the largest class outside
-        if kind == "dro":
-            scores = [_vote_sql(e, dialect, "    ") for e in est.estimators_]
-        else:
-            scores = _rule_set_ovr_scores(est, dialect, "    ")
-        names = [quote_identifier(_SCORE.format(k)) for k in range(len(scores))]
-        inner = kept + [f"{s} AS {n}" for s, n in zip(scores, names)]
-        pick = _argmax_sql(names, labels, ind)
-        outer = ",\n       ".join(kept + [f"{pick} AS {quote_identifier(column)}"])
-        return (f"SELECT {outer}\nFROM (\n  SELECT " + ",\n    ".join(inner)
-                + f"\n  FROM {rows}\n) AS {quote_identifier(_SCORES)}")
+    # the rows: DuckDB keeps NaN as a value (greater than every number): make it NULL
+    cols = sorted(used)
+    if dialect == "duckdb" and cols:
+        inner = [quote_identifier(k) for k in keep if k not in used]
+        for c in cols:
+            q = quote_identifier(c)
+            inner.append(f"CASE WHEN typeof({q}) IN ('FLOAT', 'DOUBLE') AND "
+                         f"isnan(TRY_CAST({q} AS DOUBLE)) THEN NULL ELSE {q} END AS {q}")
+        rows = ("(\n  SELECT " + ",\n         ".join(inner) + f"\n  FROM {source}\n) AS "
+                f"{quote_identifier(_INPUT)}")
+    else:
+        rows = source
+    kept = [quote_identifier(k) for k in keep]
+    if kind == "boosting":
+        return est._sql_query(parts, rows, kept, labels, quote_identifier(column), dialect)
+    if body is not None:
+        select = ",\n       ".join(kept + [f"{body} AS {quote_identifier(column)}"])
+        return f"SELECT {select}\nFROM {rows}"
+    # one-vs-rest: each class's score in an inner query, the largest class outside
+    if kind == "dro":
+        scores = [_vote_sql(e, dialect, "    ") for e in est.estimators_]
+    else:
+        scores = _rule_set_ovr_scores(est, dialect, "    ")
+    names = [quote_identifier(_SCORE.format(k)) for k in range(len(scores))]
+    inner = kept + [f"{s} AS {n}" for s, n in zip(scores, names)]
+    pick = _argmax_sql(names, labels, ind)
+    outer = ",\n       ".join(kept + [f"{pick} AS {quote_identifier(column)}"])
+    return (f"SELECT {outer}\nFROM (\n  SELECT " + ",\n    ".join(inner)
+            + f"\n  FROM {rows}\n) AS {quote_identifier(_SCORES)}")
