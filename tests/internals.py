@@ -9,6 +9,7 @@ import optirules.learners._decision_list_grid as learners_decision_list_grid_mod
 import optirules.learners._decision_list_search as learners_decision_list_search_module
 import optirules.learners._decision_list_shared as learners_decision_list_shared_module
 import optirules.models._pool_ip as models_pool_ip_module
+import optirules.models._row_blocks as row_blocks_module
 import optirules.models.masters._highs as models_masters_highs_module
 import optirules.models.masters._highs_lp as models_masters_highs_lp_module
 from optirules.data._binarizer import FeatureBinarizer, Literal, _short_between, format_value
@@ -109,13 +110,14 @@ from optirules.learners._pruning import (
 )
 from optirules.learners._rule_set_input import default_target
 from optirules.learners._rules import Clause, Rule, RuleSet
-from optirules.learners._scores import PRIOR_STRENGTH, smoothed_distribution
+from optirules.learners._scores import PRIOR_STRENGTH, smoothed_distribution, unique_codes
 from optirules.learners._sql import _real, quote_identifier, quote_string
 from optirules.models import ensemble_margins as margins_ensemble_margins
 from optirules.models._clauses import (
     clause_coverage,
     negative_loss,
     normalize_clause,
+    priced_coverage,
     reduced_costs,
     ruleset_covers,
     weighted_hamming_loss,
@@ -134,9 +136,11 @@ from optirules.models._pool_ip import (
     _restricted_ip,
     master_objective,
 )
+from optirules.models._pricing import extension_sums, level_one_sums
 from optirules.models._qmm import HIGHS_MAX_MEMBERS, SCIP_MAX_MEMBERS
 from optirules.models._qmm_direct import DIRECT_SOLVERS
 from optirules.models._qmm_linalg import complemented_rows, covariance_rank
+from optirules.models._row_blocks import row_block_sum, row_slices
 from optirules.solvers._files import _objective_offset
 from optirules.solvers._result import make_result
 from optirules.solvers._solve import raised_by_a_solver

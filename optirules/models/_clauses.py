@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
+from ._row_blocks import row_block_sum
 from .options import MAX_ENUMERATED_CLAUSES
 
 __all__ = [
@@ -305,7 +306,14 @@ def ruleset_covers(A: np.ndarray, clauses: Sequence[Clause]) -> np.ndarray:
 
 def negative_loss(coverage: np.ndarray, y: np.ndarray, P: np.ndarray) -> np.ndarray:
     """Objective coefficient of each clause in the master: ``sum_{i in Z, k covers i} P_i``."""
-    return np.where(y, 0.0, P) @ coverage
+    return priced_coverage(np.where(y, 0.0, P), coverage)
+
+
+def priced_coverage(v: np.ndarray, coverage: np.ndarray) -> np.ndarray:
+    r""":math:`v^\top C`: each clause's sum of the prices ``v`` of the rows it covers
+    (``coverage`` the boolean ``N x K`` matrix of :func:`clause_coverage`), by blocks of rows
+    so that no float64 copy of the whole coverage is made (``_row_blocks``)."""
+    return row_block_sum(lambda s: v[s] @ coverage[s], coverage.shape[0], coverage.shape[1])
 
 
 def weighted_hamming_loss(A: np.ndarray, y: np.ndarray, clauses: Sequence[Clause],
@@ -437,7 +445,7 @@ def reduced_costs(A: Any, y: Any, clauses: Iterable[Iterable[Any]], mu: Any, *,
     ks = normalize_clauses(clauses, A.shape[1])
     cov = clause_coverage(A, ks)
     out = complexity_costs(clause_degrees(ks, literal_costs), lam, lambda0, lambda1) \
-        + row_prices(yb, P, mu, sigma) @ cov
+        + priced_coverage(row_prices(yb, P, mu, sigma), cov)
     if required:
         out = out - required_bonus(ks, required, required_duals)
     return out

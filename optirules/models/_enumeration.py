@@ -1,7 +1,7 @@
 r"""Exact pricing of rule-set clauses (at most 3 literals) by bound-pruned enumeration.
 
 :class:`EnumerationPricer` is prepared once per column-generation run (the literal matrix
-split into row blocks, cached as float64 where it fits in memory, the blocks of pairs) and
+split into row blocks, views of the boolean matrix, the blocks of pairs) and
 prices every iteration's row prices with it; :func:`enumerate_pricing` is the one-call form.
 The pairs of literals are scored by blocks of rows of their sums, so the memory of a call
 is bounded (``max_pair_bytes``) and does not grow with the square of the literals.
@@ -84,8 +84,9 @@ class EnumerationPricer:
     with :math:`v_i = 0` are skipped.
 
     Everything that does not change between the calls of one column-generation run is
-    prepared here once: the row blocks (``block_rows`` rows each; a float64 copy of the
-    matrix when it takes at most 512 MB, else the boolean matrix as given), the blocks of
+    prepared here once: the row blocks (``block_rows`` rows each, views of the boolean
+    matrix: each kernel gathers the rows and columns it multiplies and converts only those
+    to float64, so no float64 copy of the matrix is made), the blocks of
     pairs and, for ``backend="dask"``, the blocks scattered to the workers as packed bits
     (one bit per entry).  ``stats`` counts the work (``triples_scored``: triples whose
     reduced cost was computed; ``triples_pruned``: those the bound excluded;
@@ -106,9 +107,11 @@ class EnumerationPricer:
     blas_threads : int or None, default 1
         Threads of numpy's BLAS during a pricing call (``blas_threads``); ``None``
         leaves the BLAS as it is.
-    float_cache_bytes : int, default 2**29 (bytes)
-        Largest float64 copy of the matrix kept for the row blocks; above it the boolean
-        matrix is used as given.
+    float_cache_bytes : int, default 0 (bytes)
+        Largest float64 copy of the matrix kept for the row blocks; above it (by default
+        always) the boolean matrix is used as given: the kernels gather from it and convert
+        what they gathered, which is faster than gathering from float64 and gives the same
+        numbers.
     paired : bool, default True
         Where a literal's complement is also a column (a binarizer's ``x <= t`` and
         ``x > t``, or ``[X, 1 - X]``; ``complement_pairs``), compute the degree-1 and

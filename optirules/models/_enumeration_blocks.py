@@ -1,5 +1,5 @@
 """The row-block kernels of exact enumeration pricing and where they run: the blocks of the
-literal matrix (cached as float64 where it fits), the local and ``dask.distributed``
+literal matrix (views of the boolean matrix), the local and ``dask.distributed``
 backends that map a kernel over them, the complement pairs of a binarizer's literals, and
 the bounded selections (the ``k`` least reduced costs) the passes keep.
 
@@ -23,8 +23,10 @@ RC_TOL = 1e-9
 BACKENDS = ("local", "dask")
 #: bytes of one float64 row block (its rows are ``_BLOCK_BYTES / (8 L)``)
 _BLOCK_BYTES = 1 << 26
-#: the float64 copy of the literal matrix is cached up to this size
-_FLOAT_CACHE_BYTES = 1 << 29
+#: the float64 copy of the literal matrix is cached up to this size: none by default, the
+#: kernels gather from the boolean blocks (a gathered part converted to float64 has the
+#: values and layout of the same gather from float64, so the sums are the same)
+_FLOAT_CACHE_BYTES = 0
 #: incremental pricing sums are computed afresh after this many calls in a row: each call
 #: adds the rounding of one update (about 1e-16 of the sum of |prices|, which is at most 1
 #: for a pmf), far below the reduced-cost tolerance RC_TOL even after all of them
@@ -79,24 +81,69 @@ def _block_matrix(block: Any) -> np.ndarray:
 
 
 class _Prepared:
-    """A block's working arrays for one pricing call (rows with ``v != 0``, float64)."""
+    """A block's working arrays for one pricing call: its rows with ``v != 0``.
 
-    def __init__(self, Af: np.ndarray, v: np.ndarray) -> None:
-        self.Af, self.v = Af, v
+    A block cached as float64 keeps those rows as float64 (``rows`` None).  A boolean block
+    (the literal matrix above the float cache) is kept as it is, a view, with the mask of
+    those rows (``rows``, None when every row has a price): each kernel converts to float64
+    only the rows and columns it multiplies (:func:`_float`), so no float64 copy of the
+    matrix is held during the call."""
+
+    def __init__(self, A: np.ndarray, v: np.ndarray, rows: np.ndarray | None = None) -> None:
+        self.A, self.v, self.rows = A, v, rows
         #: the base columns and the rows with negative prices, made at their first use
         self.base: np.ndarray | None = None
         self.negative: Any = None
 
 
+def _float(a: np.ndarray) -> np.ndarray:
+    """``a`` as float64 (itself when it is float64): a gathered part of a block, converted
+    after the gather so that only that part is copied, with the same values and layout (a
+    fresh C-contiguous array) as the same gather from a float64 block."""
+    return np.asarray(a, dtype=np.float64)
+
+
+def _gather(M: np.ndarray, rows: np.ndarray | None, cols: np.ndarray) -> np.ndarray:
+    """``M[np.ix_(rows, cols)]`` (every row when ``rows`` is None) as a C-contiguous float64
+    array: the rows first (whole rows of a boolean block are a few bytes each), then the
+    columns, then the conversion; the same values and layout as the one fancy index."""
+    sub = np.take(M if rows is None else M[rows], cols, axis=1)
+    return np.ascontiguousarray(sub, dtype=np.float64)
+
+
+def _prepare(block: Any, vb: np.ndarray) -> _Prepared:
+    """One call's working arrays of a stored block (float64 rows, or a boolean view and
+    the mask of the rows with a price)."""
+    if isinstance(block, np.ndarray) and block.dtype == bool:
+        nz = vb != 0.0
+        return _Prepared(block, vb, None if nz.all() else nz)
+    return _Prepared(*_working(block, vb))
+
+
 def _working(block: Any, vb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The block's rows with ``v != 0``, as float64, and their prices."""
     if isinstance(block, _Prepared):
-        return block.Af, block.v
+        if block.A.dtype == bool:
+            Ab = block.A if block.rows is None else block.A[block.rows]
+            vb = block.v if block.rows is None else block.v[block.rows]
+            return _float(Ab), vb
+        return block.A, block.v
     Ab = _block_matrix(block)
     nz = vb != 0.0
     if not nz.all():
         Ab, vb = Ab[nz], vb[nz]
     return np.ascontiguousarray(Ab, dtype=np.float64), vb
+
+
+def _covering(block: Any, vb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """``(M, v, rows)``: the block's matrix for gathering, the prices of its rows and the
+    mask of its rows with ``v != 0`` to restrict a gather to (None: every row of ``M``).
+    A boolean prepared block gives its view and mask; any other block its float64 rows
+    with ``v != 0`` (:func:`_working`)."""
+    if isinstance(block, _Prepared) and block.A.dtype == bool:
+        return block.A, block.v, block.rows
+    Af, v = _working(block, vb)
+    return Af, v, None
 
 
 def block_moments_delta(block: Any, V: np.ndarray, max_degree: int,
@@ -138,7 +185,7 @@ def block_cross(block: Any, vb: np.ndarray, base: np.ndarray | None, rows: Any, 
     :math:`A_R^\top \mathrm{diag}(\min(v, 0)) A_C` (``"neg"`` or ``"both"``), the other
     None: the rows ``R`` of the matrices of :func:`block_moments_delta` restricted to the
     columns ``C``, so that pricing holds a block of them at a time."""
-    Af, v = _working(block, vb)
+    Af, v = _working(block, vb)  # a boolean block's rows as float64 for this kernel only
     Ab = _base_columns(block, Af, base)
     left, right = Ab[:, rows], Ab[:, cols]
     G = Gn = None
@@ -158,22 +205,28 @@ def _base_columns(block: Any, Af: np.ndarray, base: np.ndarray | None) -> np.nda
     """The block's base columns (kept for the pricing call when the block is prepared)."""
     if base is None:
         return Af
-    if isinstance(block, _Prepared):
+    if _keeps(block):
         if block.base is None:
             block.base = np.ascontiguousarray(Af[:, base])
         return block.base
     return np.ascontiguousarray(Af[:, base])
 
 
+def _keeps(block: Any) -> bool:
+    """Whether a kernel keeps its float64 arrays in the block for the rest of the call
+    (a float64 prepared block; a boolean one makes them afresh each time)."""
+    return isinstance(block, _Prepared) and block.A.dtype != bool
+
+
 def _negative_rows(block: Any, Ab: np.ndarray, v: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray] | None:
     """The rows of ``Ab`` with a negative price and those prices (None when there are none);
     kept for the pricing call when the block is prepared."""
-    if isinstance(block, _Prepared) and block.negative is not None:
+    if _keeps(block) and block.negative is not None:
         return block.negative or None
     neg = v < 0.0
     out = (np.ascontiguousarray(Ab[neg]), v[neg]) if neg.any() else ()
-    if isinstance(block, _Prepared):
+    if _keeps(block):
         block.negative = out
     return out or None
 
@@ -229,20 +282,23 @@ def block_extensions(block: Any, vb: np.ndarray, jobs: Sequence[tuple[tuple[int,
     :math:`v^\top A_S` and :math:`\sum v`: the sums of the complements of ``S``, see
     :meth:`EnumerationPricer._paired_job`); ``part`` a pair ``(R, S)`` of index arrays
     gives the block :math:`A_R^\top \mathrm{diag}(v) A_S` of rows ``R`` of that matrix."""
-    Af, v = _working(block, vb)
+    M, v, nz = _covering(block, vb)  # float64 rows, or a boolean block (gathers converted)
     out = []
     for anchor, part, *ones in jobs:
-        cov = Af[:, anchor[0]] > 0
+        cov = M[:, anchor[0]] > 0
         for a in anchor[1:]:
-            cov &= Af[:, a] > 0
+            cov &= M[:, a] > 0
+        if nz is not None:
+            cov &= nz
         if part is None:
-            out.append(v[cov] @ Af[cov])
+            out.append(v[cov] @ _float(M[cov]))
             continue
         if isinstance(part, tuple):
-            Ac, vc = Af[cov], v[cov]
-            out.append((Ac[:, part[0]] * vc[:, None]).T @ Ac[:, part[1]])
+            Ac, vc = M[cov], v[cov]
+            out.append((_gather(Ac, None, part[0]) * vc[:, None]).T
+                       @ _gather(Ac, None, part[1]))
             continue
-        As = Af[np.ix_(cov, part)]
+        As = _gather(M, cov, part)
         vc = v[cov]
         W = As.T @ (As * vc[:, None])
         if ones and ones[0]:
@@ -265,7 +321,8 @@ def _pack_columns(Ab: np.ndarray) -> tuple[np.ndarray, int]:
 
 # ====================================================================== the backends
 class _LocalBlocks:
-    """Row blocks in this process (float64 views of a cached copy when it fits)."""
+    """Row blocks in this process (float64 views of a cached copy when it fits, else views
+    of the boolean matrix, which the kernels convert part by part)."""
 
     def __init__(self, A: np.ndarray, slices: list[slice], float_cache_bytes: int) -> None:
         cache = A.size * 8 <= float_cache_bytes
@@ -288,8 +345,7 @@ class _LocalBlocks:
         if v is not self._v:  # other prices (a part of the rows): the stored blocks
             return (func(b, v[s], *args) for b, s in zip(self.blocks, self.slices))
         if self._call is None:
-            self._call = [_Prepared(*_working(b, v[s]))
-                          for b, s in zip(self.blocks, self.slices)]
+            self._call = [_prepare(b, v[s]) for b, s in zip(self.blocks, self.slices)]
         return (func(b, v[s], *args) for b, s in zip(self._call, self.slices))
 
     def close(self) -> None:

@@ -43,6 +43,7 @@ from ._clauses import (
 )
 from ._conflicts import ConflictIndex
 from ._enumeration import blas_threads
+from ._row_blocks import row_block_sum
 
 __all__ = ["RulePricingModel", "beam_search_pricing"]
 
@@ -368,10 +369,10 @@ def beam_search_pricing(A: Any, y: Any, sample_weight: Any, mu: Any, lam: float 
 
 def _beam_search(d: _PricingData, beam_width: int, k: int) -> list[tuple[Clause, float]]:
     excluded = set(d.exclude)
-    Af = d.A.astype(float)
+    A = d.A
     v = d.v
     v_neg = np.minimum(v, 0.0)
-    n_lit = Af.shape[1]
+    n_rows, n_lit = A.shape
     found: dict[Clause, float] = {}
 
     def kth_best() -> float:
@@ -380,7 +381,7 @@ def _beam_search(d: _PricingData, beam_width: int, k: int) -> list[tuple[Clause,
         return float(np.partition(np.fromiter(found.values(), float), k - 1)[k - 1])
 
     # level 1: every literal
-    scores = complexity_costs(1, d.lam, d.lambda0, d.lambda1) + v @ Af
+    scores = complexity_costs(1, d.lam, d.lambda0, d.lambda1) + level_one_sums(A, v)
     order = np.argsort(scores, kind="stable")
     beam: list[Clause] = []
     for j in order:
@@ -392,15 +393,16 @@ def _beam_search(d: _PricingData, beam_width: int, k: int) -> list[tuple[Clause,
         if len(beam) >= beam_width and len(found) >= k:
             break
     for degree in range(1, d.max_degree):
-        cov = np.stack([np.logical_and.reduce(d.A[:, list(c)], axis=1) for c in beam])
-        bound = complexity_costs(degree + 1, d.lam, d.lambda0, d.lambda1) + cov @ v_neg
+        cov = np.stack([np.logical_and.reduce(A[:, list(c)], axis=1) for c in beam])
+        bound = complexity_costs(degree + 1, d.lam, d.lambda0, d.lambda1) + row_block_sum(
+            lambda s, cov=cov: cov[:, s] @ v_neg[s], n_rows, len(beam))
         keep = bound < kth_best() - 1e-15
         if not keep.any():
             break
         beam = [c for c, kept in zip(beam, keep) if kept]
         cov = cov[keep]
-        scores = complexity_costs(degree + 1, d.lam, d.lambda0, d.lambda1) + (cov * v) @ Af
-        counts = cov.astype(float) @ Af
+        sums, counts = extension_sums(A, cov, v)
+        scores = complexity_costs(degree + 1, d.lam, d.lambda0, d.lambda1) + sums
         valid = counts < cov.sum(axis=1, keepdims=True) - 0.5  # coverage must shrink
         for b, c in enumerate(beam):
             valid[b, list(c)] = False
@@ -435,3 +437,23 @@ def _beam_search(d: _PricingData, beam_width: int, k: int) -> list[tuple[Clause,
     exact = d.reduced_costs(clauses)
     ranked = sorted(zip(clauses, exact.tolist()), key=lambda kv: (kv[1], len(kv[0]), kv[0]))
     return [(c, float(r)) for c, r in ranked[:k]]
+
+
+def level_one_sums(A: np.ndarray, v: np.ndarray) -> np.ndarray:
+    r""":math:`v^\top A` for the boolean literal matrix ``A``, by row blocks
+    (:func:`~optirules.models._row_blocks.row_block_sum`: no float64 copy of ``A``)."""
+    return row_block_sum(lambda s: v[s] @ A[s], A.shape[0], A.shape[1])
+
+
+def extension_sums(A: np.ndarray, cov: np.ndarray, v: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    r"""The beam's extension sums :math:`(C \circ v) A` and counts :math:`C A` (``C`` the
+    ``(m, N)`` boolean coverage of ``m`` clauses, ``A`` the boolean literal matrix), by row
+    blocks with one block's float64 copy of ``A`` at a time.  The counts are exact (sums of
+    integers below :math:`2^{53}` in float64, whatever the blocks)."""
+    def part(s: slice) -> tuple[np.ndarray, np.ndarray]:
+        Af = A[s].astype(float)
+        cb = cov[:, s]
+        return (cb * v[s]) @ Af, cb.astype(float) @ Af
+
+    return row_block_sum(part, A.shape[0], A.shape[1] + 2 * cov.shape[0])

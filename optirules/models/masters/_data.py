@@ -24,8 +24,10 @@ from .._clauses import (
     complexity_costs,
     negative_loss,
     normalize_clauses,
+    priced_coverage,
     row_prices,
 )
+from .._row_blocks import row_slices
 from ._fairness import FairnessRows
 
 
@@ -176,6 +178,14 @@ class MasterData:
         )
         return list(range(start, len(self.clauses)))
 
+    def covered_weight(self, w: np.ndarray) -> np.ndarray:
+        r"""Each label-1 row's :math:`\sum_{k \ni i} w_k` over the pool, by blocks of rows
+        (no float64 copy of the label-1 rows' coverage; one block: the unblocked product)."""
+        out = np.empty(self.pos.size)
+        for s in row_slices(self.pos.size, len(self.clauses)):
+            out[s] = self.coverage[self.pos[s]] @ w
+        return out
+
     def set_penalties(self, lambda0: float, lambda1: float) -> None:
         """New penalties per clause and per literal: every pool column's penalty cost
         follows."""
@@ -251,7 +261,7 @@ class MasterData:
         out = complexity_costs(clause_degrees(self.clauses, self.literal_costs), lam,
                                self.lambda0 if lambda0 is None else lambda0,
                                self.lambda1 if lambda1 is None else lambda1) \
-            + v @ self.coverage
+            + priced_coverage(v, self.coverage)
         if required_duals is not None and self.clauses:
             uses = self.required_coefficients(range(len(self.clauses)))
             out = out - np.asarray(required_duals) @ uses

@@ -150,7 +150,7 @@ class DualHighsRuleMaster(MasterIPMixin, PoolView):
             (d.neg_loss + d.penalty) - np.asarray(sol.row_value, dtype=float)[:K], 0.0)
         self.iterations_ = int(info.simplex_iteration_count)
         self.objective_ = float(info.objective_function_value)
-        covered = d.coverage[d.pos] @ self.w_ if K else np.zeros(n_pos)
+        covered = d.covered_weight(self.w_) if K else np.zeros(n_pos)
         self.xi_ = self._p_pos * np.maximum(0.0, 1.0 - covered)
         self.selected_ = [d.clauses[k] for k in np.flatnonzero(self.w_ > 0.5)]
         self.cover_duals_ = mu
