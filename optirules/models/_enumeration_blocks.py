@@ -249,12 +249,16 @@ def complement_pairs(A: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     """Columns that are the complement of another column: ``(base, comp, q)`` with
     ``A[:, comp[t]] == ~A[:, base[q[t]]]``, ``base`` every other column (in column order),
     each column in one of the two; None when no column has a complement."""
-    n_lit = A.shape[1]
-    cols = np.packbits(np.ascontiguousarray(A.T), axis=1)
+    n_rows, n_lit = A.shape
+    # each column's packed bits (packed down the rows: no transposed copy of A), and those of
+    # its complement (the padding bits of the last byte kept 0, as packbits leaves them)
+    cols = np.ascontiguousarray(np.packbits(A, axis=0).T)
+    flip = ~cols
+    if n_rows % 8 and flip.shape[1]:
+        flip[:, -1] &= np.uint8((0xFF << (8 - n_rows % 8)) & 0xFF)
     where: dict[bytes, list[int]] = {}
     for j in range(n_lit):
         where.setdefault(cols[j].tobytes(), []).append(j)
-    flip = np.packbits(np.ascontiguousarray(~A.T), axis=1)
     partner = np.full(n_lit, -1)
     for j in range(n_lit):
         if partner[j] >= 0:

@@ -223,3 +223,23 @@ def test_dual_master_by_blocks_is_the_master_in_one_block(monkeypatch):
     assert blocked[0] == pytest.approx(one[0], abs=1e-15)
     np.testing.assert_allclose(blocked[1], one[1], rtol=0, atol=1e-12)
     np.testing.assert_allclose(blocked[2], one[2], rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("n", [1, 7, 8, 9, 63, 1001])
+def test_complement_pairs_packed_down_the_rows(n):
+    """The complement pairs from bits packed down the rows (no transposed copy of the
+    matrix) are those of the packed transposed columns, the padding bits included."""
+    from tests.internals import complement_pairs
+
+    rng = np.random.default_rng(n)
+    X = rng.random((n, 5)) < 0.5
+    A = np.hstack([X, ~X, rng.random((n, 2)) < 0.5, np.ones((n, 1), bool),
+                   np.zeros((n, 1), bool)])[:, rng.permutation(14)]
+    pairs = complement_pairs(A)
+    base, comp, q = pairs
+    assert np.array_equal(A[:, comp], ~A[:, base[q]])
+    assert len(comp) >= 5 + 1  # every feature, and the all-ones with the all-zeros column
+    cols = np.packbits(np.ascontiguousarray(A.T), axis=1)
+    flip = np.packbits(np.ascontiguousarray(~A.T), axis=1)
+    for t, c in enumerate(comp):
+        assert cols[c].tobytes() == flip[base[q[t]]].tobytes()
