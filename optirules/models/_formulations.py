@@ -35,6 +35,15 @@ FORMULATIONS: tuple[Formulation, ...] = (
 def formulation(*names: str) -> tuple[Formulation, ...]:
     """The formulations of :data:`FORMULATIONS` with these names, in the order given.
 
+    Parameters
+    ----------
+    *names : str
+        Formulation names (``"rule master LP"`` ...).
+
+    Returns
+    -------
+    tuple of Formulation
+
     Raises
     ------
     InputError

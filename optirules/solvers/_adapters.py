@@ -116,8 +116,17 @@ node_limit_option : str or None
     def available(self, route: str | None = None) -> bool:
         """Whether the solver is installed for ``route`` (any route if ``None``).
 
-        Only looks modules up (:func:`importlib.util.find_spec`) and executables on
+        Only looks modules up (``importlib.util.find_spec``) and executables on
         ``PATH``; nothing is imported.
+
+        Parameters
+        ----------
+        route : str, optional
+            ``"pyomo"``, ``"cvxpy"`` or ``"highspy"``.
+
+        Returns
+        -------
+        bool
         """
         if route is None:
             return bool(self.installed_routes())
@@ -126,21 +135,56 @@ node_limit_option : str or None
         return all(_present(req) for req in self.requires.get(route, ()))
 
     def installed_routes(self) -> tuple[str, ...]:
-        """The routes (sorted) on which the solver is installed."""
+        """The routes on which the solver is installed.
+
+        Returns
+        -------
+        tuple of str
+            Sorted.
+        """
         return tuple(r for r in sorted(self.routes) if self.available(r))
 
     def capabilities_for(self, route: str) -> frozenset[str]:
-        """What the solver is claimed for on ``route`` (empty if it has no such route)."""
+        """What the solver is claimed for on ``route``, installed or not.
+
+        Parameters
+        ----------
+        route : str
+            ``"pyomo"``, ``"cvxpy"`` or ``"highspy"``.
+
+        Returns
+        -------
+        frozenset of str
+            Empty if the solver has no such route.
+        """
         return frozenset(self.routes.get(route, frozenset()))
 
     def can(self, capability: str, route: str | None = None) -> bool:
-        """Whether the solver is installed and claimed for ``capability`` (on ``route``)."""
+        """Whether the solver is installed and claimed for ``capability``.
+
+        Parameters
+        ----------
+        capability : str
+            One of ``lp, milp, qp, socp, exp_cone, sdp, duals, qp_duals``.
+        route : str, optional
+            Only this route; any installed route if not given.
+
+        Returns
+        -------
+        bool
+        """
         routes = self.installed_routes() if route is None else (route,)
         return any(capability in self.capabilities_for(r) and self.available(r)
                    for r in routes)
 
     def version(self) -> str:
-        """The installed version of :attr:`distribution` (``""`` if not installed)."""
+        """The installed version of the ``distribution`` attribute.
+
+        Returns
+        -------
+        str
+            ``""`` if it is not installed.
+        """
         from ._common import package_version
 
         return package_version(self.distribution)
@@ -149,11 +193,30 @@ node_limit_option : str or None
     def check_options(self, options: Mapping[str, Any], route: str) -> None:
         """Raise :class:`~optirules.errors.SolverOptionError` for an option the solver does
         not know on ``route`` or a value it refuses (where optirules can ask the solver's
-        own option table; otherwise the solver reports it when solving)."""
+        own option table; otherwise the solver reports it when solving).
+
+        Parameters
+        ----------
+        options : mapping
+            Options by the solver's own names, as given to
+            :func:`~optirules.solvers.solve`.
+        route : str
+            ``"pyomo"``, ``"cvxpy"`` or ``"highspy"``.
+        """
 
     def status(self, raw: str) -> Status:
-        """The :class:`Status` of one of the solver's own status words (``ERROR`` if
-        unknown)."""
+        """The :class:`Status` of one of the solver's own status words.
+
+        Parameters
+        ----------
+        raw : str
+            A word of the ``native_status`` attribute.
+
+        Returns
+        -------
+        Status
+            ``Status.ERROR`` for a word it does not list.
+        """
         return self.native_status.get(raw, Status.ERROR)
 
     def __repr__(self) -> str:

@@ -61,7 +61,17 @@ class Formulation:
         return tuple(self.interface.split("/"))
 
     def served_by(self, info) -> bool:
-        """Whether solver ``info`` (a :class:`SolverInfo`) has every need on one route."""
+        """Whether solver ``info`` has every need on one route.
+
+        Parameters
+        ----------
+        info : SolverInfo
+            An installed solver, as :func:`available_solvers` lists it.
+
+        Returns
+        -------
+        bool
+        """
         return any(all(info.can(c, i) for c in self.needs) for i in self.interfaces)
 
 
