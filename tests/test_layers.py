@@ -155,3 +155,24 @@ def test_the_models_options_live_in_one_namespace():
         assert name not in models.__all__, name
     assert models.options is options
     assert options.PRICING == ("auto", "exact", "beam")
+
+
+def test_learners_ask_a_model_what_it_is_not_which_attributes_it_has():
+    """The functions over fitted models (text, SQL, JSON, tables, explain) read a learner's
+    ``_model_kind`` and its fit's own attributes (``vars``) instead of probing attributes
+    with ``hasattr``; ``hasattr`` is left for foreign objects only (scikit-learn
+    ensembles, cross-validation splitters, binarizers, array-likes): at most 15 calls, none
+    on our own estimators (named ``self``, ``est``, ``model``, ``best``, ``e``,
+    ``inner``)."""
+    own = {"self", "est", "model", "best", "e", "inner", "estimator_", "part"}
+    calls, on_ours = 0, []
+    for path in sorted((Path(optirules.__file__).parent / "learners").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id == "hasattr"):
+                calls += 1
+                first = node.args[0]
+                if isinstance(first, ast.Name) and first.id in own:
+                    on_ours.append(f"{path.name}:{node.lineno}")
+    assert calls <= 15, calls
+    assert not on_ours, on_ours

@@ -72,6 +72,7 @@ from ._checks import (
     check_random_state,
     class_sample_weight,
     fit_binarizer,
+    input_names,
     n_rows,
     normalized_weights,
     table_kind,
@@ -426,10 +427,8 @@ class BoostingClassifier(OneVsRestMixin, _BoostingJSONMixin, RuleModelMixin, Cla
         self.weak_learner_ = learner
         if self.binarizer_ is not None and hasattr(self.binarizer_, "get_feature_names_out"):
             self.feature_names_ = [str(s) for s in self.binarizer_.get_feature_names_out()]
-        elif hasattr(self, "feature_names_in_"):
-            self.feature_names_ = [str(s) for s in self.feature_names_in_]
         else:
-            self.feature_names_ = None
+            self.feature_names_ = input_names(self)
         keep = d1 > 0
         if keep.all():
             boost_rounds(self, Xb, y_pm, d1)
@@ -571,6 +570,7 @@ class BoostingClassifier(OneVsRestMixin, _BoostingJSONMixin, RuleModelMixin, Cla
     # (str, to_text, explain, to_json, from_json and to_sql: RuleModelMixin, from these hooks
     # and those of _BoostingJSONMixin)
     _fitted_attribute = "hypotheses_"
+    _model_kind = "boosting"
 
     def _text(self) -> str:
         """``to_text``: the weighted vote, a header line, then one line per distinct

@@ -165,7 +165,7 @@ def boosting_dict(est: Any) -> dict[str, Any]:
     check_fitted(est, "hypotheses_")
     return {
         "booster": est.booster,
-        "classes": [c.item() if hasattr(c, "item") else c for c in est.classes_],
+        "classes": [c.item() if isinstance(c, np.generic) else c for c in est.classes_],
         "feature_names": est.feature_names_,
         "alphas": est.alphas_.tolist(),
         "edges": est.edges_.tolist(),

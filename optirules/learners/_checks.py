@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.utils._param_validation import (
     HasMethods,
     Interval,
@@ -21,7 +22,7 @@ from sklearn.utils.validation import _check_sample_weight, _num_samples, column_
 
 from ..errors import InputError
 
-__all__ = ["check_binary_targets", "normalized_weights", "n_rows", "fit_binarizer", "check_fitted",
+__all__ = ["input_names", "model_kind", "check_binary_targets", "normalized_weights", "n_rows", "fit_binarizer", "check_fitted",
            "FittedMixin", "check_2d", "check_n_jobs", "check_random_state", "check_binarized_input",
            "progress_logger", "class_sample_weight", "weighted_rows", "table_kind",
            "binary_input_summary", "binarized_input_summary", "validate_params", "Number",
@@ -232,9 +233,9 @@ def class_sample_weight(class_weight: Any, y: Any, sample_weight: Any = None) ->
         per_class = y.shape[0] / (classes.size * counts)
     else:
         per_class = np.ones(classes.size, dtype=np.float64)
-        known = {c.item() if hasattr(c, "item") else c: i for i, c in enumerate(classes)}
+        known = {c.item() if isinstance(c, np.generic) else c: i for i, c in enumerate(classes)}
         for label, weight in class_weight.items():
-            key = label.item() if hasattr(label, "item") else label
+            key = label.item() if isinstance(label, np.generic) else label
             try:
                 i = known.get(key)
             except TypeError:  # an unhashable label
@@ -332,7 +333,7 @@ def check_binarized_input(binarizer: Any, X: Any) -> None:
     if isinstance(X, pd.DataFrame):
         frame = X
     else:
-        arr = np.asarray(X) if not hasattr(X, "toarray") else None
+        arr = None if sp.issparse(X) else np.asarray(X)
         if arr is None or arr.ndim != 2:
             return  # the binarizer's transform gives the message
         frame = pd.DataFrame(arr)
@@ -357,7 +358,7 @@ def table_kind(X: Any) -> str:
     or anything numpy cannot read as a 2-D table of numbers)."""
     import pandas as pd
 
-    if hasattr(X, "toarray") or hasattr(X, "tocsr"):
+    if sp.issparse(X):
         return "raw"
     if isinstance(X, pd.DataFrame):
         if not all(pd.api.types.is_bool_dtype(t) or (pd.api.types.is_numeric_dtype(t)
@@ -392,6 +393,19 @@ def binary_input_summary(n_columns: int) -> str:
 def binarized_input_summary(binarizer: Any, n_literals: int) -> str:
     """``input_summary_`` of a learner that binarized X with ``binarizer``."""
     return f"input: binarized by {type(binarizer).__name__} into {n_literals} literals"
+
+
+def model_kind(model: Any) -> str | None:
+    """What a fitted rule learner is (its class's ``_model_kind``: ``"rule_set"``, ``"dro"``,
+    ``"decision_list"``, ``"boosting"``), or None for anything else."""
+    return getattr(type(model), "_model_kind", None)
+
+
+def input_names(model: Any) -> list[str] | None:
+    """The input column names a model was fitted on (``feature_names_in_``), or None when it
+    was fitted on an array."""
+    names = getattr(model, "feature_names_in_", None)
+    return None if names is None else [str(c) for c in names]
 
 
 def check_fitted(estimator: Any, attribute: str) -> None:

@@ -631,6 +631,7 @@ class DecisionListClassifier(RuleModelMixin, ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ printing
     # (str: RuleModelMixin; to_text takes stats, explain adds columns: both the list's own)
     _fitted_attribute = "rules_"
+    _model_kind = "decision_list"
 
     def to_text(self, stats: bool = False) -> str:
         """The list as text, one rule a line; ``stats`` appends coverage and Laplace accuracy

@@ -38,6 +38,7 @@ from ._checks import (
     TIME_LIMIT,
     VERBOSE,
     Collection,
+    input_names,
     normalized_weights,
     progress_logger,
     validate_params,
@@ -295,7 +296,7 @@ class DecisionListCV(RefitDelegation, RuleModelMixin, ClassifierMixin, BaseEstim
         est = self.best_estimator_
         self.classes_ = est.classes_
         self.n_features_in_ = est.n_features_in_
-        if hasattr(est, "feature_names_in_"):
+        if input_names(est) is not None:
             self.feature_names_in_ = est.feature_names_in_
         self.rules_ = est.rules_
         self.fit_time_ = time.perf_counter() - t_start

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
+from ._checks import input_names
 from ._decision_list_encoding import MISSING, _Feature
 from ._decision_list_rules import DecisionRule
 from ._json import (
@@ -78,8 +79,7 @@ def decision_list_to_doc(est: Any, training_rows: str) -> dict:
         "classes_dtype": est.classes_.dtype.str if est.classes_.dtype != object
         else "object",
         "n_features_in": int(est.n_features_in_),
-        "feature_names_in": (est.feature_names_in_.tolist()
-                             if hasattr(est, "feature_names_in_") else None),
+        "feature_names_in": input_names(est),
         "features": [f.to_dict() for f in est.features_],
         "rules": [{"conditions": [[c.feature, c.value] for c in r.conditions],
                    "prediction": int(np.flatnonzero(est.classes_ == r.prediction)[0]),

@@ -419,6 +419,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, RuleModelMixin,
     _table_builder = staticmethod(dro_table)
     _parameter_constraints = PARAMETER_CONSTRAINTS
     _fitted_attribute = "weights_"
+    _model_kind = "dro"
     _json_format = JSON_FORMAT
 
     def __init__(self, complexity: float = 300.0, *, member_complexity: float | None = None,
@@ -607,7 +608,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, RuleModelMixin,
     def _vote_scores(self, F: np.ndarray) -> np.ndarray:
         """The calibrated score of votes ``F``: the level's score, interpolated between
         levels, then on the side of the prediction."""
-        if not hasattr(self, "vote_level_scores_"):
+        if "vote_level_scores_" not in vars(self):
             raise InputError("this DRO ensemble was saved without its vote-level scores (an "
                              "older to_json); refit it and save it again for probabilities.")
         s = np.interp(F, self.vote_levels_, self.vote_level_scores_)
@@ -628,7 +629,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, RuleModelMixin,
             The weighted vote of the members on each row.
         """
         check_fitted(self, "weights_")
-        if not hasattr(self, "literals_"):  # restored from JSON: evaluate the typed rules
+        if self._restored:  # restored from JSON: evaluate the typed rules
             try:
                 validate_data(self, X, reset=False, skip_check_array=True)
             except OptirulesError:

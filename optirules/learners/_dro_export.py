@@ -59,7 +59,7 @@ def export_model(self: Any, path: str | os.PathLike, *,
 
     self._refuse_one_vs_rest("export_model")
     check_fitted(self, "weights_")
-    if not hasattr(self, "_train"):
+    if self._restored:
         raise NotFittedError("export_model needs the training rows of this fit; a model "
                              "restored from JSON cannot rebuild its IPs. Refit it.")
     path = Path(path)

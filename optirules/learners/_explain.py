@@ -62,7 +62,7 @@ def label_text(value: Any) -> str:
 
 def text_or_repr(est: Any, fitted_attribute: str) -> str:
     """``est.to_text()`` when ``est`` has ``fitted_attribute``, else scikit-learn's repr."""
-    if hasattr(est, fitted_attribute):
+    if getattr(est, fitted_attribute, None) is not None:
         return est.to_text()
     return repr(est)
 

@@ -31,6 +31,7 @@ from sklearn.base import BaseEstimator
 
 from .._atomic import atomic_write
 from ..errors import InputError
+from ._checks import input_names
 
 __all__ = ["json_scalar", "jsonable_params", "restore_params", "json_header",
            "load_json_header", "dump_json", "load_json", "check_rule_columns",
@@ -182,8 +183,7 @@ def json_header(est: Any, fmt: str, version: int = 1) -> dict[str, Any]:
         "params": jsonable_params(est.get_params(deep=False)),
         "classes": [json_scalar(c) for c in est.classes_],
         "n_features_in": int(est.n_features_in_),
-        "feature_names_in": ([str(c) for c in est.feature_names_in_]
-                             if hasattr(est, "feature_names_in_") else None),
+        "feature_names_in": input_names(est),
     }
 
 

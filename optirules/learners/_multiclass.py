@@ -53,6 +53,7 @@ import numpy as np
 from sklearn.base import clone
 
 from ..errors import InputError
+from ._checks import input_names, model_kind
 from ._explain import DEFAULT_PREFIX, _is_default, explain_frame, label_text
 from ._json import (
     Field,
@@ -188,13 +189,13 @@ class OneVsRestMixin:
             self.input_summary_ = summaries.pop()
         else:
             self.__dict__.pop("input_summary_", None)
-        if all(hasattr(e, "gap_") for e in self.estimators_):
+        if all("gap_" in vars(e) for e in self.estimators_):
             gaps = np.array([float(e.gap_) for e in self.estimators_])
             self.gap_ = float(np.nan if np.isnan(gaps).any() else gaps.max())
-            if all(hasattr(e, "absolute_gap_") for e in self.estimators_):
+            if all("absolute_gap_" in vars(e) for e in self.estimators_):
                 ab = np.array([float(e.absolute_gap_) for e in self.estimators_])
                 self.absolute_gap_ = float(np.nan if np.isnan(ab).any() else ab.max())
-            if all(hasattr(e, "gap_certified_") for e in self.estimators_):
+            if all("gap_certified_" in vars(e) for e in self.estimators_):
                 self.gap_certified_ = all(bool(e.gap_certified_) for e in self.estimators_)
 
     def _is_one_vs_rest(self) -> bool:
@@ -289,6 +290,7 @@ def _ovr_from_json(cls: type, data: dict[str, Any], binary: Any) -> Any:
     with damaged_as_input_error(name):
         est = cls(**restore_params(data["params"]))
         load_json_header(est, data)
+        est._restored = True
     estimators = []
     for k, sub in enumerate(subs):
         sub.object()
@@ -298,15 +300,11 @@ def _ovr_from_json(cls: type, data: dict[str, Any], binary: Any) -> Any:
             raise InputError(f"in {sub.path} (the model of class "
                              f"{label_text(est.classes_[k])} against the rest): {exc}") \
                 from None
-        if e.n_features_in_ != est.n_features_in_ or (
-                getattr(e, "feature_names_in_", None) is None) != (
-                getattr(est, "feature_names_in_", None) is None) or (
-                hasattr(est, "feature_names_in_")
-                and list(e.feature_names_in_) != list(est.feature_names_in_)):
+        if e.n_features_in_ != est.n_features_in_ or input_names(e) != input_names(est):
             raise sub.damaged("must read the columns of the whole model "
                               "('n_features_in', 'feature_names_in')")
-        if (hasattr(e, "rules_") and not hasattr(e, "rule_support_")) or (
-                hasattr(e, "members_") and not hasattr(e, "vote_level_scores_")):
+        scores = {"rule_set": "rule_support_", "dro": "vote_level_scores_"}.get(model_kind(e))
+        if scores is not None and scores not in vars(e):
             # one-vs-rest predicts by the classes' scores: a part without them is no model
             raise sub["scores"].damaged("is missing (one-vs-rest predicts by every class's "
                                         "scores)")

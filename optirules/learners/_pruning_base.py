@@ -114,7 +114,7 @@ class _BasePruner(TextMixin, ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             self._kind_ = kind
             self.ensemble_ = est
             H = _member_columns(est, kind, X, np.arange(T), self._signs_)
-            if hasattr(est, "n_features_in_"):
+            if getattr(est, "n_features_in_", None) is not None:
                 self.n_features_in_ = est.n_features_in_
         if H.shape[0] != y.shape[0]:
             raise InputError(
@@ -191,7 +191,7 @@ class _BasePruner(TextMixin, ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
 
     # ------------------------------------------------------------------ predict
     def _check_fitted(self) -> None:
-        if not hasattr(self, "weights_"):
+        if "weights_" not in vars(self):
             raise NotFittedError(f"This {type(self).__name__} is not fitted yet: call fit(X, y) "
                                  "on the pruning rows first.")
 

@@ -26,6 +26,7 @@ from ._checks import (
     check_fitted,
     check_random_state,
     class_sample_weight,
+    input_names,
     n_rows,
     normalized_weights,
     progress_logger,
@@ -127,17 +128,14 @@ class ResampledAdaBoostClassifier(TextMixin, ClassifierMixin, BaseEstimator):
         bad = ~np.isfinite(Xa)
         if bad.any():
             j = int(np.flatnonzero(bad.any(axis=0))[0])
-            name = (str(self.feature_names_in_[j]) if hasattr(self, "feature_names_in_")
-                    else f"x{j}")
+            name = (input_names(self) or [f"x{k}" for k in range(Xa.shape[1])])[j]
             if np.isnan(Xa[:, j]).any():
                 raise InputError(f"column {name!r} has NaN; the trees need finite numbers. "
                                  "Impute the missing values or drop those rows.")
             raise InputError(f"column {name!r} has infinite values; the trees need finite "
                              "numbers. Replace them by finite ones or drop those rows.")
         if reset:  # numbers the trees (float32, steps above 1e-7) can hold and split
-            names = ([str(c) for c in self.feature_names_in_]
-                     if hasattr(self, "feature_names_in_")
-                     else [f"x{j}" for j in range(Xa.shape[1])])
+            names = input_names(self) or [f"x{j}" for j in range(Xa.shape[1])]
             check_tree_input(Xa, "ResampledAdaBoostClassifier", names)
             return Xa
         # beyond the float32 range a value is past every threshold of the trees (fitted on

@@ -66,6 +66,13 @@ class RuleModelMixin(TextMixin):
 
     #: the ``rules_table`` builder of the learner (``_repr_html_`` shows its table)
     _table_builder: Callable[..., pd.DataFrame]
+    #: what the fitted model is, for the functions that write it: ``"rule_set"``, ``"dro"``,
+    #: ``"decision_list"``, ``"boosting"`` (a search over one of them has none: its
+    #: ``best_estimator_`` is written)
+    _model_kind: str | None = None
+    #: True on a model rebuilt by ``from_json``, which holds the rules but not the fit's
+    #: literal matrix, clause pool or training rows
+    _restored: bool = False
 
     #: the format tag of the learner's JSON (``"optirules.<Class>"``)
     _json_format: str
@@ -120,6 +127,7 @@ class RuleModelMixin(TextMixin):
         doc = cls._read_json_document(source)
         with damaged_as_input_error(doc.name):
             est = cls._json_estimator(doc)
+            est._restored = True
             est._load_json_fields(doc)
         return est
 

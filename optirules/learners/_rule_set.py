@@ -728,6 +728,7 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, OneVsRestMixin, _RuleInputMi
     # (str, to_text, explain, to_json, from_json and to_sql: RuleModelMixin, from these hooks
     # and those of _RuleSetJSONMixin)
     _fitted_attribute = "rules_"
+    _model_kind = "rule_set"
 
     def _text(self) -> str:
         """``to_text``: the rule set, one numbered rule a line, with its complexity and gap

@@ -48,6 +48,7 @@ from ._checks import (
     Number,
     check_binary_targets,
     class_sample_weight,
+    input_names,
     n_rows,
     normalized_weights,
     progress_logger,
@@ -356,9 +357,9 @@ class BooleanRuleSetCV(RefitDelegation, RuleModelMixin, ClassifierMixin, BaseEst
         self.best_estimator_ = best
         self.classes_ = best.classes_
         self.n_features_in_ = best.n_features_in_
-        if hasattr(best, "feature_names_in_"):
+        if input_names(best) is not None:
             self.feature_names_in_ = best.feature_names_in_
-        if hasattr(best, "rules_"):  # two classes (with more, each of estimators_ has its own)
+        if len(best.classes_) == 2:  # two classes (with more, each of estimators_ has its own)
             self.rules_ = best.rules_
         self.fit_time_ = time.perf_counter() - t_start
         return self
@@ -713,7 +714,7 @@ class BooleanRuleSetCV(RefitDelegation, RuleModelMixin, ClassifierMixin, BaseEst
         self.fit_time_ = doc["fit_time"].real(lo=0.0, null=nan, default=nan)
         self.best_estimator_ = best
         self.classes_ = best.classes_
-        if hasattr(best, "rules_"):
+        if len(best.classes_) == 2:  # (with more, each of estimators_ has its own)
             self.rules_ = best.rules_
 
     def export_model(self, path: str | os.PathLike, **kwargs: Any) -> list[Any]:

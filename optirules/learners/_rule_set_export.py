@@ -34,7 +34,7 @@ def export_master(est: Any, path: str | os.PathLike, *, X: Any = None, y: Any = 
         raise InputError("export_model takes X and y together (the training data).")
     if X is not None:  # the weights of fit: sample_weight times the class weights
         sample_weight = class_sample_weight(est.class_weight, y, sample_weight)
-    restored = not hasattr(est, "_train")
+    restored = est._restored
     if X is None and restored:
         raise InputError("export_model needs the training data to build the master: this "
                          "model was restored from JSON, which keeps the rules only. Pass "
@@ -48,7 +48,7 @@ def export_master(est: Any, path: str | os.PathLike, *, X: Any = None, y: Any = 
         names = [" AND ".join(str(est.literals_[j]) for j in c) for c in pool]
     else:
         A, yk, P, pool, names = _export_data(est, X, y, sample_weight, restored)
-    l0, l1 = (est.lambda0_, est.lambda1_) if hasattr(est, "lambda0_") else \
+    l0, l1 = (est.lambda0_, est.lambda1_) if "lambda0_" in vars(est) else \
         est._penalties(float(len(yk)) if sample_weight is None else
                        float(np.sum(sample_weight)))
     kw = dict(sample_weight=P, lambda0=l0, lambda1=l1,

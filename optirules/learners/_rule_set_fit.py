@@ -60,7 +60,7 @@ def prepare_fit(est: Any, X: Any, y: Any, sample_weight: Any, sensitive_features
     # the user's weights, not the pmf: integer weights then give exactly the thresholds
     # of the repeated rows (the same floating-point sums)
     prev = ((list(est.literals_), list(est.pool_)) if est.warm_start
-            and hasattr(est, "pool_") and hasattr(est, "literals_") else None)
+            and "pool_" in vars(est) and not est._restored else None)
     est._check_forbidden(X_fit)
     total = float(keep.sum()) if sample_weight is None else \
         float(np.asarray(sample_weight, dtype=float).reshape(-1)[keep].sum())

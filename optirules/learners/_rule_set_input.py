@@ -26,6 +26,7 @@ from ._checks import (
     check_2d,
     check_binarized_input,
     fit_binarizer,
+    input_names,
     is_int,
     is_number,
     n_rows,
@@ -331,9 +332,7 @@ class _RuleInputMixin:
                     )
                 Xb = Xa == 1
             if reset:
-                names = ([str(c) for c in self.feature_names_in_]
-                         if hasattr(self, "feature_names_in_")
-                         else [f"x{j}" for j in range(Xb.shape[1])])
+                names = input_names(self) or [f"x{j}" for j in range(Xb.shape[1])]
                 self.literals_ = self._binary_literals(names)
                 self.input_summary_ = binary_input_summary(Xb.shape[1])
             return np.ascontiguousarray(np.hstack([Xb, ~Xb]))

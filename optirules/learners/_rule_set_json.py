@@ -73,7 +73,7 @@ def rule_set_fields(est: Any) -> dict[str, Any]:
             "lambda0": est.lambda0_, "lambda1": est.lambda1_,
             # a fair fit's training gap (fairness_gap_), only when the model has one
             **({"fairness_gap": float(est.fairness_gap_)}
-               if hasattr(est, "fairness_gap_") else {})}.items()},
+               if "fairness_gap_" in vars(est) else {})}.items()},
         "scores": {"rule_precision": est.rule_precision_.tolist(),
                    "default_precision": est.default_precision_,
                    "rule_support": est.rule_support_.tolist(),
@@ -87,7 +87,7 @@ def pattern_fields(est: Any) -> dict[str, Any]:
     """The probabilities' pattern table (``patterns``: ``[code, score]`` pairs), the sides'
     scores, the strengths and, for a CNF, the master's DNF (whose literals the patterns
     count); nothing for a model read from a file saved without them."""
-    if not hasattr(est, "pattern_scores_"):
+    if "pattern_scores_" not in vars(est):
         return {}
     out = {"patterns": [[list(k), float(v)] for k, v in est.pattern_scores_.items()],
            "side_scores": [float(v) for v in est.side_scores_],

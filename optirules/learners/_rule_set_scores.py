@@ -35,7 +35,7 @@ class _RuleSetScoresMixin:
     def _dnf_fired(self, X: Any) -> np.ndarray:
         """Which of the master's DNF rules fire (``form="cnf"``: where clause m fails)."""
         self._check_fitted()
-        if hasattr(self, "literals_") and hasattr(self, "binarizer_"):
+        if not self._restored:
             A = self._literal_matrix(X, reset=False)
             return clause_coverage(A, self.clauses_)
         fired = self._rules_fired_from_json(X)
@@ -75,7 +75,7 @@ class _RuleSetScoresMixin:
         return self.classes_[np.where(hit, d, 1 - d)]
 
     def _scores(self, fired: np.ndarray) -> np.ndarray:
-        if not hasattr(self, "rule_support_"):
+        if "rule_support_" not in vars(self):
             raise InputError("this rule set was saved without its training precisions and "
                              "supports (an older to_json); refit it and save it again for "
                              "scores.")
@@ -98,7 +98,7 @@ class _RuleSetScoresMixin:
         rule fires): from the literal matrix for a model fitted in this session, else from
         the DNF rules' conditions (a model read from JSON)."""
         self._check_fitted()
-        if hasattr(self, "literals_") and hasattr(self, "binarizer_"):
+        if not self._restored:
             A = self._literal_matrix(X, reset=False)
             return unmet_counts(A, self.clauses_)
         self._check_columns(X)
@@ -108,7 +108,7 @@ class _RuleSetScoresMixin:
         """The probability of the DNF's class (module docstring of ``_pattern_scores``),
         on the side of :meth:`predict`; the rules' scores for a model saved without the
         pattern table."""
-        if not hasattr(self, "pattern_scores_"):
+        if "pattern_scores_" not in vars(self):
             return self._scores(self._dnf_fired(X))
         unmet = self._dnf_unmet(X)
         s = pattern_probability(self.pattern_scores_, self.side_scores_, unmet)

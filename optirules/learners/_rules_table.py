@@ -54,7 +54,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, NotFittedError
-from ._checks import check_fitted
+from ._checks import check_fitted, model_kind
 from ._json import json_scalar
 
 __all__ = ["TABLE_COLUMNS", "rule_set_table", "dro_table", "boosting_table",
@@ -198,7 +198,7 @@ def rule_set_table(model: Any, X: Any = None, y: Any = None, *,
         "rule": [str(r) for r in rules],
         "n_literals": [len(r) for r in rules],
     }
-    stored = hasattr(model, "rule_support_")
+    stored = "rule_support_" in vars(model)
     if _check_pair(X, y):
         fired = model.decision_rules(X)
         if cnf:  # the rows where each clause fails
@@ -303,7 +303,7 @@ def _clause_columns(A: np.ndarray, member_clauses: list, where: list) -> np.ndar
 def _dro_coverage(model: Any, X: Any, where: list) -> np.ndarray:
     """Which rows of ``X`` each ``(member, rule)`` covers, ``X`` checked as by predict."""
     model.decision_function(X)  # checks X as prediction does
-    if hasattr(model, "literals_") and hasattr(model, "member_clauses_"):
+    if not model._restored:
         return _clause_columns(model._literal_matrix(X, reset=False), model.member_clauses_,
                                where)
     from ._checks import n_rows
@@ -319,7 +319,7 @@ def _dro_training_rows(model: Any) -> tuple[np.ndarray, np.ndarray] | None:
     holds them: those the ensemble was fitted on, all of the fit's rows (the rows its
     vote-level scores count)."""
     train = getattr(model, "_train", None)
-    if train is None or not hasattr(model, "member_clauses_"):
+    if train is None:
         return None
     A, yk = train[0], np.asarray(train[1]).astype(bool)
     total = getattr(model, "vote_level_support_", None)
@@ -439,7 +439,7 @@ def cv_table(model: Any, X: Any = None, y: Any = None, *,
     """The table of a cross-validated learner: that of its ``best_estimator_``."""
     check_fitted(model, "best_estimator_")
     inner = model.best_estimator_
-    table = decision_list_table if hasattr(inner, "default_counts_") else rule_set_table
+    table = decision_list_table if model_kind(inner) == "decision_list" else rule_set_table
     return table(inner, X, y, require=require)
 
 
@@ -461,13 +461,13 @@ def _header(model: Any, table: pd.DataFrame) -> str:
     classes = getattr(model, "classes_", ())
     if getattr(model, "_is_one_vs_rest", lambda: False)():
         what = f"one-vs-rest over {len(classes)} classes, {len(table)} rules"
-    elif hasattr(model, "default_counts_"):
+    elif model_kind(model) == "decision_list":
         what = (f"{len(table) - 1} rules then DEFAULT {json_scalar(model.default_class_)} "
                 f"({len(classes)} classes)")
-    elif hasattr(model, "alphas_"):
+    elif model_kind(model) == "boosting":
         what = (f"{model.booster}, predicts {json_scalar(classes[1])!r} where the sum of the "
                 f"votes is positive; {len(table)} distinct hypotheses")
-    elif hasattr(model, "weights_"):
+    elif model_kind(model) == "dro":
         n_used = int(np.count_nonzero(model.weights_))
         n_all = len(model.weights_)
         members = (f"{n_used} members" if n_used == n_all else

@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, NotFittedError
+from ._checks import input_names, model_kind
 from ._cv import RefitDelegation
 from ._scores import VOTE_CUT
 
@@ -336,29 +337,25 @@ def _decision_list_sql(est: Any, dialect: str, indent: str) -> str:
 
 # ============================================================================= checks
 def _kind(est: Any) -> str:
-    """``"decision_list"``, ``"dro"``, ``"boosting"`` or ``"rule_set"`` by the fitted
-    attributes."""
-    if hasattr(est, "hypotheses_") and hasattr(est, "alphas_"):
-        return "boosting"
-    if hasattr(est, "features_") and hasattr(est, "rules_"):
-        return "decision_list"
-    if hasattr(est, "members_") and hasattr(est, "weights_"):
-        return "dro"
-    if hasattr(est, "rules_"):
-        return "rule_set"
-    raise InputError(f"{type(est).__name__} has no rules to write as SQL.")
+    """``"decision_list"``, ``"dro"``, ``"boosting"`` or ``"rule_set"``: the learner's
+    ``_model_kind``."""
+    kind = model_kind(est)
+    if kind is None:
+        raise InputError(f"{type(est).__name__} has no rules to write as SQL.")
+    return kind
 
 
 def _is_fitted(est: Any) -> bool:
-    if "estimators_" in est.__dict__ and len(getattr(est, "classes_", ())) > 2:
+    if "estimators_" in vars(est) and len(getattr(est, "classes_", ())) > 2:
         return all(_is_fitted(e) for e in est.estimators_)
-    return hasattr(est, "classes_") and any(hasattr(est, a) for a in
-                                            ("rules_", "members_", "hypotheses_"))
+    fitted = getattr(type(est), "_fitted_attribute", None)
+    return "classes_" in vars(est) and fitted is not None and fitted in vars(est)
 
 
 def _feature_names(est: Any) -> list[str]:
-    if hasattr(est, "feature_names_in_"):
-        return [str(c) for c in est.feature_names_in_]
+    names = input_names(est)
+    if names is not None:
+        return names
     return [f"x{j}" for j in range(int(getattr(est, "n_features_in_", 0)))]
 
 
