@@ -3,11 +3,11 @@ module split or a rename inside the package changes this file, not the tests."""
 
 # ruff: noqa: F401
 
-import optirules.learners._decision_list_cv_folds as learners_decision_list_cv_folds_module
-import optirules.learners._decision_list_dense as learners_decision_list_dense_module
-import optirules.learners._decision_list_grid as learners_decision_list_grid_module
-import optirules.learners._decision_list_search as learners_decision_list_search_module
-import optirules.learners._decision_list_shared as learners_decision_list_shared_module
+import optirules.learners._decision_list._cv_folds as learners_decision_list_cv_folds_module
+import optirules.learners._decision_list._dense as learners_decision_list_dense_module
+import optirules.learners._decision_list._grid as learners_decision_list_grid_module
+import optirules.learners._decision_list._search as learners_decision_list_search_module
+import optirules.learners._decision_list._shared as learners_decision_list_shared_module
 import optirules.models._pool_ip as models_pool_ip_module
 import optirules.models._row_blocks as row_blocks_module
 import optirules.models.masters._highs as models_masters_highs_module
@@ -68,16 +68,17 @@ from optirules.experiments._smooth import format_table as smooth_format_table
 from optirules.experiments._smooth import run as smooth_run
 from optirules.learners import ensemble_margins as diversity_ensemble_margins
 from optirules.learners._bitset import pack_rows, popcount, unpack_rows
-from optirules.learners._boosting import (
+from optirules.learners._boosting._estimator import (
     BoostingClassifier,
     gavinsky_measure,
     hypothesis_text,
     madaboost_weights,
     smoothboost_measure,
 )
-from optirules.learners._boosting_sql import ROUNDS_PER_QUERY, float32_cut
+from optirules.learners._boosting._sql import ROUNDS_PER_QUERY, float32_cut
 from optirules.learners._checks import class_sample_weight, table_kind, validate_params
-from optirules.learners._decision_list import (
+from optirules.learners._decision_list._encoding import encode_columns, weighted_inverted_cdf
+from optirules.learners._decision_list._estimator import (
     AUTO_MIN_COVERAGE_DIVISOR,
     DecisionListClassifier,
     auto_min_coverage,
@@ -89,26 +90,25 @@ from optirules.learners._decision_list import (
     minimum_osr,
     significance_statistic,
 )
-from optirules.learners._decision_list_encoding import encode_columns, weighted_inverted_cdf
-from optirules.learners._decision_list_osr import minimum_osr_rows
-from optirules.learners._decision_list_search import _Counter
-from optirules.learners._diversity import (
+from optirules.learners._decision_list._osr import minimum_osr_rows
+from optirules.learners._decision_list._search import _Counter
+from optirules.learners._dro._estimator import DRORuleEnsembleClassifier, margin_loss
+from optirules.learners._explain import EXPLAIN_COLUMNS
+from optirules.learners._multiclass import MIN_SHARE
+from optirules.learners._pruning._diversity import (
     ensemble_diversity,
     kappa_statistic,
     pairwise_disagreement,
     pairwise_kappa,
 )
-from optirules.learners._dro_ensemble import DRORuleEnsembleClassifier, margin_loss
-from optirules.learners._explain import EXPLAIN_COLUMNS
-from optirules.learners._multiclass import MIN_SHARE
-from optirules.learners._pruning import (
+from optirules.learners._pruning._estimator import (
     DREPPruner,
     KappaPruner,
     QMMPruner,
     ensemble_hypothesis_space_size,
     member_predictions,
 )
-from optirules.learners._rule_set_input import default_target
+from optirules.learners._rule_set._input import default_target
 from optirules.learners._rules import Clause, Rule, RuleSet
 from optirules.learners._scores import PRIOR_STRENGTH, smoothed_distribution, unique_codes
 from optirules.learners._sql import _real, quote_identifier, quote_string

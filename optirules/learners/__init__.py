@@ -9,19 +9,19 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_exports
 
 _EXPORTS = {
-    "BooleanRuleSetClassifier": "._rule_set",
-    "BooleanRuleSetCV": "._rule_set_cv",
-    "DRORuleEnsembleClassifier": "._dro_ensemble",
-    "BoostingClassifier": "._boosting",
-    "DecisionListClassifier": "._decision_list",
-    "DecisionListCV": "._decision_list_cv",
-    "QMMPruner": "._pruning",
-    "KappaPruner": "._pruning",
-    "DREPPruner": "._pruning",
-    "ResampledAdaBoostClassifier": "._resampled_adaboost",
-    "ensemble_diversity": "._diversity",
-    "ensemble_margins": "._diversity",
-    "member_predictions": "._pruning",
+    "BooleanRuleSetClassifier": "._rule_set._estimator",
+    "BooleanRuleSetCV": "._rule_set._cv",
+    "DRORuleEnsembleClassifier": "._dro._estimator",
+    "BoostingClassifier": "._boosting._estimator",
+    "DecisionListClassifier": "._decision_list._estimator",
+    "DecisionListCV": "._decision_list._cv",
+    "QMMPruner": "._pruning._estimator",
+    "KappaPruner": "._pruning._estimator",
+    "DREPPruner": "._pruning._estimator",
+    "ResampledAdaBoostClassifier": "._boosting._resampled_adaboost",
+    "ensemble_diversity": "._pruning._diversity",
+    "ensemble_margins": "._pruning._diversity",
+    "member_predictions": "._pruning._estimator",
     "fairness_report": "._fairness",
     "FairnessReport": "._fairness",
     "PRIOR_STRENGTH": "._scores",
@@ -32,39 +32,39 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 # isort: off
 if TYPE_CHECKING:  # the real names, for IDEs and type checkers (nothing imported at run time)
-    from ._boosting import (
+    from ._boosting._estimator import (
         BoostingClassifier as BoostingClassifier,
     )
-    from ._decision_list import (
+    from ._decision_list._estimator import (
         DecisionListClassifier as DecisionListClassifier,
     )
-    from ._decision_list_cv import (
+    from ._decision_list._cv import (
         DecisionListCV as DecisionListCV,
     )
-    from ._diversity import (
+    from ._pruning._diversity import (
         ensemble_diversity as ensemble_diversity,
         ensemble_margins as ensemble_margins,
     )
-    from ._dro_ensemble import (
+    from ._dro._estimator import (
         DRORuleEnsembleClassifier as DRORuleEnsembleClassifier,
     )
     from ._fairness import (
         FairnessReport as FairnessReport,
         fairness_report as fairness_report,
     )
-    from ._pruning import (
+    from ._pruning._estimator import (
         DREPPruner as DREPPruner,
         KappaPruner as KappaPruner,
         QMMPruner as QMMPruner,
         member_predictions as member_predictions,
     )
-    from ._resampled_adaboost import (
+    from ._boosting._resampled_adaboost import (
         ResampledAdaBoostClassifier as ResampledAdaBoostClassifier,
     )
-    from ._rule_set import (
+    from ._rule_set._estimator import (
         BooleanRuleSetClassifier as BooleanRuleSetClassifier,
     )
-    from ._rule_set_cv import (
+    from ._rule_set._cv import (
         BooleanRuleSetCV as BooleanRuleSetCV,
     )
     from ._scores import (

@@ -342,7 +342,7 @@ def boosting_table(model: Any, X: Any = None, y: Any = None, *,
     if getattr(model, "_is_one_vs_rest", lambda: False)():
         return _one_vs_rest(model, X, y, require, boosting_table)
     check_fitted(model, "hypotheses_")
-    from ._boosting_text import condition_side
+    from ._boosting._text import condition_side
 
     votes = model._votes()
     literal_names = model.binarizer_ is not None and model.feature_names_ is not None

@@ -28,7 +28,7 @@ value codes):
   vote :math:`F(x) = \\sum_k v_k h_k(x)` is
   summed in the members' order, as ``decision_function`` sums it, so the same doubles are
   compared with the same cut; boosting's vote :math:`F(x) = \\sum_t \\alpha_t h_t(x)` is
-  summed round by round the same way (:mod:`optirules.learners._boosting_sql`).
+  summed round by round the same way (:mod:`optirules.learners._boosting._sql`).
 
 Not written as SQL (refused with an :class:`~optirules.errors.InputError` before any work):
 the decision list's Minimum OSR fallback (it grows a tree on the training rows for each
@@ -291,7 +291,7 @@ def _label_number(label: str) -> float | bool | None:
 
 def _decision_test_sql(feat: Any, code: int, dialect: str) -> str:
     """One decision-list test ``attribute = value`` (its value codes,
-    ``_decision_list_encoding``) as SQL."""
+    ``_decision_list._encoding``) as SQL."""
     col = quote_identifier(feat.name)
     label = feat.categories[code]
     if feat.kind == "categorical":
@@ -450,7 +450,7 @@ def model_sql(model: Any, table: str | Sequence[str], dialect: str = "sqlite", *
     elif kind == "dro":
         for e in parts:
             used |= _check_literals(e, list(e.members_))
-    elif kind == "boosting":  # the booster's hooks (optirules.learners._boosting_sql)
+    elif kind == "boosting":  # the booster's hooks (optirules.learners._boosting._sql)
         for e in parts:
             used |= set(e._sql_columns())
     else:

@@ -73,7 +73,7 @@ LEARNER_DRIVER = textwrap.dedent('''
             sum(range(1000))
 
     if __name__ == "__main__":
-        import optirules.learners._rule_set_cv as rule_set_cv
+        import optirules.learners._rule_set._cv as rule_set_cv
         from optirules.learners import BooleanRuleSetCV
 
         rule_set_cv._path_and_scores = busy_fold  # a fold's penalty path

@@ -800,7 +800,7 @@ def test_time_limit_keeps_the_first_rules_of_the_full_list(monkeypatch):
     few rules on any machine; those rules are the full list's first ones."""
     import time
 
-    from optirules.learners import _decision_list_search as search
+    from optirules.learners._decision_list import _search as search
 
     X, y = _noisy_codes()
     full = DecisionListClassifier(min_coverage=1, fallback="default").fit(X, y)

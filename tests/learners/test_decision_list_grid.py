@@ -1,5 +1,5 @@
 """The BruteDL search DecisionListCV shares across its grid
-(``optirules.learners._decision_list_grid`` and ``_decision_list_dense``): every list it
+(``optirules.learners._decision_list._grid`` and ``_decision_list_dense``): every list it
 returns is the list the exhaustive search grows for that ``min_coverage`` alone, and the
 counts and bounds it keeps are those of brute force.
 
