@@ -475,15 +475,9 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, RuleModelMixin,
     def _member_setting(self, name: str) -> Any:
         return self._member_estimator().get_params(deep=False)[name]
 
-    # the members' column-generation settings (read by the shared rule-set input code)
-    lambda0 = property(lambda self: self._member_setting("lambda0"))
-    lambda1 = property(lambda self: self._member_setting("lambda1"))
-    binarizer = property(lambda self: self._member_setting("binarizer"))
-    forbidden_features = property(lambda self: self._member_setting("forbidden_features"))
-    feature_costs = property(lambda self: self._member_setting("feature_costs"))
-    required_features = property(lambda self: self._member_setting("required_features"))
-    max_rules = property(lambda self: self._member_setting("max_rules"))
-    max_literals = property(lambda self: self._member_setting("max_literals"))
+    def _rule_setting(self, name: str) -> Any:
+        """The members' setting ``name``, which the shared rule-set input code reads."""
+        return self._member_setting(name)
 
     def _solver(self) -> Any:
         """``solver``, or the member's."""

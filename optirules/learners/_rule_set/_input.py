@@ -104,21 +104,25 @@ class _RuleInputMixin:
     """Input handling shared by the rule-set learners: labels, weights, literals and the
     column-generation parameters."""
 
-    binarizer: Any
-    lambda0: float | str
-    lambda1: float | str
     max_degree: int | str
     pricing: str
     solver: str | Mapping[str, str]
+
+    def _rule_setting(self, name: str) -> Any:
+        """The rules' setting ``name`` (``binarizer``, ``lambda0``, ``lambda1``,
+        ``forbidden_features``, ``feature_costs``, ``required_features``, ``max_rules``,
+        ``max_literals``): the rule set's own parameter; the DRO ensemble answers with its
+        member's."""
+        return getattr(self, name, None)
 
     def _check_forbidden(self, X: Any) -> None:
         """Refuse, before any work, a ``forbidden_features`` or ``feature_costs`` entry
         that names no column of ``X`` (a column name, DataFrame input, or a column
         position), a cost that is not a finite number > 0, and a feature both forbidden and
         given a cost."""
-        forbidden = getattr(self, "forbidden_features", None)
-        costs = getattr(self, "feature_costs", None)
-        required = getattr(self, "required_features", None)
+        forbidden = self._rule_setting("forbidden_features")
+        costs = self._rule_setting("feature_costs")
+        required = self._rule_setting("required_features")
         if forbidden is None and costs is None and required is None:
             return
         # arrays and pandas Index have no truth value: lists from here on
@@ -153,7 +157,7 @@ class _RuleInputMixin:
         or None without it; a column that gave no literal, or more required columns than
         ``max_rules`` rules of ``max_degree_`` literals (or ``max_literals``) can hold, is
         refused before column generation."""
-        required = getattr(self, "required_features", None)
+        required = self._rule_setting("required_features")
         required = [] if required is None else list(required)  # an array has no truth value
         if not required:
             return None
@@ -167,8 +171,8 @@ class _RuleInputMixin:
                                  "literal (a constant column, or one the binarizer dropped); "
                                  "drop it from required_features.")
             groups.append(g)
-        cap = getattr(self, "max_literals", None)
-        rules = getattr(self, "max_rules", None)
+        cap = self._rule_setting("max_literals")
+        rules = self._rule_setting("max_rules")
         if rules is not None and len(groups) > rules * self.max_degree_:
             raise InputError(f"required_features names {len(groups)} columns, but "
                              f"max_rules={rules} rules of at most {self.max_degree_} literals "
@@ -185,7 +189,7 @@ class _RuleInputMixin:
     def _literal_costs(self) -> np.ndarray | None:
         """One cost per literal from ``feature_costs`` (a literal costs what its column
         does, 1 when not listed), or None without ``feature_costs``."""
-        costs = getattr(self, "feature_costs", None)
+        costs = self._rule_setting("feature_costs")
         if not costs:
             return None
         by_name = {str(k): float(v) for k, v in costs.items() if isinstance(k, str)}
@@ -200,7 +204,7 @@ class _RuleInputMixin:
         that uses one covers no row, so pricing never proposes it (its reduced cost is its
         complexity cost, never negative) and the certificate holds over the clauses of
         the other literals -- the restriction is exact, in the master and in pricing."""
-        forbidden = getattr(self, "forbidden_features", None)
+        forbidden = self._rule_setting("forbidden_features")
         if forbidden is None:
             return A
         forbidden = list(forbidden)  # read twice below: a generator once
@@ -252,7 +256,7 @@ class _RuleInputMixin:
     def _penalties(self, n: float) -> tuple[float, float]:
         """``(lambda0, lambda1)`` with ``"auto"`` resolved for ``n`` training rows."""
         return tuple(auto_penalty(n) if isinstance(v, str) else float(v)
-                     for v in (self.lambda0, self.lambda1))
+                     for v in (self._rule_setting("lambda0"), self._rule_setting("lambda1")))
 
     def _milp_solver(self) -> str:
         """The solver named for the MILP part (``solver``, or ``solver["milp"]``)."""
@@ -262,24 +266,25 @@ class _RuleInputMixin:
         """Binary labels only; raw (NaN, string, categorical) input when a binarizer is used."""
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
-        tags.input_tags.allow_nan = self.binarizer is not None
-        tags.input_tags.string = self.binarizer is not None
-        tags.input_tags.categorical = self.binarizer is not None
+        raw = self._rule_setting("binarizer") is not None
+        tags.input_tags.allow_nan = tags.input_tags.string = raw
+        tags.input_tags.categorical = raw
         return tags
 
     def _make_binarizer(self) -> Any:
-        if self.binarizer is None:
+        b = self._rule_setting("binarizer")
+        if b is None:
             return None
-        if isinstance(self.binarizer, str):
+        if isinstance(b, str):
             from ...data import FeatureBinarizer
 
             return FeatureBinarizer()
-        if isinstance(self.binarizer, BaseEstimator):
-            return clone(self.binarizer)
-        return copy.deepcopy(self.binarizer)
+        if isinstance(b, BaseEstimator):
+            return clone(b)
+        return copy.deepcopy(b)
 
     def _check_binarizer_param(self) -> None:
-        b = self.binarizer
+        b = self._rule_setting("binarizer")
         if not (b is None or (isinstance(b, str) and b == "auto")
                 or (callable(getattr(b, "fit", None)) and hasattr(b, "transform"))):
             raise InputError(
@@ -294,7 +299,7 @@ class _RuleInputMixin:
     def _reads_binary(self, X: Any) -> bool:
         """Whether ``fit`` takes the columns of ``X`` as they are: ``binarizer=None``, or
         ``"auto"`` on a table of 0/1 values."""
-        b = self.binarizer
+        b = self._rule_setting("binarizer")
         return b is None or (isinstance(b, str) and b == "auto" and table_kind(X) == "binary")
 
     def _literal_matrix(self, X: Any, *, reset: bool, sample_weight: Any = None) -> np.ndarray:
@@ -303,7 +308,7 @@ class _RuleInputMixin:
         if reset:
             self.binarizer_ = None if self._reads_binary(X) else self._make_binarizer()
         if self.binarizer_ is None:
-            why = ("binarizer=None" if self.binarizer is None
+            why = ("binarizer=None" if self._rule_setting("binarizer") is None
                    else "this model was fitted on 0/1 columns taken as they are, so")
             try:
                 Xa = validate_data(self, X, reset=reset, dtype=None,
