@@ -7,7 +7,10 @@ planted clauses are the rule set to find).  Each size is fitted by
 every N) in its own subprocess, so that its peak resident memory is its own; the table
 gives wall time, peak RSS, training accuracy, whether the planted clauses were found, the
 degree the gap is certified over, and the work of exact pricing (triples scored, pricing
-seconds).  The slope of log(time) against log(N) is a least-squares fit over the sizes.
+seconds).  A second table gives, per size, the peak resident memory and the CPU seconds of
+each phase of the fit (building the literal matrix, the restricted master LP, beam search,
+exact enumeration pricing, the master IP, the fitted attributes, the rest; :class:`Phases`).
+The slope of log(time) against log(N) is a least-squares fit over the sizes.
 The dask row fits the smallest size with ``backend="dask"`` on a
 ``distributed.LocalCluster(n_workers=2, threads_per_worker=1)`` and checks that the model
 is the local one (same clauses, same objective).
@@ -16,8 +19,14 @@ Run from the repository root (the machine is shared: run it in the background)::
 
     nohup nice -n 10 python benchmarks/scale.py > /tmp/scale.log 2>&1 &
     python benchmarks/scale.py --sizes 10000 100000     # quicker
+    python benchmarks/scale.py --sizes 1000000 10000000 --no-dask --json /tmp/after.json \
+        --before /tmp/before.json --title after --append    # the issue-41 sizes
 
-Writes ``benchmarks/results/scale.md`` (date, stack, machine load before and after).
+Writes ``benchmarks/results/scale.md`` (date, stack, machine load before and after;
+``--append`` adds the run below what the file holds, under ``--title``).  ``--json`` keeps
+the measurements; ``--before`` adds a comparison with such a file (a run of an earlier
+commit) for the sizes both have: peak memory and CPU by phase, whether the clauses, the
+pool and the IP objective are the same, and the LP objective and certified bound of both.
 BLAS runs single-threaded (``OPENBLAS_NUM_THREADS=1``, set before numpy loads).
 """
 
@@ -38,6 +47,7 @@ import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 RESULTS = Path(__file__).resolve().parent / "results"
 PLANTED = [(0, 1, 32), (3, 5, 34), (7, 8, 36)]  # literal j < 30: x_j == 1; 30 + j: x_j == 0
@@ -49,11 +59,112 @@ def planted_dnf(n: int, seed: int = 0, noise: float = 0.02):
     return make_planted_dnf(n, noise=noise, random_state=seed)
 
 
+#: the phases of a fit, in the order of the table: the method each one times (wrapped by
+#: :class:`Phases`), the rest of the fit counting as "other"
+PHASES = ("literals", "master LP", "beam search", "enumeration", "master IP", "finish",
+          "other")
+
+
+def _status_mb(field: str) -> float:
+    """A ``/proc/self/status`` figure (``VmHWM``, ``VmRSS``) in MB (NaN off Linux)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return math.nan
+
+
+class Phases:
+    """Peak resident memory and CPU seconds of one fit by phase.
+
+    The methods of each phase are wrapped; at every phase boundary the peak resident set
+    (``VmHWM``) is read and then reset to the current one (``echo 5 > /proc/self/clear_refs``,
+    Linux 4.0+), so a phase's peak is the highest resident set while it was the innermost
+    phase running (the data and the literal matrix, held throughout, included), and its CPU
+    seconds are those it ran as the innermost phase.  Without ``clear_refs`` the peaks are
+    those of the process so far.
+    """
+
+    def __init__(self) -> None:
+        self.stack = ["other"]
+        self.peak: dict[str, float] = {}
+        self.cpu: dict[str, float] = {}
+        self.clock = time.process_time()
+        self.resettable = self._reset()
+
+    @staticmethod
+    def _reset() -> bool:
+        try:
+            with open("/proc/self/clear_refs", "w") as f:
+                f.write("5")
+            return True
+        except OSError:
+            return False
+
+    def _boundary(self) -> None:
+        high, now = _status_mb("VmHWM"), time.process_time()
+        top = self.stack[-1]
+        self.peak[top] = max(self.peak.get(top, 0.0), high)
+        self.cpu[top] = self.cpu.get(top, 0.0) + now - self.clock
+        self.clock = now
+        self._reset()
+
+    def run(self, phase: str, func: Any, *args: Any, **kwargs: Any) -> Any:
+        self._boundary()
+        self.stack.append(phase)
+        try:
+            return func(*args, **kwargs)
+        finally:
+            self._boundary()
+            self.stack.pop()
+
+    def wrap(self, owner: Any, name: str, phase: str) -> None:
+        """Time ``owner.name`` (a class's method or a module's function) as ``phase``."""
+        func = getattr(owner, name)
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            return self.run(phase, func, *args, **kwargs)
+
+        setattr(owner, name, timed)
+
+    def install(self) -> None:
+        from optirules.learners import BooleanRuleSetClassifier
+        from optirules.models import _column_generation as cg
+        from optirules.models import _pool_ip, _pricing
+
+        self.wrap(BooleanRuleSetClassifier, "_literal_matrix", "literals")
+        self.wrap(BooleanRuleSetClassifier, "_finish_fit", "finish")
+        self.wrap(_pricing, "beam_search_pricing", "beam search")
+        self.wrap(cg._ColumnGeneration, "exact_priced", "enumeration")
+        self.wrap(cg._ColumnGeneration, "certify", "enumeration")
+        self.wrap(_pool_ip.PoolIP, "solve", "master IP")
+        made = cg.restricted_master
+
+        def master(*args: Any, **kwargs: Any) -> Any:  # the LP's build, solves, new columns
+            m = self.run("master LP", made, *args, **kwargs)
+            for name in ("solve", "add_clauses"):
+                func = getattr(m, name)
+                setattr(m, name, lambda *a, _f=func, **k: self.run("master LP", _f, *a, **k))
+            return m
+
+        cg.restricted_master = master
+
+    def finish(self) -> dict[str, dict[str, float]]:
+        self._boundary()
+        return {p: {"peak_mb": self.peak.get(p, math.nan), "cpu": self.cpu.get(p, 0.0)}
+                for p in PHASES if p in self.peak or p in self.cpu}
+
+
 def fit_one(n: int, backend: str) -> dict:
     """Fit one size (in this process) and return the measurements."""
     from optirules.learners import BooleanRuleSetClassifier
 
     X, y = planted_dnf(n)
+    data_mb = _status_mb("VmRSS")
+    phases = Phases()
+    phases.install()
     client = cluster = None
     if backend == "dask":
         from distributed import Client, LocalCluster
@@ -68,15 +179,21 @@ def fit_one(n: int, backend: str) -> dict:
         client.close()
         cluster.close()
     stats = est.fit_info_.get("pricing_stats") or {}
+    by_phase = phases.finish()
     return {
+        "data_mb": data_mb, "phases": by_phase, "phase_reset": phases.resettable,
         "rows": n, "backend": backend, "time": wall, "cpu": cpu,
         "master": est.fit_info_.get("master", ""),
-        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        # clear_refs resets the process's peak too: the peak of the fit is that of its phases
+        "peak_rss_mb": (max(v["peak_mb"] for v in by_phase.values()) if phases.resettable
+                        else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
         "train_accuracy": float((est.predict(X) == y).mean()),
         "clauses": [list(c) for c in est.clauses_],
         "planted_found": sorted(est.clauses_) == PLANTED,
         "max_degree": int(est.max_degree_), "gap_certified": bool(est.gap_certified_),
         "gap": float(est.gap_), "ip_objective": float(est.ip_objective_),
+        "lp_objective": float(est.lp_objective_), "lp_bound": float(est.lp_bound_),
+        "pool": sorted(list(c) for c in est.pool_),
         "n_iter": int(len(est.history_)), "status": est.status_,
         "pricing_seconds": float(stats.get("seconds", math.nan)),
         "triples_scored": int(stats.get("triples_scored", 0)),
@@ -134,6 +251,47 @@ def table(rows: list[dict]) -> list[str]:
     return lines
 
 
+def phase_table(rows: list[dict]) -> list[str]:
+    """Peak resident memory (MB) and CPU seconds by phase, one row per fit."""
+    names = [p for p in PHASES if any(p in r.get("phases", {}) for r in rows)]
+    lines = ["| rows | label | " + " | ".join(f"{p}: peak MB / CPU s" for p in names)
+             + " | fit: peak MB / CPU s |", "|" + "---|" * (len(names) + 3)]
+    for r in rows:
+        cells = []
+        for p in names:
+            v = r.get("phases", {}).get(p)
+            cells.append("" if v is None else f"{v['peak_mb']:,.0f} / {v['cpu']:.1f}")
+        lines.append(f"| {r['rows']:,} | {r.get('label', '')} | " + " | ".join(cells)
+                     + f" | {r['peak_rss_mb']:,.0f} / {r['cpu']:.1f} |")
+    return lines
+
+
+def compare(before: list[dict], after: list[dict]) -> list[str]:
+    """The phases of both runs by size, and whether the fitted model is the same."""
+    both = [(b, a) for a in after for b in before
+            if a["backend"] == b["backend"] == "local" and a["rows"] == b["rows"]]
+    if not both:
+        return []
+    rows = []
+    for b, a in both:
+        rows += [dict(b, label="before"), dict(a, label="after")]
+    lines = ["", "Peak resident memory and CPU by phase, before and after:", "",
+             *phase_table(rows), ""]
+    for b, a in both:
+        same = {k: a[k] == b[k] for k in ("clauses", "pool", "ip_objective", "lp_objective",
+                                         "lp_bound", "gap_certified", "max_degree")}
+        lines.append(
+            f"- {a['rows']:,} rows: clauses {'the same' if same['clauses'] else 'DIFFER'} "
+            f"({a['clauses']}), pool {'the same' if same['pool'] else 'differs'}, IP "
+            f"objective {'the same float' if same['ip_objective'] else 'differs'} "
+            f"({b['ip_objective']!r} / {a['ip_objective']!r}), LP objective "
+            f"{b['lp_objective']!r} / {a['lp_objective']!r}, certified bound "
+            f"{b['lp_bound']!r} / {a['lp_bound']!r}, gap certified over degree "
+            f"{b['max_degree']} / {a['max_degree']}: "
+            f"{'both' if b['gap_certified'] and a['gap_certified'] else 'NOT both'}.")
+    return lines
+
+
 def slope(rows: list[dict]) -> float:
     import numpy as np
 
@@ -153,6 +311,11 @@ def main() -> None:
     ap.add_argument("--one", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--backend", default="local", help=argparse.SUPPRESS)
     ap.add_argument("--out", default=str(RESULTS / "scale.md"))
+    ap.add_argument("--append", action="store_true",
+                    help="add the run below the file's content instead of replacing it")
+    ap.add_argument("--title", default="", help="the heading of the run (with --append)")
+    ap.add_argument("--json", help="also write the measurements to this file")
+    ap.add_argument("--before", help="measurements (--json) of an earlier run to compare")
     args = ap.parse_args()
     if args.one is not None:
         print(json.dumps(fit_one(args.one, args.backend)))
@@ -168,9 +331,12 @@ def main() -> None:
         rows.append(run_child(args.dask_size, "dask"))
         print(table(rows)[-1], flush=True)
     load_after = os.getloadavg()
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows))
     b = slope(rows)
     lines = [
-        "# Rule sets at scale: planted DNF, local and dask pricing",
+        "# Rule sets at scale: planted DNF, local and dask pricing" if not args.append
+        else f"## {args.title or 'Run'}",
         "",
         f"Run {started:%Y-%m-%d %H:%M} UTC by `python benchmarks/scale.py "
         f"{' '.join(sys.argv[1:])}".rstrip() + "`" + f" at niceness {os.nice(0)}, BLAS "
@@ -186,8 +352,14 @@ def main() -> None:
         "",
         *table(rows),
         "",
+        "Peak resident memory and CPU by phase (the peak of the fit is the largest):",
+        "",
+        *phase_table(rows),
+        "",
         f"Slope of log(time) against log(rows), local fits: {b:.2f}.",
     ]
+    if args.before:
+        lines += compare(json.loads(Path(args.before).read_text()), rows)
     dask_rows = [r for r in rows if r["backend"] == "dask"]
     for d in dask_rows:
         ref = next((r for r in rows if r["backend"] == "local" and r["rows"] == d["rows"]), None)
@@ -198,7 +370,10 @@ def main() -> None:
                          f"local fit (clauses {d['clauses']}, objective {d['ip_objective']!r}).")
     text = "\n".join(lines) + "\n"
     print(text)
-    Path(args.out).write_text(text)
+    out = Path(args.out)
+    if args.append and out.exists():
+        text = out.read_text().rstrip("\n") + "\n\n" + text
+    out.write_text(text)
 
 
 if __name__ == "__main__":
