@@ -121,8 +121,12 @@ class Phases:
             self.stack.pop()
 
     def wrap(self, owner: Any, name: str, phase: str) -> None:
-        """Time ``owner.name`` (a class's method or a module's function) as ``phase``."""
-        func = getattr(owner, name)
+        """Time ``owner.name`` (a class's method or a module's function) as ``phase``;
+        nothing when the name is not there (the package moved it: that phase then counts
+        as "other")."""
+        func = getattr(owner, name, None)
+        if func is None:
+            return
 
         def timed(*args: Any, **kwargs: Any) -> Any:
             return self.run(phase, func, *args, **kwargs)
@@ -130,17 +134,25 @@ class Phases:
         setattr(owner, name, timed)
 
     def install(self) -> None:
+        """Wrap the phases' methods.  Splitting a fit into phases needs its internal steps:
+        they are reached through the modules of public functions (no private import), and a
+        step the package renames or moves is left unwrapped instead of failing the run."""
+        import optirules.models as models
         from optirules.learners import BooleanRuleSetClassifier
-        from optirules.models import _column_generation as cg
-        from optirules.models import _pool_ip, _pricing
 
+        cg = sys.modules[models.solve_column_generation.__module__]
+        pricing = sys.modules[models.beam_search_pricing.__module__]
+        run = getattr(cg, "_ColumnGeneration", None)
+        pool_ip = getattr(cg, "PoolIP", None)
         self.wrap(BooleanRuleSetClassifier, "_literal_matrix", "literals")
         self.wrap(BooleanRuleSetClassifier, "_finish_fit", "finish")
-        self.wrap(_pricing, "beam_search_pricing", "beam search")
-        self.wrap(cg._ColumnGeneration, "exact_priced", "enumeration")
-        self.wrap(cg._ColumnGeneration, "certify", "enumeration")
-        self.wrap(_pool_ip.PoolIP, "solve", "master IP")
-        made = cg.restricted_master
+        self.wrap(pricing, "beam_search_pricing", "beam search")
+        for name in ("exact_priced", "certify"):
+            self.wrap(run, name, "enumeration")
+        self.wrap(pool_ip, "solve", "master IP")
+        made = getattr(cg, "restricted_master", None)
+        if made is None:
+            return
 
         def master(*args: Any, **kwargs: Any) -> Any:  # the LP's build, solves, new columns
             m = self.run("master LP", made, *args, **kwargs)
