@@ -2,9 +2,10 @@
 
 Each reproduction is a module with ``run(quick=...)`` and ``format_table(frame)`` (what
 ``optirules reproduce NAME`` runs) and the data, seeds and helpers its ``__all__`` lists:
-:mod:`parity` (Reyzin's sparse parities), :mod:`smooth` (Long and Servedio's smooth
-boosting), :mod:`decision_list` (BruteDL with Minimum OSR), :mod:`pruning` (QMM ensemble
-pruning) and :mod:`rules` (the DRO paper's rule sets and ensembles).
+``parity`` (Reyzin's sparse parities), ``smooth`` (Long and Servedio's smooth
+boosting), ``decision_list`` (BruteDL with Minimum OSR), ``pruning`` (QMM ensemble
+pruning) and ``rules`` (the DRO paper's rule sets and ensembles), each
+``optirules.experiments.<name>``.
 """
 
 from typing import TYPE_CHECKING
