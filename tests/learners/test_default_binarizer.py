@@ -63,7 +63,9 @@ def test_a_0_1_table_is_taken_as_it_is(cls, kw):
     X, y = _binary()
     auto = cls(**kw).fit(X, y)
     none = cls(binarizer=None, **kw).fit(X, y)
-    assert auto.binarizer == "auto" and auto.binarizer_ is None
+    params = auto.get_params()
+    assert params.get("binarizer", params.get("member__binarizer")) == "auto"
+    assert auto.binarizer_ is None
     assert [str(lit) for lit in auto.literals_] == [str(lit) for lit in none.literals_]
     np.testing.assert_array_equal(auto.predict_proba(X), none.predict_proba(X))
     assert auto.input_summary_ == none.input_summary_
