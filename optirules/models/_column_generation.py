@@ -409,9 +409,8 @@ class _ColumnGeneration:
         # a clause of conflicting literals is no clause of the problem
         initial_clauses = [c for c in initial_clauses
                            if not self.conflicts.conflicting(tuple(c))]
-        self.master = restricted_master(self.A, self.y_int, self.P, initial_clauses,
-                                        lp_solver=self.lp_solver, master=op.master,
-                                        **pb.master_arguments())
+        self.master = restricted_master(pb, initial_clauses, lp_solver=self.lp_solver,
+                                        master=op.master)
         # the fairness rows' rates, to check the heuristic rule sets before the master IP
         self.fair = None if fairness is None else FairnessRows(
             self.y, np.asarray(self.P, dtype=float), pb.groups, fairness,
@@ -683,10 +682,9 @@ class _ColumnGeneration:
         if hasattr(self.master, "set_penalties"):
             self.master.set_penalties(self.lambda0, self.lambda1)
         else:
-            self.master = restricted_master(self.A, self.y_int, self.P, self.master.clauses_,
+            self.master = restricted_master(self.problem, self.master.clauses_,
                                             lp_solver=self.lp_solver,
-                                            master=self.options.master,
-                                            **self.problem.master_arguments())
+                                            master=self.options.master)
         self.t_start = time.perf_counter()
         self.stats0 = {} if self.pricer is None else dict(self.pricer.stats)
         self.history = []

@@ -254,23 +254,6 @@ class RuleSetProblem:
             object.__setattr__(self, "_conflict_index", held)
         return held
 
-    def master_arguments(self) -> dict[str, Any]:
-        """The keyword arguments of :func:`~optirules.models.restricted_master` for this
-        problem.
-
-        Returns
-        -------
-        dict
-            ``complexity``, the penalties, the limits, the fairness rows' arguments, the
-            literal costs and the required groups.
-        """
-        return dict(complexity=self.complexity, lambda0=self.lambda0, lambda1=self.lambda1,
-                    max_rules=self.max_rules, max_literals=self.max_literals,
-                    groups=self.groups, fairness=self.fairness,
-                    fairness_tolerance=self.fairness_tolerance,
-                    literal_costs=self.literal_costs,
-                    required=[list(g) for g in self.required] or None)
-
 
 @dataclass(frozen=True)
 class ColumnGenerationOptions:

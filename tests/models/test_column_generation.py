@@ -13,6 +13,7 @@ from optirules.models import (
     PersistentRuleMaster,
     RebuildRuleMaster,
     RestrictedMaster,
+    RuleSetProblem,
     column_generation,
     restricted_master,
     split_solver,
@@ -89,18 +90,18 @@ def test_every_master_path_solves_the_ip_to_the_brute_force_optimum(seed):
 def test_restricted_master_picks_the_path_and_refuses_mismatches():
     A, y, P, pool = make_instance(1)
     kw = dict(complexity=5.0)
-    assert isinstance(restricted_master(A, y, P, pool, **kw), HighsRuleMaster)
-    assert isinstance(restricted_master(A, y, P, pool, lp_solver="highs", master="persistent",
-                                        **kw), PersistentRuleMaster)
+    pb = RuleSetProblem(A, y, P, **kw)
+    assert isinstance(restricted_master(pb, pool), HighsRuleMaster)
+    assert isinstance(restricted_master(pb, pool, lp_solver="highs", master="persistent"),
+                      PersistentRuleMaster)
     if "scip" in INFO:
-        assert isinstance(restricted_master(A, y, P, pool, lp_solver="scip", **kw),
-                          RebuildRuleMaster)
+        assert isinstance(restricted_master(pb, pool, lp_solver="scip"), RebuildRuleMaster)
         with pytest.raises(InputError, match="no persistent Pyomo interface with LP duals"):
-            restricted_master(A, y, P, pool, lp_solver="scip", master="persistent", **kw)
+            restricted_master(pb, pool, lp_solver="scip", master="persistent")
     with pytest.raises(InputError, match="needs the LP solver 'highs'"):
-        restricted_master(A, y, P, pool, lp_solver="cbc", master="direct", **kw)
+        restricted_master(pb, pool, lp_solver="cbc", master="direct")
     with pytest.raises(InputError, match="master must be one of"):
-        restricted_master(A, y, P, pool, master="warm", **kw)
+        restricted_master(pb, pool, master="warm")
     with pytest.raises(InputError, match="cannot solve the rule master LP with duals"):
         RebuildRuleMaster(A, y, pool, solver="osqp", route="pyomo", **kw)
 
@@ -415,7 +416,7 @@ def test_lp_support_carries_the_restricted_lp_optimum(form):
     res = column_generation(A, y, P, max_degree=2, **kw)
     support = res.info["lp_support"]
     assert 0 < len(support) < len(res.pool) and set(support) <= set(res.pool)
-    alone = restricted_master(A, y.astype(int), P, support, **kw)
+    alone = restricted_master(RuleSetProblem(A, y, P, **kw), support)
     assert alone.solve() == pytest.approx(res.lp_objective, rel=1e-9, abs=1e-12)
     # and no clause of the support can be dropped for free: each has w_k > 0
     assert np.all(alone.w_ > 1e-9)
@@ -519,8 +520,8 @@ def test_a_warm_lp_past_its_iteration_bound_restarts_cold(monkeypatch):
     assert cold.converged and plain.converged
     assert cold.lp_objective == pytest.approx(plain.lp_objective, rel=1e-9)
     assert cold.ip_objective == pytest.approx(plain.ip_objective, rel=1e-9)
-    master = restricted_master(A, y.astype(int), P, plain.pool, lambda0=0.003,
-                               lambda1=0.003, master="dual")
+    master = restricted_master(RuleSetProblem(A, y, P, lambda0=0.003, lambda1=0.003),
+                               plain.pool, master="dual")
     master.solve()
     master.add_clauses([])  # no change: the re-solve is warm and takes no iteration
     master.solve()

@@ -9,7 +9,12 @@ import numpy as np
 import pytest
 
 from optirules.errors import InputError
-from optirules.models import RuleMasterModel, column_generation, master_objective
+from optirules.models import (
+    RuleMasterModel,
+    RuleSetProblem,
+    column_generation,
+    master_objective,
+)
 
 L = 8
 CLAUSES = [(i,) for i in range(L)] + list(itertools.combinations(range(L), 2))
@@ -58,9 +63,10 @@ def test_fair_master_equals_full_enumeration(kind, eps, seed):
     A, y, P, g = _data(seed)
     kw = dict(groups=g, fairness=kind, fairness_tolerance=eps, max_rules=2)
     res = column_generation(A, y, P, max_degree=2, **kw)
-    full_lp = RuleMasterModel(A, y.astype(int), CLAUSES, sample_weight=P, relax=True, **kw)
+    problem = RuleSetProblem(A, y, P, **kw)
+    full_lp = RuleMasterModel.from_problem(problem, CLAUSES, relax=True)
     full_lp.solve("highs")
-    full_ip = RuleMasterModel(A, y.astype(int), CLAUSES, sample_weight=P, **kw)
+    full_ip = RuleMasterModel.from_problem(problem, CLAUSES)
     full_ip.solve("highs")
     brute = _brute(A, y, P, g, kind, eps, 2, 0.0)
     # the declarative IP over every clause is the enumerated optimum
@@ -84,8 +90,8 @@ def test_penalty_form_three_groups_and_the_rebuilt_master():
     LP optimum of the declarative model over every clause, with a certified bound."""
     A, y, P, g = _data(11, n=90, n_groups=3)
     kw = dict(groups=g, fairness="equalized_odds", fairness_tolerance=0.1)
-    full_lp = RuleMasterModel(A, y.astype(int), CLAUSES, sample_weight=P, relax=True,
-                              lambda0=0.01, lambda1=0.002, **kw)
+    full_lp = RuleMasterModel.from_problem(
+        RuleSetProblem(A, y, P, lambda0=0.01, lambda1=0.002, **kw), CLAUSES, relax=True)
     full_lp.solve("highs")
     for master in ("direct", "rebuild"):
         res = column_generation(A, y, P, max_degree=2, lambda0=0.01, lambda1=0.002,
@@ -109,8 +115,9 @@ def test_unconstrained_fit_is_unfair_here():
 
 def test_the_rows_are_named_in_the_exported_model(tmp_path):
     A, y, P, g = _data(3)
-    m = RuleMasterModel(A, y.astype(int), CLAUSES[:6], sample_weight=P, groups=g,
-                        fairness="equalized_odds", fairness_tolerance=0.05)
+    m = RuleMasterModel.from_problem(
+        RuleSetProblem(A, y, P, groups=g, fairness="equalized_odds", fairness_tolerance=0.05),
+        CLAUSES[:6])
     path = tmp_path / "fair.lp"
     m.write(path)
     text = path.read_text()

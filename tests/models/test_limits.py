@@ -8,7 +8,12 @@ import numpy as np
 import pytest
 
 from optirules.errors import InputError
-from optirules.models import RuleMasterModel, column_generation, master_objective
+from optirules.models import (
+    RuleMasterModel,
+    RuleSetProblem,
+    column_generation,
+    master_objective,
+)
 
 L = 8
 CLAUSES = [(i,) for i in range(L)] + list(itertools.combinations(range(L), 2))
@@ -42,11 +47,11 @@ CASES = [(1, None, 0.0, 0.0), (2, None, 0.0, 0.0), (None, 3, 0.0, 0.0),
 @pytest.mark.parametrize("max_rules,max_literals,lambda0,lambda1", CASES)
 def test_limits_equal_full_enumeration(seed, max_rules, max_literals, lambda0, lambda1):
     A, y, P = _data(seed)
-    kw = dict(sample_weight=P, lambda0=lambda0, lambda1=lambda1, max_rules=max_rules,
-              max_literals=max_literals)
-    full_lp = RuleMasterModel(A, y.astype(int), CLAUSES, relax=True, **kw)
+    problem = RuleSetProblem(A, y, P, lambda0=lambda0, lambda1=lambda1, max_rules=max_rules,
+                             max_literals=max_literals)
+    full_lp = RuleMasterModel.from_problem(problem, CLAUSES, relax=True)
     full_lp.solve("highs")
-    full_ip = RuleMasterModel(A, y.astype(int), CLAUSES, **kw)
+    full_ip = RuleMasterModel.from_problem(problem, CLAUSES)
     full_ip.solve("highs")
     brute = _brute(A, y, P, max_rules, max_literals, lambda0, lambda1)
     # the declarative IP over every clause is the enumerated optimum
@@ -87,8 +92,8 @@ def test_limit_duals_enter_pricing():
     """At the LP optimum a binding max_rules row has a positive dual, and every pool
     column's reduced cost, computed with lambda0 + that dual, is non-negative."""
     A, y, P = _data(3)
-    lp = RuleMasterModel(A, y.astype(int), CLAUSES, sample_weight=P, relax=True,
-                         max_rules=1)
+    lp = RuleMasterModel.from_problem(RuleSetProblem(A, y, P, max_rules=1), CLAUSES,
+                                      relax=True)
     lp.solve("highs")
     assert lp.limit_duals_["max_rules"] > 1e-6
     d = lp.duals_for_pricing_
@@ -98,8 +103,8 @@ def test_limit_duals_enter_pricing():
 
 def test_limits_written_in_the_model(tmp_path):
     A, y, P = _data(3)
-    m = RuleMasterModel(A, y.astype(int), CLAUSES[:5], sample_weight=P, max_rules=2,
-                        max_literals=3)
+    m = RuleMasterModel.from_problem(RuleSetProblem(A, y, P, max_rules=2, max_literals=3),
+                                     CLAUSES[:5])
     path = tmp_path / "m.lp"
     m.write(path)
     text = path.read_text()
@@ -132,11 +137,11 @@ def test_literal_costs_equal_full_enumeration(max_literals, lambda1):
     proves the LP over every clause, priced by the enumeration (costs as rows) and by the
     pricing MILP (costs in its objective)."""
     A, y, P = _data(7)
-    kw = dict(sample_weight=P, lambda0=0.002, lambda1=lambda1, max_rules=3,
-              max_literals=max_literals, literal_costs=COSTS)
-    full_lp = RuleMasterModel(A, y.astype(int), CLAUSES, relax=True, **kw)
+    problem = RuleSetProblem(A, y, P, lambda0=0.002, lambda1=lambda1, max_rules=3,
+                             max_literals=max_literals, literal_costs=COSTS)
+    full_lp = RuleMasterModel.from_problem(problem, CLAUSES, relax=True)
     full_lp.solve("highs")
-    full_ip = RuleMasterModel(A, y.astype(int), CLAUSES, **kw)
+    full_ip = RuleMasterModel.from_problem(problem, CLAUSES)
     full_ip.solve("highs")
     best = np.inf
     for r in range(4):
@@ -190,11 +195,11 @@ def test_required_features_equal_full_enumeration(required, max_rules):
     every clause is the enumerated optimum, column generation (priced by the MILP with one
     binary per group) proves the LP over every clause and its rule set uses every group."""
     A, y, P = _data(3)
-    kw = dict(sample_weight=P, lambda0=0.001, lambda1=0.001, max_rules=max_rules,
-              required=required)
-    full_lp = RuleMasterModel(A, y.astype(int), CLAUSES, relax=True, **kw)
+    problem = RuleSetProblem(A, y, P, lambda0=0.001, lambda1=0.001, max_rules=max_rules,
+                             required=required)
+    full_lp = RuleMasterModel.from_problem(problem, CLAUSES, relax=True)
     full_lp.solve("highs")
-    full_ip = RuleMasterModel(A, y.astype(int), CLAUSES, **kw)
+    full_ip = RuleMasterModel.from_problem(problem, CLAUSES)
     full_ip.solve("highs")
     best = min(master_objective(A, y, P, list(s), 0.001, 0.001)
                for r in range(max_rules + 1) for s in itertools.combinations(CLAUSES, r)

@@ -24,7 +24,7 @@ def export_master(est: Any, path: str | os.PathLike, *, X: Any = None, y: Any = 
     """Write the master of the binary rule set ``est`` to ``path`` (and with ``iterations``
     each iteration's restricted LP beside it); the files written."""
     est._refuse_one_vs_rest("export_model")
-    from ...models import RuleMasterModel
+    from ...models import RuleMasterModel, RuleSetProblem
 
     est._check_fitted()
     path = Path(path)
@@ -51,22 +51,22 @@ def export_master(est: Any, path: str | os.PathLike, *, X: Any = None, y: Any = 
     l0, l1 = (est.lambda0_, est.lambda1_) if "lambda0_" in vars(est) else \
         est._penalties(float(len(yk)) if sample_weight is None else
                        float(np.sum(sample_weight)))
-    kw = dict(sample_weight=P, lambda0=l0, lambda1=l1,
-              complexity=None if est.complexity is None else float(est.complexity),
-              max_rules=getattr(est, "max_rules", None),
-              max_literals=getattr(est, "max_literals", None),
-              literal_costs=est._literal_costs() if X is None else None)
+    problem = RuleSetProblem(A, yk, P, lambda0=l0, lambda1=l1,
+                             complexity=None if est.complexity is None else
+                             float(est.complexity),
+                             max_rules=getattr(est, "max_rules", None),
+                             max_literals=getattr(est, "max_literals", None),
+                             literal_costs=est._literal_costs() if X is None else None)
     written = []
-    RuleMasterModel(A, yk.astype(int), pool, relax=relax, clause_names=names,
-                    **kw).write(path)
+    RuleMasterModel.from_problem(problem, pool, relax=relax, clause_names=names).write(path)
     written.append(path)
     if iterations:
         for rec in est.history_:
             t = rec["iteration"]
             n_cols = rec["pool_size"] - rec["columns_added"]
             p = path.with_name(f"{path.stem}_iter{t}{path.suffix}")
-            RuleMasterModel(A, yk.astype(int), pool[:n_cols], relax=True,
-                            clause_names=names[:n_cols], **kw).write(p)
+            RuleMasterModel.from_problem(problem, pool[:n_cols], relax=True,
+                                         clause_names=names[:n_cols]).write(p)
             written.append(p)
     return written
 

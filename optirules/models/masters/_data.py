@@ -27,6 +27,7 @@ from .._clauses import (
     priced_coverage,
     row_prices,
 )
+from .._problem import RuleSetProblem
 from .._row_blocks import row_slices
 from ._fairness import FairnessRows
 
@@ -112,43 +113,42 @@ def check_limit(value: Any, name: str) -> int | None:
 
 
 class MasterData:
-    """Validated data and the clause pool shared by the Pyomo master and the highspy path."""
+    """Validated data and the clause pool shared by the Pyomo master and the highspy path:
+    the master's part of a :class:`~optirules.models.RuleSetProblem` (its literal matrix,
+    labels, weights, budget, penalties and side constraints; the degree and the
+    conflicts are pricing's)."""
 
-    def __init__(self, A: Any, y: Any, sample_weight: Any, complexity: Any,
-                 lambda0: Any, lambda1: Any, max_rules: Any = None,
-                 max_literals: Any = None, groups: Any = None, fairness: str | None = None,
-                 fairness_tolerance: float = 0.0, literal_costs: Any = None,
-                 required: Any = None) -> None:
-        self.A = check_literal_matrix(A)
+    def __init__(self, problem: RuleSetProblem) -> None:
+        pb = problem
+        self.A = check_literal_matrix(pb.literals)
         n_rows = self.A.shape[0]
-        self.y = check_labels(y, n_rows)
+        self.y = check_labels(pb.labels, n_rows)
         if not self.y.any():
             raise InputError(
                 "y has no label-1 row, so the rule master has nothing to cover; pass data "
                 "with at least one positive example."
             )
-        self.P = check_sample_weight(sample_weight, n_rows)
+        self.P = check_sample_weight(pb.sample_weight, n_rows)
         self.pos = np.flatnonzero(self.y)
+        complexity = pb.complexity
         if complexity is not None:
             complexity = check_nonnegative(complexity, "complexity")
         self.budget = complexity
-        self.lambda0 = check_nonnegative(lambda0, "lambda0")
-        self.lambda1 = check_nonnegative(lambda1, "lambda1")
-        self.max_rules = check_limit(max_rules, "max_rules")
-        self.max_literals = check_limit(max_literals, "max_literals")
-        self.literal_costs = check_literal_costs(literal_costs, self.A.shape[1])
-        self.required = check_required(required, self.A.shape[1])
+        self.lambda0 = check_nonnegative(pb.lambda0, "lambda0")
+        self.lambda1 = check_nonnegative(pb.lambda1, "lambda1")
+        self.max_rules = check_limit(pb.max_rules, "max_rules")
+        self.max_literals = check_limit(pb.max_literals, "max_literals")
+        self.literal_costs = check_literal_costs(pb.literal_costs, self.A.shape[1])
+        self.required = check_required(pb.required, self.A.shape[1])
         # the cost of a required row's artificial column: above any rule set's objective
         # (every row missed or covered by every pool clause costs at most the total weight
         # per clause), so the LP uses it only while no pool clause meets the row
         self.big_m = 10.0 * (1.0 + float(self.P.sum()))
         self.neg = np.flatnonzero(~self.y)
         self.fair: FairnessRows | None = None
-        if fairness is not None:
-            if groups is None:
-                raise InputError(f"fairness={fairness!r} needs the protected attribute "
-                                 "(groups, one value per row).")
-            self.fair = FairnessRows(self.y, self.P, groups, fairness, fairness_tolerance)
+        if pb.fairness is not None:
+            self.fair = FairnessRows(self.y, self.P, pb.groups, pb.fairness,
+                                     pb.fairness_tolerance)
         self.clauses: list[Clause] = []
         self.index: dict[Clause, int] = {}
         self.coverage = np.zeros((n_rows, 0), dtype=bool)

@@ -35,6 +35,7 @@ import numpy as np
 
 from ...solvers import capable
 from .._clauses import Clause, clause_label
+from .._problem import RuleSetProblem
 from ._data import MasterData, PoolView
 from ._highs import HighsRuleMaster
 from ._highs_lp import highs_with_options, run_lp
@@ -71,8 +72,8 @@ class DualHighsRuleMaster(MasterIPMixin, PoolView):
                  options: dict[str, Any] | None = None) -> None:
         import highspy
 
-        self._data = d = MasterData(literals, labels, sample_weight, complexity, lambda0,
-                                     lambda1)
+        self._data = d = MasterData(RuleSetProblem(
+            literals, labels, sample_weight, complexity, lambda0, lambda1))
         self._options = dict(options or {})
         self._inf = highspy.kHighsInf
         h = highs_with_options(self._options)

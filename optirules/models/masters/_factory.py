@@ -9,6 +9,7 @@ import numpy as np
 
 from ...errors import InputError
 from .._clauses import Clause
+from .._problem import RuleSetProblem
 from ..options import MASTERS
 from ._dual import DualHighsRuleMaster
 from ._highs import HighsRuleMaster
@@ -29,13 +30,8 @@ _DUAL_MIN_POSITIVES = 1000
 _DUAL_SHARE = 0.5
 
 
-def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
-                      clauses: Sequence[Clause] = (), *, complexity: float | None = None,
-                      lambda0: float = 0.0, lambda1: float = 0.0, lp_solver: str = "highs",
-                      master: str = "auto", max_rules: int | None = None,
-                      max_literals: int | None = None, groups: Any = None,
-                      fairness: str | None = None, fairness_tolerance: float = 0.0,
-                      literal_costs: Any = None, required: Any = None) -> Any:
+def restricted_master(problem: RuleSetProblem, clauses: Sequence[Clause] = (), *,
+                      lp_solver: str = "highs", master: str = "auto") -> Any:
     """The restricted master LP implementation for ``lp_solver``.
 
     ``master``: ``"direct"`` (:class:`~optirules.models.HighsRuleMaster`,
@@ -59,36 +55,18 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
 
     Parameters
     ----------
-    A : bool array of shape (N, L)
-        Literal matrix.
-    y : array of shape (N,)
-        0/1 labels.
-    P : array of shape (N,)
-        Row weights (summing to 1).
+    problem : RuleSetProblem
+        The problem: literal matrix, labels, row weights, budget or penalties, and the side
+        constraints (``max_rules``, ``max_literals``, the fairness rows, literal costs,
+        required groups), which the direct and the rebuilt masters hold (``"auto"`` then
+        picks one of those) and the others refuse.  Its ``max_degree`` and ``conflicts``
+        are pricing's.
     clauses : sequence of Clause
         The initial pool.
-    complexity : float, optional
-        Complexity budget :math:`C`; ``None`` for the penalty form.
-    lambda0 : float, default 0.0
-        Penalty per clause.
-    lambda1 : float, default 0.0
-        Penalty per literal.
     lp_solver : str, default "highs"
         The LP solver.
     master : {"auto", "direct", "merged", "persistent", "rebuild", "dual"}, default "auto"
         The implementation (see above).
-    max_rules, max_literals : int, optional
-        The limit rows of :class:`~optirules.models.RuleMasterModel`; the direct and the
-        rebuilt masters hold them (``"auto"`` picks one of those), the others refuse them.
-    groups, fairness, fairness_tolerance
-        The fairness rows of :class:`~optirules.models.RuleMasterModel`, held by the same
-        two masters.
-    literal_costs : array of shape (L,), optional
-        A cost per literal (:class:`~optirules.models.RuleMasterModel`); the same two
-        masters.
-    required : sequence of sets of int, optional
-        Required groups of literals (:class:`~optirules.models.RuleMasterModel`); the
-        same two masters.
 
     Returns
     -------
@@ -101,8 +79,7 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
 
     lp_solver = lp_solver.strip().lower()
     highspy = capable(lp_solver, "duals", "highspy")  # the highspy masters can hold its LP
-    limited = max_rules is not None or max_literals is not None or fairness is not None \
-        or literal_costs is not None or bool(required)
+    limited = problem.limited
     if limited and master in ("merged", "dual", "persistent"):
         raise InputError(f"master={master!r} has no max_rules, max_literals, fairness or "
                          "required rows and no literal costs; use master='auto', 'direct' "
@@ -110,42 +87,30 @@ def restricted_master(A: np.ndarray, y: np.ndarray, P: np.ndarray,
     if limited and master == "auto":
         master = "direct" if highspy else "rebuild"
     if master == "auto":
-        pos = np.asarray(y) == 1
+        pos = np.asarray(problem.labels) == 1
         n_pos = int(np.count_nonzero(pos))
         if not highspy:
             master = "persistent" if persistent_interface(lp_solver) else "rebuild"
         elif n_pos < _DUAL_MIN_POSITIVES:
             master = "direct"
         else:  # the dual while the label-1 rows are mostly distinct, else merged rows
-            rows = np.packbits(np.ascontiguousarray(np.asarray(A, dtype=bool)[pos]), axis=1)
+            rows = np.packbits(np.ascontiguousarray(np.asarray(problem.literals,
+                                                               dtype=bool)[pos]), axis=1)
             distinct = np.unique(rows.view(np.dtype((np.void, rows.shape[1]))).ravel()).size
             master = ("dual" if distinct > _DUAL_SHARE * n_pos else
                       "merged" if n_pos >= _MERGE_MIN_POSITIVES else "direct")
-    if master in ("direct", "merged", "dual"):
-        if not highspy:
-            raise InputError(f"master={master!r} is the highspy path and needs the LP solver "
-                             f"'highs', got {lp_solver!r}; use 'persistent' or 'rebuild'.")
-        cls = {"direct": HighsRuleMaster, "merged": MergedHighsRuleMaster,
-               "dual": DualHighsRuleMaster}[master]
-        limits = dict(max_rules=max_rules, max_literals=max_literals) if limited else {}
-        if fairness is not None:
-            limits.update(groups=groups, fairness=fairness,
-                          fairness_tolerance=fairness_tolerance)
-        if literal_costs is not None:
-            limits["literal_costs"] = literal_costs
-        if required:
-            limits["required"] = required
-        return cls(A, y, clauses, sample_weight=P, complexity=complexity, lambda0=lambda0,
-                   lambda1=lambda1, options=LP_TOLERANCES, **limits)
-    kw = dict(sample_weight=P, complexity=complexity, lambda0=lambda0, lambda1=lambda1,
-              solver=lp_solver)
+    if master in ("direct", "merged", "dual") and not highspy:
+        raise InputError(f"master={master!r} is the highspy path and needs the LP solver "
+                         f"'highs', got {lp_solver!r}; use 'persistent' or 'rebuild'.")
+    if master == "direct":
+        return HighsRuleMaster.from_problem(problem, clauses, options=LP_TOLERANCES)
+    if master == "rebuild":
+        return RebuildRuleMaster.from_problem(problem, clauses, solver=lp_solver)
+    # merged rows, the dual and the persistent master: no side constraints
+    plain = dict(sample_weight=problem.sample_weight, complexity=problem.complexity,
+                 lambda0=problem.lambda0, lambda1=problem.lambda1)
     if master == "persistent":
-        return PersistentRuleMaster(A, y, clauses, **kw)
-    if fairness is not None:
-        kw.update(groups=groups, fairness=fairness, fairness_tolerance=fairness_tolerance)
-    if literal_costs is not None:
-        kw["literal_costs"] = literal_costs
-    if required:
-        kw["required"] = required
-    return RebuildRuleMaster(A, y, clauses, max_rules=max_rules, max_literals=max_literals,
-                             **kw)
+        return PersistentRuleMaster(problem.literals, problem.labels, clauses, solver=lp_solver,
+                                    **plain)
+    cls = MergedHighsRuleMaster if master == "merged" else DualHighsRuleMaster
+    return cls(problem.literals, problem.labels, clauses, options=LP_TOLERANCES, **plain)

@@ -16,6 +16,7 @@ from .._clauses import (
     normalize_clauses,
     row_label,
 )
+from .._problem import RuleSetProblem
 from ._data import (
     MasterData,
     PoolView,
@@ -74,21 +75,18 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
     ``complexity_dual_`` is :math:`\lambda`.  The duals of this degenerate LP need not
     equal those of the Pyomo route vertex for vertex; both are optimal duals (tested).
 
+    The side constraints come with a :class:`~optirules.models.RuleSetProblem`, through
+    :meth:`from_problem`: the limit rows (``max_rules``, ``max_literals``) follow the
+    budget row; the fairness rows' :math:`\delta` columns follow the :math:`\xi` columns,
+    their rows the limit rows, and each clause's pair rows are added with its column; the
+    artificial columns of the required rows follow the :math:`\delta` columns.
+
     Parameters
     ----------
     literals, labels, clauses, sample_weight, complexity, lambda0, lambda1
         As for :class:`RuleMasterModel`.
     options : dict, optional
         Extra HiGHS options (``{"primal_feasibility_tolerance": 1e-9}`` ...).
-    max_rules, max_literals : int, optional
-        As for :class:`RuleMasterModel` (rows after the budget row).
-    literal_costs, required : optional
-        As for :class:`RuleMasterModel` (the artificial columns of the required rows
-        follow the :math:`\delta` columns).
-    groups, fairness, fairness_tolerance
-        As for :class:`RuleMasterModel`: the :math:`\delta` columns follow the
-        :math:`\xi` columns, the fairness rows the limit rows, and each clause's pair rows
-        are added with its column.
 
     Attributes
     ----------
@@ -108,15 +106,39 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
     def __init__(self, literals: Any, labels: Any, clauses: Iterable[Iterable[Any]] = (), *,
                  sample_weight: Any = None, complexity: float | None = None,
                  lambda0: float = 0.0, lambda1: float = 0.0,
-                 options: dict[str, Any] | None = None, max_rules: int | None = None,
-                 max_literals: int | None = None, groups: Any = None,
-                 fairness: str | None = None, fairness_tolerance: float = 0.0,
-                 literal_costs: Any = None, required: Any = None) -> None:
+                 options: dict[str, Any] | None = None) -> None:
+        self._start(RuleSetProblem(literals, labels, sample_weight, complexity, lambda0,
+                                   lambda1), clauses, options)
+
+    @classmethod
+    def from_problem(cls, problem: RuleSetProblem, clauses: Iterable[Iterable[Any]] = (), *,
+                     options: dict[str, Any] | None = None) -> HighsRuleMaster:
+        """The master LP of ``problem`` (its data, budget, penalties and every side
+        constraint: limit rows, fairness rows, literal costs, required groups) over the
+        pool ``clauses``.
+
+        Parameters
+        ----------
+        problem : RuleSetProblem
+            The problem (its ``max_degree`` and ``conflicts`` are pricing's and unused here).
+        clauses : iterable of clauses, default ()
+            The initial pool.
+        options : dict, optional
+            Extra HiGHS options.
+
+        Returns
+        -------
+        HighsRuleMaster
+        """
+        master = cls.__new__(cls)
+        master._start(problem, clauses, options)
+        return master
+
+    def _start(self, problem: RuleSetProblem, clauses: Iterable[Iterable[Any]],
+               options: dict[str, Any] | None) -> None:
         import highspy
 
-        self._data = d = MasterData(literals, labels, sample_weight, complexity, lambda0,
-                                     lambda1, max_rules, max_literals, groups, fairness,
-                                     fairness_tolerance, literal_costs, required)
+        self._data = d = MasterData(problem)
         self._inf = highspy.kHighsInf
         self._options = dict(options or {})
         h = highs_with_options(self._options)
@@ -346,10 +368,8 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
         cols = self._ip_columns(clauses)
         if aggregate:
             A, y, P, first = self._ip_rows(cols, True)
-            d = self._data
-            small = HighsRuleMaster(A, y.astype(int), cols, sample_weight=P,
-                                    complexity=d.budget, lambda0=d.lambda0, lambda1=d.lambda1,
-                                    options=self._options, **self._side_kwargs(first))
+            small = HighsRuleMaster.from_problem(self._problem_over(A, y, P, first), cols,
+                                                 options=self._options)
             ip = small.solve_ip(solver="highs", time_limit=time_limit, mip_gap=mip_gap,
                                 incumbent=incumbent, random_seed=random_seed, aggregate=False)
             ip.wall_time = time.perf_counter() - t0
@@ -416,10 +436,9 @@ class HighsRuleMaster(MasterIPMixin, PoolView):
             The Pyomo model.
         """
         d = self._data
-        return RuleMasterModel(d.A, d.y.astype(int), d.clauses, sample_weight=d.P,
-                               complexity=d.budget, lambda0=d.lambda0,
-                               lambda1=d.lambda1, relax=relax,
-                               **self._side_kwargs(np.arange(d.A.shape[0])))
+        return RuleMasterModel.from_problem(
+            self._problem_over(d.A, d.y, d.P, np.arange(d.A.shape[0])), d.clauses,
+            relax=relax)
 
     def write(self, path: Any) -> None:
         """Write the LP (with its readable names) to ``path`` (.lp or .mps) via HiGHS.

@@ -14,6 +14,7 @@ from .._clauses import (
     Clause,
     normalize_clauses,
 )
+from .._problem import RuleSetProblem
 from ._data import (
     MasterData,
     aggregate_rows,
@@ -62,20 +63,22 @@ class MasterIPMixin:
             weights = np.bincount(group, weights=d.P, minlength=first.size)
         return d.A[first], d.y[first], weights, first
 
-    def _side_kwargs(self, rows: np.ndarray) -> dict[str, Any]:
-        """The side constraints of this master (limit rows, fairness rows over the data rows
-        ``rows``, literal costs) as arguments of another master over the same clauses."""
+    def _problem_over(self, A: np.ndarray, y: np.ndarray, P: np.ndarray, rows: np.ndarray,
+                      scale: float = 1.0) -> RuleSetProblem:
+        """This master's problem over the rows ``A, y, P`` standing for the data rows
+        ``rows`` (all of them, or the rows merged by :meth:`_ip_rows`): its budget, its
+        penalties times ``scale`` (the weights ``P`` come scaled alike), its limit rows,
+        literal costs and required groups, and its fairness rows over the groups of
+        ``rows``."""
         d = self._data
-        out: dict[str, Any] = {"max_rules": d.max_rules, "max_literals": d.max_literals}
-        if d.literal_costs is not None:
-            out["literal_costs"] = d.literal_costs
-        if d.required:
-            out["required"] = [sorted(g) for g in d.required]
         f = d.fair
-        if f is not None:
-            out.update(groups=f.labels[f.codes[rows]], fairness=f.kind,
-                       fairness_tolerance=f.tolerance)
-        return out
+        return RuleSetProblem(
+            A, y, P, complexity=d.budget, lambda0=d.lambda0 * scale,
+            lambda1=d.lambda1 * scale, max_rules=d.max_rules, max_literals=d.max_literals,
+            literal_costs=d.literal_costs, required=tuple(tuple(sorted(g)) for g in d.required),
+            groups=None if f is None else f.labels[f.codes[rows]],
+            fairness=None if f is None else f.kind,
+            fairness_tolerance=0.0 if f is None else f.tolerance)
 
     @solve_ip_doc
     def solve_ip(self, clauses: Iterable[Iterable[Any]] | None = None, *,
@@ -102,13 +105,11 @@ class MasterIPMixin:
 
         t0 = time.perf_counter()
         cols = self._ip_columns(clauses)
-        d = self._data
         A, y, P, rows = self._ip_rows(cols, aggregate)
         positive = P[P > 0]
         scale = max(1.0, 1e-3 / float(positive.min())) if positive.size else 1.0
-        model = RuleMasterModel(A, y.astype(int), cols, sample_weight=P * scale,
-                                complexity=d.budget, lambda0=d.lambda0 * scale,
-                                lambda1=d.lambda1 * scale, **self._side_kwargs(rows))
+        model = RuleMasterModel.from_problem(self._problem_over(A, y, P * scale, rows, scale),
+                                             cols)
         options: dict[str, Any] = {}
         seed_option = adapter(solver).seed_option
         if seed_option is not None and random_seed is not None:

@@ -11,6 +11,7 @@ from .._clauses import (
     Clause,
     clause_label,
 )
+from .._problem import RuleSetProblem
 from ._data import (
     MasterData,
     PoolView,
@@ -72,8 +73,8 @@ class MergedHighsRuleMaster(PoolView):
                  lambda0: float = 0.0, lambda1: float = 0.0,
                  options: dict[str, Any] | None = None, max_share: float = 0.5,
                  warm_start: bool = True) -> None:
-        self._data = d = MasterData(literals, labels, sample_weight, complexity, lambda0,
-                                     lambda1)
+        self._data = d = MasterData(RuleSetProblem(
+            literals, labels, sample_weight, complexity, lambda0, lambda1))
         self._kw = dict(complexity=d.budget, lambda0=d.lambda0, lambda1=d.lambda1,
                         options=dict(options or {}))
         self.max_share = float(max_share)

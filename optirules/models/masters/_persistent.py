@@ -13,6 +13,7 @@ from .._clauses import (
     clause_label,
     row_label,
 )
+from .._problem import RuleSetProblem
 from ._data import (
     MasterData,
     PoolView,
@@ -89,8 +90,8 @@ class PersistentRuleMaster(MasterIPMixin, PoolView):
         from ...solvers import get_backend
 
         self.solver = get_backend(str(solver), "pyomo").name  # installed?
-        self._data = d = MasterData(literals, labels, sample_weight, complexity, lambda0,
-                                     lambda1)
+        self._data = d = MasterData(RuleSetProblem(
+            literals, labels, sample_weight, complexity, lambda0, lambda1))
         rows = [row_label(i) for i in d.pos]
         m = pyo.ConcreteModel(name="rule_master_lp")
         m.rows = pyo.Set(initialize=rows, ordered=True)

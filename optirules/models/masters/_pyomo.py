@@ -34,6 +34,7 @@ from .._clauses import (
     clause_label,
     row_label,
 )
+from .._problem import RuleSetProblem
 from ._data import (
     MasterData,
     PoolView,
@@ -81,6 +82,29 @@ class RuleMasterModel(PoolView, OptModel):
     (:math:`\lambda \ge 0`, i.e. minus d objective / d C).  They need not be
     unique (this LP is usually degenerate); any optimal dual prices correctly.
 
+    Side constraints come with a :class:`~optirules.models.RuleSetProblem` (its fields of
+    these names), through :meth:`from_problem`:
+
+    * ``max_rules``, ``max_literals``: at most ``R`` clauses, at most ``M`` literals in all
+      (rows ``max_rules`` and ``max_literals``; their duals :math:`\nu_R, \nu_M \ge 0` add
+      to :math:`\lambda_0` and :math:`\lambda_1` in the reduced cost, since a clause's
+      coefficient there is 1 and :math:`|k|`);
+    * ``literal_costs``: a cost > 0 per literal: a clause's :math:`|k|` is then the sum of
+      its literals' costs in every term that counts literals (:math:`c_k = 1 + |k|`, the
+      penalty :math:`\lambda_1 |k|`, the ``max_literals`` row);
+    * ``required``: groups of literals (a required feature's literals): a row
+      ``required[f]``, :math:`\sum_{k \text{ uses } f} w_k \ge 1`, per group, so every
+      rule set uses each (relaxed: plus an ``artificial[f]`` column of cost ``big_m``,
+      which keeps the LP feasible over any pool; its dual :math:`\rho_f \ge 0` is a bonus
+      in pricing);
+    * ``groups``, ``fairness``, ``fairness_tolerance``: the protected attribute (one value
+      per row) and the fairness rows (constraints ``exact_pos``, ``fnr``, ``neg_cover``,
+      ``exact_neg`` and ``fpr``; Lawless, Dash, Günlük and Wei, "Interpretable and Fair
+      Boolean Rule Sets via Column Generation", JMLR 24, 2023; see
+      :func:`~optirules.models.column_generation`): the label-1 rows' miss rates (equal
+      opportunity), the label-0 rows' coverage rates (predictive equality), or both,
+      within ``fairness_tolerance`` of each other across groups.
+
     Parameters
     ----------
     literals : array of shape (N, L)
@@ -96,31 +120,6 @@ class RuleMasterModel(PoolView, OptModel):
         The budget :math:`C` of eq 8; ``None`` drops the budget row (penalty form).
     lambda0, lambda1 : float, default 0
         Penalty-form cost per clause and per literal.
-    groups : array-like of shape (N,), optional
-        The protected attribute (one value per row) of the fairness rows.
-    fairness : {None, "equal_opportunity", "predictive_equality", "equalized_odds"}
-        The fairness rows (constraints ``exact_pos``, ``fnr``, ``neg_cover``, ``exact_neg``
-        and ``fpr``; Lawless, Dash, Günlük and Wei, "Interpretable and Fair Boolean Rule
-        Sets via Column Generation", JMLR 24, 2023; see
-        :func:`~optirules.models.column_generation`): the label-1 rows' miss rates (equal opportunity), the label-0 rows'
-        coverage rates (predictive equality), or both, within ``fairness_tolerance`` of each
-        other across groups.
-    fairness_tolerance : float, default 0.0
-        The largest difference allowed between two groups' rates.
-    literal_costs : array of shape (L,), optional
-        A cost > 0 per literal: a clause's :math:`|k|` is then the sum of its literals'
-        costs in every term that counts literals (:math:`c_k = 1 + |k|`, the penalty
-        :math:`\lambda_1 |k|`, the ``max_literals`` row).
-    required : sequence of sets of int, optional
-        Groups of literals (a required feature's literals): a row ``required[f]``,
-        :math:`\sum_{k \text{ uses } f} w_k \ge 1`, per group, so every rule set uses each
-        (relaxed: plus an ``artificial[f]`` column of cost ``big_m``, which keeps the LP
-        feasible over any pool; its dual :math:`\rho_f \ge 0` is a bonus in pricing).
-    max_rules, max_literals : int, optional
-        At most ``R`` clauses, at most ``M`` literals in all (rows ``max_rules`` and
-        ``max_literals``; their duals :math:`\nu_R, \nu_M \ge 0` add to
-        :math:`\lambda_0` and :math:`\lambda_1` in the reduced cost, since a clause's
-        coefficient there is 1 and :math:`|k|`).
     relax : bool, default False
         Solve the LP relaxation (``w >= 0``) and read the duals.
     clause_names : sequence of str, optional
@@ -166,13 +165,40 @@ class RuleMasterModel(PoolView, OptModel):
     def __init__(self, literals: Any, labels: Any, clauses: Iterable[Iterable[Any]] = (), *,
                  sample_weight: Any = None, complexity: float | None = None,
                  lambda0: float = 0.0, lambda1: float = 0.0, relax: bool = False,
-                 clause_names: Iterable[str] | None = None, max_rules: int | None = None,
-                 max_literals: int | None = None, groups: Any = None,
-                 fairness: str | None = None, fairness_tolerance: float = 0.0,
-                 literal_costs: Any = None, required: Any = None) -> None:
-        self._data = MasterData(literals, labels, sample_weight, complexity, lambda0,
-                                 lambda1, max_rules, max_literals, groups, fairness,
-                                 fairness_tolerance, literal_costs, required)
+                 clause_names: Iterable[str] | None = None) -> None:
+        self._start(RuleSetProblem(literals, labels, sample_weight, complexity, lambda0,
+                                   lambda1), clauses, relax, clause_names)
+
+    @classmethod
+    def from_problem(cls, problem: RuleSetProblem, clauses: Iterable[Iterable[Any]] = (), *,
+                     relax: bool = False,
+                     clause_names: Iterable[str] | None = None) -> RuleMasterModel:
+        """The master of ``problem`` (its data, budget, penalties and every side
+        constraint: ``max_rules``, ``max_literals``, ``literal_costs``, ``required`` and the
+        fairness rows, as described above) over the pool ``clauses``.
+
+        Parameters
+        ----------
+        problem : RuleSetProblem
+            The problem (its ``max_degree`` and ``conflicts`` are pricing's and unused here).
+        clauses : iterable of tuples of int, default ()
+            The clause pool.
+        relax : bool, default False
+            Solve the LP relaxation.
+        clause_names : sequence of str, optional
+            Names of the clauses (as for the constructor).
+
+        Returns
+        -------
+        RuleMasterModel
+        """
+        model = cls.__new__(cls)
+        model._start(problem, clauses, relax, clause_names)
+        return model
+
+    def _start(self, problem: RuleSetProblem, clauses: Iterable[Iterable[Any]], relax: bool,
+               clause_names: Iterable[str] | None) -> None:
+        self._data = MasterData(problem)
         self.relax = bool(relax)
         self._data.add(clauses)
         self._names = None if clause_names is None else [str(n) for n in clause_names]

@@ -12,6 +12,7 @@ from ...errors import InputError
 from .._clauses import (
     clause_label,
 )
+from .._problem import RuleSetProblem
 from ._data import (
     MasterData,
     PoolView,
@@ -41,7 +42,9 @@ class RebuildRuleMaster(MasterIPMixin, PoolView):
     and :math:`\pi_k = \lambda_0 + \lambda_1 |k|`.  Cover duals :math:`\mu \ge 0` and
     :math:`\lambda \ge 0` are read from the constraints.  Interior-point solvers
     (Clarabel, SCS) return duals to their tolerance only, so column generation with them
-    prices approximately.
+    prices approximately.  The side constraints of :class:`RuleMasterModel` come with a
+    :class:`~optirules.models.RuleSetProblem`, through :meth:`from_problem` (fairness and
+    required groups on the Pyomo route only).
 
     Parameters
     ----------
@@ -52,23 +55,46 @@ class RebuildRuleMaster(MasterIPMixin, PoolView):
         (:func:`~optirules.solvers.available_solvers`).
     route : {"auto", "pyomo", "cvxpy"}, default "auto"
         ``"auto"``: Pyomo when the solver returns duals there, else cvxpy.
-    max_rules, max_literals, groups, fairness, fairness_tolerance, literal_costs, required
-        As for :class:`RuleMasterModel` (fairness and required on the Pyomo route only).
     """
 
     def __init__(self, literals: Any, labels: Any, clauses: Iterable[Iterable[Any]] = (), *,
                  sample_weight: Any = None, complexity: float | None = None,
                  lambda0: float = 0.0, lambda1: float = 0.0, solver: str = "highs",
-                 route: str = "auto", max_rules: int | None = None,
-                 max_literals: int | None = None, groups: Any = None,
-                 fairness: str | None = None, fairness_tolerance: float = 0.0,
-                 literal_costs: Any = None, required: Any = None) -> None:
+                 route: str = "auto") -> None:
+        self._start(RuleSetProblem(literals, labels, sample_weight, complexity, lambda0,
+                                   lambda1), clauses, solver, route)
+
+    @classmethod
+    def from_problem(cls, problem: RuleSetProblem, clauses: Iterable[Iterable[Any]] = (), *,
+                     solver: str = "highs", route: str = "auto") -> RebuildRuleMaster:
+        """The master LP of ``problem`` (its data, budget, penalties and every side
+        constraint; fairness and required groups on the Pyomo route only) over the pool
+        ``clauses``.
+
+        Parameters
+        ----------
+        problem : RuleSetProblem
+            The problem (its ``max_degree`` and ``conflicts`` are pricing's and unused here).
+        clauses : iterable of clauses, default ()
+            The initial pool.
+        solver, route : str
+            As for the constructor.
+
+        Returns
+        -------
+        RebuildRuleMaster
+        """
+        master = cls.__new__(cls)
+        master._start(problem, clauses, solver, route)
+        return master
+
+    def _start(self, problem: RuleSetProblem, clauses: Iterable[Iterable[Any]], solver: str,
+               route: str) -> None:
         from ...solvers import available_solvers
 
-        self._data = MasterData(literals, labels, sample_weight, complexity, lambda0,
-                                 lambda1, max_rules, max_literals, groups, fairness,
-                                 fairness_tolerance, literal_costs, required)
+        self._data = MasterData(problem)
         self._data.add(clauses)
+        fairness, required = problem.fairness, problem.required
         key = str(solver).strip().lower()
         info = {s.name: s for s in available_solvers()}.get(key)
         routes = [r for r in ("pyomo", "cvxpy")
@@ -116,10 +142,9 @@ class RebuildRuleMaster(MasterIPMixin, PoolView):
         t0 = time.perf_counter()
         d = self._data
         if self.route == "pyomo":
-            lp = RuleMasterModel(d.A, d.y.astype(int), d.clauses, sample_weight=d.P,
-                                 complexity=d.budget, lambda0=d.lambda0,
-                                 lambda1=d.lambda1, relax=True,
-                                 **self._side_kwargs(np.arange(d.A.shape[0])))
+            lp = RuleMasterModel.from_problem(
+                self._problem_over(d.A, d.y, d.P, np.arange(d.A.shape[0])), d.clauses,
+                relax=True)
             lp.solve(self.solver)
             out = self._store_duals(lp.objective_, lp.cover_duals_, lp.complexity_dual_,
                                     list(getattr(lp, "limit_duals_", {}).values()),
