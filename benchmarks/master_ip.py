@@ -75,14 +75,15 @@ def instances(name: str, n: int | None):
 
 
 def compare(A, y, P, pool, budget) -> dict:
-    from optirules.models import HighsRuleMaster, branch_and_bound_master
+    from optirules.models import HighsRuleMaster, RuleSetProblem, branch_and_bound_master
 
     master = HighsRuleMaster(A, y.astype(int), pool, sample_weight=P, complexity=budget)
     c = time.process_time()
     milp = master.solve_ip(mip_gap=GAP, random_seed=0)
     t_milp = time.process_time() - c
     c = time.process_time()
-    bb = branch_and_bound_master(A, y, P, pool, complexity=budget, mip_gap=GAP, random_seed=0)
+    bb = branch_and_bound_master(RuleSetProblem(A, y, P, complexity=budget), pool, mip_gap=GAP,
+                                 random_seed=0)
     t_bb = time.process_time() - c
     return {"rows": bb.info["rows"], "cols": len(pool), "milp_cpu": t_milp,
             "milp_obj": milp.objective, "milp_bound": milp.bound, "bb_cpu": t_bb,

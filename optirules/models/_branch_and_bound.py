@@ -65,12 +65,10 @@ import numpy as np
 
 from ..errors import SolverError
 from ._clauses import (
-    check_labels,
-    check_literal_matrix,
-    check_sample_weight,
     clause_coverage,
     normalize_clauses,
 )
+from ._problem import RuleSetProblem
 from .masters import LP_TOLERANCES, DualHighsRuleMaster, MasterIP, aggregate_rows
 
 __all__ = ["branch_and_bound_master"]
@@ -79,10 +77,8 @@ __all__ = ["branch_and_bound_master"]
 _INTEGRALITY = 1e-6
 
 
-def branch_and_bound_master(A: Any, y: Any, P: Any, clauses: Iterable[Iterable[Any]], *,
-                            complexity: float | None = None, lambda0: float = 0.0,
-                            lambda1: float = 0.0, mip_gap: float | None = 1e-6,
-                            time_limit: float | None = None,
+def branch_and_bound_master(problem: RuleSetProblem, clauses: Iterable[Iterable[Any]], *,
+                            mip_gap: float | None = 1e-6, time_limit: float | None = None,
                             incumbent: Iterable[Iterable[Any]] = (),
                             random_seed: int | None = None) -> MasterIP:
     r"""The master IP over ``clauses`` (eqs 6-8) by branch and bound over its dual LP
@@ -90,12 +86,13 @@ def branch_and_bound_master(A: Any, y: Any, P: Any, clauses: Iterable[Iterable[A
 
     Parameters
     ----------
-    A, y, P
-        Literal matrix (N, L), labels (label 1 = True) and row weights.
+    problem : RuleSetProblem
+        The literal matrix, labels (label 1 = True), row weights, budget :math:`C`
+        (``None``: the penalty form) and penalty costs.  Its other side constraints
+        (limit, fairness and required rows, literal costs) are not held here:
+        column generation takes this route only without them.
     clauses : iterable of clauses
         The IP's columns.
-    complexity, lambda0, lambda1
-        Budget :math:`C` (``None``: the penalty form) and penalty costs.
     mip_gap : float or None, default 1e-6
         Relative gap at which the search stops (``None``: 1e-6).
     time_limit : float, optional
@@ -120,9 +117,7 @@ def branch_and_bound_master(A: Any, y: Any, P: Any, clauses: Iterable[Iterable[A
 
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + max(0.0, float(time_limit))
-    A = check_literal_matrix(A)
-    y = check_labels(y, A.shape[0])
-    P = check_sample_weight(P, A.shape[0])
+    A, y, P = problem.A, problem.y, problem.P
     cols = list(dict.fromkeys(normalize_clauses(clauses, A.shape[1])))
     gap = 1e-6 if mip_gap is None else float(mip_gap)
     if not cols:  # nothing to choose: the empty rule set, which misses every positive
@@ -134,8 +129,8 @@ def branch_and_bound_master(A: Any, y: Any, P: Any, clauses: Iterable[Iterable[A
     if random_seed is not None:
         options["random_seed"] = int(random_seed)
     master = DualHighsRuleMaster(A[first], y[first].astype(int), cols, sample_weight=weights,
-                                 complexity=complexity, lambda0=lambda0, lambda1=lambda1,
-                                 options=options)
+                                 complexity=problem.complexity, lambda0=problem.lambda0,
+                                 lambda1=problem.lambda1, options=options)
     search = _Search(master, gap, deadline)
     index = {c: k for k, c in enumerate(master.clauses_)}
     start = [index[c] for c in normalize_clauses(incumbent, A.shape[1]) if c in index]

@@ -16,6 +16,7 @@ from ..errors import InputError, OptirulesError, SolverError, SolverStatusError
 from ..solvers import capable
 from ._branch_and_bound import branch_and_bound_master
 from ._clauses import Clause, clause_coverage, clause_degrees
+from ._problem import RuleSetProblem
 from .masters import aggregate_rows
 from .options import BRANCH_AND_BOUND_ROWS
 
@@ -175,15 +176,13 @@ def _greedy_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence
     return [pool[k] for k in chosen]
 
 
-def _improve_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequence[Clause],
-                      chosen: Sequence[Clause], budget: float | None, lambda0: float,
-                      lambda1: float, max_moves: int = 200, *,
+def _improve_rule_set(problem: RuleSetProblem, pool: Sequence[Clause],
+                      chosen: Sequence[Clause], max_moves: int = 200, *,
                       merged: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
-                      deadline: float | None = None,
-                      limits: tuple[int | None, int | None] = (None, None),
-                      literal_costs: Any = None) -> list[Clause]:
+                      deadline: float | None = None) -> list[Clause]:
     """Local search from ``chosen``: the best of adding, dropping or swapping one pool clause,
-    while it lowers the master objective (and keeps the budget).
+    while it lowers the master objective of ``problem`` (and keeps its budget,
+    ``max_rules`` and ``max_literals`` rows; clause degrees weighted by its literal costs).
 
     Works on the merged rows ``merged`` (:func:`_merged_rows`, computed when None).  A
     better incumbent lets the reduced-cost fixing before the master IP drop more columns;
@@ -192,6 +191,9 @@ def _improve_rule_set(A: np.ndarray, y: np.ndarray, P: np.ndarray, pool: Sequenc
     """
     if not pool:
         return list(chosen)
+    A, y, P = problem.A, problem.y, problem.P
+    budget, lambda0, lambda1 = problem.complexity, problem.lambda0, problem.lambda1
+    limits, literal_costs = (problem.max_rules, problem.max_literals), problem.literal_costs
     cov, pos, weights = _merged_rows(A, y, P, pool) if merged is None else merged
     C = cov[pos].astype(np.float64)
     w = weights[pos]
@@ -415,9 +417,8 @@ class PoolIP:
 
     def improved(self, start: list[Clause]) -> list[Clause]:
         r = self.run
-        return _improve_rule_set(r.A, r.y, r.P, self.pool, start, r.complexity, r.lambda0,
-                                 r.lambda1, merged=self.merged, deadline=r.deadline,
-                                 limits=self.limits, literal_costs=r.literal_costs)
+        return _improve_rule_set(r.problem, self.pool, start, merged=self.merged,
+                                 deadline=r.deadline)
 
     def meets_required(self, clauses: Sequence[Clause]) -> bool:
         """Whether a rule set uses every required group of literals."""
@@ -554,9 +555,7 @@ class PoolIP:
                                                 r.lambda0, r.lambda1)
             out["status"] = "optimal (enumeration)"
         elif keep_cols and branch_and_bound:
-            ip = branch_and_bound_master(r.A, r.y, r.P, keep_cols, complexity=r.complexity,
-                                         lambda0=r.lambda0, lambda1=r.lambda1,
-                                         mip_gap=r.mip_gap, time_limit=tl,
+            ip = branch_and_bound_master(r.problem, keep_cols, mip_gap=r.mip_gap, time_limit=tl,
                                          incumbent=incumbent, random_seed=r.random_seed)
             out.update(chosen=list(ip.selected), status=ip.status, bound=float(ip.bound),
                        route=ip.route, nodes=ip.info.get("nodes"))

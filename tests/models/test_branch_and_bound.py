@@ -8,6 +8,7 @@ import pytest
 from optirules.errors import InputError
 from optirules.models import (
     HighsRuleMaster,
+    RuleSetProblem,
     branch_and_bound_master,
     column_generation,
     master_objective,
@@ -37,7 +38,7 @@ def test_branch_and_bound_reaches_the_brute_force_optimum(seed, form):
     A, y, P, pool = make_instance(seed, n_rows=60, n_features=5, n_clauses=12)
     kw, bf = _kw(form)
     expected, _ = brute_force(A, y, P, pool, **bf)
-    ip = branch_and_bound_master(A, y == 1, P, pool, mip_gap=0.0, **kw)
+    ip = branch_and_bound_master(RuleSetProblem(A, y == 1, P, **kw), pool, mip_gap=0.0)
     assert ip.status == "optimal" and ip.route == "branch_and_bound"
     assert ip.objective == pytest.approx(expected, abs=1e-10)
     # the objective is the rule set's own, within the budget; the bound holds
@@ -54,7 +55,8 @@ def test_branch_and_bound_reaches_the_brute_force_optimum(seed, form):
 def test_a_gap_bounds_the_distance_to_the_optimum(seed):
     A, y, P, pool = make_instance(seed + 10, n_rows=80, n_features=6, n_clauses=14)
     expected, _ = brute_force(A, y, P, pool, budget=12.0)
-    ip = branch_and_bound_master(A, y == 1, P, pool, complexity=12.0, mip_gap=0.05)
+    ip = branch_and_bound_master(RuleSetProblem(A, y == 1, P, complexity=12.0), pool,
+                                 mip_gap=0.05)
     assert ip.bound <= expected + 1e-10 <= ip.objective + 2e-10
     assert ip.objective - ip.bound <= 0.05 * ip.objective + 1e-12
 
@@ -81,8 +83,8 @@ def test_branch_and_bound_equals_highs_milp_on_a_larger_ip(seed, budget):
     A, y, P, pool = _large_instance(seed)
     milp = HighsRuleMaster(A, y.astype(int), pool, sample_weight=P, complexity=budget
                            ).solve_ip(mip_gap=1e-9, random_seed=0)
-    ip = branch_and_bound_master(A, y, P, pool, complexity=budget, mip_gap=1e-9,
-                                 random_seed=0)
+    ip = branch_and_bound_master(RuleSetProblem(A, y, P, complexity=budget), pool,
+                                 mip_gap=1e-9, random_seed=0)
     assert ip.status == "optimal"
     assert ip.objective == pytest.approx(milp.objective, rel=1e-8, abs=1e-10)
     assert ip.bound <= milp.objective + 1e-10
@@ -92,32 +94,32 @@ def test_incumbent_and_time_limit():
     """At time_limit=0 the root alone is solved: the result is feasible, no worse than the
     incumbent given, and above its own bound, which lies below the optimum."""
     A, y, P, pool = _large_instance(3)
-    exact = branch_and_bound_master(A, y, P, pool, complexity=20.0, mip_gap=0.0)
+    problem = RuleSetProblem(A, y, P, complexity=20.0)
+    exact = branch_and_bound_master(problem, pool, mip_gap=0.0)
     start = pool[:2]
     start_obj = master_objective(A, y, P, start, 0.0, 0.0)
-    quick = branch_and_bound_master(A, y, P, pool, complexity=20.0, mip_gap=0.0,
-                                    time_limit=0.0, incumbent=start)
+    quick = branch_and_bound_master(problem, pool, mip_gap=0.0, time_limit=0.0,
+                                    incumbent=start)
     assert quick.status in ("time_limit", "optimal")
     assert quick.objective <= start_obj + 1e-15
     assert sum(1 + len(c) for c in quick.selected) <= 20.0
     assert quick.bound <= exact.objective + 1e-10 <= quick.objective + 2e-10
     assert quick.info["nodes"] == 1
     # the optimum as incumbent: nothing better exists, so it comes back
-    again = branch_and_bound_master(A, y, P, pool, complexity=20.0, mip_gap=0.0,
-                                    incumbent=exact.selected)
+    again = branch_and_bound_master(problem, pool, mip_gap=0.0, incumbent=exact.selected)
     assert again.objective == pytest.approx(exact.objective, abs=1e-12)
 
 
 def test_no_clauses_gives_the_empty_rule_set_and_bad_input_is_refused():
     A, y, P, pool = make_instance(0)
-    ip = branch_and_bound_master(A, y == 1, P, [], complexity=10.0)
+    ip = branch_and_bound_master(RuleSetProblem(A, y == 1, P, complexity=10.0), [])
     assert ip.selected == [] and ip.objective == pytest.approx(P[y == 1].sum())
     with pytest.raises(InputError, match="y"):
-        branch_and_bound_master(A, y[:-1], P, pool, complexity=10.0)
+        branch_and_bound_master(RuleSetProblem(A, y[:-1], P, complexity=10.0), pool)
     with pytest.raises(InputError):
-        branch_and_bound_master(A * 2, y, P, pool, complexity=10.0)
+        branch_and_bound_master(RuleSetProblem(A * 2, y, P, complexity=10.0), pool)
     with pytest.raises(InputError):
-        branch_and_bound_master(A, y, -P, pool, complexity=10.0)
+        branch_and_bound_master(RuleSetProblem(A, y, -P, complexity=10.0), pool)
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -301,7 +301,7 @@ def test_local_search_incumbent_is_one_opt_and_never_worse(seed, form):
                    for _ in range(14)})
     budget, l0, l1 = (8.0, 0.0, 0.0) if form == "budget" else (None, 0.004, 0.002)
     start = _greedy_rule_set(A, y, P, pool, budget, l0, l1)
-    best = _improve_rule_set(A, y, P, pool, start, budget, l0, l1)
+    best = _improve_rule_set(RuleSetProblem(A, y, P, budget, l0, l1), pool, start)
     obj = master_objective(A, y, P, best, l0, l1)
     assert obj <= master_objective(A, y, P, start, l0, l1) + 1e-15
     cost = {c: 1 + len(c) for c in pool}
