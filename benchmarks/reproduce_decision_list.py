@@ -91,8 +91,9 @@ def main() -> None:
     started = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
     t0 = time.perf_counter()
     df = decision_list.run(quick=args.quick, datasets=args.datasets, n_folds=args.folds,
-                           max_degree=args.max_degree, cv_folds=args.cv_folds,
-                           n_jobs=args.n_jobs, progress=True)
+                           max_degree=args.max_degree,
+                           cv=decision_list.CVSettings(folds=args.cv_folds, n_jobs=args.n_jobs),
+                           progress=True)
     seconds = time.perf_counter() - t0
     table = decision_list.format_table(df)
     timings = search_timings()

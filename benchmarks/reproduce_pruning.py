@@ -47,8 +47,10 @@ def main() -> None:
     with threadpool_limits(args.threads):
         parts = []
         if not args.skip_table:
-            df = pruning.run(quick=args.quick, datasets=args.datasets, n_splits=args.splits,
-                             n_members=args.members, progress=True)
+            df = pruning.run(quick=args.quick, datasets=args.datasets,
+                             sizes=pruning.SplitSizes(n_splits=args.splits,
+                                                      n_members=args.members),
+                             progress=True)
             table = pruning.format_table(df)
             print(table)
             parts.append(table)

@@ -69,14 +69,13 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         )
         print(format_demo(result))
         return 0
-    from .experiments import format_rules_demo, run_rules_demo
+    from .experiments import RulesDemoSettings, format_rules_demo, run_rules_demo
 
     result = run_rules_demo(
         args.dataset or "tic_tac_toe",
-        complexity=args.complexity,
-        max_degree="auto" if args.max_degree is None else args.max_degree,
-        solver=args.solver,
-        time_limit=args.time_limit,
+        RulesDemoSettings(complexity=args.complexity,
+                          max_degree="auto" if args.max_degree is None else args.max_degree,
+                          solver=args.solver, time_limit=args.time_limit),
         output=args.output,
         random_state=args.random_state,
     )

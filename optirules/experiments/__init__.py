@@ -15,6 +15,7 @@ from .._lazy import lazy_exports
 _EXPORTS = {
     "run_grid": "._grid",
     "GridResult": "._grid",
+    "GridWorkers": "._grid",
     "Cell": "._grid",
     "evaluate_cell": "._grid",
     "make_learner": "._grid",
@@ -25,6 +26,7 @@ _EXPORTS = {
     "format_demo": "._demo",
     "run_rules_demo": "._rules",
     "format_rules_demo": "._rules",
+    "RulesDemoSettings": "._rules",
 }
 _MODULES = {
     "parity": "._parity",
@@ -52,6 +54,7 @@ if TYPE_CHECKING:  # the real names, for IDEs and type checkers (nothing importe
         LEARNERS as LEARNERS,
         Cell as Cell,
         GridResult as GridResult,
+        GridWorkers as GridWorkers,
         average_ranks as average_ranks,
         evaluate_cell as evaluate_cell,
         make_learner as make_learner,
@@ -59,6 +62,7 @@ if TYPE_CHECKING:  # the real names, for IDEs and type checkers (nothing importe
         summarize as summarize,
     )
     from ._rules import (
+        RulesDemoSettings as RulesDemoSettings,
         format_rules_demo as format_rules_demo,
         run_rules_demo as run_rules_demo,
     )

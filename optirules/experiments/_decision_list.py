@@ -43,12 +43,13 @@ cross-validated sets; it takes a few seconds.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["run", "format_table", "DATASETS", "METHODS", "OSR", "OSR_UNCOVERED", "DEFAULT",
+__all__ = ["run", "CVSettings", "format_table", "DATASETS", "METHODS", "OSR", "OSR_UNCOVERED", "DEFAULT",
            "CV", "CART", "SEED_ACCURACY", "CV_MAX_DEGREES", "CV_MIN_COVERAGES"]
 
 #: table label -> (dataset name for ``load_dataset``, protocol)
@@ -185,11 +186,37 @@ def _subsample(X: pd.DataFrame, y: np.ndarray, n: int, random_state: int):
     return X.iloc[idx].reset_index(drop=True), y[idx]
 
 
+@dataclass(frozen=True)
+class CVSettings:
+    """The DecisionListCV rows' settings in :func:`run`.
+
+    Parameters
+    ----------
+    max_degrees : tuple of int, optional
+        Depth grid of DecisionListCV for every data set (default: (1, 2, 3), or the entry
+        of :data:`CV_MAX_DEGREES`; quick (1, 2)).
+    min_coverages : tuple of int
+        ``min_coverage`` grid of DecisionListCV.
+    folds : int, optional
+        Inner stratified folds of DecisionListCV (default 3, quick 2).
+    n_jobs : int, optional
+        joblib workers of DecisionListCV (results do not depend on it).
+
+    Examples
+    --------
+    >>> CVSettings(folds=3).min_coverages
+    (2, 5, 10, 20, 40, 80)
+    """
+
+    max_degrees: tuple[int, ...] | None = None
+    min_coverages: tuple[int, ...] = CV_MIN_COVERAGES
+    folds: int | None = None
+    n_jobs: int | None = None
+
+
 def run(quick: bool = False, random_state: int = 0, *, datasets: list[str] | None = None,
         n_folds: int | None = None, max_degree: int | None = None, min_coverage: int = 2,
-        cv_max_degrees: tuple[int, ...] | None = None,
-        cv_min_coverages: tuple[int, ...] = CV_MIN_COVERAGES, cv_folds: int | None = None,
-        n_jobs: int | None = None, progress: bool = False) -> pd.DataFrame:
+        cv: CVSettings | None = None, progress: bool = False) -> pd.DataFrame:
     """Run the Minimum OSR paper comparison and return one row per (dataset, method).
 
     Parameters
@@ -206,15 +233,9 @@ def run(quick: bool = False, random_state: int = 0, *, datasets: list[str] | Non
         Rule depth of the fixed-depth BruteDL rows (default 3, quick 2).
     min_coverage : int
         ``min_coverage`` of the fixed-depth BruteDL rows.
-    cv_max_degrees : tuple of int, optional
-        Depth grid of DecisionListCV for every data set (default: (1, 2, 3), or the entry
-        of :data:`CV_MAX_DEGREES`; quick (1, 2)).
-    cv_min_coverages : tuple of int
-        ``min_coverage`` grid of DecisionListCV.
-    cv_folds : int, optional
-        Inner stratified folds of DecisionListCV (default 3, quick 2).
-    n_jobs : int, optional
-        joblib workers of DecisionListCV (results do not depend on it).
+    cv : CVSettings, optional
+        The DecisionListCV rows' grids, inner folds and workers (``None``:
+        ``CVSettings()``).
     progress : bool
         Print one line per dataset.
 
@@ -241,15 +262,16 @@ def run(quick: bool = False, random_state: int = 0, *, datasets: list[str] | Non
     if not isinstance(folds, int) or folds < 2:
         raise InputError(f"n_folds must be an integer >= 2, got {folds!r}.")
     params = {"max_degree": depth, "min_coverage": min_coverage}
-    cv_params = {"min_coverages": tuple(cv_min_coverages),
-                 "cv": cv_folds if cv_folds is not None else (2 if quick else 3),
-                 "n_jobs": n_jobs}
+    cv = CVSettings() if cv is None else cv
+    cv_params = {"min_coverages": tuple(cv.min_coverages),
+                 "cv": cv.folds if cv.folds is not None else (2 if quick else 3),
+                 "n_jobs": cv.n_jobs}
     out = []
     for label in names:
         name, protocol = DATASETS[label]
         t0 = time.perf_counter()
-        if cv_max_degrees is not None:
-            cv_params["max_degrees"] = tuple(cv_max_degrees)
+        if cv.max_degrees is not None:
+            cv_params["max_degrees"] = tuple(cv.max_degrees)
         else:
             cv_params["max_degrees"] = (1, 2) if quick else CV_MAX_DEGREES.get(label, (1, 2, 3))
         rows: list[dict[str, Any]] = []

@@ -30,6 +30,7 @@ from ._reaper import _descendants, _start_reaper, _stop_reaper
 __all__ = [
     "Cell",
     "GridResult",
+    "GridWorkers",
     "run_grid",
     "evaluate_cell",
     "make_learner",
@@ -242,6 +243,34 @@ def load_grid_data(name: str):
 
 
 # ----------------------------------------------------------------------------- cells
+@dataclass(frozen=True)
+class GridWorkers:
+    """Where :func:`run_grid` evaluates its cells.
+
+    Parameters
+    ----------
+    backend : {"local", "dask", "ray"}, default "local"
+        ``local`` runs with joblib (``n_jobs`` processes); ``dask`` submits the cells to a
+        ``dask.distributed`` scheduler (``scheduler`` = its address, a ``Client``, or None
+        for a ``LocalCluster`` of ``n_jobs`` workers); ``ray`` to a Ray cluster
+        (``scheduler`` = its address, or None for a local Ray with ``n_jobs`` CPUs).
+    n_jobs : int, default 1
+        Worker processes (``local``), workers of a new ``LocalCluster`` (``dask``) or CPUs
+        of a new local Ray (``ray``).
+    scheduler : str or object, optional
+        The ``dask`` or ``ray`` cluster to submit to (see ``backend``).
+
+    Examples
+    --------
+    >>> GridWorkers("dask", n_jobs=2).scheduler is None
+    True
+    """
+
+    backend: str = "local"
+    n_jobs: int = 1
+    scheduler: Any = None
+
+
 @dataclass(frozen=True)
 class Cell:
     """One combination of the grid.
@@ -599,9 +628,7 @@ def run_grid(
     solvers: Iterable[str | None] = (None,),
     *,
     cv: int = 5,
-    backend: str = "local",
-    n_jobs: int = 1,
-    scheduler: Any = None,
+    workers: GridWorkers | None = None,
     store: str | os.PathLike | None = None,
     progress: bool = False,
 ) -> GridResult:
@@ -623,16 +650,9 @@ def run_grid(
         Solver names for learners that solve models; ``None`` keeps the learner's default.
     cv : int, default 5
         Stratified folds for datasets without their own test split.
-    backend : {"local", "dask", "ray"}
-        ``local`` runs with joblib (``n_jobs`` processes); ``dask`` submits the cells to a
-        ``dask.distributed`` scheduler (``scheduler`` = its address, a ``Client``, or None
-        for a ``LocalCluster`` of ``n_jobs`` workers); ``ray`` to a Ray cluster
-        (``scheduler`` = its address, or None for a local Ray with ``n_jobs`` CPUs).
-    n_jobs : int, default 1
-        Worker processes (``local``), workers of a new ``LocalCluster`` (``dask``) or CPUs
-        of a new local Ray (``ray``).
-    scheduler : str or object, optional
-        The ``dask`` or ``ray`` cluster to submit to (see ``backend``).
+    workers : GridWorkers, optional
+        Where the cells run: the backend, the number of workers and the scheduler
+        (:class:`GridWorkers`; ``None``: ``GridWorkers()``, one local process).
     store : path, optional
         Folder where each finished cell is kept as JSON; a rerun skips those cells, so an
         interrupted grid resumes where it stopped.
@@ -646,6 +666,8 @@ def run_grid(
         solver, fold, n_train, n_test, train_accuracy, accuracy, complexity, fit_time,
         predict_time.
     """
+    workers = GridWorkers() if workers is None else workers
+    backend, n_jobs, scheduler = workers.backend, workers.n_jobs, workers.scheduler
     if backend not in ("local", "dask", "ray"):
         raise InputError(f"unknown backend {backend!r}: choose 'local', 'dask' or 'ray'.")
     if not isinstance(cv, int) or cv < 2:

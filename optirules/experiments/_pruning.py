@@ -48,6 +48,7 @@ import os
 import time
 import warnings
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +61,7 @@ from ..errors import InputError
 __all__ = [
     "run",
     "run_splits",
+    "SplitSizes",
     "summarize",
     "table4",
     "format_table",
@@ -273,17 +275,43 @@ def _one_split(name: str, split: int, random_state: int, n_members: int, max_row
 
 
 # =========================================================================== run
+@dataclass(frozen=True)
+class SplitSizes:
+    """How large :func:`run_splits` runs: each ``None`` takes the quick or the full run's
+    value.
+
+    Parameters
+    ----------
+    n_splits : int, optional
+        Train/test splits per dataset (quick 1, full 3).
+    n_members : int, optional
+        Members of each ensemble (quick 20, full 500).
+    max_rows : int, optional
+        Most rows kept per dataset (quick 240, full 1000).
+
+    Examples
+    --------
+    >>> SplitSizes(n_splits=2).n_members is None
+    True
+    """
+
+    n_splits: int | None = None
+    n_members: int | None = None
+    max_rows: int | None = None
+
+
 def run_splits(quick: bool = False, random_state: int = 0, *, datasets: Any = None,
-               n_splits: int | None = None, n_members: int | None = None,
-               max_rows: int | None = None, ensembles: tuple[str, ...] = ENSEMBLES,
+               sizes: SplitSizes | None = None, ensembles: tuple[str, ...] = ENSEMBLES,
                trees: tuple[str, ...] = tuple(TREES), solver: str = "clarabel",
                ablations: bool = True, progress: bool = False) -> pd.DataFrame:
-    """One row per (dataset, split, ensemble, tree type, method); see :func:`run`."""
+    """One row per (dataset, split, ensemble, tree type, method); see :func:`run`
+    (``sizes``: the splits, members and rows, :class:`SplitSizes`)."""
     if datasets is None:
         datasets = ("heart_statlog", "sonar") if quick else DATASETS
-    n_splits = n_splits if n_splits is not None else (1 if quick else 3)
-    n_members = n_members if n_members is not None else (20 if quick else 500)
-    max_rows = max_rows if max_rows is not None else (240 if quick else 1000)
+    sizes = SplitSizes() if sizes is None else sizes
+    n_splits = sizes.n_splits if sizes.n_splits is not None else (1 if quick else 3)
+    n_members = sizes.n_members if sizes.n_members is not None else (20 if quick else 500)
+    max_rows = sizes.max_rows if sizes.max_rows is not None else (240 if quick else 1000)
     for e in ensembles:
         if e not in ENSEMBLES:
             raise InputError(f"Unknown ensemble {e!r}; choose from {ENSEMBLES}.")
@@ -366,8 +394,9 @@ def run(quick: bool = False, random_state: int = 0, **kwargs: Any) -> pd.DataFra
     random_state : int, default=0
         Seeds the subsamples, splits and ensembles.
     **kwargs
-        Overrides passed to :func:`run_splits` (``datasets``, ``n_splits``, ``n_members``,
-        ``max_rows``, ``ensembles``, ``trees``, ``solver``, ``progress``).
+        Overrides passed to :func:`run_splits` (``datasets``, ``sizes``, a
+        :class:`SplitSizes` of ``n_splits``, ``n_members`` and ``max_rows``, ``ensembles``,
+        ``trees``, ``solver``, ``ablations``, ``progress``).
 
     Returns
     -------

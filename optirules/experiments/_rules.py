@@ -72,6 +72,7 @@ __all__ = [
     "run_rules_demo",
     "format_rules_demo",
     "RulesDemoResult",
+    "RulesDemoSettings",
 ]
 
 RULES_DATASETS = ("wdbc", "digits_1v7", "digits_4v9", "tic_tac_toe", "heart", "ionosphere",
@@ -526,12 +527,37 @@ class RulesDemoResult:
     extras: dict[str, Any] = field(default_factory=dict)
 
 
-def run_rules_demo(dataset: str = "tic_tac_toe", *, complexity: float | None = None,
-                   lambda0: float | str = "auto", lambda1: float | str = "auto",
-                   max_degree: int | str = "auto", solver: str = "highs",
-                   time_limit: float | None = None, test_size: float = 0.25,
-                   output: str | Path = "optirules_demo.lp", random_state: int = 0,
-                   verbose: bool = False) -> RulesDemoResult:
+@dataclass(frozen=True)
+class RulesDemoSettings:
+    """The rule set's settings in :func:`run_rules_demo`.
+
+    Parameters
+    ----------
+    complexity, lambda0, lambda1, max_degree
+        The estimator's parameters of the same names; ``None`` or ``"auto"`` keeps its
+        default.
+    solver : str, default "highs"
+        Solver of the restricted masters and of the final IP.
+    time_limit : float, optional
+        Seconds allowed to the fit; ``None`` sets no limit.
+
+    Examples
+    --------
+    >>> RulesDemoSettings(max_degree=2).lambda0
+    'auto'
+    """
+
+    complexity: float | None = None
+    lambda0: float | str = "auto"
+    lambda1: float | str = "auto"
+    max_degree: int | str = "auto"
+    solver: str = "highs"
+    time_limit: float | None = None
+
+
+def run_rules_demo(dataset: str = "tic_tac_toe", settings: RulesDemoSettings | None = None, *,
+                   test_size: float = 0.25, output: str | Path = "optirules_demo.lp",
+                   random_state: int = 0, verbose: bool = False) -> RulesDemoResult:
     """Fit a :class:`~optirules.learners.BooleanRuleSetClassifier` on a bundled dataset, export its master.
 
     ``dataset`` is a name of ``RULES_DATASETS``, a bundled file name (e.g.
@@ -542,13 +568,9 @@ def run_rules_demo(dataset: str = "tic_tac_toe", *, complexity: float | None = N
     ----------
     dataset : str, default "tic_tac_toe"
         The dataset (see above).
-    complexity, lambda0, lambda1, max_degree
-        The estimator's parameters of the same names; ``None`` or ``"auto"`` keeps its
-        default.
-    solver : str, default "highs"
-        Solver of the restricted masters and of the final IP.
-    time_limit : float, optional
-        Seconds allowed to the fit; ``None`` sets no limit.
+    settings : RulesDemoSettings, optional
+        The rule set's parameters (complexity, penalties, degree), solver and time limit;
+        ``None``: ``RulesDemoSettings()``, the estimator's defaults.
     test_size : float, default 0.25
         Fraction of rows held out, for datasets without a test file.
     output : str or path, default "optirules_demo.lp"
@@ -580,9 +602,11 @@ def run_rules_demo(dataset: str = "tic_tac_toe", *, complexity: float | None = N
             coded = list(dataset_info(dataset).coded_categorical)
         X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=test_size, stratify=y,
                                                   random_state=random_state)
+    st = RulesDemoSettings() if settings is None else settings
     est = BooleanRuleSetClassifier(
-        complexity=complexity, lambda0=lambda0, lambda1=lambda1, max_degree=max_degree,
-        solver=solver, time_limit=time_limit, random_state=random_state, verbose=verbose,
+        complexity=st.complexity, lambda0=st.lambda0, lambda1=st.lambda1,
+        max_degree=st.max_degree, solver=st.solver, time_limit=st.time_limit,
+        random_state=random_state, verbose=verbose,
         binarizer=FeatureBinarizer(categorical_features=coded or None))
     est.fit(X_tr, y_tr)
     path = Path(output)

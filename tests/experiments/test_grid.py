@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from optirules.errors import InputError
-from optirules.experiments import average_ranks, run_grid, summarize
+from optirules.experiments import GridWorkers, average_ranks, run_grid, summarize
 from tests.internals import TIMING_COLUMNS
 
 GRID = dict(
@@ -67,7 +67,7 @@ def test_rerun_skips_finished_cells(local_run):
 def test_dask_local_cluster_equals_local_run(local_run):
     pytest.importorskip("dask.distributed")
     res, _ = local_run
-    dask_res = run_grid(**GRID, backend="dask", n_jobs=2)
+    dask_res = run_grid(**GRID, workers=GridWorkers("dask", n_jobs=2))
     assert dask_res.n_computed == 12
     pd.testing.assert_frame_equal(_comparable(dask_res.frame), _comparable(res.frame))
 
@@ -76,7 +76,7 @@ def test_ray_equals_local_run(local_run):
     pytest.importorskip("ray")
     res, _ = local_run
     small = dict(GRID, seeds=[0])
-    ray_res = run_grid(**small, backend="ray", n_jobs=2)
+    ray_res = run_grid(**small, workers=GridWorkers("ray", n_jobs=2))
     local0 = res.frame[res.frame.seed == 0]
     pd.testing.assert_frame_equal(_comparable(ray_res.frame), _comparable(local0))
 
@@ -105,7 +105,7 @@ def test_bad_grids_are_refused():
     with pytest.raises(InputError, match="unknown learner 'decision_tre'.*decision_tree"):
         run_grid(["monks1"], ["decision_tre"])
     with pytest.raises(InputError, match="backend"):
-        run_grid(["monks1"], ["decision_tree"], backend="spark")
+        run_grid(["monks1"], ["decision_tree"], workers=GridWorkers("spark"))
     with pytest.raises(InputError, match="no solver|takes no solver"):
         run_grid(["monks1"], ["decision_tree"], solvers=["highs"])
     with pytest.raises(InputError, match="no datasets"):

@@ -50,7 +50,7 @@ DRIVER = textwrap.dedent('''
 
         def run():
             grid.run_grid(["monks1", "monks2", "monks3"], ["decision_tree"], seeds=[0, 1],
-                          backend=backend, n_jobs=2)
+                          workers=grid.GridWorkers(backend, n_jobs=2))
 
         if sys.argv[1].endswith("-thread"):  # run_grid called from a thread other than main
             t = threading.Thread(target=run)
@@ -262,7 +262,7 @@ def test_watched_workers_give_the_same_table_and_are_reused():
     runs on them (the watch does not end a worker while its parent runs)."""
     import pandas as pd
 
-    from optirules.experiments import run_grid
+    from optirules.experiments import GridWorkers, run_grid
 
     grid = dict(datasets=["monks2"], learners={"decision_tree": {"max_depth": [1, 3]}},
                 seeds=[0, 1])
@@ -272,6 +272,6 @@ def test_watched_workers_give_the_same_table_and_are_reused():
         return (res.frame.drop(columns=list(_grid.TIMING_COLUMNS)).sort_values(keys)
                 .reset_index(drop=True))
 
-    one = run_grid(**grid, n_jobs=1)
+    one = run_grid(**grid, workers=GridWorkers(n_jobs=1))
     for _ in range(2):
-        pd.testing.assert_frame_equal(table(run_grid(**grid, n_jobs=2)), table(one))
+        pd.testing.assert_frame_equal(table(run_grid(**grid, workers=GridWorkers(n_jobs=2))), table(one))

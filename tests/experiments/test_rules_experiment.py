@@ -10,6 +10,7 @@ import pytest
 
 from optirules.data import load_dataset
 from optirules.errors import InputError
+from optirules.experiments import RulesDemoSettings
 from tests.internals import (
     format_cycling,
     format_rules_demo,
@@ -110,7 +111,7 @@ def test_binary_loss_cycles_on_digits():
 def test_rules_demo_writes_a_model_and_json(tmp_path):
     from optirules.learners import BooleanRuleSetClassifier
 
-    r = run_rules_demo("monks1", output=tmp_path / "demo.lp", max_degree=2)
+    r = run_rules_demo("monks1", RulesDemoSettings(max_degree=2), output=tmp_path / "demo.lp")
     assert r.test_accuracy == 1.0  # a1 == a2 or a5 == 1 is a DNF over the codes
     assert r.gap_certified and r.gap <= 1e-9
     assert (tmp_path / "demo.lp").exists()
