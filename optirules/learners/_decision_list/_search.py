@@ -83,6 +83,9 @@ class _Counter:
         return out
 
 
+#: 64-bit words of the work buffer :func:`grow_decision_list` gives :func:`best_conjunction`
+BUFFER_WORDS = 1 << 18
+
 #: the weighted counter uses one popcount per (class, weight) group up to this many groups,
 #: per-byte lookup tables beyond
 MAX_WEIGHT_GROUPS = 24
@@ -306,7 +309,7 @@ def best_conjunction(
     max_degree: int,
     min_coverage: int = 1,
     *,
-    buffer_words: int = 1 << 18,
+    buffer_words: int = BUFFER_WORDS,
     prune: bool = True,
     weights: np.ndarray | None = None,
 ) -> tuple[tuple[int, ...] | None, np.ndarray | None, float, int]:
@@ -389,7 +392,6 @@ def grow_decision_list(
     min_coverage: int = 1,
     max_rules: int | None = None,
     *,
-    buffer_words: int = 1 << 18,
     progress: Callable[[dict], None] | None = None,
     deadline: float | None = None,
     weights: np.ndarray | None = None,
@@ -409,8 +411,6 @@ def grow_decision_list(
         Attribute of each test (non-decreasing).
     max_degree, min_coverage, max_rules :
         As in :class:`DecisionListClassifier`.
-    buffer_words : int
-        Work buffer size of :func:`best_conjunction`.
     progress : callable, optional
         Called with each step's dict as soon as its rule is found.
     deadline : float, optional
@@ -453,7 +453,7 @@ def grow_decision_list(
         class_bits = pack_rows(yr[None, :] == np.arange(k)[:, None])
         wr = None if weights is None else weights[remaining]
         conj, counts, lap, n_eval = best_conjunction(
-            av_bits, class_bits, av_attr, max_degree, min_coverage, buffer_words=buffer_words,
+            av_bits, class_bits, av_attr, max_degree, min_coverage, buffer_words=BUFFER_WORDS,
             weights=wr)
         if conj is None:
             stop = "min_coverage"
