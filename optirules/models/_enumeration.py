@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -57,6 +58,25 @@ __all__ = ["enumerate_pricing", "EnumerationPricer", "RC_TOL", "BACKENDS", "blas
 
 
 # ===================================================================== the pricer
+@dataclass(frozen=True)
+class _Call:
+    """One pricing call's state that the degree-3 pass shares with the lower degrees: the
+    row sums ``ctx``, the complexity parts ``comp``, how many clauses (``k``, ``extra``),
+    the deadline, tolerance and whether a proof is asked for, and the clauses found so far
+    with the two closures over them (``consider`` adds, ``kth`` the k-th least value)."""
+
+    ctx: dict[str, Any]
+    comp: Sequence[float]
+    k: int
+    extra: int
+    deadline: float | None
+    tol: float
+    need_proof: bool
+    found: dict[Clause, float]
+    consider: Callable[[list[Clause], np.ndarray], None]
+    kth: Callable[[], float]
+
+
 class EnumerationPricer:
     r"""Exact pricing for clauses of at most 3 literals, prepared for one literal matrix.
 
@@ -353,9 +373,9 @@ class EnumerationPricer:
                 lower = min(lower, pas["min_bound"])
                 complete = False
             else:
-                lower, complete = self._degree3(ctx, comp, pas, k, extra, deadline, tol,
-                                                need_proof, consider, kth, found, lower,
-                                                n_triples)
+                call = _Call(ctx, comp, k, extra, deadline, tol, need_proof, found, consider,
+                             kth)
+                lower, complete = self._degree3(call, pas, lower, n_triples)
         # ranked by the reduced cost rounded to 1e-13 (then degree, clause): equal costs
         # summed in another order (row blocks, complement pairs) keep the same order
         ranked = sorted(found.items(),
@@ -625,8 +645,10 @@ class EnumerationPricer:
                 score(j, rows, part, mask, W)
         return jobs, masks, coefs
 
-    def _degree3(self, ctx, comp, pas, k, extra, deadline, tol, need_proof, consider, kth,
-                 found, lower, n_triples):
+    def _degree3(self, call: _Call, pas, lower, n_triples):
+        ctx, comp, k, extra = call.ctx, call.comp, call.k, call.extra
+        deadline, tol, need_proof = call.deadline, call.tol, call.need_proof
+        consider, kth, found = call.consider, call.kth, call.found
         n_lit = self.n_lit
         v = ctx["v"]
         self.stats["degree3_passes"] += 1
