@@ -42,7 +42,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from optirules.data import FeatureBinarizer, load_dataset
-from optirules.models import HighsRuleMaster, RuleMasterModel, reduced_costs
+from optirules.models import HighsRuleMaster, PricingDuals, RuleMasterModel, reduced_costs
 from optirules.solvers import available_solvers, read_model
 
 # %% [markdown]
@@ -146,7 +146,7 @@ print("cover duals mu:", dict(zip(values.tolist(), counts.tolist())), f"  lambda
 dual_objective = P[y == 1] @ mu - C * lam
 print(f"dual objective sum P_i mu_i - C lambda = {dual_objective:.6f}")
 
-r = reduced_costs(A, y, pool, mu, lam=lam)
+r = reduced_costs(A, y, pool, PricingDuals(mu, lam))
 print(f"min reduced cost over the pool: {r.min():.2e};"
       f" largest gap to HiGHS's own reduced costs: {np.abs(r - lp.reduced_costs_).max():.1e}")
 print("fractional LP solution:")
@@ -217,7 +217,7 @@ print("solvers for Pyomo models here:", [s.name for s in available_solvers("pyom
 
 fast = HighsRuleMaster(A, y, pool, complexity=C)
 fast.solve()
-r_fast = reduced_costs(A, y, pool, fast.cover_duals_, lam=fast.complexity_dual_)
+r_fast = reduced_costs(A, y, pool, PricingDuals(fast.cover_duals_, fast.complexity_dual_))
 fast_dual = P[y == 1] @ fast.cover_duals_ - C * fast.complexity_dual_
 from_file = read_model(lp_file)
 

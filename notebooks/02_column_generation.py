@@ -49,6 +49,7 @@ import pandas as pd
 from optirules.data import FeatureBinarizer, load_dataset
 from optirules.models import (
     HighsRuleMaster,
+    PricingDuals,
     RuleMasterModel,
     RulePricingModel,
     beam_search_pricing,
@@ -91,7 +92,7 @@ print(f"LP value {start.objective_:.4f} (= weight of the positives),"
 singles = [(j,) for j in range(L)]
 by_hand = np.array([lam0 * 2 + P[(y == 0) & A[:, j].astype(bool)].sum()
                     - (mu0 * P[y == 1])[A[y == 1, j].astype(bool)].sum() for j in range(L)])
-library = reduced_costs(A, y, singles, mu0, lam=lam0)
+library = reduced_costs(A, y, singles, PricingDuals(mu0, lam0))
 best = int(np.argmin(library))
 print(f"best single literal: {literals[best]}  r = {library[best]:.4f}"
       f"  (by hand {by_hand[best]:.4f}; largest difference {np.abs(by_hand - library).max():.1e})")
@@ -186,7 +187,8 @@ if len(stalls):
           f" {table.loc[first, 'LP']:.5f}; the true LP bound is {lp_bound:.5f}")
 
 everything = [k for d in range(1, D + 1) for k in itertools.combinations(range(L), d)]
-r_all = reduced_costs(A, y, everything, master.cover_duals_, lam=master.complexity_dual_)
+r_all = reduced_costs(A, y, everything, PricingDuals(master.cover_duals_,
+                                                      master.complexity_dual_))
 print(f"min reduced cost over all {len(everything)} clauses at the final duals: {r_all.min():.2e}")
 print(f"generated {len(master.clauses_)} of {len(everything)} columns")
 

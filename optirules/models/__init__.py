@@ -25,6 +25,7 @@ _EXPORTS = {
     "split_solver": "._column_generation",
     "branch_and_bound_master": "._branch_and_bound",
     "reduced_costs": "._clauses",
+    "PricingDuals": "._clauses",
     "all_clauses": "._clauses",
     "n_candidate_clauses": "._clauses",
     "SparseCombinationModel": "._sparse_combination",
@@ -67,6 +68,7 @@ if TYPE_CHECKING:  # the real names, for IDEs and type checkers (nothing importe
     )
     from ._clauses import (
         Clause as Clause,
+        PricingDuals as PricingDuals,
         all_clauses as all_clauses,
         clause_coverage as clause_coverage,
         complexity_costs as complexity_costs,

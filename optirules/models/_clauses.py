@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,7 @@ from ._row_blocks import row_block_sum
 from .options import MAX_ENUMERATED_CLAUSES
 
 __all__ = [
+    "PricingDuals",
     "all_clauses",
     "n_candidate_clauses",
     "Clause",
@@ -389,11 +391,62 @@ def complexity_costs(degrees: Any, lam: float = 0.0, lambda0: float = 0.0,
     return (lam + lambda0) + (lam + lambda1) * deg
 
 
-def reduced_costs(A: Any, y: Any, clauses: Iterable[Iterable[Any]], mu: Any, *,
-                  sample_weight: Any = None, lam: float = 0.0, lambda0: float = 0.0,
-                  lambda1: float = 0.0, sigma: Any = None,
-                  literal_costs: Any = None, required: Any = None,
-                  required_duals: Any = None) -> np.ndarray:
+@dataclass(frozen=True)
+class PricingDuals:
+    r"""The duals pricing reads from a solved restricted master, as one value.
+
+    :meth:`of` takes a master's ``duals_for_pricing_`` whole (its ``mu`` and ``lam`` are
+    ``cover_duals`` and ``complexity_dual`` here).
+
+    Parameters
+    ----------
+    cover_duals : array of shape (n_pos,)
+        Cover duals :math:`\mu_i \ge 0`, one per label-1 row in row order.
+    complexity_dual : float, default 0.0
+        The complexity row's dual :math:`\lambda \ge 0`.
+    lambda0, lambda1 : float, default 0.0
+        The cost per clause and per literal pricing charges: the penalties plus the duals
+        of the ``max_rules`` and ``max_literals`` rows.
+    sigma : array of shape (n_negative,), optional
+        The label-0 rows' fairness duals (:func:`row_prices`).
+    required_duals : sequence of float, optional
+        The duals :math:`\rho_f \ge 0` of the required rows.
+
+    Examples
+    --------
+    >>> PricingDuals([0.5, 1.0], complexity_dual=0.1).lambda0
+    0.0
+    """
+
+    cover_duals: Any
+    complexity_dual: float = 0.0
+    lambda0: float = 0.0
+    lambda1: float = 0.0
+    sigma: Any = None
+    required_duals: Any = None
+
+    @classmethod
+    def of(cls, duals: PricingDuals | Mapping[str, Any]) -> PricingDuals:
+        """``duals`` as a :class:`PricingDuals` (a master's ``duals_for_pricing_`` mapping,
+        or a :class:`PricingDuals` as it is).
+
+        Parameters
+        ----------
+        duals : PricingDuals or mapping
+
+        Returns
+        -------
+        PricingDuals
+        """
+        if isinstance(duals, cls):
+            return duals
+        names = {"mu": "cover_duals", "lam": "complexity_dual"}
+        return cls(**{names.get(k, k): v for k, v in duals.items()})
+
+
+def reduced_costs(A: Any, y: Any, clauses: Iterable[Iterable[Any]],
+                  duals: PricingDuals | Mapping[str, Any], *, sample_weight: Any = None,
+                  literal_costs: Any = None, required: Any = None) -> np.ndarray:
     r"""Reduced cost of each clause's column in the LP relaxation of the rule master.
 
     .. math::
@@ -417,28 +470,31 @@ def reduced_costs(A: Any, y: Any, clauses: Iterable[Iterable[Any]], mu: Any, *,
         Labels in {0, 1}.
     clauses : iterable of tuples of int
         The clauses to price.
-    mu : array of shape (n_pos,)
-        Cover duals, one per label-1 row in row order (``RuleMasterModel.cover_duals_``).
+    duals : PricingDuals or mapping
+        The cover duals :math:`\mu` (one per label-1 row in row order,
+        ``RuleMasterModel.cover_duals_``), the complexity-row dual :math:`\lambda`, the
+        per-clause and per-literal costs, and the fairness and required rows' duals
+        (:class:`PricingDuals`; a master's ``duals_for_pricing_`` mapping is taken as it is).
     sample_weight : array of shape (N,), optional
         Weights ``P`` (default uniform ``1/N``).
-    lam, lambda0, lambda1 : float, default 0
-        Complexity-row dual and penalty costs.
-    sigma : array of shape (n_negative,), optional
-        The label-0 rows' fairness duals (:func:`row_prices`).
     literal_costs : array of shape (L,), optional
         A cost per literal: :math:`|k|` is then the sum of its literals' costs.
-    required, required_duals : sequences, optional
-        Groups of literals (required features) and the duals :math:`\rho_f \ge 0` of
-        their rows: a clause using group :math:`f` has :math:`\rho_f` less reduced cost.
+    required : sequence, optional
+        Groups of literals (required features): a clause using group :math:`f` has
+        the dual :math:`\rho_f \ge 0` of its row (``duals.required_duals``) less reduced
+        cost.
 
     Returns
     -------
     ndarray of shape (K,)
     """
+    duals = PricingDuals.of(duals)
+    lam, lambda0, lambda1 = duals.complexity_dual, duals.lambda0, duals.lambda1
+    sigma, required_duals = duals.sigma, duals.required_duals
     A = check_literal_matrix(A)
     yb = check_labels(y, A.shape[0])
     P = check_sample_weight(sample_weight, A.shape[0])
-    mu = check_cover_duals(mu, int(yb.sum()))
+    mu = check_cover_duals(duals.cover_duals, int(yb.sum()))
     lam = check_nonnegative(lam, "lam")
     lambda0 = check_nonnegative(lambda0, "lambda0")
     lambda1 = check_nonnegative(lambda1, "lambda1")

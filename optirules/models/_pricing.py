@@ -28,6 +28,7 @@ from ..errors import InputError
 from ._base import OptModel
 from ._clauses import (
     Clause,
+    PricingDuals,
     check_cover_duals,
     check_labels,
     check_literal_costs,
@@ -79,10 +80,10 @@ class _PricingData:
         self.conflicts = ConflictIndex(conflicts, n_lit)
 
     def reduced_costs(self, clauses: list[Clause]) -> np.ndarray:
-        return reduced_costs(self.A, self.y, clauses, self.mu, sample_weight=self.P,
-                             lam=self.lam, lambda0=self.lambda0, lambda1=self.lambda1,
-                             sigma=self.sigma, literal_costs=self.literal_costs,
-                             required=self.required, required_duals=self.required_duals)
+        duals = PricingDuals(self.mu, self.lam, self.lambda0, self.lambda1, self.sigma,
+                             self.required_duals)
+        return reduced_costs(self.A, self.y, clauses, duals, sample_weight=self.P,
+                             literal_costs=self.literal_costs, required=self.required)
 
 
 class RulePricingModel(OptModel):

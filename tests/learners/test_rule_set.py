@@ -19,6 +19,7 @@ from optirules.data import FeatureBinarizer
 from optirules.errors import InputError, NotFittedError
 from optirules.learners import BooleanRuleSetClassifier, DRORuleEnsembleClassifier
 from optirules.models import (
+    PricingDuals,
     RuleMasterModel,
     complexity_costs,
     enumerate_master,
@@ -82,12 +83,12 @@ def test_no_clause_has_negative_reduced_cost_at_convergence(seed, form, degree):
     assert est.pricing_complete_
     A = literal_matrix(X)
     d = est.duals_
-    r = reduced_costs(A, y, clauses_up_to(A.shape[1], degree), d["mu"], lam=d["lam"],
-                      lambda0=d["lambda0"], lambda1=d["lambda1"])
+    r = reduced_costs(A, y, clauses_up_to(A.shape[1], degree),
+                      PricingDuals(d["mu"], d["lam"], d["lambda0"], d["lambda1"]))
     assert r.min() >= -1e-8
     # and the pool's own columns price at >= 0 as well (LP optimality)
-    assert not est.pool_ or reduced_costs(A, y, est.pool_, d["mu"], lam=d["lam"], lambda0=d["lambda0"],
-                         lambda1=d["lambda1"]).min() >= -1e-8
+    assert not est.pool_ or reduced_costs(A, y, est.pool_, PricingDuals(
+        d["mu"], d["lam"], d["lambda0"], d["lambda1"])).min() >= -1e-8
 
 
 @pytest.mark.parametrize("seed", [0, 1])

@@ -226,7 +226,7 @@ def test_merged_master_lp_and_duals_are_those_of_the_full_lp(seed, form, max_sha
     optimum, and its duals (one per label-1 row) are optimal for the full LP: feasible
     (0 <= mu <= 1, every pool reduced cost >= 0) with the dual objective equal to the
     optimum.  max_share=0.05 switches to the unmerged LP part-way."""
-    from optirules.models import MergedHighsRuleMaster, reduced_costs
+    from optirules.models import MergedHighsRuleMaster, PricingDuals, reduced_costs
 
     A, y, P = _repeated_cg_data(seed)
     kw = {"complexity": 9.0} if form == "budget" else {"lambda0": 0.01, "lambda1": 0.005}
@@ -252,9 +252,9 @@ def test_merged_master_lp_and_duals_are_those_of_the_full_lp(seed, form, max_sha
         dual = float(P[pos] @ mu) - kw.get("complexity", 0.0) * lam
         assert dual == pytest.approx(z, abs=1e-10)
         if merged.clauses_:
-            rc = reduced_costs(A, y.astype(int), merged.clauses_, mu, sample_weight=P,
-                               lam=lam, lambda0=kw.get("lambda0", 0.0),
-                               lambda1=kw.get("lambda1", 0.0))
+            rc = reduced_costs(A, y.astype(int), merged.clauses_,
+                               PricingDuals(mu, lam, kw.get("lambda0", 0.0),
+                                            kw.get("lambda1", 0.0)), sample_weight=P)
             assert rc.min() >= -1e-10
             np.testing.assert_allclose(merged.reduced_costs_, rc, atol=1e-10)
         assert merged.n_groups_ <= pos.size
@@ -347,7 +347,7 @@ def test_dual_master_lp_equals_the_direct_lp_and_its_duals_are_optimal(seed, for
     """master='dual' (the LP's dual, one row per clause): after every batch the optimum of
     the direct (primal) LP, w and xi feasible for the primal with that objective, mu in
     [0, 1] with dual objective = optimum, reduced costs >= 0 and equal to the formula's."""
-    from optirules.models import DualHighsRuleMaster, reduced_costs
+    from optirules.models import DualHighsRuleMaster, PricingDuals, reduced_costs
 
     A, y, P, pool = make_instance(seed, n_rows=60, n_features=5, n_clauses=18)
     kw = {"complexity": 7.0} if form == "budget" else {"lambda0": 0.01, "lambda1": 0.004}
@@ -371,8 +371,8 @@ def test_dual_master_lp_equals_the_direct_lp_and_its_duals_are_optimal(seed, for
         dual_obj = float(P[yb] @ mu) - (7.0 * lam if form == "budget" else 0.0)
         assert dual_obj == pytest.approx(z, abs=1e-9)
         if batch:
-            rc = reduced_costs(A, y, dual.clauses_, mu, sample_weight=P, lam=lam,
-                               lambda0=kw.get("lambda0", 0.0), lambda1=kw.get("lambda1", 0.0))
+            rc = reduced_costs(A, y, dual.clauses_, PricingDuals(
+                mu, lam, kw.get("lambda0", 0.0), kw.get("lambda1", 0.0)), sample_weight=P)
             np.testing.assert_allclose(dual.reduced_costs_, rc, atol=1e-9)
             assert rc.min() >= -1e-9
 

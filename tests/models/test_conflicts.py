@@ -14,6 +14,7 @@ import pytest
 from optirules.data import FeatureBinarizer, Literal, literal_conflicts, literals_conflict
 from optirules.models import (
     EnumerationPricer,
+    PricingDuals,
     RulePricingModel,
     RuleSetProblem,
     beam_search_pricing,
@@ -136,7 +137,7 @@ def test_beam_search_and_the_milp_never_return_a_conflicting_clause(seed):
     assert not any(p in bad for p in itertools.combinations(c, 2))
     clauses = [c for d in (1, 2, 3) for c in itertools.combinations(range(A.shape[1]), d)
                if not any(p in bad for p in itertools.combinations(c, 2))]
-    r = reduced_costs(A, y, clauses, mu, sample_weight=P, lambda0=0.001, lambda1=0.001)
+    r = reduced_costs(A, y, clauses, PricingDuals(mu, 0.0, 0.001, 0.001), sample_weight=P)
     assert milp.reduced_cost_ == pytest.approx(r.min(), abs=1e-7)
 
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from optirules.errors import InputError
 from optirules.models import (
     HighsRuleMaster,
+    PricingDuals,
     RuleMasterModel,
     RulePricingModel,
     beam_search_pricing,
@@ -57,7 +58,7 @@ def test_exact_pricing_equals_enumeration_of_degree_2_clauses(seed, kind):
     mu, kw = random_duals(rng, y, kind)
     clauses = all_clauses(A.shape[1], 2)
     r_all = np.array([r_by_definition(A, y, P, mu, c, **kw) for c in clauses])
-    shared = reduced_costs(A, y, clauses, mu, sample_weight=P, **kw)
+    shared = reduced_costs(A, y, clauses, PricingDuals(mu, **milp_kw(kw)), sample_weight=P)
     np.testing.assert_allclose(shared, r_all, atol=1e-14)
     pricing = RulePricingModel(A, y, P, mu, max_degree=2, **milp_kw(kw))
     pricing.solve(mip_abs_gap=1e-10)
@@ -76,7 +77,7 @@ def test_exact_pricing_degree_3_equals_enumeration(seed):
     A, y, P, rng = literal_instance(seed + 50, n_rows=16, n_features=4)
     mu, kw = random_duals(rng, y, "budget")
     clauses = all_clauses(A.shape[1], 3)
-    r_all = reduced_costs(A, y, clauses, mu, sample_weight=P, **kw)
+    r_all = reduced_costs(A, y, clauses, PricingDuals(mu, **milp_kw(kw)), sample_weight=P)
     pricing = RulePricingModel(A, y, P, mu, max_degree=3, **milp_kw(kw))
     pricing.solve(mip_abs_gap=1e-10)
     assert pricing.reduced_cost_ == pytest.approx(r_all.min(), abs=1e-9)
@@ -86,7 +87,7 @@ def test_exclude_returns_the_next_best_clause():
     A, y, P, rng = literal_instance(11)
     mu, kw = random_duals(rng, y, "budget")
     clauses = all_clauses(A.shape[1], 2)
-    r_all = reduced_costs(A, y, clauses, mu, sample_weight=P, **kw)
+    r_all = reduced_costs(A, y, clauses, PricingDuals(mu, **milp_kw(kw)), sample_weight=P)
     order = np.argsort(r_all, kind="stable")
     best = clauses[order[0]]
     pricing = RulePricingModel(A, y, P, mu, max_degree=2, exclude=[best], **milp_kw(kw))
@@ -105,7 +106,7 @@ def test_wide_beam_finds_the_exact_minimum(seed):
     A, y, P, rng = literal_instance(seed + 30)
     mu, kw = random_duals(rng, y, "penalty")
     clauses = all_clauses(A.shape[1], 2)
-    r_all = reduced_costs(A, y, clauses, mu, sample_weight=P, **kw)
+    r_all = reduced_costs(A, y, clauses, PricingDuals(mu, **milp_kw(kw)), sample_weight=P)
     beam = beam_search_pricing(A, y, P, mu, max_degree=2, beam_width=A.shape[1], k=3, **kw)
     assert beam[0][1] == pytest.approx(r_all.min(), abs=1e-14)
 
@@ -131,8 +132,8 @@ def test_beam_reports_exact_reduced_costs(seed, max_degree, beam_width, k, kind)
                                 k=k, **kw)
     assert again == out
     # never better than the true minimum over all clauses of that degree
-    everything = reduced_costs(A, y, all_clauses(A.shape[1], max_degree), mu,
-                               sample_weight=P, **kw)
+    everything = reduced_costs(A, y, all_clauses(A.shape[1], max_degree),
+                               PricingDuals(mu, **milp_kw(kw)), sample_weight=P)
     assert values[0] >= everything.min() - 1e-14
 
 
@@ -152,9 +153,10 @@ def test_column_generation_reaches_the_lp_over_all_clauses(form):
         master.add_clauses([pricing.clause_])
         master.solve()
         # the new column's LP reduced cost at the new duals is r(k) by the shared formula
-        r = reduced_costs(A, y, master.clauses_, master.cover_duals_, sample_weight=P,
-                          **{key: master.duals_for_pricing_[key]
-                             for key in ("lam", "lambda0", "lambda1")})
+        r = reduced_costs(A, y, master.clauses_, PricingDuals(
+            master.cover_duals_, **milp_kw({key: master.duals_for_pricing_[key]
+                                            for key in ("lam", "lambda0", "lambda1")})),
+                          sample_weight=P)
         np.testing.assert_allclose(master.reduced_costs_, r, atol=1e-12)
     else:
         pytest.fail("column generation did not converge in 40 iterations")
@@ -163,8 +165,9 @@ def test_column_generation_reaches_the_lp_over_all_clauses(form):
     assert master.objective_ == pytest.approx(full.objective_, abs=1e-9)
     # ... and no clause of degree <= 2 prices out at the final duals
     d = master.duals_for_pricing_
-    every = reduced_costs(A, y, all_clauses(A.shape[1], 2), d["mu"], sample_weight=P,
-                          lam=d["lam"], lambda0=d["lambda0"], lambda1=d["lambda1"])
+    every = reduced_costs(A, y, all_clauses(A.shape[1], 2),
+                          PricingDuals(d["mu"], d["lam"], d["lambda0"], d["lambda1"]),
+                          sample_weight=P)
     assert every.min() >= -1e-9
 
 

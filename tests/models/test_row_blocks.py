@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from optirules.models import EnumerationPricer, beam_search_pricing, reduced_costs
+from optirules.models import EnumerationPricer, PricingDuals, beam_search_pricing, reduced_costs
 from tests.internals import (
     clause_coverage,
     extension_sums,
@@ -123,7 +123,7 @@ def test_priced_coverage_and_reduced_costs(kind, tiny_blocks):
         assert np.array_equal(got, v @ cov)
     else:
         assert np.all(np.abs(got - v @ cov) <= bound(v, cov))
-    r = reduced_costs(A, y, clauses, mu, sample_weight=P, lambda0=0.01, lambda1=0.002)
+    r = reduced_costs(A, y, clauses, PricingDuals(mu, 0.0, 0.01, 0.002), sample_weight=P)
     want = 0.01 + 0.002 * np.array([len(c) for c in clauses]) + v @ cov.astype(float)
     assert np.all(np.abs(r - want) <= bound(v, cov) + 4 * np.finfo(float).eps * np.abs(want))
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from optirules.errors import InputError, ModelFormatError
-from optirules.models import HighsRuleMaster, RuleMasterModel
+from optirules.models import HighsRuleMaster, PricingDuals, RuleMasterModel
 from tests.helpers import literal_instance
 from tests.internals import (
     clause_coverage,
@@ -125,8 +125,8 @@ def lp_duals_certificate(A, y, P, pool, mu, lam, objective, budget, lambda0=0.0,
     """Check (mu, lam) is an optimal dual of the master LP: feasible and strong duality."""
     assert np.all(mu >= -1e-9) and np.all(mu <= 1 + 1e-9)
     assert lam >= -1e-9
-    r = reduced_costs(A, y, pool, mu, sample_weight=P, lam=max(lam, 0.0), lambda0=lambda0,
-                      lambda1=lambda1)
+    r = reduced_costs(A, y, pool, PricingDuals(mu, max(lam, 0.0), lambda0, lambda1),
+                      sample_weight=P)
     assert np.all(r >= -1e-9), r.min()
     dual_objective = P[y == 1] @ mu - (budget * lam if budget is not None else 0.0)
     assert dual_objective == pytest.approx(objective, abs=1e-9)
@@ -245,9 +245,9 @@ def test_highspy_reduced_costs_equal_the_shared_formula(seed, form):
     for start in (4, 8):
         fast.add_clauses(pool[start:start + 4])
         fast.solve()
-        r = reduced_costs(A, y, fast.clauses_, fast.cover_duals_, sample_weight=P,
-                          lam=fast.complexity_dual_, lambda0=kw.get("lambda0", 0.0),
-                          lambda1=kw.get("lambda1", 0.0))
+        r = reduced_costs(A, y, fast.clauses_, PricingDuals(
+            fast.cover_duals_, fast.complexity_dual_, kw.get("lambda0", 0.0),
+            kw.get("lambda1", 0.0)), sample_weight=P)
         np.testing.assert_allclose(fast.reduced_costs_, r, atol=1e-12)
         assert np.all(r >= -1e-9)  # LP optimal with w >= 0: no pool column prices out
 
