@@ -36,9 +36,11 @@ from optirules.data import FeatureBinarizer, load_dataset
 from optirules.models import (
     HighsRuleMaster,
     PersistentRuleMaster,
+    PricingDuals,
     RebuildRuleMaster,
     RuleMasterModel,
     RulePricingModel,
+    RuleSetProblem,
     column_generation,
 )
 from optirules.solvers import available_solvers
@@ -126,8 +128,9 @@ def dataset_section(name: str, quick: bool, lines_lp, lines_milp, lines_ip):
 
     duals = ref.info["duals"]
     for solver in CANDIDATES:
-        model = RulePricingModel(A, yb.astype(int), P, duals["mu"], duals["lam"], 2,
-                                 lambda0=duals["lambda0"], lambda1=duals["lambda1"])
+        model = RulePricingModel(RuleSetProblem(A, yb, P, max_degree=2),
+                                 PricingDuals(duals["mu"], duals["lam"], duals["lambda0"],
+                                              duals["lambda1"]))
         t0 = time.perf_counter()
         try:
             res = model.solve(solver, time_limit=PRICING_LIMIT)

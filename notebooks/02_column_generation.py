@@ -52,6 +52,7 @@ from optirules.models import (
     PricingDuals,
     RuleMasterModel,
     RulePricingModel,
+    RuleSetProblem,
     beam_search_pricing,
     reduced_costs,
 )
@@ -121,7 +122,7 @@ print(f"best single literal: {literals[best]}  r = {library[best]:.4f}"
 # `.lp` export.
 
 # %%
-pricing = RulePricingModel(A, y, None, mu0, lam0, max_degree=D)
+pricing = RulePricingModel(RuleSetProblem(A, y, None, max_degree=D), PricingDuals(mu0, lam0))
 pm = pricing.model
 for comp in (pm.z, pm.delta, pm.reduced_cost, pm.covers_negative, pm.covers_positive,
              pm.max_degree, pm.min_degree):
@@ -151,9 +152,9 @@ history = []
 for iteration in range(30):
     lp_value = master.solve()
     duals = master.duals_for_pricing_
-    (beam_clause, beam_rc), = beam_search_pricing(A, y, None, duals["mu"], duals["lam"],
-                                                  max_degree=D, beam_width=1, k=1)
-    exact = RulePricingModel(A, y, None, duals["mu"], duals["lam"], max_degree=D)
+    problem = RuleSetProblem(A, y, None, max_degree=D)
+    (beam_clause, beam_rc), = beam_search_pricing(problem, duals, beam_width=1, k=1)
+    exact = RulePricingModel(problem, duals)
     exact.solve()
     row = {"iteration": iteration, "pool": len(master.clauses_), "LP": lp_value,
            "Lagrangian bound": lp_value + C / 2 * min(exact.reduced_cost_, 0.0),

@@ -56,6 +56,7 @@ import numpy as np
 from ..errors import InputError, OptirulesError
 from ._clauses import (
     Clause,
+    PricingDuals,
     clause_coverage,
     clause_degrees,
     complexity_costs,
@@ -107,12 +108,9 @@ def _milp_pricing(problem: RuleSetProblem, duals: dict[str, Any], solver: str,
     from ._pricing import RulePricingModel
 
     pb = problem
-    model = RulePricingModel(pb.A, pb.y.astype(np.int64), pb.P, duals["mu"], duals["lam"],
-                             pb.max_degree, lambda0=duals["lambda0"],
-                             lambda1=duals["lambda1"], literal_costs=pb.literal_costs,
-                             required=[list(g) for g in pb.required] or None,
-                             required_duals=duals.get("required_duals"),
-                             conflicts=pb.conflicts)
+    model = RulePricingModel(pb, PricingDuals(duals["mu"], duals["lam"], duals["lambda0"],
+                                              duals["lambda1"],
+                                              required_duals=duals.get("required_duals")))
     options = _exact_gap(solver)
     try:
         result = model.solve(solver, time_limit=time_limit, **options)
@@ -564,15 +562,9 @@ class _ColumnGeneration:
         lower, at_lp, used = math.nan, True, ""
         if self.pricing == "beam" or (self.pricing == "auto" and self.beam_first):
             used = "beam"
-            cand = beam_search_pricing(self.A, self.y_int, self.P, duals["mu"], duals["lam"],
-                                       self.max_degree, lambda0=duals["lambda0"],
-                                       lambda1=duals["lambda1"], beam_width=self.beam_width,
-                                       k=self.n_columns, exclude=sorted(self.pool),
-                                       sigma=duals.get("sigma"),
-                                       literal_costs=self.literal_costs,
-                                       required=self.required,
-                                       required_duals=duals.get("required_duals"),
-                                       conflicts=self.problem.conflicts)
+            cand = beam_search_pricing(self.problem, PricingDuals.of(duals),
+                                       beam_width=self.beam_width, k=self.n_columns,
+                                       exclude=sorted(self.pool))
             cols = [(c, r) for c, r in cand if r < -RC_TOL and c not in self.pool]
         if not cols and self.pricing in ("exact", "auto"):
             used = "exact" if not used else "beam+exact"

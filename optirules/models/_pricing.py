@@ -19,7 +19,7 @@ Column generation adds clauses while :math:`\min_k r(k) < -\varepsilon`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -44,6 +44,7 @@ from ._clauses import (
 )
 from ._conflicts import ConflictIndex
 from ._enumeration import blas_threads
+from ._problem import RuleSetProblem
 from ._row_blocks import row_block_sum
 
 __all__ = ["RulePricingModel", "beam_search_pricing"]
@@ -52,10 +53,15 @@ __all__ = ["RulePricingModel", "beam_search_pricing"]
 class _PricingData:
     """Validated pricing inputs shared by the MILP and the beam search."""
 
-    def __init__(self, A: Any, y: Any, sample_weight: Any, mu: Any, lam: Any,
-                 max_degree: Any, lambda0: Any, lambda1: Any, exclude: Any,
-                 sigma: Any = None, literal_costs: Any = None, required: Any = None,
-                 required_duals: Any = None, conflicts: Any = None) -> None:
+    def __init__(self, problem: RuleSetProblem, duals: PricingDuals | Mapping[str, Any],
+                 exclude: Any = None) -> None:
+        duals = PricingDuals.of(duals)
+        A, y, sample_weight = problem.literals, problem.labels, problem.sample_weight
+        mu, lam = duals.cover_duals, duals.complexity_dual
+        lambda0, lambda1, sigma = duals.lambda0, duals.lambda1, duals.sigma
+        max_degree, literal_costs = problem.max_degree, problem.literal_costs
+        required = [list(g) for g in problem.required] or None
+        required_duals, conflicts = duals.required_duals, problem.conflicts
         self.A = check_literal_matrix(A)
         n_rows, n_lit = self.A.shape
         self.y = check_labels(y, n_rows)
@@ -122,34 +128,22 @@ class RulePricingModel(OptModel):
 
     Parameters
     ----------
-    literals : array of shape (N, L)
-        Binary literal matrix :math:`A`.
-    labels : array of shape (N,)
-        Labels :math:`y` in {0, 1}.
-    sample_weight : array of shape (N,) or None
-        Weights ``P`` (default uniform ``1/N``).
-    cover_duals : array of shape (n_pos,)
-        Cover duals :math:`\mu`, one per label-1 row in row order (``cover_duals_`` of the
-        master).
-    complexity_dual : float, default 0
-        Complexity-row dual :math:`\lambda \ge 0` (``complexity_dual_``).
-    max_degree : int, default 3
-        ``D``, the most literals a clause may have.
-    lambda0, lambda1 : float, default 0
-        Penalty-form costs (the master's ``lambda0``/``lambda1``).
+    problem : RuleSetProblem
+        The literal matrix :math:`A`, labels :math:`y`, weights ``P``, ``max_degree``
+        (``D``, the most literals a clause may have), literal costs (:math:`\sum_j z_j` in
+        the objective becomes :math:`\sum_j \mathrm{cost}_j z_j`), required groups (a
+        binary :math:`u_f \le \sum_{j \in f} z_j` per group and :math:`-\rho_f u_f` in the
+        objective, ``uses[f]``) and conflicting pairs (:math:`z_a + z_b \le 1` per pair,
+        ``no_conflict[a,b]``).  Its penalties are not read: pricing charges those of
+        ``duals``.
+    duals : PricingDuals or mapping
+        The master's duals (a master's ``duals_for_pricing_`` is taken as it is): the cover
+        duals :math:`\mu` (one per label-1 row in row order), the complexity-row dual
+        :math:`\lambda \ge 0`, the per-clause and per-literal costs ``lambda0``,
+        ``lambda1`` (the penalties plus the limit rows' duals) and the required rows'
+        duals :math:`\rho_f \ge 0`.
     exclude : iterable of clauses, optional
         Clauses the MILP must not return (no-good cuts).
-    literal_costs : array of shape (L,), optional
-        A cost > 0 per literal: :math:`\sum_j z_j` in the objective becomes
-        :math:`\sum_j \mathrm{cost}_j z_j`.
-    required, required_duals : sequences, optional
-        Groups of literals (required features) and the duals :math:`\rho_f \ge 0` of
-        their master rows: a binary :math:`u_f \le \sum_{j \in f} z_j` per group and
-        :math:`-\rho_f u_f` in the objective (``uses[f]``).
-    conflicts : array of shape (m, 2), optional
-        Pairs of literals no clause holds together
-        (``conflicts`` of :class:`~optirules.models.RuleSetProblem`): :math:`z_a + z_b \le 1`
-        per pair (``no_conflict[a,b]``).
 
     Attributes
     ----------
@@ -170,15 +164,9 @@ class RulePricingModel(OptModel):
     ``mip_abs_gap=...`` as an option for tighter).
     """
 
-    def __init__(self, literals: Any, labels: Any, sample_weight: Any, cover_duals: Any,
-                 complexity_dual: float = 0.0, max_degree: int = 3, *, lambda0: float = 0.0,
-                 lambda1: float = 0.0, exclude: Iterable[Iterable[Any]] | None = None,
-                 literal_costs: Any = None, required: Any = None,
-                 required_duals: Any = None, conflicts: Any = None) -> None:
-        self._data = _PricingData(literals, labels, sample_weight, cover_duals, complexity_dual,
-                                  max_degree, lambda0, lambda1, exclude,
-                                  literal_costs=literal_costs, required=required,
-                                  required_duals=required_duals, conflicts=conflicts)
+    def __init__(self, problem: RuleSetProblem, duals: PricingDuals | Mapping[str, Any], *,
+                 exclude: Iterable[Iterable[Any]] | None = None) -> None:
+        self._data = _PricingData(problem, duals, exclude)
 
     @property
     def max_degree(self) -> int:
@@ -307,13 +295,10 @@ class RulePricingModel(OptModel):
         self.bound_ = float(result.bound)
 
 
-def beam_search_pricing(A: Any, y: Any, sample_weight: Any, mu: Any, lam: float = 0.0,
-                        max_degree: int = 3, *, lambda0: float = 0.0, lambda1: float = 0.0,
+def beam_search_pricing(problem: RuleSetProblem, duals: PricingDuals | Mapping[str, Any], *,
                         beam_width: int = 10, k: int = 10,
-                        exclude: Iterable[Iterable[Any]] | None = None,
-                        sigma: Any = None, literal_costs: Any = None, required: Any = None,
-                        required_duals: Any = None,
-                        conflicts: Any = None) -> list[tuple[Clause, float]]:
+                        exclude: Iterable[Iterable[Any]] | None = None
+                        ) -> list[tuple[Clause, float]]:
     r"""Beam search for clauses of small reduced cost (a fast pricing heuristic).
 
     Level 1 scores every single literal; level ``d + 1`` extends each of the
@@ -332,8 +317,12 @@ def beam_search_pricing(A: Any, y: Any, sample_weight: Any, mu: Any, lam: float 
 
     Parameters
     ----------
-    A, y, sample_weight, mu, lam, max_degree, lambda0, lambda1
-        As for :class:`RulePricingModel`.
+    problem, duals
+        As for :class:`RulePricingModel` (with the label-0 rows' fairness duals
+        :math:`\sigma`, :func:`~optirules.models.row_prices`, of ``duals``); literal costs
+        and required groups score the clauses returned exactly (the search's own scores
+        count literals), and a clause is never extended by a literal that conflicts with
+        one of its own.
     beam_width : int, default 10
         Clauses kept for expansion at each level.
     k : int, default 10
@@ -341,17 +330,6 @@ def beam_search_pricing(A: Any, y: Any, sample_weight: Any, mu: Any, lam: float 
     exclude : iterable of clauses, optional
         Clauses never returned (e.g. those already in the master); they are still
         expanded.
-    sigma : array of shape (n_negative,), optional
-        The label-0 rows' fairness duals (:func:`~optirules.models.row_prices`).
-    literal_costs : array of shape (L,), optional
-        A cost per literal; the clauses returned are scored with it exactly (the search's
-        own scores count literals).
-    required, required_duals : sequences, optional
-        Required groups of literals and their duals (:class:`RulePricingModel`); the
-        clauses returned are scored with them exactly.
-    conflicts : array of shape (m, 2), optional
-        Pairs of literals no clause holds together: a clause is never extended by a
-        literal that conflicts with one of its own.
 
     Returns
     -------
@@ -362,8 +340,7 @@ def beam_search_pricing(A: Any, y: Any, sample_weight: Any, mu: Any, lam: float 
         if isinstance(value, (bool, np.bool_)) or not isinstance(
                 value, (int, np.integer)) or value < 1:
             raise InputError(f"{name} must be an integer >= 1, got {value!r}.")
-    d = _PricingData(A, y, sample_weight, mu, lam, max_degree, lambda0, lambda1, exclude,
-                     sigma, literal_costs, required, required_duals, conflicts)
+    d = _PricingData(problem, duals, exclude)
     with blas_threads(1):  # skinny products: one BLAS thread (see blas_threads)
         return _beam_search(d, beam_width, k)
 

@@ -21,6 +21,7 @@ from optirules.learners import BooleanRuleSetClassifier, DRORuleEnsembleClassifi
 from optirules.models import (
     PricingDuals,
     RuleMasterModel,
+    RuleSetProblem,
     complexity_costs,
     enumerate_master,
     enumerate_pricing,
@@ -212,7 +213,7 @@ def test_enumerate_pricing_agrees_with_the_pricing_milp():
     y = rng.random(30) < 0.5
     P = rng.dirichlet(np.ones(30))
     mu = rng.uniform(0, 1, int(y.sum()))
-    milp = RulePricingModel(A, y, P, mu, 0.01, 3)
+    milp = RulePricingModel(RuleSetProblem(A, y, P, max_degree=3), PricingDuals(mu, 0.01))
     milp.solve(mip_abs_gap=1e-10)
     comp = [0.0] + [float(complexity_costs(d, 0.01)) for d in (1, 2, 3)]
     _, lower, complete = enumerate_pricing(A, row_prices(y, P, mu), comp, 3)

@@ -125,13 +125,13 @@ def test_beam_search_and_the_milp_never_return_a_conflicting_clause(seed):
     P = np.full(40, 1 / 40)
     mu = rng.uniform(0, 1.5, size=int(y.sum()))
     bad = {tuple(p) for p in conflicts.tolist()}
-    found = beam_search_pricing(A, y, P, mu, 0.0, 3, lambda0=0.001, lambda1=0.001,
-                                beam_width=20, k=30, conflicts=conflicts)
+    problem = RuleSetProblem(A, y, P, max_degree=3, conflicts=conflicts)
+    duals = PricingDuals(mu, 0.0, 0.001, 0.001)
+    found = beam_search_pricing(problem, duals, beam_width=20, k=30)
     assert found
     for c, _ in found:
         assert not any(p in bad for p in itertools.combinations(c, 2))
-    milp = RulePricingModel(A, y, P, mu, 0.0, 3, lambda0=0.001, lambda1=0.001,
-                            conflicts=conflicts)
+    milp = RulePricingModel(problem, duals)
     milp.solve("highs")
     c = milp.clause_
     assert not any(p in bad for p in itertools.combinations(c, 2))

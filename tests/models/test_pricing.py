@@ -15,6 +15,7 @@ from optirules.models import (
     PricingDuals,
     RuleMasterModel,
     RulePricingModel,
+    RuleSetProblem,
     beam_search_pricing,
     reduced_costs,
 )
@@ -60,7 +61,7 @@ def test_exact_pricing_equals_enumeration_of_degree_2_clauses(seed, kind):
     r_all = np.array([r_by_definition(A, y, P, mu, c, **kw) for c in clauses])
     shared = reduced_costs(A, y, clauses, PricingDuals(mu, **milp_kw(kw)), sample_weight=P)
     np.testing.assert_allclose(shared, r_all, atol=1e-14)
-    pricing = RulePricingModel(A, y, P, mu, max_degree=2, **milp_kw(kw))
+    pricing = RulePricingModel(RuleSetProblem(A, y, P, max_degree=2), PricingDuals(mu, **milp_kw(kw)))
     pricing.solve(mip_abs_gap=1e-10)
     assert 1 <= len(pricing.clause_) <= 2
     assert pricing.reduced_cost_ == pytest.approx(r_all.min(), abs=1e-9)
@@ -68,7 +69,8 @@ def test_exact_pricing_equals_enumeration_of_degree_2_clauses(seed, kind):
     assert pricing.reduced_cost_ == pytest.approx(
         r_by_definition(A, y, P, mu, pricing.clause_, **kw), abs=1e-14)
     # the beam search never reports a lower reduced cost than the exact minimum
-    beam = beam_search_pricing(A, y, P, mu, max_degree=2, beam_width=3, k=5, **kw)
+    beam = beam_search_pricing(RuleSetProblem(A, y, P, max_degree=2), PricingDuals(mu, **milp_kw(kw)),
+                               beam_width=3, k=5)
     assert beam and min(r for _, r in beam) >= pricing.reduced_cost_ - 1e-12
 
 
@@ -78,7 +80,7 @@ def test_exact_pricing_degree_3_equals_enumeration(seed):
     mu, kw = random_duals(rng, y, "budget")
     clauses = all_clauses(A.shape[1], 3)
     r_all = reduced_costs(A, y, clauses, PricingDuals(mu, **milp_kw(kw)), sample_weight=P)
-    pricing = RulePricingModel(A, y, P, mu, max_degree=3, **milp_kw(kw))
+    pricing = RulePricingModel(RuleSetProblem(A, y, P, max_degree=3), PricingDuals(mu, **milp_kw(kw)))
     pricing.solve(mip_abs_gap=1e-10)
     assert pricing.reduced_cost_ == pytest.approx(r_all.min(), abs=1e-9)
 
@@ -90,13 +92,14 @@ def test_exclude_returns_the_next_best_clause():
     r_all = reduced_costs(A, y, clauses, PricingDuals(mu, **milp_kw(kw)), sample_weight=P)
     order = np.argsort(r_all, kind="stable")
     best = clauses[order[0]]
-    pricing = RulePricingModel(A, y, P, mu, max_degree=2, exclude=[best], **milp_kw(kw))
+    pricing = RulePricingModel(RuleSetProblem(A, y, P, max_degree=2), PricingDuals(mu, **milp_kw(kw)),
+                               exclude=[best])
     pricing.solve(mip_abs_gap=1e-10)
     assert pricing.clause_ != best
     assert pricing.reduced_cost_ == pytest.approx(r_all[order[1]], abs=1e-9)
     assert "cut_0" in [str(c) for c in pricing.model.cuts]
-    beam = beam_search_pricing(A, y, P, mu, max_degree=2, beam_width=8, k=10, exclude=[best],
-                               **kw)
+    beam = beam_search_pricing(RuleSetProblem(A, y, P, max_degree=2), PricingDuals(mu, **milp_kw(kw)),
+                               beam_width=8, k=10, exclude=[best])
     assert best not in [c for c, _ in beam]
 
 
@@ -107,7 +110,8 @@ def test_wide_beam_finds_the_exact_minimum(seed):
     mu, kw = random_duals(rng, y, "penalty")
     clauses = all_clauses(A.shape[1], 2)
     r_all = reduced_costs(A, y, clauses, PricingDuals(mu, **milp_kw(kw)), sample_weight=P)
-    beam = beam_search_pricing(A, y, P, mu, max_degree=2, beam_width=A.shape[1], k=3, **kw)
+    beam = beam_search_pricing(RuleSetProblem(A, y, P, max_degree=2), PricingDuals(mu, **milp_kw(kw)),
+                               beam_width=A.shape[1], k=3)
     assert beam[0][1] == pytest.approx(r_all.min(), abs=1e-14)
 
 
@@ -117,8 +121,8 @@ def test_wide_beam_finds_the_exact_minimum(seed):
 def test_beam_reports_exact_reduced_costs(seed, max_degree, beam_width, k, kind):
     A, y, P, rng = literal_instance(seed, n_rows=25, n_features=5)
     mu, kw = random_duals(rng, y, "budget" if kind == "b" else "penalty")
-    out = beam_search_pricing(A, y, P, mu, max_degree=max_degree, beam_width=beam_width,
-                              k=k, **kw)
+    out = beam_search_pricing(RuleSetProblem(A, y, P, max_degree=max_degree),
+                              PricingDuals(mu, **milp_kw(kw)), beam_width=beam_width, k=k)
     assert 1 <= len(out) <= k
     clauses = [c for c, _ in out]
     assert len(set(clauses)) == len(clauses)
@@ -128,8 +132,8 @@ def test_beam_reports_exact_reduced_costs(seed, max_degree, beam_width, k, kind)
         assert clause == tuple(sorted(set(clause))) and 1 <= len(clause) <= max_degree
         assert r == pytest.approx(r_by_definition(A, y, P, mu, clause, **kw), abs=1e-14)
     # deterministic
-    again = beam_search_pricing(A, y, P, mu, max_degree=max_degree, beam_width=beam_width,
-                                k=k, **kw)
+    again = beam_search_pricing(RuleSetProblem(A, y, P, max_degree=max_degree),
+                                PricingDuals(mu, **milp_kw(kw)), beam_width=beam_width, k=k)
     assert again == out
     # never better than the true minimum over all clauses of that degree
     everything = reduced_costs(A, y, all_clauses(A.shape[1], max_degree),
@@ -145,7 +149,8 @@ def test_column_generation_reaches_the_lp_over_all_clauses(form):
     master = HighsRuleMaster(A, y, [], sample_weight=P, **kw)
     master.solve()
     for _ in range(40):
-        pricing = RulePricingModel(A, y, P, **milp_kw(master.duals_for_pricing_), max_degree=2)
+        pricing = RulePricingModel(RuleSetProblem(A, y, P, max_degree=2),
+                                   master.duals_for_pricing_)
         pricing.solve(mip_abs_gap=1e-10)
         if pricing.reduced_cost_ >= -1e-9:
             break
@@ -177,7 +182,8 @@ def test_pricing_model_names_and_sizes():
     A, y, P, rng = literal_instance(3)
     mu, kw = random_duals(rng, y, "budget")
     mu[0] = 0.0  # a zero-priced row is left out of the model
-    m = RulePricingModel(A, y, P, mu, max_degree=2, **milp_kw(kw)).model
+    m = RulePricingModel(RuleSetProblem(A, y, P, max_degree=2),
+                         PricingDuals(mu, **milp_kw(kw))).model
     first_pos = int(np.flatnonzero(y == 1)[0])
     assert f"i_{first_pos}" not in set(m.rows)
     assert [str(j) for j in m.literals][:2] == ["j_0", "j_1"]
@@ -205,16 +211,19 @@ def test_bad_pricing_input_raises_input_error(kwargs, match):
             "lam": 0.0, "max_degree": 2}
     args.update(kwargs)
     with pytest.raises(InputError, match=match):
-        RulePricingModel(args["A"], args["y"], args["P"], args["mu"], args["lam"],
-                         args["max_degree"])
+        RulePricingModel(RuleSetProblem(args["A"], args["y"], args["P"],
+                                        max_degree=args["max_degree"]),
+                         PricingDuals(args["mu"], args["lam"]))
     with pytest.raises(InputError, match=match):
-        beam_search_pricing(args["A"], args["y"], args["P"], args["mu"], args["lam"],
-                            args["max_degree"])
+        beam_search_pricing(RuleSetProblem(args["A"], args["y"], args["P"],
+                                           max_degree=args["max_degree"]),
+                            PricingDuals(args["mu"], args["lam"]))
 
 
 def test_beam_rejects_bad_width():
     with pytest.raises(InputError, match="beam_width"):
-        beam_search_pricing([[0, 1], [1, 0]], [1, 0], None, [1.0], 0.0, 2, beam_width=0)
+        beam_search_pricing(RuleSetProblem([[0, 1], [1, 0]], [1, 0], None, max_degree=2),
+                            PricingDuals([1.0]), beam_width=0)
 
 
 @pytest.mark.parametrize("suffix", [".lp", ".mps"])
@@ -223,7 +232,8 @@ def test_pricing_file_reads_back_with_the_same_optimum(tmp_path, suffix):
 
     A, y, P, rng = literal_instance(21)
     mu, kw = random_duals(rng, y, "budget")
-    pricing = RulePricingModel(A, y, P, mu, max_degree=2, exclude=[(0,)], **milp_kw(kw))
+    pricing = RulePricingModel(RuleSetProblem(A, y, P, max_degree=2), PricingDuals(mu, **milp_kw(kw)),
+                               exclude=[(0,)])
     pricing.solve(mip_abs_gap=1e-10)
     path = tmp_path / f"pricing{suffix}"
     pricing.write(path)

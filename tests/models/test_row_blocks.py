@@ -9,7 +9,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from optirules.models import EnumerationPricer, PricingDuals, beam_search_pricing, reduced_costs
+from optirules.models import (
+    EnumerationPricer,
+    PricingDuals,
+    RuleSetProblem,
+    beam_search_pricing,
+    reduced_costs,
+)
 from tests.internals import (
     clause_coverage,
     extension_sums,
@@ -143,9 +149,9 @@ def test_beam_search_is_the_same_with_blocks(seed, monkeypatch):
         mu = rng.random(int(y.sum()))
         if kind == "dyadic":
             mu = np.round(mu * 64) / 64
-        args = (A, y.astype(int), P, mu, 0.0, 3)
-        kw = dict(lambda0=1e-3 if kind == "uniform" else 2.0, lambda1=1e-3, beam_width=5,
-                  k=8)
+        args = (RuleSetProblem(A, y, P, max_degree=3),
+                PricingDuals(mu, 0.0, 1e-3 if kind == "uniform" else 2.0, 1e-3))
+        kw = dict(beam_width=5, k=8)
         one = beam_search_pricing(*args, **kw)
         monkeypatch.setattr(row_blocks_module, "ROW_BLOCK_BYTES", TINY)
         blocked = beam_search_pricing(*args, **kw)

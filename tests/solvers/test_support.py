@@ -153,7 +153,8 @@ def _solve_formulation(name: str, solver: str):
         rng = np.random.default_rng(6)
         P = rng.dirichlet(np.ones(len(y)))
         mu = rng.uniform(0, 2.0 / len(y), int(y.sum()))
-        m = models.RulePricingModel(A, y, P, mu, 0.001, 2)
+        m = models.RulePricingModel(models.RuleSetProblem(A, y, P, max_degree=2),
+                                    models.PricingDuals(mu, 0.001))
         m.solve(solver)
         return m.objective_, None
     if name == "DRO combination IP":
