@@ -41,7 +41,7 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from optirules.errors import SolverError
-from optirules.models import FORMULATIONS, QMMModel
+from optirules.models import FORMULATIONS, QMMModel, QMMSolveOptions
 from optirules.solvers import solver_support
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -88,8 +88,8 @@ def real_instances():
 def one(H, y, solver: str, interface: str, formulation: str, rows: str, time_limit: float,
         alpha=None, upsilon: float = 0.5, **kw) -> dict:
     c0, t0 = time.process_time(), time.perf_counter()
-    model = QMMModel(H, y, alpha, upsilon=upsilon, formulation=formulation,
-                     margin_constraints=rows, interface=interface, **kw)
+    model = QMMModel(H, y, alpha, upsilon=upsilon, options=QMMSolveOptions(
+        formulation=formulation, margin_constraints=rows, interface=interface), **kw)
     c1, t1 = time.process_time(), time.perf_counter()
     row = {"solver": solver, "interface": interface, "formulation": formulation,
            "margin_constraints": rows, "build_s": t1 - t0, "build_cpu_s": c1 - c0}

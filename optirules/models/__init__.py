@@ -35,6 +35,7 @@ _EXPORTS = {
     "complexity_costs": "._clauses",
     "row_prices": "._clauses",
     "QMMFallbackWarning": "._qmm",
+    "QMMSolveOptions": "._qmm",
     "as_pm1_matrix": "._margins",
     "column_generation": "._column_generation",
     "solve_column_generation": "._column_generation",
@@ -115,6 +116,7 @@ if TYPE_CHECKING:  # the real names, for IDEs and type checkers (nothing importe
     from ._qmm import (
         QMMFallbackWarning as QMMFallbackWarning,
         QMMModel as QMMModel,
+        QMMSolveOptions as QMMSolveOptions,
     )
     from ._sparse_combination import (
         SparseCombinationModel as SparseCombinationModel,

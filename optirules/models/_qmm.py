@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -54,7 +55,7 @@ from ._qmm_linalg import (
     simplex_lstsq,
 )
 
-__all__ = ["QMMModel", "QMMFallbackWarning"]
+__all__ = ["QMMModel", "QMMFallbackWarning", "QMMSolveOptions"]
 
 _DEPENDENT = ("keep", "drop", "lstsq")
 #: older name of ``"drop"`` (drop, then renormalise alpha' to the simplex), still accepted
@@ -105,6 +106,64 @@ _DIRECT_DEFAULTS: dict[str, dict[str, Any]] = {
 
 class QMMFallbackWarning(UserWarning):
     """Warned when :class:`QMMModel` falls back to its reference weights."""
+
+
+@dataclass(frozen=True)
+class QMMSolveOptions:
+    r"""How :class:`QMMModel` poses and solves its QP; none of these changes the problem.
+
+    Parameters
+    ----------
+    formulation : {"covariance", "least_squares"}, default "covariance"
+        ``"covariance"`` is the paper's eq. 19, :math:`\mathbf w^\top\hat{\boldsymbol\Sigma}'
+        \mathbf w` with the dense :math:`r \times r` covariance.  ``"least_squares"``
+        minimises :math:`\|\mathbf u\|_2^2` with :math:`\mathbf u = \mathbf R\mathbf w`,
+        :math:`\mathbf R` (``min(n, r)`` x ``r``, ``factor_``) the triangular factor of the
+        centred :math:`\mathbf E'/\sqrt{n-1}`, so :math:`\|\mathbf R\mathbf w\|^2 =
+        \mathbf w^\top\hat{\boldsymbol\Sigma}'\mathbf w`: the same QP, optimum and
+        weights, without forming :math:`\hat{\boldsymbol\Sigma}'` (``covariance_`` is then
+        ``None``).  The default is the faster one on the runs in
+        ``benchmarks/results/qmm.md``.
+    margin_constraints : {"auto", "generated", "all"}, default "auto"
+        ``"all"`` hands every distinct protected row to the solver at once.
+        ``"generated"`` solves over a working set of margin rows and adds the violated ones
+        until none is (see :meth:`QMMModel.solve`): the same optimum, a smaller QP per round (at
+        T = 500, n = 1,000 about 50 of the 500 margin rows are active at the optimum).
+        ``"auto"`` generates when the distinct margin rows :math:`k` are at least
+        :math:`r` and :math:`k r^2` exceeds ``GENERATE_ABOVE_WORK`` = 1e7, where it ran
+        faster, and takes all rows otherwise (``benchmarks/results/qmm.md``); with OSQP it
+        generates whenever :math:`k \ge r` (faster there, see :meth:`QMMModel.solve`); the choice
+        made is ``margin_constraints_``.  Identical protected rows are one
+        constraint in every case (the largest :math:`\varphi_i` binds).
+    interface : {"auto", "direct", "cvxpy"}, default "auto"
+        ``"direct"`` hands the QP to the solver's own API with prebuilt matrices
+        (``optirules.models._qmm_direct``: Clarabel, OSQP, SCS, HiGHS, Gurobi, CPLEX in the
+        covariance form), the margin rows in their complemented 0/1 form (equal on the
+        simplex); ``"cvxpy"`` solves the declarative cvxpy model (``model``); ``"auto"``
+        takes the direct path where there is one, since it hands the solver prebuilt
+        matrices instead of compiling the cvxpy model (``benchmarks/results/qmm.md``), but
+        keeps HiGHS on cvxpy.  The result's ``info["interface"]`` says which ran.
+    rank_tol : float, optional
+        Relative tolerance on :math:`|R_{kk}|/|R_{00}|` for the rank of the QR step
+        (default ``max(n, T) * machine epsilon``).
+    psd_tol : float, default 1e-8
+        Relative tolerance of the positive-semidefiniteness check.
+    weight_tol : float, default 1e-7
+        Solved weights at or below this are set to zero (the member is pruned) before the
+        weights are renormalised to sum to one.
+
+    Examples
+    --------
+    >>> QMMSolveOptions(formulation="least_squares").interface
+    'auto'
+    """
+
+    formulation: str = "covariance"
+    margin_constraints: str = "auto"
+    interface: str = "auto"
+    rank_tol: float | None = None
+    psd_tol: float = 1e-8
+    weight_tol: float = 1e-7
 
 
 class QMMModel(_MarginRowGenerationMixin, OptModel):
@@ -189,43 +248,10 @@ class QMMModel(_MarginRowGenerationMixin, OptModel):
     singular_covariance : {"fallback", "solve"}, default "fallback"
         Whether a singular covariance of the QR basis means "no QP, reference weights" (the
         paper's rule) or the QP is solved anyway (above).
-    formulation : {"covariance", "least_squares"}, default "covariance"
-        ``"covariance"`` is the paper's eq. 19, :math:`\mathbf w^\top\hat{\boldsymbol\Sigma}'
-        \mathbf w` with the dense :math:`r \times r` covariance.  ``"least_squares"``
-        minimises :math:`\|\mathbf u\|_2^2` with :math:`\mathbf u = \mathbf R\mathbf w`,
-        :math:`\mathbf R` (``min(n, r)`` x ``r``, ``factor_``) the triangular factor of the
-        centred :math:`\mathbf E'/\sqrt{n-1}`, so :math:`\|\mathbf R\mathbf w\|^2 =
-        \mathbf w^\top\hat{\boldsymbol\Sigma}'\mathbf w`: the same QP, optimum and
-        weights, without forming :math:`\hat{\boldsymbol\Sigma}'` (``covariance_`` is then
-        ``None``).  The default is the faster one on the runs in
-        ``benchmarks/results/qmm.md``.
-    margin_constraints : {"auto", "generated", "all"}, default "auto"
-        ``"all"`` hands every distinct protected row to the solver at once.
-        ``"generated"`` solves over a working set of margin rows and adds the violated ones
-        until none is (see :meth:`solve`): the same optimum, a smaller QP per round (at
-        T = 500, n = 1,000 about 50 of the 500 margin rows are active at the optimum).
-        ``"auto"`` generates when the distinct margin rows :math:`k` are at least
-        :math:`r` and :math:`k r^2` exceeds ``GENERATE_ABOVE_WORK`` = 1e7, where it ran
-        faster, and takes all rows otherwise (``benchmarks/results/qmm.md``); with OSQP it
-        generates whenever :math:`k \ge r` (faster there, see :meth:`solve`); the choice
-        made is ``margin_constraints_``.  Identical protected rows are one
-        constraint in every case (the largest :math:`\varphi_i` binds).
-    interface : {"auto", "direct", "cvxpy"}, default "auto"
-        ``"direct"`` hands the QP to the solver's own API with prebuilt matrices
-        (``optirules.models._qmm_direct``: Clarabel, OSQP, SCS, HiGHS, Gurobi, CPLEX in the
-        covariance form), the margin rows in their complemented 0/1 form (equal on the
-        simplex); ``"cvxpy"`` solves the declarative cvxpy model (``model``); ``"auto"``
-        takes the direct path where there is one, since it hands the solver prebuilt
-        matrices instead of compiling the cvxpy model (``benchmarks/results/qmm.md``), but
-        keeps HiGHS on cvxpy.  The result's ``info["interface"]`` says which ran.
-    rank_tol : float, optional
-        Relative tolerance on :math:`|R_{kk}|/|R_{00}|` for the rank of the QR step
-        (default ``max(n, T) * machine epsilon``).
-    psd_tol : float, default 1e-8
-        Relative tolerance of the positive-semidefiniteness check.
-    weight_tol : float, default 1e-7
-        Solved weights at or below this are set to zero (the member is pruned) before the
-        weights are renormalised to sum to one.
+    options : QMMSolveOptions, optional
+        How the QP is posed and solved (formulation, margin rows, interface, tolerances;
+        none of them changes the optimum beyond its tolerances): :class:`QMMSolveOptions`,
+        ``None`` its defaults.
 
     Attributes
     ----------
@@ -293,13 +319,12 @@ class QMMModel(_MarginRowGenerationMixin, OptModel):
         dependent: str = "keep",
         margin_reference: str = "basis",
         singular_covariance: str = "fallback",
-        formulation: str = "covariance",
-        margin_constraints: str = "auto",
-        interface: str = "auto",
-        rank_tol: float | None = None,
-        psd_tol: float = 1e-8,
-        weight_tol: float = 1e-7,
+        options: QMMSolveOptions | None = None,
     ) -> None:
+        options = QMMSolveOptions() if options is None else options
+        formulation, margin_constraints = options.formulation, options.margin_constraints
+        interface, rank_tol = options.interface, options.rank_tol
+        psd_tol, weight_tol = options.psd_tol, options.weight_tol
         self.predictions, self.labels, self.member_weights = check_ensemble(
             predictions, labels, member_weights)
         self.upsilon = check_upsilon(upsilon)

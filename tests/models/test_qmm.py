@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from optirules.errors import InputError
-from optirules.models import QMMFallbackWarning, QMMModel
+from optirules.models import QMMFallbackWarning, QMMModel, QMMSolveOptions
 from optirules.solvers import Status
 from tests.internals import (
     bernoulli_kl,
@@ -593,8 +593,8 @@ def test_formulations_give_the_same_optimum_with_every_qp_solver(n, T, seed):
     generated, each solver on its default interface (the direct path where it has one):
     objective and weights equal to 1e-6 to the declarative cvxpy model with Clarabel."""
     H, y, alpha = _random_ensemble(n, T, seed)
-    ref = QMMModel(H, y, alpha, formulation="covariance", margin_constraints="all",
-                   interface="cvxpy")
+    ref = QMMModel(H, y, alpha, options=QMMSolveOptions(
+        formulation="covariance", margin_constraints="all", interface="cvxpy"))
     ref.solve("clarabel")
     assert ref.result_.info["interface"] == "cvxpy"
     assert not ref.fallback_used_ and not ref.singular_covariance_
@@ -605,7 +605,8 @@ def test_formulations_give_the_same_optimum_with_every_qp_solver(n, T, seed):
             if solver == "highs" and formulation == "least_squares":
                 continue  # refused (test_highs_refused_before_solving...)
             for rows in ("all", "generated"):
-                model = QMMModel(H, y, alpha, formulation=formulation, margin_constraints=rows)
+                model = QMMModel(H, y, alpha, options=QMMSolveOptions(
+                    formulation=formulation, margin_constraints=rows))
                 model.solve(solver, **_SOLVER_OPTIONS.get(solver, {}))
                 label = (solver, formulation, rows)
                 assert not model.fallback_used_, (label, model.fallback_reason_)
@@ -626,8 +627,8 @@ def test_direct_path_equals_the_declarative_cvxpy_model(formulation):
     from tests.internals import DIRECT_SOLVERS
 
     H, y, alpha = _random_ensemble(600, 90, 11)
-    ref = QMMModel(H, y, alpha, formulation=formulation, margin_constraints="all",
-                   interface="cvxpy")
+    ref = QMMModel(H, y, alpha, options=QMMSolveOptions(
+        formulation=formulation, margin_constraints="all", interface="cvxpy"))
     ref.solve("clarabel")
     assert ref.result_.info["interface"] == "cvxpy" and ref.margin_constraints_ == "all"
     assert not ref.fallback_used_ and 0 < ref.kept_.size < 90  # some members pruned
@@ -639,8 +640,8 @@ def test_direct_path_equals_the_declarative_cvxpy_model(formulation):
                 # its active-set solver claims optimality with margin rows violated by
                 # 5e-5 in round 3 here, through cvxpy as well (a fallback, warned)
                 continue
-            model = QMMModel(H, y, alpha, formulation=formulation, margin_constraints=rows,
-                             interface="direct")
+            model = QMMModel(H, y, alpha, options=QMMSolveOptions(
+                formulation=formulation, margin_constraints=rows, interface="direct"))
             model.solve(solver)
             label = (solver, formulation, rows)
             assert model.result_.info["interface"] == "direct", label
@@ -662,7 +663,8 @@ def test_covariance_rank_shortcut_agrees_with_the_svd(n, T, seed):
     if seed == 3:
         H[:, 5] = y  # member 5 right everywhere: a constant column of E, singular covariance
     for formulation in ("covariance", "least_squares"):
-        model = QMMModel(H, y, alpha, formulation=formulation, singular_covariance="solve")
+        model = QMMModel(H, y, alpha, singular_covariance="solve",
+                         options=QMMSolveOptions(formulation=formulation))
         E = H * y[:, None]
         expected = covariance_rank(E[:, model.basis_[np.isin(model.basis_, np.setdiff1d(
             model.basis_, model.dependent_members_))]], None)
@@ -688,8 +690,9 @@ def test_interface_choice_is_checked_and_recorded():
 
     H, y, alpha = _random_ensemble(60, 8, 0)
     with pytest.raises(InputError, match="interface"):
-        QMMModel(H, y, alpha, interface="pyomo")
-    model = QMMModel(H, y, alpha, formulation="least_squares", interface="direct")
+        QMMModel(H, y, alpha, options=QMMSolveOptions(interface="pyomo"))
+    model = QMMModel(H, y, alpha, options=QMMSolveOptions(formulation="least_squares",
+                                                         interface="direct"))
     if "cplex" in _qp_solvers():
         with pytest.raises(SolverError, match="no path for solver 'cplex'"):
             model.solve("cplex")
@@ -705,20 +708,20 @@ def test_interface_choice_is_checked_and_recorded():
 def test_least_squares_factor_reproduces_the_covariance():
     H, y, alpha = _random_ensemble(50, 12, 4)
     cov = QMMModel(H, y, alpha)
-    ls = QMMModel(H, y, alpha, formulation="least_squares")
+    ls = QMMModel(H, y, alpha, options=QMMSolveOptions(formulation="least_squares"))
     assert ls.covariance_ is None and ls.factor_.shape == (12, 12)
     np.testing.assert_allclose(ls.factor_.T @ ls.factor_, cov.covariance_, atol=1e-12)
     # n < r: R has n rows (the covariance has rank n - 1 at most)
-    wide = QMMModel(H[:8], y[:8], alpha, formulation="least_squares",
-                    singular_covariance="solve")
+    wide = QMMModel(H[:8], y[:8], alpha, singular_covariance="solve",
+                    options=QMMSolveOptions(formulation="least_squares"))
     assert wide.factor_.shape[0] == 8
 
 
 def test_margin_row_generation_adds_rows_and_ends_at_the_full_optimum():
     H, y, alpha = _random_ensemble(400, 60, 5)
-    full = QMMModel(H, y, alpha, margin_constraints="all")
+    full = QMMModel(H, y, alpha, options=QMMSolveOptions(margin_constraints="all"))
     full.solve()
-    gen = QMMModel(H, y, alpha, margin_constraints="generated")
+    gen = QMMModel(H, y, alpha, options=QMMSolveOptions(margin_constraints="generated"))
     gen.solve()
     assert full.n_margin_rows_ == 200 and full.generation_rounds_ == 1
     assert gen.generation_rounds_ >= 2 and gen.n_margin_rows_ < full.n_margin_rows_
@@ -729,12 +732,12 @@ def test_margin_row_generation_adds_rows_and_ends_at_the_full_optimum():
 def test_identical_protected_rows_are_one_constraint():
     H, y, alpha = _random_ensemble(40, 6, 6)
     H2, y2 = np.vstack([H, H]), np.concatenate([y, y])  # every row twice
-    model = QMMModel(H2, y2, alpha, margin_constraints="all")
+    model = QMMModel(H2, y2, alpha, options=QMMSolveOptions(margin_constraints="all"))
     assert model.lower_rows_.size == 40
     model.solve()
     assert model.n_margin_rows_ == np.unique(H2[model.lower_rows_] * y2[model.lower_rows_,
                                                                          None], axis=0).shape[0]
-    single = QMMModel(H, y, alpha, margin_constraints="all", upsilon=0.5)
+    single = QMMModel(H, y, alpha, upsilon=0.5, options=QMMSolveOptions(margin_constraints="all"))
     single.solve()
     np.testing.assert_allclose(model.weights_, single.weights_, atol=1e-6)
 
@@ -778,7 +781,8 @@ def test_highs_refused_before_solving_above_its_member_limit():
     with pytest.raises(SolverError, match="HiGHS is refused"):
         model.solve("highs")
     assert model.result_ is None  # no solver was called
-    ls = QMMModel(*_random_ensemble(200, 20, 8), formulation="least_squares")
+    ls = QMMModel(*_random_ensemble(200, 20, 8),
+                  options=QMMSolveOptions(formulation="least_squares"))
     with pytest.raises(SolverError, match="least_squares"):
         ls.solve("highs")
     small = QMMModel(*_random_ensemble(200, 20, 8))
@@ -788,7 +792,7 @@ def test_highs_refused_before_solving_above_its_member_limit():
 
 def test_time_limit_exhausted_gives_the_documented_fallback():
     H, y, alpha = _random_ensemble(400, 60, 5)
-    model = QMMModel(H, y, alpha, margin_constraints="generated")
+    model = QMMModel(H, y, alpha, options=QMMSolveOptions(margin_constraints="generated"))
     with pytest.warns(QMMFallbackWarning, match="time limit"):
         model.solve(time_limit=1e-9)
     assert model.fallback_used_ and model.status_ is Status.TIME_LIMIT
@@ -818,4 +822,4 @@ def test_auto_margin_constraints_generate_only_on_large_qps():
     wide = QMMModel(*_random_ensemble(1000, 600, 10))  # k = 500 < r = 600: all rows
     assert wide.margin_constraints_ == "all"
     with pytest.raises(InputError, match="margin_constraints"):
-        QMMModel(*_random_ensemble(30, 3, 10), margin_constraints="lazy")
+        QMMModel(*_random_ensemble(30, 3, 10), options=QMMSolveOptions(margin_constraints="lazy"))

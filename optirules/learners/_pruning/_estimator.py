@@ -239,7 +239,7 @@ class QMMPruner(_BasePruner):
         return ensemble_hypothesis_space_size(_unwrap(self.estimator), self.n_thresholds)
 
     def _prune(self, H: np.ndarray, y: np.ndarray, alpha: np.ndarray) -> np.ndarray:
-        from ...models import QMMModel
+        from ...models import QMMModel, QMMSolveOptions
 
         emargin = isinstance(self.upsilon, str)
         hs = self._space_size() if emargin else None
@@ -248,9 +248,10 @@ class QMMPruner(_BasePruner):
                          hypothesis_space_size=hs, confidence=self.confidence,
                          dependent=self.dependent, margin_reference=self.margin_reference,
                          singular_covariance=self.singular_covariance,
-                         formulation=self.formulation,
-                         margin_constraints=self.margin_constraints,
-                         interface=self.interface)
+                         options=QMMSolveOptions(
+                             formulation=self.formulation,
+                             margin_constraints=self.margin_constraints,
+                             interface=self.interface))
         log = getattr(self, "_log", None)
         if log:
             log.info("QMMPruner: QP over %d weights (rank %d), %d protected rows, upsilon "
