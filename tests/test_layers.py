@@ -176,3 +176,34 @@ def test_learners_ask_a_model_what_it_is_not_which_attributes_it_has():
                     on_ours.append(f"{path.name}:{node.lineno}")
     assert calls <= 15, calls
     assert not on_ours, on_ours
+
+
+#: the scikit-learn estimators, whose constructors keep scikit-learn's explicit keyword
+#: parameters (one per hyperparameter, for get_params, set_params and clone)
+ESTIMATORS = {"BooleanRuleSetClassifier", "DRORuleEnsembleClassifier", "QMMPruner",
+              "KappaPruner", "DREPPruner", "BooleanRuleSetCV", "BoostingClassifier",
+              "DecisionListClassifier", "DecisionListCV", "ResampledAdaBoostClassifier"}
+
+
+def test_no_function_takes_more_than_ten_parameters():
+    """Issue 39: no function outside the estimators' constructors takes more than 10
+    parameters (``self``/``cls`` not counted); the values that travel together go whole
+    (a :class:`~optirules.models.RuleSetProblem`, a :class:`~optirules.models.PricingDuals`,
+    a settings dataclass) instead."""
+    too_many = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        estimator_inits = {id(n) for c in ast.walk(tree)
+                           if isinstance(c, ast.ClassDef) and c.name in ESTIMATORS
+                           for n in c.body
+                           if isinstance(n, ast.FunctionDef) and n.name == "__init__"}
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            a = node.args
+            k = len(a.posonlyargs) + len(a.args) + len(a.kwonlyargs)
+            if a.args and a.args[0].arg in ("self", "cls"):
+                k -= 1
+            if k > 10 and id(node) not in estimator_inits:
+                too_many.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name} ({k})")
+    assert not too_many, too_many
