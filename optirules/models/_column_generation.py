@@ -359,9 +359,11 @@ class _ColumnGeneration:
         self.problem, self.options = problem, options
         pb, op = problem, options
         if op.master_ip == "branch_and_bound" and (
-                (pb.max_rules, pb.max_literals) != (None, None) or pb.fairness is not None):
-            raise InputError("master_ip='branch_and_bound' has no max_rules, max_literals or "
-                             "fairness rows; use master_ip='milp' or 'auto'.")
+                (pb.max_rules, pb.max_literals) != (None, None) or pb.fairness is not None
+                or pb.literal_costs is not None or pb.required):
+            raise InputError("master_ip='branch_and_bound' has no max_rules, max_literals, "
+                             "fairness or required rows and no literal costs; use "
+                             "master_ip='milp' or 'auto'.")
         # the problem's parts and the options, read by the steps below and by PoolIP
         self.A, self.y, self.P = pb.A, pb.y, pb.P
         self.y_int = self.y.astype(np.int64)

@@ -152,3 +152,19 @@ def test_master_ip_is_checked():
     A, y, P = cg_data(0, n=100, f=8, noise=0.2, uniform=False)
     with pytest.raises(InputError, match="master_ip must be one of"):
         column_generation(A, y, P, max_degree=1, complexity=6.0, master_ip="cplex")
+
+
+@pytest.mark.parametrize("side", [dict(literal_costs="double the first"),
+                                  dict(required=[[0, 1]])])
+def test_branch_and_bound_refuses_the_rows_it_does_not_hold(side):
+    """Branch and bound prices a clause by its literal count and has no required rows: asked
+    for explicitly with literal costs or required groups, it would return a rule set of
+    another problem; it is refused before any work instead."""
+    A, y, P = cg_data(0, n=100, f=8, noise=0.2, uniform=False)
+    if "literal_costs" in side:
+        costs = np.ones(A.shape[1])
+        costs[0] = 2.0
+        side = dict(literal_costs=costs)
+    with pytest.raises(InputError, match="master_ip='branch_and_bound' has no"):
+        column_generation(A, y, P, max_degree=1, complexity=6.0,
+                          master_ip="branch_and_bound", **side)
