@@ -572,7 +572,7 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, RuleModelMixin,
                                                      " on the inner split (no refit)"))
         else:
             self.status_ = "completed"
-        self.status_ += run_state._combination_summary(every, run["candidates"][chosen])
+        self.status_ += run_state._combination_summary(every, run.candidates[chosen])
         store_run(self, run, chosen)
         set_vote_scores(self, A, ypos, q)
         self.history_ = run_state._history

@@ -65,6 +65,36 @@ class _Loop:
     empirical_ips: dict[tuple[int, ...], tuple] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class LoopRun:
+    """What one DRO loop (:meth:`DROFit._run`) grew, for the selection and the fitted
+    attributes: its rows ``A``, ``y`` and empirical pmf ``q``; per member the clause pool
+    (``pools``), the clauses (``members``), the predictions (``preds``) and the column
+    generation facts (``infos``); the pmfs :math:`P^0 .. P^n`, the robust losses and the
+    divergences; the candidates (one dict per combination IP, as ``candidates_`` keeps
+    them); the history records; the member budget, the seconds, the cycle of the binary
+    loss (``(start, length)`` or None), whether the deadline ended it, and the member after
+    which ``n_iter_no_change`` stopped it (or None)."""
+
+    A: np.ndarray
+    y: np.ndarray
+    q: np.ndarray
+    pools: list[list[Clause]]
+    history: list[dict[str, Any]]
+    fit_time: float
+    budget: float
+    members: list[list[Clause]]
+    preds: list[np.ndarray]
+    infos: list[dict[str, Any]]
+    pmfs: np.ndarray
+    robust: np.ndarray
+    candidates: list[dict[str, Any]]
+    cycle: tuple[int, int] | None
+    divergences: np.ndarray
+    timed_out: bool
+    stopped_early: int | None
+
+
 class DROFit(_DROSteps):
     """One fit's DRO loops (one per member budget), their iterations, and the selection of
     the returned candidate; made by ``DRORuleEnsembleClassifier.fit``, which keeps what it
@@ -73,7 +103,7 @@ class DROFit(_DROSteps):
     def _select_on_validation(self, A: np.ndarray, ypos: np.ndarray, n_iter: int, seed: int,
                               budgets: list[float], split: tuple, q: np.ndarray,
                               results: list[dict[str, Any]], every: list[dict[str, Any]],
-                              ) -> tuple[float, dict[str, Any], int, bool, bool]:
+                              ) -> tuple[float, LoopRun, int, bool, bool]:
         r"""``selection="validation"``: the loops on the inner split ``split = (tr, va, q_tr,
         q_va)``, the candidate of best held-out accuracy (ties: the smaller cost, the
         smaller :math:`\mathfrak{C}'`, the earlier iteration) and, with ``refit``, the loop
@@ -88,74 +118,74 @@ class DROFit(_DROSteps):
         runs = {}
         for bi, run in enumerate(self._loops(A[tr], ypos[tr], n_iter, seed,
                                              budgets, q_tr)):
-            b = run["budget"]
+            b = run.budget
             runs[b] = run
-            every.extend(run["candidates"])
+            every.extend(run.candidates)
             top = None
-            for ci, c in enumerate(run["candidates"]):
+            for ci, c in enumerate(run.candidates):
                 F = np.zeros(len(va))
                 for k in np.flatnonzero(c["weights"]):
-                    F += c["weights"][k] * clause_coverage(A[va], run["members"][k]).any(
+                    F += c["weights"][k] * clause_coverage(A[va], run.members[k]).any(
                         axis=1)
                 acc = _share((F >= VOTE_CUT) == ypos[va], q_va)
                 c["validation_accuracy"] = acc
                 key = (-acc, c["cost"], bi, c["iteration"])
                 if top is None or key < top[0]:
                     top = (key, ci)
-            c = run["candidates"][top[1]]
+            c = run.candidates[top[1]]
             results.append({"member_complexity": b, "score": c["validation_accuracy"],
                             "iteration": c["iteration"], "pmf": c["pmf"],
-                            "n_estimators": len(run["members"]),
-                            "stopped_early": run["stopped_early"] is not None,
-                            "fit_time": run["fit_time"]})
+                            "n_estimators": len(run.members),
+                            "stopped_early": run.stopped_early is not None,
+                            "fit_time": run.fit_time})
             if best is None or top[0] < best[0]:
                 best = (top[0], b, top[1])
         _, b, ci = best
-        pick = runs[b]["candidates"][ci]
-        self.est.validation_candidates_ = runs[b]["candidates"]
+        pick = runs[b].candidates[ci]
+        self.est.validation_candidates_ = runs[b].candidates
         self.est.validation_choice_ = {"member_complexity": b, "iteration": pick["iteration"],
                                    "pmf": pick["pmf"]}
-        timed_out = any(r["timed_out"] for r in runs.values())
+        timed_out = any(r.timed_out for r in runs.values())
         if self.est.refit and not timed_out:
             self._members_left = pick["iteration"]
             run = self._run(A, ypos, pick["iteration"], seed, b, early_stop=False,
                             q=q)
-            self._history.extend(run["history"])
-            every.extend(run["candidates"])
-            timed_out = run["timed_out"]
-            last = max(c["iteration"] for c in run["candidates"])
-            chosen = next(i for i, c in enumerate(run["candidates"])
+            self._history.extend(run.history)
+            every.extend(run.candidates)
+            timed_out = run.timed_out
+            last = max(c["iteration"] for c in run.candidates)
+            chosen = next(i for i, c in enumerate(run.candidates)
                           if c["iteration"] == last and c["pmf"] == pick["pmf"])
             refitted = True
         else:
             run, chosen = runs[b], ci
-        run["candidates"][chosen]["validation_selected"] = True
+        run.candidates[chosen]["validation_selected"] = True
         return b, run, chosen, timed_out, refitted
 
     def _select_on_robust_loss(self, A: np.ndarray, ypos: np.ndarray, n_iter: int, seed: int,
                                budgets: list[float], q: np.ndarray,
                                results: list[dict[str, Any]], every: list[dict[str, Any]],
-                               ) -> tuple[float, dict[str, Any], int, bool]:
+                               ) -> tuple[float, LoopRun, int, bool]:
         """``selection="robust_loss"`` or ``"last"``: the loops on all rows and, over every
         member budget, the candidate :meth:`_choose` picks of least robust loss (ties: the
         smaller cost, the earlier budget).  Appends to ``results`` and ``every``; returns
         (budget, run, chosen, timed_out)."""
         best = None
         for r in self._loops(A, ypos, n_iter, seed, budgets, q):
-            b = r["budget"]
-            every.extend(r["candidates"])
-            ci = self._choose(r["candidates"])
-            c = r["candidates"][ci]
+            b = r.budget
+            every.extend(r.candidates)
+            ci = self._choose(r.candidates)
+            c = r.candidates[ci]
             results.append({"member_complexity": b, "score": c["robust_loss"],
                             "iteration": c["iteration"], "pmf": c["pmf"],
-                            "n_estimators": len(r["members"]),
-                            "stopped_early": r["stopped_early"] is not None,
-                            "fit_time": r["fit_time"]})
+                            "n_estimators": len(r.members),
+                            "stopped_early": r.stopped_early is not None,
+                            "fit_time": r.fit_time})
             key = (round(c["robust_loss"], 12), c["cost"], len(results))
             if best is None or key < best[0]:
                 best = (key, b, r, ci)
         _, budget, run, chosen = best
-        timed_out = run["timed_out"] or any(
+        timed_out = run.timed_out or any(
             res["n_estimators"] < n_iter and not res["stopped_early"] for res in results)
         return budget, run, chosen, timed_out
 
@@ -169,7 +199,7 @@ class DROFit(_DROSteps):
         return min(keys)[2]
 
     def _loops(self, A: np.ndarray, y: np.ndarray, n_iter: int, seed: int,
-               budgets: list[float], q: np.ndarray | None = None) -> list[dict[str, Any]]:
+               budgets: list[float], q: np.ndarray | None = None) -> list[LoopRun]:
         """The DRO loop of each member budget (:meth:`_run`), in the order of ``budgets``:
         one after the other, stopping after a loop the deadline ended, or ``n_jobs`` at a
         time (joblib); each loop's ``history`` joins ``self._history`` in that order."""
@@ -183,15 +213,15 @@ class DROFit(_DROSteps):
             runs = []
             for b in budgets:
                 runs.append(self._run(A, y, n_iter, seed, b, q=q))
-                if runs[-1]["timed_out"]:
+                if runs[-1].timed_out:
                     break
         for run in runs:
-            self._history.extend(run["history"])
+            self._history.extend(run.history)
         return runs
 
     def _run(self, A: np.ndarray, y: np.ndarray, n_iter: int, seed: int,
              budget: float, early_stop: bool = True,
-             q: np.ndarray | None = None) -> dict[str, Any]:
+             q: np.ndarray | None = None) -> LoopRun:
         """The DRO loop on (A, y) with member budget C' = ``budget``: members, pmfs, robust
         losses and candidates; stops after the member in progress when the deadline passes.
         ``q``: the empirical pmf :math:`P^0` of the rows (uniform when None)."""
@@ -229,12 +259,12 @@ class DROFit(_DROSteps):
             if loop.pricer is not None:
                 loop.pricer.close()
         divs = np.array([_divergence(p, loop.P0, self.est.divergence) for p in loop.pmfs])
-        return {"A": A, "y": y, "q": loop.P0, "pools": loop.pools, "history": loop.history,
-                "fit_time": time.perf_counter() - t_run, "budget": float(budget),
-                "members": loop.members, "preds": loop.preds, "infos": loop.infos,
-                "pmfs": np.array(loop.pmfs), "robust": np.array(loop.robust),
-                "candidates": loop.candidates, "cycle": loop.cycle, "divergences": divs,
-                "timed_out": loop.timed_out or self._expired(), "stopped_early": loop.stopped}
+        return LoopRun(A=A, y=y, q=loop.P0, pools=loop.pools, history=loop.history,
+                       fit_time=time.perf_counter() - t_run, budget=float(budget),
+                       members=loop.members, preds=loop.preds, infos=loop.infos,
+                       pmfs=np.array(loop.pmfs), robust=np.array(loop.robust),
+                       candidates=loop.candidates, cycle=loop.cycle, divergences=divs,
+                       timed_out=loop.timed_out or self._expired(), stopped_early=loop.stopped)
 
     def _warm_start(self, loop: _Loop) -> list[Clause]:
         """The clauses the next member's column generation starts from
