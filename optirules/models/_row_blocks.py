@@ -2,9 +2,9 @@ r"""Sums over the rows of a tall matrix taken by blocks of rows.
 
 The products of pricing and of the masters are sums over the training rows of a boolean
 matrix (the literal matrix, a pool's coverage) weighted by float64 row prices: numpy casts
-the boolean operand of ``v @ B`` to a float64 copy, which for the literal matrix of ten
-million rows and 60 literals is 4.8 GB.  :func:`row_block_sum` takes such a sum by blocks
-of rows instead, each block's float64 operands within :data:`ROW_BLOCK_BYTES`, adding the
+the boolean operand of ``v @ B`` to a float64 copy, eight bytes for each of its entries
+(the peaks by size are in benchmarks/results/scale.md).  :func:`row_block_sum` takes such
+a sum by blocks of rows instead, each block's float64 operands within :data:`ROW_BLOCK_BYTES`, adding the
 blocks' partial sums in float64 in block order.
 
 When every row fits in one block the product is the very expression of the caller on the
