@@ -17,7 +17,7 @@ from optirules.data import FeatureBinarizer
 from optirules.errors import InputError
 from optirules.learners import BooleanRuleSetClassifier
 from optirules.models import SparseCombinationModel, worst_case_pmf
-from tests.internals import DRORuleEnsembleClassifier, margin_loss
+from tests.internals import DRORuleEnsembleClassifier, margin_loss, member_budgets
 
 from ._dro import dro
 
@@ -787,11 +787,11 @@ def test_the_default_members_are_the_default_rule_set():
     X, y = load_dataset("heart_cleveland")
     est = DRORuleEnsembleClassifier(random_state=0, n_estimators=3).fit(X, y)
     alone = BooleanRuleSetClassifier(random_state=0, max_degree=est.max_degree_).fit(X, y)
-    assert est._budgets() == [300.0] and est.lambda0_ == alone.lambda0_
+    assert member_budgets(est) == [300.0] and est.lambda0_ == alone.lambda0_
     # the same master optimum and certified bound (a tied rule set may differ)
     first = est.member_results_[0]
     assert first["ip_objective"] == pytest.approx(alone.ip_objective_, abs=1e-12)
     assert first["lp_bound"] == pytest.approx(alone.lp_bound_, abs=1e-9)
     paper = DRORuleEnsembleClassifier(member=BooleanRuleSetClassifier(lambda0=0.0,
                                                                       lambda1=0.0, tol=0.0))
-    assert paper._budgets() == [100.0, 300.0]
+    assert member_budgets(paper) == [100.0, 300.0]

@@ -720,10 +720,6 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, RuleModelMixin,
     def _check_params(self) -> None:
         check_params(self)
 
-    def _budgets(self) -> list[float]:
-        """The member budgets C' the fit tries (:func:`._params.member_budgets`)."""
-        return member_budgets(self)
-
     # ------------------------------------------------------------------ rules table
     def rules_table(self, X: Any = None, y: Any = None):
         """A DataFrame, one row per rule of every member with a positive weight (one-vs-rest:
