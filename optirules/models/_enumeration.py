@@ -52,6 +52,7 @@ from ._enumeration_blocks import (
     complement_pairs,
     dask_client,
 )
+from ._extension_cache import ExtensionCache
 
 __all__ = ["enumerate_pricing", "EnumerationPricer", "RC_TOL", "BACKENDS", "blas_threads",
            "complement_pairs", "check_backend"]
@@ -154,7 +155,11 @@ class EnumerationPricer:
         before, and after 200 calls in a row (bounding the rounding that the differences
         add).  The same numbers up to rounding (tested against ``incremental=False`` and
         brute force); ``stats["incremental_calls"]`` counts the calls that used it.  The
-        pair sums are kept for this only when they fit in ``max_pair_bytes``.
+        pair sums are kept for this only when they fit in ``max_pair_bytes``.  The degree-3
+        pass's matrices (one per first literal) and the vectors of its most promising pairs
+        are kept from one pass to the next in the same way, within ``max_pair_bytes``
+        (``extension_stats``: hits, misses, matrices grown by new partners, rows summed for
+        the changes; ``optirules.models._extension_cache``).
     max_pair_bytes : int, default 2**28 (256 MB)
         Bound on the bytes of pair sums held at once.  When the sums of all pairs (of the
         base columns, one of each complement pair; with the degree-3 bounds, twice that)
@@ -209,6 +214,8 @@ class EnumerationPricer:
                              f"held at once), got {max_pair_bytes!r}; the default is "
                              f"{_PAIR_BYTES} (256 MB).")
         self.max_pair_bytes = int(max_pair_bytes)
+        #: the degree-3 extension sums of the last pass, updated by the prices' change
+        self._extensions = ExtensionCache(self.max_pair_bytes) if self.incremental else None
         self._setup_pair_blocks()
         self.stats = {"calls": 0, "seconds": 0.0, "rows_priced": 0, "pairs_scored": 0,
                       "triples_scored": 0, "triples_pruned": 0, "degree3_passes": 0,
@@ -256,6 +263,14 @@ class EnumerationPricer:
     def n_blocks(self) -> int:
         """Number of row blocks."""
         return len(self._blocks.slices)
+
+    @property
+    def extension_stats(self) -> dict[str, int]:
+        """The held degree-3 sums' counts (``hits``, ``misses``, ``grown``,
+        ``rows_updated``); all 0 without ``incremental``."""
+        if self._extensions is None:
+            return {"hits": 0, "misses": 0, "grown": 0, "rows_updated": 0}
+        return dict(self._extensions.stats)
 
     def close(self) -> None:
         """Release the blocks (on a dask backend: the workers' copies)."""
@@ -646,13 +661,27 @@ class EnumerationPricer:
         return jobs, masks, coefs
 
     def _degree3(self, call: _Call, pas, lower, n_triples):
-        ctx, comp, k, extra = call.ctx, call.comp, call.k, call.extra
-        deadline, tol, need_proof = call.deadline, call.tol, call.need_proof
-        consider, kth, found = call.consider, call.kth, call.found
+        """The degree-3 pass (:meth:`_triples`), with the held extension sums brought to
+        this call's prices (none kept when it stops on an error)."""
+        cache = self._extensions
+        if cache is None:
+            return self._triples(call, pas, lower, n_triples)
+        cache.begin(call.ctx["v"])
+        try:
+            out = self._triples(call, pas, lower, n_triples)
+        except BaseException:
+            cache.clear()  # sums part way to the new prices: none is kept
+            raise
+        cache.end()
+        return out
+
+    def _triples(self, call: _Call, pas, lower, n_triples):
+        ctx, comp, k = call.ctx, call.comp, call.k
+        deadline, need_proof = call.deadline, call.need_proof
+        consider, found = call.consider, call.found
         n_lit = self.n_lit
         v = ctx["v"]
         self.stats["degree3_passes"] += 1
-        scored = 0
         # bound of every triple whose smallest literal is j (-> order and time-out bound)
         rowmin = pas["rowmin"]
         if deadline is not None and time.perf_counter() > deadline:
@@ -662,7 +691,7 @@ class EnumerationPricer:
         pairs = [] if need_proof else _seed_pairs(*pas["seeds"])
         if pairs:
             jobs = [((ja, jb), None) for ja, jb in pairs]
-            sums = self._reduce(self._blocks.map(block_extensions, v, jobs))
+            sums = self._extension_sums(v, jobs)
             for (ja, jb), s in zip(pairs, sums):
                 vals = comp[3] + s
                 vals[[ja, jb]] = np.inf
@@ -676,13 +705,37 @@ class EnumerationPricer:
             return min(lower, pas["min_bound"]), False
         # first literals in the order of their best bound
         firsts = [int(j) for j in np.argsort(rowmin[: n_lit - 2], kind="stable")]
-        complete = True
-        lower3 = math.inf
-        pos = 0
-        everything = np.arange(n_lit)
         # partners of one first literal whose bounds and scores (those of a batch of first
         # literals) fit in max_pair_bytes at once
         whole = max(2, math.isqrt(self.max_pair_bytes // (8 * _ROW_ARRAYS * _FIRST_BATCH)))
+        lower3, complete, scored = self._extend_firsts(call, firsts, rowmin, whole)
+        self.stats["triples_scored"] += scored
+        if complete:
+            self.stats["triples_pruned"] += n_triples - scored
+        if found:
+            # every pruned triple has r >= its bound >= a threshold >= the least found value
+            lower3 = min(lower3, min(found.values()))
+        return min(lower, lower3), complete
+
+    def _extension_sums(self, v: np.ndarray, jobs: list[Any]) -> list[np.ndarray]:
+        """The extension jobs' sums at prices ``v`` (from the held matrices when there are)."""
+        def compute(prices: np.ndarray, todo: list[Any]) -> list[np.ndarray]:
+            return self._reduce(self._blocks.map(block_extensions, prices, todo))
+
+        if self._extensions is None:
+            return compute(v, jobs)
+        return self._extensions.sums(v, jobs, compute)
+
+    def _extend_firsts(self, call: _Call, firsts: list[int], rowmin: np.ndarray, whole: int
+                       ) -> tuple[float, bool, int]:
+        """Score the triples of the first literals ``firsts`` (in that order) whose bounds
+        can reach the threshold; returns the least value seen, whether every first literal
+        was done (no deadline) and the count of triples scored."""
+        ctx, comp, extra = call.ctx, call.comp, call.extra
+        deadline, tol, consider, kth = call.deadline, call.tol, call.consider, call.kth
+        v = ctx["v"]
+        everything = np.arange(self.n_lit)
+        complete, lower3, scored, pos = True, math.inf, 0, 0
         while pos < len(firsts):
             if deadline is not None and time.perf_counter() > deadline:
                 lower3 = min(lower3, float(rowmin[firsts[pos:]].min()))
@@ -722,20 +775,14 @@ class EnumerationPricer:
                                                    whole)
             if not jobs:
                 continue
-            sums = self._reduce(self._blocks.map(block_extensions, v, jobs))
+            sums = self._extension_sums(v, jobs)
             for job, coef, mask, W in zip(jobs, coefs, masks, sums):
                 j = job[0][0]
                 part = job[1] if coef is None else coef[1]
                 if coef is not None:  # [A_T, 1] C = A_S
                     W = coef[0].T @ W @ coef[0]
                 score(j, part, part, mask, W)
-        self.stats["triples_scored"] += scored
-        if complete:
-            self.stats["triples_pruned"] += n_triples - scored
-        if found:
-            # every pruned triple has r >= its bound >= a threshold >= the least found value
-            lower3 = min(lower3, min(found.values()))
-        return min(lower, lower3), complete
+        return lower3, complete, scored
 
 
 def enumerate_pricing(A: np.ndarray, v: np.ndarray, comp: Sequence[float], max_degree: int, *,

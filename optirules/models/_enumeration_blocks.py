@@ -285,7 +285,8 @@ def block_extensions(block: Any, vb: np.ndarray, jobs: Sequence[tuple[tuple[int,
     gives the matrix of :math:`[A_S, \mathbf{1}]` instead (its last row and column are
     :math:`v^\top A_S` and :math:`\sum v`: the sums of the complements of ``S``, see
     :meth:`EnumerationPricer._paired_job`); ``part`` a pair ``(R, S)`` of index arrays
-    gives the block :math:`A_R^\top \mathrm{diag}(v) A_S` of rows ``R`` of that matrix."""
+    gives the block :math:`A_R^\top \mathrm{diag}(v) A_S` of rows ``R`` of that matrix (of
+    :math:`[A_S, \mathbf{1}]` with the flag ``True``)."""
     M, v, nz = _covering(block, vb)  # float64 rows, or a boolean block (gathers converted)
     out = []
     for anchor, part, *ones in jobs:
@@ -299,8 +300,11 @@ def block_extensions(block: Any, vb: np.ndarray, jobs: Sequence[tuple[tuple[int,
             continue
         if isinstance(part, tuple):
             Ac, vc = M[cov], v[cov]
-            out.append((_gather(Ac, None, part[0]) * vc[:, None]).T
-                       @ _gather(Ac, None, part[1]))
+            AR = _gather(Ac, None, part[0]) * vc[:, None]
+            W = AR.T @ _gather(Ac, None, part[1])
+            if ones and ones[0]:
+                W = np.concatenate([W, AR.sum(axis=0)[:, None]], axis=1)
+            out.append(W)
             continue
         As = _gather(M, cov, part)
         vc = v[cov]

@@ -254,3 +254,67 @@ def test_incremental_sums_equal_fresh_sums_and_brute_force(seed, paired):
     # the scaled pmf of step 5 too (the kept sums times 0.8 plus the other rows')
     assert inc.stats["incremental_calls"] == 21 - 4
     assert fresh.stats["incremental_calls"] == 0
+
+
+@pytest.mark.parametrize("need_proof", [True, False])
+@pytest.mark.parametrize("seed", range(3))
+def test_held_extension_sums_give_the_fresh_columns_and_bounds(seed, need_proof):
+    """The degree-3 pass's matrices and seed vectors are held from one call to the next and
+    brought to the new prices by the rows whose price changed (ExtensionCache): the columns,
+    reduced costs and bounds are those of a pricer that computes them afresh, and of brute
+    force; the held sums are used (hits), grown by new partners, and updated by few rows."""
+    rng = np.random.default_rng(300 + seed)
+    n, L = 120, 14
+    A = rng.random((n, L)) < rng.uniform(0.3, 0.7, L)
+    y = rng.random(n) < 0.5
+    P = np.full(n, 1.0 / n)
+    mu = rng.random(int(y.sum()))
+    comp = [0.0, 0.001, 0.0015, 0.002]
+    held = EnumerationPricer(A, block_rows=37)
+    fresh = EnumerationPricer(A, incremental=False)
+    for _step in range(8):
+        move = rng.random(mu.size) < 0.1
+        mu[move] = rng.random(int(move.sum()))
+        v = P.copy()
+        v[y] = -mu * P[y]
+        a = held.price(v, comp, 3, k=5, need_proof=need_proof)
+        b = fresh.price(v, comp, 3, k=5, need_proof=need_proof)
+        assert [c for c, _ in a[0]] == [c for c, _ in b[0]]
+        np.testing.assert_allclose([x for _, x in a[0]], [x for _, x in b[0]], atol=1e-13)
+        assert a[1] == pytest.approx(b[1], abs=1e-13) and a[2] == b[2]
+        clauses, r = brute_force(A, v, comp, 3)
+        truth = dict(zip(clauses, r))
+        for c, x in a[0]:
+            assert x == pytest.approx(truth[c], abs=1e-13)
+        assert a[1] <= min(0.0, r.min()) + 1e-13
+    stats = held.extension_stats
+    if need_proof:  # every call runs the whole pass: the matrices are used again
+        assert stats["hits"] > 0 and stats["rows_updated"] > 0
+    assert fresh.extension_stats["hits"] == 0
+
+
+def test_grown_extension_matrix_equals_the_matrix_over_the_union():
+    """A held first literal's matrix grown by new partners (only their rows summed) equals
+    the matrix computed at once over the union of the columns, with its column of ones."""
+    from optirules.models._enumeration_blocks import block_extensions
+    from optirules.models._extension_cache import ExtensionCache
+
+    rng = np.random.default_rng(7)
+    A = rng.random((200, 12)) < 0.5
+    v = rng.standard_normal(200)
+    w = v.copy()
+    w[:20] = rng.standard_normal(20)  # a tenth of the prices change
+
+    def sums(prices, jobs):
+        return block_extensions(A, prices, jobs)
+
+    cache = ExtensionCache(1 << 20)
+    cache.begin(v)
+    cache.sums(v, [((0,), np.array([1, 2, 3, 4, 5, 6, 7, 8]))], sums)
+    cache.end()
+    cache.begin(w)
+    want = np.array([1, 2, 3, 4, 5, 6, 7, 8, 9, 11])  # two new partners
+    got = cache.sums(w, [((0,), want, True)], sums)[0]
+    cache.end()
+    assert cache.stats["grown"] == 1 and cache.stats["misses"] == 1
+    np.testing.assert_allclose(got, sums(w, [((0,), want, True)])[0], atol=1e-12)
