@@ -45,6 +45,10 @@ _ROW_ARRAYS = 5
 #: and each of those arrays at most this many entries (blocks that stay in the cache)
 _BLOCK_ENTRIES = 1 << 20
 
+#: float32 holds every whole number below this exactly: counts of at most this many rows
+#: summed in float32 are exact
+_EXACT_COUNT = 1 << 24
+
 
 # ======================================================================= per-block work
 _CONTROLLER: Any = None
@@ -94,6 +98,30 @@ class _Prepared:
         #: the base columns and the rows with negative prices, made at their first use
         self.base: np.ndarray | None = None
         self.negative: Any = None
+        #: the most common price and the mask of its rows, made at its first use (None:
+        #: no price is shared by a quarter of the rows)
+        self._mode: Any = False
+
+    @property
+    def mode(self) -> tuple[float, np.ndarray] | None:
+        """:func:`_modal_price` of the block's prices (made at its first use)."""
+        if self._mode is False:
+            self._mode = _modal_price(self.v)
+        return self._mode
+
+
+def _modal_price(v: np.ndarray) -> tuple[float, np.ndarray] | None:
+    """The nonzero price most rows share and the mask of its rows in ``v``, when they are at
+    least a quarter of the rows with a price (the label-0 rows' price under uniform
+    weights) and few enough for exact float32 counts; else None."""
+    priced = v[v != 0.0]
+    if priced.size == 0:
+        return None
+    vals, counts = np.unique(priced, return_counts=True)
+    t = int(np.argmax(counts))
+    if 4 * counts[t] < priced.size or counts[t] >= _EXACT_COUNT:
+        return None
+    return float(vals[t]), v == vals[t]
 
 
 def _float(a: np.ndarray) -> np.ndarray:
@@ -286,8 +314,13 @@ def block_extensions(block: Any, vb: np.ndarray, jobs: Sequence[tuple[tuple[int,
     :math:`v^\top A_S` and :math:`\sum v`: the sums of the complements of ``S``, see
     :meth:`EnumerationPricer._paired_job`); ``part`` a pair ``(R, S)`` of index arrays
     gives the block :math:`A_R^\top \mathrm{diag}(v) A_S` of rows ``R`` of that matrix (of
-    :math:`[A_S, \mathbf{1}]` with the flag ``True``)."""
+    :math:`[A_S, \mathbf{1}]` with the flag ``True``).  The square matrices take the rows of
+    the most common price :math:`c` (:func:`_modal_price`) as :math:`c` times their counts,
+    a float32 product (exact: whole numbers below :math:`2^{24}`), and the other rows in
+    float64."""
     M, v, nz = _covering(block, vb)  # float64 rows, or a boolean block (gathers converted)
+    # the rows of the most common price (on every backend and block kind the same rows)
+    mode = block.mode if isinstance(block, _Prepared) else _modal_price(v)
     out = []
     for anchor, part, *ones in jobs:
         cov = M[:, anchor[0]] > 0
@@ -306,11 +339,20 @@ def block_extensions(block: Any, vb: np.ndarray, jobs: Sequence[tuple[tuple[int,
                 W = np.concatenate([W, AR.sum(axis=0)[:, None]], axis=1)
             out.append(W)
             continue
-        As = _gather(M, cov, part)
         vc = v[cov]
-        W = As.T @ (As * vc[:, None])
-        if ones and ones[0]:
-            h = vc @ As
+        if mode is not None:  # the rows of the common price c: c times their counts
+            c, same = mode
+            rest = cov & ~same
+            B = np.take(M[cov & same], part, axis=1).astype(np.float32)
+            R = _gather(M, rest, part)
+            vr = v[rest]
+            W = c * (B.T @ B).astype(np.float64) + R.T @ (R * vr[:, None])
+            h = c * B.sum(axis=0, dtype=np.float64) + vr @ R if ones and ones[0] else None
+        else:
+            As = _gather(M, cov, part)
+            W = As.T @ (As * vc[:, None])
+            h = vc @ As if ones and ones[0] else None
+        if h is not None:
             W = np.block([[W, h[:, None]], [h[None, :], np.array([[vc.sum()]])]])
         out.append(W)
     return out

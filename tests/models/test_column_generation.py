@@ -189,6 +189,37 @@ def test_direct_ip_equals_the_declarative_ip_on_generated_pools(seed):
     assert res.ip_objective == pytest.approx(ref.objective_, rel=1e-6, abs=1e-12)
 
 
+def test_auto_master_merges_a_million_distinct_label_1_rows_and_keeps_the_dual_lp():
+    """From a million label-1 rows "auto" holds merged rows even when they are distinct rows
+    of A (the dual would hold a HiGHS column per row); below, the dual.  Both give the LP
+    optimum of the direct master (checked on a smaller instance with the bound lowered)."""
+    from optirules.models import DualHighsRuleMaster, MergedHighsRuleMaster
+    from optirules.models.masters import _factory
+
+    rng = np.random.default_rng(5)
+    n = 1_001_000
+    A = rng.random((n, 24)) < 0.5  # 2^24 possible rows: nearly all distinct
+    y = np.ones(n, dtype=bool)
+    y[:1000] = False
+    pb = RuleSetProblem(A, y, None, lambda0=0.001, lambda1=0.001)
+    assert isinstance(restricted_master(pb, [(0,)]), MergedHighsRuleMaster)
+    small = RuleSetProblem(A[:4000], y[:4000], None, lambda0=0.001, lambda1=0.001)
+    pool = [(0,), (1, 2), (3,), (4, 5, 6), (7, 20)]
+    dual = restricted_master(small, pool)
+    assert isinstance(dual, DualHighsRuleMaster)
+    direct = restricted_master(small, pool, master="direct")
+    old = _factory._DUAL_MAX_POSITIVES
+    _factory._DUAL_MAX_POSITIVES = 2000
+    try:
+        merged = restricted_master(small, pool)
+    finally:
+        _factory._DUAL_MAX_POSITIVES = old
+    assert isinstance(merged, MergedHighsRuleMaster)
+    want = direct.solve()
+    assert dual.solve() == pytest.approx(want, abs=1e-12)
+    assert merged.solve() == pytest.approx(want, abs=1e-12)
+
+
 def test_master_ip_keeps_a_missed_positive_whose_weight_is_below_the_default_tolerance():
     """A positive row of weight 1e-7 that no clause covers costs its weight in the IP
     (HiGHS's default MIP feasibility tolerance, 1e-6, would let xi = 0 'meet' its row)."""

@@ -28,6 +28,11 @@ _MERGE_MIN_POSITIVES = 5000
 #: than this share of them are distinct rows of the literal matrix
 _DUAL_MIN_POSITIVES = 1000
 _DUAL_SHARE = 0.5
+#: ... but merged rows from this many label-1 rows on whatever their share: the dual holds
+#: one HiGHS column per label-1 row (its model, and the presolve of a cold re-solve, grow
+#: with them), merged rows one row per group of the pool's coverage, and they turn into
+#: the dual themselves when they stop merging
+_DUAL_MAX_POSITIVES = 1_000_000
 
 
 def restricted_master(problem: RuleSetProblem, clauses: Sequence[Clause] = (), *,
@@ -43,7 +48,11 @@ def restricted_master(problem: RuleSetProblem, clauses: Sequence[Clause] = (), *
     ``"dual"`` (:class:`~optirules.models.DualHighsRuleMaster`: the LP's dual,
     one row per clause, HiGHS only), ``"auto"``: for HiGHS the dual from 1,000 label-1
     rows on when more than half of them are distinct rows of ``A``, else merged rows from
-    5,000 (which turn into the dual once they stop merging) and direct below; persistent
+    5,000 (which turn into the dual once they stop merging) and direct below, and merged
+    rows from a million label-1 rows on whatever their share (the dual's HiGHS model holds
+    a column per label-1 row; merged rows hold a row per group and turn into the dual
+    when they stop merging: on the planted DNF at ten million rows, far less memory and
+    time, ``benchmarks/results/scale.md``); persistent
     where the solver has a persistent interface, rebuild otherwise.  (Distinct literal rows
     may still merge by their coverage of the pool, so on the planted DNF's random bits the
     dual and merged rows are about as fast.)  The dual wins where the label-1 rows are many
@@ -93,6 +102,8 @@ def restricted_master(problem: RuleSetProblem, clauses: Sequence[Clause] = (), *
             master = "persistent" if persistent_interface(lp_solver) else "rebuild"
         elif n_pos < _DUAL_MIN_POSITIVES:
             master = "direct"
+        elif n_pos >= _DUAL_MAX_POSITIVES:
+            master = "merged"
         else:  # the dual while the label-1 rows are mostly distinct, else merged rows
             rows = np.packbits(np.ascontiguousarray(np.asarray(problem.literals,
                                                                dtype=bool)[pos]), axis=1)
