@@ -216,6 +216,48 @@ def fit_one(n: int, backend: str) -> dict:
     }
 
 
+def fit_dataset(name: str) -> dict:
+    """Fit the default rule set on a bundled data set (in this process): CPU, wall, peak
+    memory and what was proven (goal 3 of issue 41)."""
+    from optirules.data import load_dataset
+    from optirules.learners import BooleanRuleSetClassifier
+
+    X, y = load_dataset(name)
+    t0, c0 = time.perf_counter(), time.process_time()
+    est = BooleanRuleSetClassifier(random_state=0).fit(X, y)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {"dataset": name, "rows": int(len(y)), "literals": int(len(est.literals_)),
+            "cpu": cpu, "time": wall,
+            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "master": est.fit_info_.get("master", ""), "status": est.status_,
+            "clauses": [list(c) for c in est.clauses_], "n_iter": int(len(est.history_)),
+            "ip_objective": float(est.ip_objective_), "gap": float(est.gap_),
+            "gap_certified": bool(est.gap_certified_), "max_degree": int(est.max_degree_),
+            "train_accuracy": float((est.predict(X) == y).mean())}
+
+
+def run_dataset(name: str) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--dataset-one", name],
+                         capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        raise RuntimeError(f"{name} failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def dataset_table(rows: list[dict]) -> list[str]:
+    """Default fits on bundled data sets, one row each."""
+    lines = ["| data set | rows | literals | CPU (s) | wall (s) | peak RSS (MB) "
+             "| restricted master | rules | IP objective | gap | certified over degree "
+             "| status |", "|" + "---|" * 12]
+    for r in rows:
+        deg = str(r["max_degree"]) if r["gap_certified"] else "not certified"
+        lines.append(f"| {r['dataset']} | {r['rows']:,} | {r['literals']} | {r['cpu']:.1f} "
+                     f"| {r['time']:.1f} | {r['peak_rss_mb']:.0f} | {r['master']} "
+                     f"| {len(r['clauses'])} | {r['ip_objective']:.6f} | {r['gap']:.2%} "
+                     f"| {deg} | {r['status']} |")
+    return lines
+
+
 def run_child(n: int, backend: str) -> dict:
     out = subprocess.run([sys.executable, __file__, "--one", str(n), "--backend", backend],
                          capture_output=True, text=True, check=False)
@@ -322,6 +364,7 @@ def main() -> None:
     ap.add_argument("--no-dask", action="store_true")
     ap.add_argument("--one", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--backend", default="local", help=argparse.SUPPRESS)
+    ap.add_argument("--dataset-one", help=argparse.SUPPRESS)
     ap.add_argument("--out", default=str(RESULTS / "scale.md"))
     ap.add_argument("--append", action="store_true",
                     help="add the run below the file's content instead of replacing it")
@@ -331,6 +374,9 @@ def main() -> None:
     args = ap.parse_args()
     if args.one is not None:
         print(json.dumps(fit_one(args.one, args.backend)))
+        return
+    if args.dataset_one is not None:
+        print(json.dumps(fit_dataset(args.dataset_one)))
         return
     started = datetime.now(timezone.utc)
     load_before = os.getloadavg()

@@ -141,7 +141,7 @@ from optirules.models._pricing import extension_sums, level_one_sums
 from optirules.models._qmm import HIGHS_MAX_MEMBERS, SCIP_MAX_MEMBERS
 from optirules.models._qmm_direct import DIRECT_SOLVERS
 from optirules.models._qmm_linalg import complemented_rows, covariance_rank
-from optirules.models._row_blocks import row_block_sum, row_slices
+from optirules.models._row_blocks import modal_price, row_block_sum, row_slices
 from optirules.solvers._files import _objective_offset
 from optirules.solvers._result import make_result
 from optirules.solvers._solve import raised_by_a_solver

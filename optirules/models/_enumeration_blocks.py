@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
+from ._row_blocks import modal_price
 
 #: a column enters the master only if its reduced cost is below -RC_TOL
 RC_TOL = 1e-9
@@ -44,10 +45,6 @@ _PAIR_BYTES = 1 << 28
 _ROW_ARRAYS = 5
 #: and each of those arrays at most this many entries (blocks that stay in the cache)
 _BLOCK_ENTRIES = 1 << 20
-
-#: float32 holds every whole number below this exactly: counts of at most this many rows
-#: summed in float32 are exact
-_EXACT_COUNT = 1 << 24
 
 
 # ======================================================================= per-block work
@@ -104,24 +101,10 @@ class _Prepared:
 
     @property
     def mode(self) -> tuple[float, np.ndarray] | None:
-        """:func:`_modal_price` of the block's prices (made at its first use)."""
+        """:func:`modal_price` of the block's prices (made at its first use)."""
         if self._mode is False:
-            self._mode = _modal_price(self.v)
+            self._mode = modal_price(self.v)
         return self._mode
-
-
-def _modal_price(v: np.ndarray) -> tuple[float, np.ndarray] | None:
-    """The nonzero price most rows share and the mask of its rows in ``v``, when they are at
-    least a quarter of the rows with a price (the label-0 rows' price under uniform
-    weights) and few enough for exact float32 counts; else None."""
-    priced = v[v != 0.0]
-    if priced.size == 0:
-        return None
-    vals, counts = np.unique(priced, return_counts=True)
-    t = int(np.argmax(counts))
-    if 4 * counts[t] < priced.size or counts[t] >= _EXACT_COUNT:
-        return None
-    return float(vals[t]), v == vals[t]
 
 
 def _float(a: np.ndarray) -> np.ndarray:
@@ -315,12 +298,12 @@ def block_extensions(block: Any, vb: np.ndarray, jobs: Sequence[tuple[tuple[int,
     :meth:`EnumerationPricer._paired_job`); ``part`` a pair ``(R, S)`` of index arrays
     gives the block :math:`A_R^\top \mathrm{diag}(v) A_S` of rows ``R`` of that matrix (of
     :math:`[A_S, \mathbf{1}]` with the flag ``True``).  The square matrices take the rows of
-    the most common price :math:`c` (:func:`_modal_price`) as :math:`c` times their counts,
+    the most common price :math:`c` (:func:`modal_price`) as :math:`c` times their counts,
     a float32 product (exact: whole numbers below :math:`2^{24}`), and the other rows in
     float64."""
     M, v, nz = _covering(block, vb)  # float64 rows, or a boolean block (gathers converted)
     # the rows of the most common price (on every backend and block kind the same rows)
-    mode = block.mode if isinstance(block, _Prepared) else _modal_price(v)
+    mode = block.mode if isinstance(block, _Prepared) else modal_price(v)
     out = []
     for anchor, part, *ones in jobs:
         cov = M[:, anchor[0]] > 0

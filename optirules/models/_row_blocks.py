@@ -22,10 +22,30 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["ROW_BLOCK_BYTES", "row_block_sum", "row_slices"]
+__all__ = ["EXACT_COUNT", "ROW_BLOCK_BYTES", "modal_price", "row_block_sum", "row_slices"]
 
 #: bytes of the float64 operands of one row block (``width`` float64 values per row)
 ROW_BLOCK_BYTES = 1 << 26
+
+#: float32 holds every whole number below this exactly: counts of fewer rows, summed in
+#: float32, are exact
+EXACT_COUNT = 1 << 24
+
+
+def modal_price(v: np.ndarray) -> tuple[float, np.ndarray] | None:
+    """The nonzero price most rows share and the mask of its rows in ``v``, when they are at
+    least a quarter of the rows with a price (the label-0 rows' price under uniform
+    weights) and fewer than :data:`EXACT_COUNT`; else None.  A sum over rows can then take
+    those rows as the price times their count (exact) and the others as they are (the
+    degree-3 extension matrices of exact enumeration pricing do)."""
+    priced = v[v != 0.0]
+    if priced.size == 0:
+        return None
+    vals, counts = np.unique(priced, return_counts=True)
+    t = int(np.argmax(counts))
+    if 4 * counts[t] < priced.size or counts[t] >= EXACT_COUNT:
+        return None
+    return float(vals[t]), v == vals[t]
 
 
 def row_slices(n_rows: int, width: int, block_bytes: int | None = None) -> list[slice]:

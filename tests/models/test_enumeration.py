@@ -318,3 +318,37 @@ def test_grown_extension_matrix_equals_the_matrix_over_the_union():
     cache.end()
     assert cache.stats["grown"] == 1 and cache.stats["misses"] == 1
     np.testing.assert_allclose(got, sums(w, [((0,), want, True)])[0], atol=1e-12)
+
+
+def test_rows_of_a_common_price_are_counted_exactly_in_the_extension_matrices():
+    """A price shared by a quarter of the priced rows (the label-0 rows under uniform
+    weights) is taken as that price times the rows' counts: the matrix A_S' diag(v) A_S up
+    to rounding; without such a price (or with too few of its rows) no price is taken."""
+    from optirules.models._enumeration_blocks import block_extensions
+    from tests.internals import modal_price
+
+    rng = np.random.default_rng(9)
+    n = 4000
+    A = rng.random((n, 9)) < 0.5
+    v = -rng.random(n) / n
+    v[rng.random(n) < 0.6] = 1.0 / n
+    v[:50] = 0.0
+    c, same = modal_price(v)
+    assert c == 1.0 / n and same.sum() == int(np.count_nonzero(v == 1.0 / n))
+    assert modal_price(rng.standard_normal(n)) is None
+    few = v.copy()
+    few[few == c] = rng.random(int(same.sum())) / n  # every price distinct
+    few[:600] = 2.0 / n  # 600 of 3950 priced rows share one: fewer than a quarter
+    assert modal_price(few) is None
+    part = np.array([1, 2, 4, 5, 8])
+    for job in [((0,), part), ((0,), part, True), ((3,), (part[:2], part), True)]:
+        got = block_extensions(A, v, [job])[0]
+        cov = A[:, 0] if job[0] == (0,) else A[:, 3]
+        As = A[cov].astype(float)
+        rows = job[1][0] if isinstance(job[1], tuple) else part
+        want = (As[:, rows] * v[cov][:, None]).T @ np.hstack(
+            [As[:, part], np.ones((As.shape[0], 1))])
+        if not isinstance(job[1], tuple):
+            want = np.vstack([want, np.append(v[cov] @ As[:, part], v[cov].sum())])
+        want = want if len(job) > 2 else want[:-1, :-1]
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-15)
