@@ -300,7 +300,7 @@ def block_extensions(block: Any, vb: np.ndarray, jobs: Sequence[tuple[tuple[int,
     :math:`[A_S, \mathbf{1}]` with the flag ``True``).  The square matrices take the rows of
     the most common price :math:`c` (:func:`modal_price`) as :math:`c` times their counts,
     a float32 product (exact: whole numbers below :math:`2^{24}`), and the other rows in
-    float64."""
+    float64; so do the vectors (``part`` None)."""
     M, v, nz = _covering(block, vb)  # float64 rows, or a boolean block (gathers converted)
     # the rows of the most common price (on every backend and block kind the same rows)
     mode = block.mode if isinstance(block, _Prepared) else modal_price(v)
@@ -312,7 +312,13 @@ def block_extensions(block: Any, vb: np.ndarray, jobs: Sequence[tuple[tuple[int,
         if nz is not None:
             cov &= nz
         if part is None:
-            out.append(v[cov] @ _float(M[cov]))
+            if mode is None:
+                out.append(v[cov] @ _float(M[cov]))
+                continue
+            c, same = mode
+            rest = cov & ~same
+            counts = M[cov & same].astype(np.float32).sum(axis=0, dtype=np.float32)
+            out.append(c * counts.astype(np.float64) + v[rest] @ _float(M[rest]))
             continue
         if isinstance(part, tuple):
             Ac, vc = M[cov], v[cov]

@@ -63,6 +63,8 @@ class _PricingData:
         required = [list(g) for g in problem.required] or None
         required_duals, conflicts = duals.required_duals, problem.conflicts
         self.A = check_literal_matrix(A)
+        #: the problem's float64 copy of A (None when too large: converted block by block)
+        self.Af = problem.float_literals if self.A is problem.literals else None
         n_rows, n_lit = self.A.shape
         self.y = check_labels(y, n_rows)
         self.P = check_sample_weight(sample_weight, n_rows)
@@ -359,7 +361,7 @@ def _beam_search(d: _PricingData, beam_width: int, k: int) -> list[tuple[Clause,
         return float(np.partition(np.fromiter(found.values(), float), k - 1)[k - 1])
 
     # level 1: every literal
-    scores = complexity_costs(1, d.lam, d.lambda0, d.lambda1) + level_one_sums(A, v)
+    scores = complexity_costs(1, d.lam, d.lambda0, d.lambda1) + level_one_sums(A, v, d.Af)
     order = np.argsort(scores, kind="stable")
     beam: list[Clause] = []
     for j in order:
@@ -379,7 +381,7 @@ def _beam_search(d: _PricingData, beam_width: int, k: int) -> list[tuple[Clause,
             break
         beam = [c for c, kept in zip(beam, keep) if kept]
         cov = cov[keep]
-        sums, counts = extension_sums(A, cov, v)
+        sums, counts = extension_sums(A, cov, v, d.Af)
         scores = complexity_costs(degree + 1, d.lam, d.lambda0, d.lambda1) + sums
         valid = counts < cov.sum(axis=1, keepdims=True) - 0.5  # coverage must shrink
         for b, c in enumerate(beam):
@@ -417,21 +419,24 @@ def _beam_search(d: _PricingData, beam_width: int, k: int) -> list[tuple[Clause,
     return [(c, float(r)) for c, r in ranked[:k]]
 
 
-def level_one_sums(A: np.ndarray, v: np.ndarray) -> np.ndarray:
+def level_one_sums(A: np.ndarray, v: np.ndarray, Af: np.ndarray | None = None) -> np.ndarray:
     r""":math:`v^\top A` for the boolean literal matrix ``A``, by row blocks
-    (:func:`~optirules.models._row_blocks.row_block_sum`: no float64 copy of ``A``)."""
-    return row_block_sum(lambda s: v[s] @ A[s], A.shape[0], A.shape[1])
+    (:func:`~optirules.models._row_blocks.row_block_sum`: no float64 copy of ``A``), or
+    from ``Af``, a float64 copy of it, when given (the same products)."""
+    M = A if Af is None else Af
+    return row_block_sum(lambda s: v[s] @ M[s], A.shape[0], A.shape[1])
 
 
-def extension_sums(A: np.ndarray, cov: np.ndarray, v: np.ndarray
-                   ) -> tuple[np.ndarray, np.ndarray]:
+def extension_sums(A: np.ndarray, cov: np.ndarray, v: np.ndarray,
+                   Af: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     r"""The beam's extension sums :math:`(C \circ v) A` and counts :math:`C A` (``C`` the
     ``(m, N)`` boolean coverage of ``m`` clauses, ``A`` the boolean literal matrix), by row
-    blocks with one block's float64 copy of ``A`` at a time.  The counts are exact (sums of
+    blocks with one block's float64 copy of ``A`` at a time (or the blocks of ``Af``, a
+    float64 copy of ``A``, when given: the same products).  The counts are exact (sums of
     integers below :math:`2^{53}` in float64, whatever the blocks)."""
     def part(s: slice) -> tuple[np.ndarray, np.ndarray]:
-        Af = A[s].astype(float)
+        Ab = A[s].astype(float) if Af is None else Af[s]
         cb = cov[:, s]
-        return (cb * v[s]) @ Af, cb.astype(float) @ Af
+        return (cb * v[s]) @ Ab, cb.astype(float) @ Ab
 
     return row_block_sum(part, A.shape[0], A.shape[1] + 2 * cov.shape[0])

@@ -37,6 +37,9 @@ from .options import EXACT_METHODS, FAIRNESS, MASTER_IPS, MASTERS, PRICING
 
 __all__ = ["ColumnGenerationOptions", "RuleSetProblem", "options_fields", "problem_fields"]
 
+#: the largest float64 copy of the literal matrix a problem holds for beam search
+FLOAT_COPY_BYTES = 1 << 27
+
 
 def _frozen_array(a: np.ndarray) -> np.ndarray:
     """A read-only view of ``a`` (the caller's array keeps its own flags)."""
@@ -244,6 +247,17 @@ class RuleSetProblem:
         RuleSetProblem
         """
         return dataclasses.replace(self, **changes)
+
+    @property
+    def float_literals(self) -> np.ndarray | None:
+        """A float64 copy of the literal matrix, made once, when it takes at most
+        ``FLOAT_COPY_BYTES`` (beam search's products then skip the conversion each call
+        would make); None above."""
+        if "_float_literals" not in self.__dict__:
+            A = self.literals
+            held = A.astype(np.float64) if 8 * A.size <= FLOAT_COPY_BYTES else None
+            object.__setattr__(self, "_float_literals", held)
+        return self.__dict__["_float_literals"]
 
     @property
     def conflict_index(self) -> ConflictIndex:

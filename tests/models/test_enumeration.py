@@ -352,3 +352,6 @@ def test_rows_of_a_common_price_are_counted_exactly_in_the_extension_matrices():
             want = np.vstack([want, np.append(v[cov] @ As[:, part], v[cov].sum())])
         want = want if len(job) > 2 else want[:-1, :-1]
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-15)
+    pair = A[:, 0] & A[:, 3]  # a pair's vector over every literal
+    got = block_extensions(A, v, [((0, 3), None)])[0]
+    np.testing.assert_allclose(got, v[pair] @ A[pair].astype(float), rtol=0, atol=1e-15)

@@ -115,6 +115,26 @@ def test_wide_beam_finds_the_exact_minimum(seed):
     assert beam[0][1] == pytest.approx(r_all.min(), abs=1e-14)
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_beam_over_the_float_copy_equals_the_beam_over_blocks(seed, monkeypatch):
+    """The problem's float64 copy of A (held below FLOAT_COPY_BYTES) gives the beam the very
+    products of the blockwise conversion: the same clauses and the same floats."""
+    import optirules.models._problem as problem_module
+
+    A, y, P, rng = literal_instance(seed + 50)
+    mu, kw = random_duals(rng, y, "penalty")
+    duals = PricingDuals(mu, **milp_kw(kw))
+    held = RuleSetProblem(A, y, P, max_degree=3)
+    assert held.float_literals is not None and held.float_literals.dtype == np.float64
+    assert held.float_literals is held.float_literals  # made once
+    monkeypatch.setattr(problem_module, "FLOAT_COPY_BYTES", 0)
+    blocks = RuleSetProblem(A, y, P, max_degree=3)
+    assert blocks.float_literals is None
+    a = beam_search_pricing(held, duals, beam_width=4, k=6)
+    b = beam_search_pricing(blocks, duals, beam_width=4, k=6)
+    assert a == b and a
+
+
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), max_degree=st.integers(1, 4),
        beam_width=st.integers(1, 6), k=st.integers(1, 8), kind=st.sampled_from(["b", "p"]))
