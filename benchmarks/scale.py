@@ -357,6 +357,174 @@ def slope(rows: list[dict]) -> float:
     return float(np.polyfit(x, t, 1)[0])
 
 
+# ====================================================================== issue 41's goals
+#: the targets of issue 41, by goal
+TARGETS = {
+    1: "10,000,000 rows of the planted DNF: peak memory at most 4,000 MB, at most 120 CPU s, "
+       "the same rules and certificate",
+    2: "a 60 x 10,000 numeric table: a model within 30 CPU s, certified or with a status that "
+       "says what was searched",
+    3: "adult and magic_gamma default fits at most 8 CPU s each with the same certified "
+       "results; growth from 20,000 to 200,000 rows of the planted DNF at most linear",
+    4: "the first default fit in a fresh process at most 0.25 CPU s more than the second",
+    5: "fit on dask collections with the rows on the workers: 4,000,000 rows x 100 bits, "
+       "driver peak at most 600 MB, the planted rules, the local fit's model",
+}
+
+
+def child(args: list[str], tree: str | None = None, timeout: float | None = None) -> Any:
+    """Run this script with ``args`` in a fresh process (the package of ``tree`` first on
+    the path when given: a checkout of an earlier commit) and return its last JSON line;
+    ``{"timeout": seconds}`` when it runs past ``timeout``."""
+    env = dict(os.environ)
+    if tree:
+        env["PYTHONPATH"] = tree
+    try:
+        out = subprocess.run([sys.executable, __file__, *args], capture_output=True,
+                             text=True, check=False, env=env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"timeout": timeout}
+    if out.returncode != 0:
+        raise RuntimeError(f"{args} failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def cold_start_child(tree: str | None, data: str = "heart_cleveland") -> dict:
+    """One fresh process fitting the default rule set twice (``cold_start.py``'s child)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import cold_start
+
+    env = dict(os.environ)
+    if tree:
+        env["PYTHONPATH"] = tree
+    out = subprocess.run([sys.executable, "-c", cold_start.CHILD.format(data=data)],
+                         capture_output=True, text=True, check=True, env=env)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def goal_planted(trees: dict[str, str | None], sizes: list[int]) -> tuple[list[str], dict]:
+    """Goal 1: the planted DNF at ``sizes``, each tree's fit in its own process."""
+    rows = []
+    for label, tree in trees.items():
+        for n in sizes:
+            r = child(["--one", str(n), "--backend", "local"], tree)
+            rows.append(dict(r, label=label))
+            print(f"goal 1, {label}, {n:,} rows: {r['cpu']:.1f} CPU s, "
+                  f"{r['peak_rss_mb']:,.0f} MB", flush=True)
+    lines = [*table(rows), "", "Peak resident memory and CPU by phase:", "",
+             *phase_table(rows)]
+    before = [r for r in rows if r["label"] == "before"]
+    after = [r for r in rows if r["label"] == "after"]
+    if before and after:
+        lines += compare(before, after)[4:]
+    return lines, {"rows": rows}
+
+
+def goal_datasets(trees: dict[str, str | None], names: list[str],
+                  sizes: list[int]) -> tuple[list[str], dict]:
+    """Goal 3: default fits on bundled data sets, and the planted DNF's growth in rows."""
+    fits, growth = [], []
+    for label, tree in trees.items():
+        for name in names:
+            r = child(["--dataset-one", name], tree)
+            fits.append(dict(r, label=label))
+            print(f"goal 3, {label}, {name}: {r['cpu']:.1f} CPU s", flush=True)
+        for n in sizes:
+            r = child(["--one", str(n), "--backend", "local"], tree)
+            growth.append(dict(r, label=label))
+    lines = ["| run | " + dataset_table(fits)[0][2:], "|---" + dataset_table(fits)[1]]
+    for r, line in zip(fits, dataset_table(fits)[2:]):
+        lines.append(f"| {r['label']} " + line)
+    for a in (r for r in fits if r["label"] == "after"):
+        b = next((r for r in fits if r["label"] == "before" and r["dataset"] == a["dataset"]),
+                 None)
+        if b is not None:
+            same = b["clauses"] == a["clauses"] and b["ip_objective"] == a["ip_objective"]
+            lines.append(f"- {a['dataset']}: {b['cpu']:.1f} -> {a['cpu']:.1f} CPU s "
+                         f"({b['cpu'] / max(a['cpu'], 1e-9):.1f}x); rules and IP objective "
+                         f"{'the same' if same else 'DIFFER'} ({a['clauses']}, "
+                         f"{a['ip_objective']!r}); gap {b['gap']:.2%} / {a['gap']:.2%}.")
+    lines += ["", "Growth in rows (planted DNF, default fit, CPU s):", "",
+              "| run | " + " | ".join(f"{n:,} rows" for n in sizes) + " | exponent |",
+              "|---|" + "---|" * (len(sizes) + 1)]
+    for label in trees:
+        mine = [r for r in growth if r["label"] == label]
+        expo = (math.log(mine[-1]["cpu"] / mine[0]["cpu"]) / math.log(sizes[-1] / sizes[0])
+                if len(mine) >= 2 else math.nan)
+        lines.append(f"| {label} | " + " | ".join(f"{r['cpu']:.2f}" for r in mine)
+                     + f" | {expo:.2f} |")
+    return lines, {"fits": fits, "growth": growth}
+
+
+def goal_cold_start(trees: dict[str, str | None], runs: int = 5) -> tuple[list[str], dict]:
+    """Goal 4: first and second default fit in fresh processes, the median of ``runs``."""
+    import statistics
+
+    lines = ["| run | first fit (CPU s, median) | second fit | first - second "
+             "| Pyomo or cvxpy imported |", "|---|---|---|---|---|"]
+    out = {}
+    for label, tree in trees.items():
+        res = [cold_start_child(tree) for _ in range(runs)]
+        first = statistics.median(r["first"] for r in res)
+        second = statistics.median(r["second"] for r in res)
+        diff = statistics.median(r["first"] - r["second"] for r in res)
+        imported = sorted({m for r in res for m in r["imported"]}) or ["neither"]
+        lines.append(f"| {label} | {first:.3f} | {second:.3f} | {diff:.3f} "
+                     f"| {', '.join(imported)} |")
+        out[label] = res
+    return lines, out
+
+
+def run_goals(args: Any) -> None:
+    """Every goal of issue 41 measured in one run (``--goals``), before (``--before-tree``, a
+    checkout of the commit before the issue's work) and after (this checkout), written to
+    ``--out`` above what the file held."""
+    trees: dict[str, str | None] = {}
+    if args.before_tree:
+        trees["before"] = args.before_tree
+    trees["after"] = None
+    started = datetime.now(timezone.utc)
+    load_before = os.getloadavg()
+    sections: list[str] = []
+    record: dict[str, Any] = {}
+    for goal in args.goals:
+        if goal == 1:
+            lines, rec = goal_planted(trees, args.sizes)
+        elif goal == 3:
+            lines, rec = goal_datasets(trees, ["adult", "magic_gamma"], [20_000, 200_000])
+        elif goal == 4:
+            lines, rec = goal_cold_start(trees)
+        else:
+            lines, rec = GOAL_RUNNERS[goal](trees, args)
+        record[str(goal)] = rec
+        sections += [f"### Goal {goal}", "", f"Target: {TARGETS[goal]}.", "", *lines, ""]
+        print("\n".join(sections[-len(lines) - 5:]), flush=True)
+    load_after = os.getloadavg()
+    head = [
+        f"## {args.title or 'Issue 41: every goal, before and after'}", "",
+        f"Run {started:%Y-%m-%d %H:%M} UTC by `python benchmarks/scale.py "
+        f"{' '.join(sys.argv[1:])}` at niceness {os.nice(0)}, BLAS single-threaded; each fit "
+        "in its own process (\"before\": the package of the checkout given as "
+        "`--before-tree`; \"after\": this checkout), one after the other.",
+        "",
+        f"- stack: {stack()}",
+        f"- machine: {machine()}; load average (1, 5, 15 min) before {load_before}, after "
+        f"{load_after} (the 2 cores are shared with other jobs: times are noisy)",
+        "",
+    ]
+    text = "\n".join(head + sections) + "\n"
+    if args.json:
+        Path(args.json).write_text(json.dumps(record))
+    out = Path(args.out)
+    if out.exists():
+        text = text + "\n" + out.read_text()
+    out.write_text(text)
+
+
+#: goals measured by parts of this script added with them (goal -> runner(trees, args))
+GOAL_RUNNERS: dict[int, Any] = {}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 200_000, 1_000_000])
@@ -371,7 +539,18 @@ def main() -> None:
     ap.add_argument("--title", default="", help="the heading of the run (with --append)")
     ap.add_argument("--json", help="also write the measurements to this file")
     ap.add_argument("--before", help="measurements (--json) of an earlier run to compare")
+    ap.add_argument("--goals", type=int, nargs="*",
+                    help="measure these goals of issue 41 (default: all five), before and "
+                         "after, and write them above the file's content")
+    ap.add_argument("--before-tree", help="a checkout of the commit before issue 41's work, "
+                                          "measured as 'before' (with --goals)")
     args = ap.parse_args()
+    if args.goals is not None:
+        args.goals = args.goals or [1, 2, 3, 4, 5]
+        if args.sizes == ap.get_default("sizes"):
+            args.sizes = [1_000_000, 10_000_000]
+        run_goals(args)
+        return
     if args.one is not None:
         print(json.dumps(fit_one(args.one, args.backend)))
         return
