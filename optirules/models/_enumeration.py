@@ -171,17 +171,18 @@ class EnumerationPricer:
         scored, returned or counted in the bound, which is then over the other clauses.
     screen : bool or "auto", default "auto"
         Score the pairs and triples over the literals that can be in a clause of negative
-        reduced cost only.  A clause of two or more literals that holds literal ``j``
-        covers a subset of the rows ``j`` covers, so
+        reduced cost, among the ``k`` best, only.  A clause of two or more literals that
+        holds literal ``j`` covers a subset of the rows ``j`` covers, so
 
         .. math::
 
             r(k) \ge \min_{d \ge 2} \mathrm{comp}_d + \sum_{i:\ A_{ij} = 1} \min(v_i, 0),
 
-        and a literal whose right-hand side is at least 0 is in no such clause: the pairs
-        and triples are enumerated (by a pricer over the kept columns, with their
-        complement pairs and conflicts) among the others, and the bound and the proof
-        still cover every clause.  ``"auto"``: where the pair sums do not fit in
+        and a literal whose right-hand side is at least 0 (or above the ``k``-th least
+        reduced cost of the single literals, when ``k`` of them are negative) is in no such
+        clause: the pairs and triples are enumerated (by a pricer over the kept columns,
+        with their complement pairs and conflicts) among the others, and the bound and the
+        proof still cover every clause.  ``"auto"``: where the pair sums do not fit in
         ``max_pair_bytes`` (a table of many literals, for which the enumeration of every
         pair is the work of the call), the backend is local and the kept columns take at
         most ``max_pair_bytes`` bytes as booleans; the clauses and bounds are those of the
@@ -375,7 +376,7 @@ class EnumerationPricer:
         # ---- degrees 2 and 3: over every literal, or over those the screen keeps
         pricer, note = self, consider
         n_triples = n_lit * (n_lit - 1) * (n_lit - 2) // 6 if max_degree >= 3 else 0
-        keep = self._screened(comp, deg, ctx, held) if max_degree >= 2 else None
+        keep = self._screened(comp, deg, ctx, held, kth()) if max_degree >= 2 else None
         if keep is not None and keep.size < 2:  # no clause of 2 or 3 literals has r < 0
             self.stats["triples_pruned"] += n_triples
             keep, max_degree = None, 1
@@ -419,15 +420,17 @@ class EnumerationPricer:
         return ctx, held, n_nz
 
     def _screened(self, comp: Sequence[float], deg: int, ctx: dict[str, Any],
-                  held: bool) -> np.ndarray | None:
-        """The literals that can be in a clause of two or more literals with a negative
-        reduced cost (``screen``), or None when the call scores every literal."""
+                  held: bool, thr: float) -> np.ndarray | None:
+        """The literals that can be in a clause of two or more literals with a reduced cost
+        below 0 and at most ``thr`` (the ``k``-th least of the single literals when ``k`` of
+        them are negative: a clause above it is neither returned nor the least), or None
+        when the call scores every literal (``screen``)."""
         if self.screen is False or self._A is None or self.n_lit < 2:
             return None
         if self.screen == "auto" and held:
             return None
-        least = float(min(comp[2: deg + 1]))
-        keep = np.flatnonzero(least + ctx["hn1"] < 0.0)
+        bound = float(min(comp[2: deg + 1])) + ctx["hn1"]
+        keep = np.flatnonzero(bound <= thr if thr < 0 else bound < 0.0)
         if keep.size == self.n_lit or (self.screen == "auto"
                                        and self.n_rows * keep.size > self.max_pair_bytes):
             return None
