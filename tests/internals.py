@@ -92,7 +92,11 @@ from optirules.learners._decision_list._estimator import (
 )
 from optirules.learners._decision_list._osr import minimum_osr_rows
 from optirules.learners._decision_list._search import _Counter
-from optirules.learners._dro._estimator import DRORuleEnsembleClassifier, margin_loss
+from optirules.learners._dro._estimator import (
+    DRORuleEnsembleClassifier,
+    dro_max_degree,
+    margin_loss,
+)
 from optirules.learners._dro._params import member_budgets
 from optirules.learners._explain import EXPLAIN_COLUMNS
 from optirules.learners._multiclass import MIN_SHARE

@@ -154,3 +154,13 @@ def test_wide_numeric_table_fits_single_literal_rules_and_says_so():
     assert est.gap_certified_ and est.pricing_complete_
     assert "exact pricing proved no improving clause of 1 literal" in est.status_
     assert "over all rules of 1 literal" in est.to_text()
+
+
+def test_dro_auto_degree_follows_the_rule_set_on_wide_tables():
+    from tests.internals import dro_max_degree
+
+    assert dro_max_degree("auto", (60, 60)) == 3
+    assert dro_max_degree("auto", (10**6, 60)) == 2
+    assert dro_max_degree("auto", (60, 20_000)) == 2
+    assert dro_max_degree("auto", (60, 20_001)) == 1
+    assert dro_max_degree(3, (60, 180_000)) == 3
