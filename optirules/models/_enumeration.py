@@ -170,13 +170,13 @@ class EnumerationPricer:
         (``conflicts`` of :class:`~optirules.models.RuleSetProblem`): no clause holding one is
         scored, returned or counted in the bound, which is then over the other clauses.
     screen : bool or "auto", default "auto"
-        Score the pairs and triples over the literals that can be in a clause of negative
-        reduced cost, among the ``k`` best, only.  A clause of two or more literals that
-        holds literal ``j`` covers a subset of the rows ``j`` covers, so
+        Score the pairs and triples only over the literals that can be in a clause with a
+        negative reduced cost among the ``k`` returned.  A clause :math:`c` of two or more
+        literals that holds literal ``j`` covers a subset of the rows ``j`` covers, so
 
         .. math::
 
-            r(k) \ge \min_{d \ge 2} \mathrm{comp}_d + \sum_{i:\ A_{ij} = 1} \min(v_i, 0),
+            r(c) \ge \min_{d \ge 2} \mathrm{comp}_d + \sum_{i:\ A_{ij} = 1} \min(v_i, 0),
 
         and a literal whose right-hand side is at least 0 (or above the ``k``-th least
         reduced cost of the single literals, when ``k`` of them are negative) is in no such
@@ -387,10 +387,9 @@ class EnumerationPricer:
 
             def note(clauses: list[Clause], values: np.ndarray) -> None:
                 consider([tuple(int(keep[i]) for i in c) for c in clauses], values)
+        call = _Call(ctx, comp, k, extra, deadline, tol, need_proof, found, note, kth)
         try:
-            lower, complete = pricer._higher(ctx, comp, max_degree, deg, k, extra, deadline,
-                                             tol, need_proof, found, note, kth, lower,
-                                             n_triples)
+            lower, complete = pricer._higher(call, max_degree, deg, lower, n_triples)
         finally:
             if pricer is not self:
                 pricer._blocks.end()
@@ -468,11 +467,14 @@ class EnumerationPricer:
             self.stats[key] += other[key]
         self._note_block(other["pair_block_bytes"])
 
-    def _higher(self, ctx, comp, max_degree, deg, k, extra, deadline, tol, need_proof,
-                found, consider, kth, lower, n_triples):
-        """Degrees 2 and 3 of one call over this pricer's literals (``consider`` takes its
-        clauses; ``n_triples``: the triples the call accounts for, screened ones
+    def _higher(self, call: _Call, max_degree: int, deg: int, lower: float,
+                n_triples: int) -> tuple[float, bool]:
+        """Degrees 2 and 3 of one call over this pricer's literals (``call.consider`` takes
+        its clauses; ``n_triples``: the triples the call accounts for, screened ones
         included): the lower bound and whether the search was complete."""
+        ctx, comp, k, extra = call.ctx, call.comp, call.k, call.extra
+        deadline, tol, need_proof, found = call.deadline, call.tol, call.need_proof, call.found
+        consider = call.consider
         n_lit = self.n_lit
         complete = True
         if max_degree >= 2 and n_lit >= 2:
@@ -489,8 +491,6 @@ class EnumerationPricer:
                 lower = min(lower, pas["min_bound"])
                 complete = False
             else:
-                call = _Call(ctx, comp, k, extra, deadline, tol, need_proof, found, consider,
-                             kth)
                 lower, complete = self._degree3(call, pas, lower, n_triples)
         elif max_degree >= 3 and n_lit < 3 and complete:
             # every triple holds a screened literal (r >= 0 by the screen)
