@@ -55,6 +55,7 @@ import json
 import math
 import platform
 import resource
+import shlex
 import subprocess
 import sys
 import time
@@ -531,7 +532,7 @@ def wide_lines(args: argparse.Namespace, heading: str) -> list[str]:
         heading,
         "",
         f"Run {started:%Y-%m-%d %H:%M} UTC by `python benchmarks/scale.py "
-        f"{' '.join(sys.argv[1:])}".rstrip() + "`" + f" at niceness {os.nice(0)}, BLAS "
+        f"{shlex.join(sys.argv[1:])}".rstrip() + "`" + f" at niceness {os.nice(0)}, BLAS "
         "single-threaded; each fit in its own subprocess (peak RSS and CPU are its own), "
         f"stopped after {args.wide_timeout:.0f} s.",
         "",
