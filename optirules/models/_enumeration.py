@@ -181,8 +181,11 @@ class EnumerationPricer:
         bound and the proof still cover every clause.  ``"auto"``: where the pair sums do not fit in
         ``max_pair_bytes`` (a table of many literals, for which the enumeration of every
         pair is the work of the call), the backend is local and the kept columns take at
-        most ``max_pair_bytes`` bytes as booleans; the clauses and bounds are those of the
-        unscreened enumeration up to rounding (tested against ``screen=False``).
+        most ``max_pair_bytes`` bytes as booleans.  The clauses and bounds are those of
+        the unscreened enumeration up to rounding (tested against ``screen=False``), except
+        at degree 3 without a proof asked for (``need_proof=False``), whose first pass
+        extends the most promising pairs of the kept literals only: it may return other
+        clauses of negative reduced cost (the bound stays valid).
     """
 
     def __init__(self, literals: np.ndarray, *, block_rows: int | None = None,
