@@ -110,6 +110,27 @@ def test_screened_column_generation_equals_the_unscreened_run():
     assert "of at most 2 literals" in cut.stop_reason
 
 
+@pytest.mark.parametrize("seed", [0, 3])
+def test_screened_column_generation_at_degree_3_proves_the_same_lp_optimum(seed):
+    """At degree 3 the heuristic first pass (no proof asked for) extends the kept literals'
+    pairs only, so the pool may differ (seed 3); the proof may not: both runs converge to
+    the LP optimum over every clause, the same value."""
+    rng = np.random.default_rng(seed)
+    n, p = 40, 30
+    Z = rng.standard_normal((n, p))
+    y = (Z[:, 0] + Z[:, 1] > 0.3) | (Z[:, 2] > 1.2)
+    X = np.hstack([Z > 0, Z > 0.8, Z > -0.8])
+    A = np.hstack([X, ~X])
+    P = np.full(n, 1.0 / n)
+    plain, cut = (column_generation(A, y, P, lambda0=0.005, lambda1=0.005, max_degree=3,
+                                    tol=0.0, pricer=EnumerationPricer(A, screen=screen))
+                  for screen in (False, True))
+    assert plain.converged and cut.converged
+    assert cut.lp_objective == pytest.approx(plain.lp_objective, abs=1e-9)
+    assert cut.lp_bound == pytest.approx(cut.lp_objective, abs=1e-9)
+    assert "of at most 3 literals" in cut.stop_reason
+
+
 def test_screen_is_checked():
     with pytest.raises(InputError, match="screen"):
         EnumerationPricer(np.ones((3, 2), dtype=bool), screen="yes")
