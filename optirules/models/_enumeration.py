@@ -56,6 +56,15 @@ from ._enumeration_blocks import (
 __all__ = ["enumerate_pricing", "EnumerationPricer", "RC_TOL", "BACKENDS", "blas_threads",
            "complement_pairs", "check_backend"]
 
+#: the screen's probe: the pairs of this many kept literals (those of least bound) give a
+#: threshold that cuts the others (EnumerationPricer, ``screen``)
+_PROBE_LITERALS = 2048
+
+#: the screen keeps a literal whose bound exceeds the threshold by at most this: a clause
+#: whose reduced cost equals its literal's bound (it covers that literal's rows of negative
+#: price and no other row of positive price) is kept whatever the rounding of the two sums
+_SCREEN_SLACK = 1e-12
+
 
 # ===================================================================== the pricer
 @dataclass(frozen=True)
@@ -376,6 +385,8 @@ class EnumerationPricer:
         pricer, note = self, consider
         n_triples = n_lit * (n_lit - 1) * (n_lit - 2) // 6 if max_degree >= 3 else 0
         keep = self._screened(comp, deg, ctx, held, kth()) if max_degree >= 2 else None
+        if keep is not None and keep.size > _PROBE_LITERALS:
+            keep = self._probed(keep, comp, deg, ctx, k, pool, tol)
         if keep is not None and keep.size < 2:  # no clause of 2 or 3 literals has r < 0
             self.stats["triples_pruned"] += n_triples
             keep, max_degree = None, 1
@@ -428,13 +439,37 @@ class EnumerationPricer:
         if self.screen == "auto" and held:
             return None
         bound = float(min(comp[2: deg + 1])) + ctx["hn1"]
-        keep = np.flatnonzero(bound <= thr if thr < 0 else bound < 0.0)
+        keep = np.flatnonzero(bound <= min(thr, 0.0) + _SCREEN_SLACK)
         if keep.size == self.n_lit or (self.screen == "auto"
                                        and self.n_rows * keep.size > self.max_pair_bytes):
             return None
         self.stats["screened_calls"] += 1
         self.stats["literals_screened"] += int(self.n_lit - keep.size)
         return keep
+
+    def _probed(self, keep: np.ndarray, comp: Sequence[float], deg: int,
+                ctx: dict[str, Any], k: int, pool: set[Clause] | frozenset,
+                tol: float) -> np.ndarray:
+        """``keep`` cut by a tighter threshold: the ``k``-th least reduced cost of the
+        clauses of at most two literals among the ``_PROBE_LITERALS`` kept literals of least
+        bound (``k`` clauses at most that value are known, so a clause above it is neither
+        returned nor the least), when ``k`` of them are below ``-tol``."""
+        bound = float(min(comp[2: deg + 1])) + ctx["hn1"][keep]
+        top = np.sort(keep[np.argsort(bound, kind="stable")[:_PROBE_LITERALS]])
+        pos = {int(j): i for i, j in enumerate(top.tolist())}
+        inside = {tuple(pos[j] for j in c) for c in pool if all(j in pos for j in c)}
+        probe = self._restricted(top)
+        try:
+            cols, _, _ = probe.price(ctx["v"], comp, 2, k=k, pool=inside, tol=tol)
+        finally:
+            self._merge_stats(probe.stats)
+            probe.close()
+        if len(cols) < k:
+            return keep
+        thr = max(r for _, r in cols)
+        cut = keep[bound <= thr + _SCREEN_SLACK]
+        self.stats["literals_screened"] += int(keep.size - cut.size)
+        return cut
 
     def _restricted(self, keep: np.ndarray) -> EnumerationPricer:
         """A pricer over the columns ``keep`` (increasing) of this one's matrix: the same row

@@ -45,8 +45,18 @@ def _instance(seed):
 COMP = [0.0, 0.02, 0.03, 0.04]
 
 
+@pytest.fixture(params=["probe", "no probe"])
+def probe(request, monkeypatch):
+    """The screen with its probe on every instance (a probe of 4 literals), or never."""
+    from tests.internals import models_enumeration_module
+
+    monkeypatch.setattr(models_enumeration_module, "_PROBE_LITERALS",
+                        4 if request.param == "probe" else 10**9)
+    return request.param
+
+
 @pytest.mark.parametrize("seed", range(12))
-def test_screen_gives_the_unscreened_clauses_and_a_valid_bound(seed):
+def test_screen_gives_the_unscreened_clauses_and_a_valid_bound(seed, probe):
     """The clauses, the lower bound and the proof are those of ``screen=False``, and the
     bound is at most the brute-force minimum (equal to it when the search is complete)."""
     A, v, conflicts = _instance(seed)
@@ -70,7 +80,7 @@ def test_screen_gives_the_unscreened_clauses_and_a_valid_bound(seed):
             assert plain.stats["literals_screened"] == 0
 
 
-def test_the_screen_drops_literals_and_the_instances_have_improving_clauses():
+def test_the_screen_drops_literals_and_the_instances_have_improving_clauses(probe):
     """The instances above exercise the screen: most drop literals, most have a clause of
     two or more literals with a negative reduced cost."""
     dropped = improving = 0
@@ -84,9 +94,14 @@ def test_the_screen_drops_literals_and_the_instances_have_improving_clauses():
     assert dropped >= 6 and improving >= 6
 
 
-def test_screened_column_generation_equals_the_unscreened_run():
-    """A whole column generation at degree 2 with every call screened: the same pool,
-    rule set, objectives and certified bound as the unscreened run."""
+def test_screened_column_generation_equals_the_unscreened_run(probe, monkeypatch):
+    """A whole column generation at degree 2 with every call screened (with the probe: of
+    200 of the 360 literals, whose threshold cuts more of them): the same pool, rule set,
+    objectives and certified bound as the unscreened run."""
+    from tests.internals import models_enumeration_module
+
+    if probe == "probe":
+        monkeypatch.setattr(models_enumeration_module, "_PROBE_LITERALS", 200)
     rng = np.random.default_rng(7)
     n, p = 40, 60
     Z = rng.standard_normal((n, p))
@@ -111,7 +126,7 @@ def test_screened_column_generation_equals_the_unscreened_run():
 
 
 @pytest.mark.parametrize("seed", [0, 3])
-def test_screened_column_generation_at_degree_3_proves_the_same_lp_optimum(seed):
+def test_screened_column_generation_at_degree_3_proves_the_same_lp_optimum(seed, probe):
     """At degree 3 the heuristic first pass (no proof asked for) extends the kept literals'
     pairs only, so the pool may differ (seed 3); the proof may not: both runs converge to
     the LP optimum over every clause, the same value."""
