@@ -183,18 +183,21 @@ class EnumerationPricer:
         negative reduced cost among the ``k`` returned.  A clause :math:`c` of two or more
         literals that holds literal ``j`` covers a subset of the rows ``j`` covers, so
         :math:`r(c) \ge \min_{d \ge 2} \mathrm{comp}_d + \sum_{i:\ A_{ij} = 1}
-        \min(v_i, 0)`, and a literal whose right-hand side is at least 0 (or above the
-        ``k``-th least reduced cost of the single literals, when ``k`` of them are negative)
-        is in no such clause: the pairs and triples are enumerated (by a pricer over the
-        kept columns, with their complement pairs and conflicts) among the others, and the
-        bound and the proof still cover every clause.  ``"auto"``: where the pair sums do not fit in
-        ``max_pair_bytes`` (a table of many literals, for which the enumeration of every
-        pair is the work of the call), the backend is local and the kept columns take at
-        most ``max_pair_bytes`` bytes as booleans.  The clauses and bounds are those of
-        the unscreened enumeration up to rounding (tested against ``screen=False``), except
-        at degree 3 without a proof asked for (``need_proof=False``), whose first pass
-        extends the most promising pairs of the kept literals only: it may return other
-        clauses of negative reduced cost (the bound stays valid).
+        \min(v_i, 0)`, and a literal whose right-hand side is at least 0 is in no such
+        clause; nor is one above the ``k``-th least reduced cost of the single literals,
+        when ``k`` of them are negative, or, when more than 2048 literals are kept, above
+        the ``k``-th least reduced cost of the clauses of at most two of the 2048 kept
+        literals of least right-hand side (a probe scored first).  The pairs and triples
+        are enumerated (by a pricer over the kept columns, with their complement pairs and
+        conflicts) among the others, and the bound and the proof still cover every clause.
+        ``"auto"``: where the pair sums do not fit in ``max_pair_bytes`` (a table of many
+        literals, for which the enumeration of every pair is the work of the call), the
+        backend is local and the kept columns take at most ``max_pair_bytes`` bytes as
+        booleans.  The clauses and bounds are those of the unscreened enumeration up to
+        rounding (tested against ``screen=False``), except at degree 3 without a proof
+        asked for (``need_proof=False``), whose first pass extends the most promising pairs
+        of the kept literals only: it may return other clauses of negative reduced cost
+        (the bound stays valid).
     """
 
     def __init__(self, literals: np.ndarray, *, block_rows: int | None = None,
