@@ -22,6 +22,19 @@ Run from the repository root (the machine is shared: run it in the background)::
     python benchmarks/scale.py --sizes 1000000 10000000 --no-dask --json /tmp/after.json \
         --before /tmp/before.json --title after --append    # the issue-41 sizes
 
+Wide tables (issue 41, goal 2: a 60 x 10,000 numeric table gives a model within 30 CPU
+s): ``--wide`` adds, and ``--wide-only`` runs alone, fits of 60 rows of 1,000, 3,000 and
+10,000 standard-normal columns (``--wide-columns``; ``y = x0 + x1 > 0``, seed 0) by
+``BooleanRuleSetClassifier(random_state=0)`` (the binarizer's deciles: 18 literals a
+column), each in its own subprocess stopped after ``--wide-timeout`` seconds (reported as
+no model in that time), with CPU and wall seconds, peak RSS and its phases, the degree
+``max_degree="auto"`` chose and whether the gap is certified over it, the status, the
+rules and the work of exact pricing (pairs scored, literals the screen dropped).
+``--wide-degree 2`` fits at that degree instead of ``"auto"``.
+
+    python benchmarks/scale.py --wide-only --title "Wide tables" --append
+    python benchmarks/scale.py --wide          # both goals from one command
+
 Writes ``benchmarks/results/scale.md`` (date, stack, machine load before and after;
 ``--append`` adds the run below what the file holds, under ``--title``).  ``--json`` keeps
 the measurements; ``--before`` adds a comparison with such a file (a run of an earlier
@@ -42,6 +55,7 @@ import json
 import math
 import platform
 import resource
+import shlex
 import subprocess
 import sys
 import time
@@ -258,6 +272,94 @@ def dataset_table(rows: list[dict]) -> list[str]:
     return lines
 
 
+def wide_table_data(columns: int, rows: int = 60, seed: int = 0):
+    """``rows`` x ``columns`` standard-normal features and ``y = x0 + x1 > 0``."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((rows, columns))
+    return X, X[:, 0] + X[:, 1] > 0
+
+
+def fit_wide(columns: int, degree: str) -> dict:
+    """Fit one wide table (in this process) and return the measurements."""
+    from optirules.learners import BooleanRuleSetClassifier
+
+    X, y = wide_table_data(columns)
+    phases = Phases()
+    phases.install()
+    t0, c0 = time.perf_counter(), time.process_time()
+    est = BooleanRuleSetClassifier(
+        random_state=0, max_degree=degree if degree == "auto" else int(degree)).fit(X, y)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    stats = est.fit_info_.get("pricing_stats") or {}
+    by_phase = phases.finish()
+    return {
+        "columns": columns, "rows": int(X.shape[0]), "literals": len(est.literals_),
+        "degree_asked": degree, "time": wall, "cpu": cpu, "phases": by_phase,
+        "peak_rss_mb": (max(v["peak_mb"] for v in by_phase.values()) if phases.resettable
+                        else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+        "max_degree": int(est.max_degree_), "gap_certified": bool(est.gap_certified_),
+        "gap": float(est.gap_), "status": est.status_, "rules": str(est.rules_),
+        "clauses": [list(c) for c in est.clauses_],
+        "train_accuracy": float((est.predict(X) == y).mean()),
+        "ip_objective": float(est.ip_objective_), "lp_bound": float(est.lp_bound_),
+        "n_iter": int(len(est.history_)), "pricing_calls": int(stats.get("calls", 0)),
+        "pairs_scored": int(stats.get("pairs_scored", 0)),
+        "literals_screened": int(stats.get("literals_screened", 0)),
+        "screened_calls": int(stats.get("screened_calls", 0)),
+        "pricing_seconds": float(stats.get("seconds", math.nan)),
+    }
+
+
+def run_wide_child(columns: int, degree: str, timeout: float) -> dict:
+    """One wide fit in a subprocess; after ``timeout`` seconds, a row saying no model."""
+    t0 = time.perf_counter()
+    try:
+        out = subprocess.run([sys.executable, __file__, "--one-wide", str(columns),
+                              "--wide-degree", degree], capture_output=True, text=True,
+                             check=False, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"columns": columns, "rows": 60, "degree_asked": degree, "timeout": timeout,
+                "time": time.perf_counter() - t0}
+    if out.returncode != 0:
+        raise RuntimeError(f"wide table of {columns} columns failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def wide_table(rows: list[dict]) -> list[str]:
+    """One line per wide fit."""
+    lines = ["| rows x columns | literals | max_degree | CPU (s) | time (s) | peak RSS (MB) "
+             "| degree certified | gap | status | rules | train accuracy | iterations "
+             "| exact pricing calls | pairs scored | literals screened (summed over calls) |",
+             "|" + "---|" * 15]
+    for r in rows:
+        size = f"{r['rows']} x {r['columns']:,}"
+        if "timeout" in r:
+            lines.append(f"| {size} | | {r['degree_asked']} | | > {r['timeout']:.0f} | "
+                         f"| | | no model in {r['timeout']:.0f} s (stopped) | | | | | | |")
+            continue
+        deg = (f"{r['max_degree']}" if r["gap_certified"]
+               else f"none (max_degree {r['max_degree']})")
+        lines.append(
+            f"| {size} | {r['literals']:,} | {r['degree_asked']} | {r['cpu']:.1f} | "
+            f"{r['time']:.1f} | {r['peak_rss_mb']:.0f} | {deg} | {r['gap']:.2%} | "
+            f"{r['status']} | {r['rules']} | {r['train_accuracy']:.4f} | {r['n_iter']} | "
+            f"{r['pricing_calls']} | {r['pairs_scored']:,} | {r['literals_screened']:,} |")
+    return lines
+
+
+def wide_phase_table(rows: list[dict]) -> list[str]:
+    """Peak resident memory (MB) and CPU seconds by phase of the wide fits."""
+    done = [dict(r, rows=r["columns"], label=f"60 rows, max_degree {r['degree_asked']}")
+            for r in rows if "timeout" not in r]
+    if not done:
+        return []
+    lines = phase_table(done)
+    lines[0] = lines[0].replace("| rows |", "| columns |", 1)
+    return lines
+
+
 def run_child(n: int, backend: str) -> dict:
     out = subprocess.run([sys.executable, __file__, "--one", str(n), "--backend", backend],
                          capture_output=True, text=True, check=False)
@@ -416,7 +518,7 @@ def goal_planted(trees: dict[str, str | None], sizes: list[int]) -> tuple[list[s
     before = [r for r in rows if r["label"] == "before"]
     after = [r for r in rows if r["label"] == "after"]
     if before and after:
-        lines += compare(before, after)[4:]
+        lines += ["", *[x for x in compare(before, after) if x.startswith("- ")]]
     return lines, {"rows": rows}
 
 
@@ -521,8 +623,26 @@ def run_goals(args: Any) -> None:
     out.write_text(text)
 
 
+def goal_wide(trees: dict[str, str | None], args: Any) -> tuple[list[str], dict]:
+    """Goal 2: wide tables with the defaults, each fit stopped after ``--wide-timeout``."""
+    rows = []
+    for label, tree in trees.items():
+        for columns in args.wide_columns:
+            r = child(["--one-wide", str(columns), "--wide-degree", args.wide_degree], tree,
+                      timeout=args.wide_timeout)
+            if "timeout" in r:
+                r = {"columns": columns, "rows": 60, "degree_asked": args.wide_degree,
+                     "timeout": args.wide_timeout}
+            rows.append(dict(r, label=label))
+            what = "no model" if "timeout" in r else f"{r['cpu']:.1f} CPU s"
+            print(f"goal 2, {label}, 60 x {columns:,}: {what}", flush=True)
+    lines = ["| run " + wide_table(rows)[0], "|---" + wide_table(rows)[1]]
+    lines += [f"| {r['label']} " + line for r, line in zip(rows, wide_table(rows)[2:])]
+    return lines, {"rows": rows}
+
+
 #: goals measured by parts of this script added with them (goal -> runner(trees, args))
-GOAL_RUNNERS: dict[int, Any] = {}
+GOAL_RUNNERS: dict[int, Any] = {2: goal_wide}
 
 
 def main() -> None:
@@ -533,6 +653,15 @@ def main() -> None:
     ap.add_argument("--one", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--backend", default="local", help=argparse.SUPPRESS)
     ap.add_argument("--dataset-one", help=argparse.SUPPRESS)
+    ap.add_argument("--one-wide", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--wide", action="store_true",
+                    help="also fit the wide tables (issue 41, goal 2)")
+    ap.add_argument("--wide-only", action="store_true", help="fit the wide tables only")
+    ap.add_argument("--wide-columns", type=int, nargs="+", default=[1_000, 3_000, 10_000])
+    ap.add_argument("--wide-degree", default="auto",
+                    help='max_degree of the wide fits ("auto" or a number)')
+    ap.add_argument("--wide-timeout", type=float, default=300.0,
+                    help="seconds after which a wide fit is stopped (no model)")
     ap.add_argument("--out", default=str(RESULTS / "scale.md"))
     ap.add_argument("--append", action="store_true",
                     help="add the run below the file's content instead of replacing it")
@@ -557,6 +686,13 @@ def main() -> None:
     if args.dataset_one is not None:
         print(json.dumps(fit_dataset(args.dataset_one)))
         return
+    if args.one_wide is not None:
+        print(json.dumps(fit_wide(args.one_wide, args.wide_degree)))
+        return
+    if args.wide_degree != "auto" and not args.wide_degree.isdigit():
+        ap.error(f'--wide-degree must be "auto" or a number, got {args.wide_degree!r}')
+    if args.wide_only:
+        return wide_main(args)
     started = datetime.now(timezone.utc)
     load_before = os.getloadavg()
     print(f"load average before: {load_before}", flush=True)
@@ -605,12 +741,60 @@ def main() -> None:
             lines.append(f"Dask at {d['rows']:,} rows (LocalCluster, 2 worker processes, 1 "
                          f"thread each): {'the same' if same else 'NOT the same'} model as the "
                          f"local fit (clauses {d['clauses']}, objective {d['ip_objective']!r}).")
+    if args.wide:
+        lines += ["", *wide_lines(args, heading="### Wide tables")]
+    write(args, lines)
+
+
+def write(args: argparse.Namespace, lines: list[str]) -> None:
+    """Print the report and write it to ``--out`` (below its content with ``--append``)."""
     text = "\n".join(lines) + "\n"
     print(text)
     out = Path(args.out)
     if args.append and out.exists():
         text = out.read_text().rstrip("\n") + "\n\n" + text
     out.write_text(text)
+
+
+def wide_lines(args: argparse.Namespace, heading: str) -> list[str]:
+    """Fit the wide tables, each in a subprocess, and report them."""
+    started = datetime.now(timezone.utc)
+    load_before = os.getloadavg()
+    rows = []
+    for columns in args.wide_columns:
+        rows.append(run_wide_child(columns, args.wide_degree, args.wide_timeout))
+        print(wide_table(rows)[-1], flush=True)
+    load_after = os.getloadavg()
+    if args.json:
+        path = Path(args.json)
+        path = path.with_name(path.stem + "_wide" + path.suffix) if not args.wide_only \
+            else path
+        path.write_text(json.dumps(rows))
+    phases = wide_phase_table(rows)
+    return [
+        heading,
+        "",
+        f"Run {started:%Y-%m-%d %H:%M} UTC by `python benchmarks/scale.py "
+        f"{shlex.join(sys.argv[1:])}".rstrip() + "`" + f" at niceness {os.nice(0)}, BLAS "
+        "single-threaded; each fit in its own subprocess (peak RSS and CPU are its own), "
+        f"stopped after {args.wide_timeout:.0f} s.",
+        "",
+        f"- stack: {stack()}",
+        f"- machine: {machine()}; load average (1, 5, 15 min) before {load_before}, after "
+        f"{load_after} (the 2 cores are shared with other jobs: times are noisy)",
+        "- data: 60 rows of standard-normal columns (numpy default_rng(0)), y = x0 + x1 > 0; "
+        "BooleanRuleSetClassifier(random_state=0) with its defaults (binarizer deciles: 18 "
+        f"literals a column; lambda0 = lambda1 = 0.1 / sqrt(60)), max_degree "
+        f"{args.wide_degree}",
+        "",
+        *wide_table(rows),
+        *(["", "Peak resident memory and CPU by phase:", "", *phases] if phases else []),
+    ]
+
+
+def wide_main(args: argparse.Namespace) -> None:
+    write(args, wide_lines(args, heading=f"## {args.title or 'Wide tables'}"
+                           if args.append else "# Rule sets on wide tables"))
 
 
 if __name__ == "__main__":

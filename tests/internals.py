@@ -8,6 +8,7 @@ import optirules.learners._decision_list._dense as learners_decision_list_dense_
 import optirules.learners._decision_list._grid as learners_decision_list_grid_module
 import optirules.learners._decision_list._search as learners_decision_list_search_module
 import optirules.learners._decision_list._shared as learners_decision_list_shared_module
+import optirules.models._enumeration as models_enumeration_module
 import optirules.models._pool_ip as models_pool_ip_module
 import optirules.models._row_blocks as row_blocks_module
 import optirules.models.masters._highs as models_masters_highs_module
@@ -92,7 +93,11 @@ from optirules.learners._decision_list._estimator import (
 )
 from optirules.learners._decision_list._osr import minimum_osr_rows
 from optirules.learners._decision_list._search import _Counter
-from optirules.learners._dro._estimator import DRORuleEnsembleClassifier, margin_loss
+from optirules.learners._dro._estimator import (
+    DRORuleEnsembleClassifier,
+    dro_max_degree,
+    margin_loss,
+)
 from optirules.learners._dro._params import member_budgets
 from optirules.learners._explain import EXPLAIN_COLUMNS
 from optirules.learners._multiclass import MIN_SHARE

@@ -82,7 +82,54 @@ def literal_conflicts(literals: Sequence[Literal]) -> np.ndarray:
     by_column: dict[str, list[int]] = {}
     for j, lit in enumerate(literals):
         by_column.setdefault(str(lit.feature), []).append(j)
-    pairs = [(i, j) for idx in by_column.values() if len(idx) > 1
-             for p, i in enumerate(idx) for j in idx[p + 1:]
-             if literals_conflict(literals[i], literals[j])]
-    return np.array(pairs, dtype=np.int64).reshape(-1, 2)
+    groups = list(by_column.values())
+    # the pairs of each column in turn (columns in the order they first appear): columns of
+    # thresholds only (a binarized numeric column) are done together, by their size
+    parts, ranks = [], []
+    thresholds: dict[int, list[int]] = {}
+    for g, idx in enumerate(groups):
+        if len(idx) < 2:
+            continue
+        if all(literals[j].op in _THRESHOLD_OPS for j in idx):
+            thresholds.setdefault(len(idx), []).append(g)
+            continue
+        pairs = [(i, j) for p, i in enumerate(idx) for j in idx[p + 1:]
+                 if literals_conflict(literals[i], literals[j])]
+        parts.append(np.array(pairs, dtype=np.int64).reshape(-1, 2))
+        ranks.append(np.full(len(pairs), g, dtype=np.int64))
+    for size, gs in thresholds.items():
+        pairs, rank = _threshold_conflicts(literals, [groups[g] for g in gs], size)
+        parts.append(pairs)
+        ranks.append(np.asarray(gs, dtype=np.int64)[rank])
+    if not parts:
+        return np.zeros((0, 2), dtype=np.int64)
+    pairs, rank = np.concatenate(parts), np.concatenate(ranks)
+    return pairs[np.lexsort((pairs[:, 1], pairs[:, 0], rank))]
+
+
+_THRESHOLD_OPS = ("<=", ">")
+
+
+def _threshold_conflicts(literals: Sequence[Literal], groups: list[list[int]], size: int
+                         ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`literals_conflict` over the pairs of columns of ``size`` threshold literals
+    each (``groups``: their positions, increasing), at once: the conflicting pairs and the
+    index in ``groups`` of the column of each."""
+    lits = [[literals[j] for j in idx] for idx in groups]
+    above = np.array([[lit.op == ">" for lit in row] for row in lits], dtype=bool)
+    value = np.array([[float(lit.value) for lit in row] for row in lits], dtype=float)
+    has_col = np.array([[lit.column is not None for lit in row] for row in lits], dtype=bool)
+    col = np.array([[0 if lit.column is None else lit.column for lit in row] for row in lits],
+                   dtype=np.int64)
+    p, q = np.triu_indices(size, 1)
+    same_op = above[:, p] == above[:, q]
+    # equal literals (the same op, value and column) never conflict
+    equal = same_op & (value[:, p] == value[:, q]) & (has_col[:, p] == has_col[:, q]) \
+        & (~has_col[:, p] | (col[:, p] == col[:, q]))
+    # x > low and x <= high: an interval unless low >= high
+    low = np.where(above[:, p], value[:, p], value[:, q])
+    high = np.where(above[:, p], value[:, q], value[:, p])
+    conflict = ~equal & (same_op | ~(low < high))
+    g, t = np.nonzero(conflict)
+    index = np.asarray(groups, dtype=np.int64)
+    return np.column_stack([index[g, p[t]], index[g, q[t]]]), g

@@ -485,6 +485,11 @@ class _ColumnGeneration:
             lower = min([0.0] + [r for _, r in found])
         return found, lower, complete
 
+    def degree_words(self) -> str:
+        """The clauses exact pricing searches, in words: "at most 2 literals", "1 literal"."""
+        d = int(self.max_degree)
+        return "1 literal" if d == 1 else f"at most {d} literals"
+
     def pseudo_count(self) -> int:
         return self.costly.size + len(self.required)
 
@@ -614,7 +619,8 @@ class _ColumnGeneration:
             if (not proved and self.tol > 0 and math.isfinite(self.best_bound)
                     and z - self.best_bound <= self.tol * z):
                 self.add(cols)  # kept for the IP; the LP is re-solved
-                self.stop = "gap (the certified bound is within tol of the restricted LP)"
+                self.stop = (f"gap (the certified bound over clauses of "
+                             f"{self.degree_words()} is within tol of the restricted LP)")
                 return
             if not cols:
                 if self.pricing == "beam":
@@ -622,7 +628,8 @@ class _ColumnGeneration:
                 elif proved:
                     # a proven bound >= 0 is a proof, even from an interrupted search
                     self.converged = True
-                    self.stop = "converged (exact pricing proved no improving clause)"
+                    self.stop = (f"converged (exact pricing proved no improving clause of "
+                                 f"{self.degree_words()})")
                 else:
                     self.stop = "exact pricing stopped by its time limit (no proof)"
                 return
@@ -733,12 +740,20 @@ class _ColumnGeneration:
 #: max_degree="auto" is 3 when the literals give at most this many triples (L <= 288)
 _AUTO_DEGREE_TRIPLES = 4e6
 
+#: max_degree="auto" is 2 (when not 3) when the literals give at most this many pairs
+#: (L <= 20,000), else 1: the pairs of a wide table's literals are too many to enumerate
+_AUTO_DEGREE_PAIRS = 2e8
+
 
 def resolve_max_degree(max_degree: int | str, shape: tuple[int, int]) -> int:
-    """``max_degree``, with ``"auto"`` resolved to 3 or 2 by the number of literals ``L``:
+    """``max_degree``, with ``"auto"`` resolved to 3, 2 or 1 by the number of literals ``L``:
     3 when :math:`L^3/6 \\le 4 \\cdot 10^6` (``L <= 288``), whatever the number of rows (exact
     pricing enumerates triples over row blocks with bound pruning; a pricing time-out still
-    leaves a certified bound over degree 3), else 2.
+    leaves a certified bound over degree 3); else 2 when :math:`L^2/2 \\le 2 \\cdot 10^8`
+    (``L <= 20,000``); else 1 (a wide table, such as a few hundred rows of tens of
+    thousands of numeric columns, whose pairs of literals exact pricing cannot enumerate in
+    every iteration: each literal is priced alone, and the certificate is over single-literal
+    rules).  The degree the certificate covers is in the fit's ``status_``.
 
     Parameters
     ----------
@@ -751,8 +766,17 @@ def resolve_max_degree(max_degree: int | str, shape: tuple[int, int]) -> int:
     -------
     int
         The clause degree to use.
+
+    Examples
+    --------
+    >>> resolve_max_degree("auto", (1000, 200)), resolve_max_degree("auto", (60, 18000))
+    (3, 2)
+    >>> resolve_max_degree("auto", (60, 180000)), resolve_max_degree(2, (60, 180000))
+    (1, 2)
     """
     if max_degree != "auto":
         return int(max_degree)
     _, n_lit = shape
-    return 3 if n_lit ** 3 / 6.0 <= _AUTO_DEGREE_TRIPLES else 2
+    if n_lit ** 3 / 6.0 <= _AUTO_DEGREE_TRIPLES:
+        return 3
+    return 2 if n_lit ** 2 / 2.0 <= _AUTO_DEGREE_PAIRS else 1

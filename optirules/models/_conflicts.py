@@ -49,10 +49,16 @@ def check_conflicts(conflicts: Any, n_lit: int) -> np.ndarray:
     if arr.ndim != 2 or arr.shape[1] != 2 or arr.dtype.kind not in "iu":
         raise InputError(f"conflicts must be pairs of literal indices, shape (m, 2), got "
                          f"shape {arr.shape} of dtype {arr.dtype}.")
-    arr = np.sort(arr.astype(np.int64), axis=1)
+    arr = arr.astype(np.int64)
+    # each pair as (smaller, larger): two elementwise passes, not a sort per row
+    arr = np.column_stack([np.minimum(arr[:, 0], arr[:, 1]), np.maximum(arr[:, 0], arr[:, 1])])
     if arr.min() < 0 or arr.max() >= n_lit or (arr[:, 0] == arr[:, 1]).any():
         raise InputError(f"conflicts must pair two different literals in 0 .. {n_lit - 1}.")
-    return np.unique(arr, axis=0)
+    # the rows in lexicographic order, duplicates merged: one integer key per pair (a * L + b
+    # orders as (a, b) does), far faster than a unique over rows
+    key = np.sort(arr[:, 0] * np.int64(n_lit) + arr[:, 1])
+    key = key[np.concatenate([[True], key[1:] != key[:-1]])]
+    return np.column_stack([key // n_lit, key % n_lit])
 
 
 class ConflictIndex:
@@ -79,13 +85,13 @@ class ConflictIndex:
     def __init__(self, conflicts: Any, n_lit: int) -> None:
         self.n_lit = int(n_lit)
         self.pairs = check_conflicts(conflicts, self.n_lit)
-        both = np.concatenate([self.pairs, self.pairs[:, ::-1]])
-        order = np.lexsort((both[:, 1], both[:, 0]))
-        both = both[order]
-        self.indices = both[:, 1].copy()
+        # every (literal, partner) entry, both directions, sorted: one integer key each
+        width = np.int64(max(self.n_lit, 1))
+        a, b = self.pairs[:, 0], self.pairs[:, 1]
+        key = np.sort(np.concatenate([a * width + b, b * width + a]))
+        self.indices = key % width
         self.indptr = np.zeros(self.n_lit + 1, dtype=np.int64)
-        np.add.at(self.indptr, both[:, 0] + 1, 1)
-        np.cumsum(self.indptr, out=self.indptr)
+        self.indptr[1:] = np.cumsum(np.bincount(key // width, minlength=self.n_lit))
 
     def __len__(self) -> int:
         return int(self.pairs.shape[0])

@@ -57,6 +57,15 @@ from ._extension_cache import ExtensionCache
 __all__ = ["enumerate_pricing", "EnumerationPricer", "RC_TOL", "BACKENDS", "blas_threads",
            "complement_pairs", "check_backend"]
 
+#: the screen's probe: the pairs of this many kept literals (those of least bound) give a
+#: threshold that cuts the others (EnumerationPricer, ``screen``)
+_PROBE_LITERALS = 2048
+
+#: the screen keeps a literal whose bound exceeds the threshold by at most this: a clause
+#: whose reduced cost equals its literal's bound (it covers that literal's rows of negative
+#: price and no other row of positive price) is kept whatever the rounding of the two sums
+_SCREEN_SLACK = 1e-12
+
 
 # ===================================================================== the pricer
 @dataclass(frozen=True)
@@ -113,7 +122,9 @@ class EnumerationPricer:
     reduced cost was computed; ``triples_pruned``: those the bound excluded;
     ``paired_jobs``: degree-3 extensions summed over fewer columns thanks to complement
     pairs; ``pair_blocks``: blocks of pairs scored; ``pair_block_bytes``: the largest
-    block's pair arrays, at most ``max_pair_bytes``; ``seconds``).
+    block's pair arrays, at most ``max_pair_bytes``; ``screened_calls``: calls whose pairs
+    and triples were scored over the literals the screen kept; ``literals_screened``: the
+    literals it dropped, summed over the calls; ``seconds``).
 
     Parameters
     ----------
@@ -172,13 +183,33 @@ class EnumerationPricer:
         Pairs of literals no clause holds together
         (``conflicts`` of :class:`~optirules.models.RuleSetProblem`): no clause holding one is
         scored, returned or counted in the bound, which is then over the other clauses.
+    screen : bool or "auto", default "auto"
+        Score the pairs and triples only over the literals that can be in a clause with a
+        negative reduced cost among the ``k`` returned.  A clause :math:`c` of two or more
+        literals that holds literal ``j`` covers a subset of the rows ``j`` covers, so
+        :math:`r(c) \ge \min_{d \ge 2} \mathrm{comp}_d + \sum_{i:\ A_{ij} = 1}
+        \min(v_i, 0)`, and a literal whose right-hand side is at least 0 is in no such
+        clause; nor is one above the ``k``-th least reduced cost of the single literals,
+        when ``k`` of them are negative, or, when more than 2048 literals are kept, above
+        the ``k``-th least reduced cost of the clauses of at most two of the 2048 kept
+        literals of least right-hand side (a probe scored first).  The pairs and triples
+        are enumerated (by a pricer over the kept columns, with their complement pairs and
+        conflicts) among the others, and the bound and the proof still cover every clause.
+        ``"auto"``: where the pair sums do not fit in ``max_pair_bytes`` (a table of many
+        literals, for which the enumeration of every pair is the work of the call), the
+        backend is local and the kept columns take at most ``max_pair_bytes`` bytes as
+        booleans.  The clauses and bounds are those of the unscreened enumeration up to
+        rounding (tested against ``screen=False``), except at degree 3 without a proof
+        asked for (``need_proof=False``), whose first pass extends the most promising pairs
+        of the kept literals only: it may return other clauses of negative reduced cost
+        (the bound stays valid).
     """
 
     def __init__(self, literals: np.ndarray, *, block_rows: int | None = None,
                  backend: Any = "local", blas_threads: int | None = 1,
                  float_cache_bytes: int = _FLOAT_CACHE_BYTES, paired: bool = True,
                  incremental: bool = True, max_pair_bytes: int = _PAIR_BYTES,
-                 conflicts: Any = None) -> None:
+                 conflicts: Any = None, screen: bool | str = "auto") -> None:
         A = np.ascontiguousarray(literals, dtype=bool)
         if A.ndim != 2:
             raise InputError(f"the literal matrix must be 2-D, got shape {A.shape}.")
@@ -198,9 +229,15 @@ class EnumerationPricer:
         slices = [slice(s, min(s + self.block_rows, self.n_rows))
                   for s in range(0, max(self.n_rows, 1), self.block_rows)]
         check_backend(backend)
+        if not (isinstance(screen, bool) or screen == "auto"):
+            raise InputError(f"screen must be True, False or 'auto', got {screen!r}.")
+        self.screen = screen
+        #: the boolean matrix, for the screened literals' pricer (local backend only)
+        self._A: np.ndarray | None = None
         if backend is None or (isinstance(backend, str) and backend == "local"):
             self.backend = "local"
             self._blocks: Any = _LocalBlocks(A, slices, float_cache_bytes)
+            self._A = A
         else:
             self.backend = "dask"
             self._blocks = _DaskBlocks(A, slices, dask_client(backend))
@@ -220,7 +257,7 @@ class EnumerationPricer:
         self.stats = {"calls": 0, "seconds": 0.0, "rows_priced": 0, "pairs_scored": 0,
                       "triples_scored": 0, "triples_pruned": 0, "degree3_passes": 0,
                       "paired_jobs": 0, "incremental_calls": 0, "pair_blocks": 0,
-                      "pair_block_bytes": 0}
+                      "pair_block_bytes": 0, "screened_calls": 0, "literals_screened": 0}
 
     def _setup_pair_blocks(self) -> None:
         """Each literal's base column (itself, or the column it is the complement of) and the
@@ -354,6 +391,47 @@ class EnumerationPricer:
         if not (v != 0.0).any():  # every clause has r = comp >= 0
             return [], min(0.0, float(min(comp[1:max_degree + 1]))), True
         deg = min(max_degree, 3)
+        ctx, held, n_nz = self._context(v, deg)
+        self.stats["rows_priced"] += int(n_nz)
+        # ---- degree 1
+        r1 = comp[1] + ctx["r1"]
+        lower = float(r1.min())
+        order = np.argsort(r1, kind="stable")[:extra]
+        consider([(int(j),) for j in order], r1[order])
+        complete = True
+        # ---- degrees 2 and 3: over every literal, or over those the screen keeps
+        pricer, note = self, consider
+        n_triples = n_lit * (n_lit - 1) * (n_lit - 2) // 6 if max_degree >= 3 else 0
+        keep = self._screened(comp, deg, ctx, held, kth()) if max_degree >= 2 else None
+        if keep is not None and keep.size > _PROBE_LITERALS:
+            keep = self._probed(keep, comp, deg, ctx, k, pool, tol)
+        if keep is not None and keep.size < 2:  # no clause of 2 or 3 literals has r < 0
+            self.stats["triples_pruned"] += n_triples
+            keep, max_degree = None, 1
+        if keep is not None:
+            pricer = self._restricted(keep)
+            pricer._blocks.begin(v)
+            ctx = pricer._context(v, deg)[0]
+
+            def note(clauses: list[Clause], values: np.ndarray) -> None:
+                consider([tuple(int(keep[i]) for i in c) for c in clauses], values)
+        call = _Call(ctx, comp, k, extra, deadline, tol, need_proof, found, note, kth)
+        try:
+            lower, complete = pricer._higher(call, max_degree, deg, lower, n_triples)
+        finally:
+            if pricer is not self:
+                pricer._blocks.end()
+                self._merge_stats(pricer.stats)
+                pricer.close()
+        # ranked by the reduced cost rounded to 1e-13 (then degree, clause): equal costs
+        # summed in another order (row blocks, complement pairs) keep the same order
+        ranked = sorted(found.items(),
+                        key=lambda kv: (round(kv[1], 13), len(kv[0]), kv[0]))[:k]
+        return [(c, float(r)) for c, r in ranked], min(0.0, lower), complete
+
+    def _context(self, v: np.ndarray, deg: int) -> tuple[dict[str, Any], bool, int]:
+        """One call's row sums at prices ``v`` (``ctx``), whether the pair sums are held in
+        one matrix, and the number of rows with a price."""
         # the pair sums over the base columns in one matrix when they fit in max_pair_bytes
         # (with one row block's part being added; kept for the next call), else by blocks
         # of rows of that matrix (block_cross)
@@ -366,12 +444,90 @@ class EnumerationPricer:
             GBn = None
         ctx = {"v": v, "h": h, "hn": hn, "s": s, "sn": sn, "G": GB, "Gn": GBn,
                "r1": self._expand(h, s), "hn1": self._expand(hn, sn)}
-        self.stats["rows_priced"] += int(n_nz)
-        # ---- degree 1
-        r1 = comp[1] + ctx["r1"]
-        lower = float(r1.min())
-        order = np.argsort(r1, kind="stable")[:extra]
-        consider([(int(j),) for j in order], r1[order])
+        return ctx, held, n_nz
+
+    def _screened(self, comp: Sequence[float], deg: int, ctx: dict[str, Any],
+                  held: bool, thr: float) -> np.ndarray | None:
+        """The literals that can be in a clause of two or more literals with a reduced cost
+        below 0 and at most ``thr`` (the ``k``-th least of the single literals when ``k`` of
+        them are negative: a clause above it is neither returned nor the least), or None
+        when the call scores every literal (``screen``)."""
+        if self.screen is False or self._A is None or self.n_lit < 2:
+            return None
+        if self.screen == "auto" and held:
+            return None
+        bound = float(min(comp[2: deg + 1])) + ctx["hn1"]
+        keep = np.flatnonzero(bound <= min(thr, 0.0) + _SCREEN_SLACK)
+        if keep.size == self.n_lit or (self.screen == "auto"
+                                       and self.n_rows * keep.size > self.max_pair_bytes):
+            return None
+        self.stats["screened_calls"] += 1
+        self.stats["literals_screened"] += int(self.n_lit - keep.size)
+        return keep
+
+    def _probed(self, keep: np.ndarray, comp: Sequence[float], deg: int,
+                ctx: dict[str, Any], k: int, pool: set[Clause] | frozenset,
+                tol: float) -> np.ndarray:
+        """``keep`` cut by a tighter threshold: the ``k``-th least reduced cost of the
+        clauses of at most two literals among the ``_PROBE_LITERALS`` kept literals of least
+        bound (``k`` clauses at most that value are known, so a clause above it is neither
+        returned nor the least), when ``k`` of them are below ``-tol``."""
+        bound = float(min(comp[2: deg + 1])) + ctx["hn1"][keep]
+        top = np.sort(keep[np.argsort(bound, kind="stable")[:_PROBE_LITERALS]])
+        pos = {int(j): i for i, j in enumerate(top.tolist())}
+        inside = {tuple(pos[j] for j in c) for c in pool if all(j in pos for j in c)}
+        probe = self._restricted(top)
+        try:
+            cols, _, _ = probe.price(ctx["v"], comp, 2, k=k, pool=inside, tol=tol)
+        finally:
+            self._merge_stats(probe.stats)
+            probe.close()
+        if len(cols) < k:
+            return keep
+        thr = max(r for _, r in cols)
+        cut = keep[bound <= thr + _SCREEN_SLACK]
+        self.stats["literals_screened"] += int(keep.size - cut.size)
+        return cut
+
+    def _restricted(self, keep: np.ndarray) -> EnumerationPricer:
+        """A pricer over the columns ``keep`` (increasing) of this one's matrix: the same row
+        blocks, the conflicts and complement pairs among those columns, no screen and no
+        sums carried between calls."""
+        pos = np.full(self.n_lit, -1, dtype=np.int64)
+        pos[keep] = np.arange(keep.size)
+        pairs = pos[self.conflicts.pairs]
+        sub = EnumerationPricer(self._A[:, keep], block_rows=self.block_rows,
+                                blas_threads=None, paired=False, incremental=False,
+                                max_pair_bytes=self.max_pair_bytes,
+                                conflicts=pairs[(pairs >= 0).all(axis=1)], screen=False)
+        if self._pairs is not None:  # this pricer's complement pairs with both kept
+            partner = self._partner[keep]
+            partner = np.where(partner >= 0, pos[np.maximum(partner, 0)], -1)
+            is_comp = (partner >= 0) & (np.arange(keep.size) > partner)
+            if is_comp.any():
+                base, comp_cols = np.flatnonzero(~is_comp), np.flatnonzero(is_comp)
+                where = np.full(keep.size, -1, dtype=np.intp)
+                where[base] = np.arange(base.size)
+                sub._pairs = (base, comp_cols, where[partner[comp_cols]])
+                sub._setup_pair_blocks()
+        return sub
+
+    def _merge_stats(self, other: dict[str, Any]) -> None:
+        """Add a screened call's pricer's work to this pricer's ``stats``."""
+        for key in ("pairs_scored", "triples_scored", "triples_pruned", "degree3_passes",
+                    "paired_jobs", "pair_blocks"):
+            self.stats[key] += other[key]
+        self._note_block(other["pair_block_bytes"])
+
+    def _higher(self, call: _Call, max_degree: int, deg: int, lower: float,
+                n_triples: int) -> tuple[float, bool]:
+        """Degrees 2 and 3 of one call over this pricer's literals (``call.consider`` takes
+        its clauses; ``n_triples``: the triples the call accounts for, screened ones
+        included): the lower bound and whether the search was complete."""
+        ctx, comp, k, extra = call.ctx, call.comp, call.k, call.extra
+        deadline, tol, need_proof, found = call.deadline, call.tol, call.need_proof, call.found
+        consider = call.consider
+        n_lit = self.n_lit
         complete = True
         if max_degree >= 2 and n_lit >= 2:
             n_best = max(4 * k, 40) if deg >= 3 and n_lit >= 3 and not need_proof else 0
@@ -383,19 +539,15 @@ class EnumerationPricer:
                 lower = min(lower, pas["rest"], pas["min_bound"])
                 complete = False
         if max_degree >= 3 and n_lit >= 3 and complete:
-            n_triples = n_lit * (n_lit - 1) * (n_lit - 2) // 6
             if not need_proof and found:
                 lower = min(lower, pas["min_bound"])
                 complete = False
             else:
-                call = _Call(ctx, comp, k, extra, deadline, tol, need_proof, found, consider,
-                             kth)
                 lower, complete = self._degree3(call, pas, lower, n_triples)
-        # ranked by the reduced cost rounded to 1e-13 (then degree, clause): equal costs
-        # summed in another order (row blocks, complement pairs) keep the same order
-        ranked = sorted(found.items(),
-                        key=lambda kv: (round(kv[1], 13), len(kv[0]), kv[0]))[:k]
-        return [(c, float(r)) for c, r in ranked], min(0.0, lower), complete
+        elif max_degree >= 3 and n_lit < 3 and complete:
+            # every triple holds a screened literal (r >= 0 by the screen)
+            self.stats["triples_pruned"] += n_triples
+        return lower, complete
 
     def _expand(self, h: np.ndarray, s: float) -> np.ndarray:
         r"""Sums over the base columns expanded to every literal (a complement column ``c``

@@ -244,7 +244,8 @@ class DRORuleEnsembleClassifier(OneVsRestMixin, _RuleInputMixin, RuleModelMixin,
         ``time_limit``, ``class_weight``, ``random_state``, ``verbose``, ``warm_start``,
         ``form``, ``target_class`` must keep their defaults).  ``max_degree="auto"`` is
         resolved by ``dro_max_degree``: 3 when :math:`N L^3 / 6 \le 10^8` (``N`` rows,
-        ``L`` literals; ``AUTO_DEGREE_WORK``), else 2 -- a smaller degree than the rule
+        ``L`` literals; ``AUTO_DEGREE_WORK``), else 2 (1 on a table of more than 20,000
+        literals, as for the rule set) -- a smaller degree than the rule
         set's own ``"auto"``, because the ensemble prices clauses for every member
         (``benchmarks/results/dro_small.md``, ``benchmarks/results/dro.md``); the paper
         fixes no degree.  ``mip_gap`` is the relative gap at which each member's master IP

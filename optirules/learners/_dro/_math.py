@@ -47,13 +47,16 @@ AUTO_DEGREE_WORK = 1e8
 
 def dro_max_degree(max_degree: int | str, shape: tuple[int, int]) -> int:
     """The ensemble's ``max_degree``: ``"auto"`` is 3 when :math:`N L^3 / 6 \\le 10^8`
-    for ``shape = (N, L)``, else 2
+    for ``shape = (N, L)``, else 2, or 1 where the rule set's own ``"auto"`` is 1 (more
+    than 20,000 literals: :func:`~optirules.models.resolve_max_degree`)
     (:class:`~optirules.learners.DRORuleEnsembleClassifier`, ``max_degree``); a number is
     returned as it is."""
     if max_degree != "auto":
         return resolve_max_degree(max_degree, shape)
     n, n_lit = shape
-    return 3 if n * n_lit ** 3 / 6.0 <= AUTO_DEGREE_WORK else 2
+    if n * n_lit ** 3 / 6.0 <= AUTO_DEGREE_WORK:
+        return 3
+    return min(2, resolve_max_degree("auto", shape))
 
 
 #: under time_limit, the seconds a member's master IP and a combination IP get at least

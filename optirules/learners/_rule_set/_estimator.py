@@ -102,8 +102,11 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, OneVsRestMixin, _RuleInputMi
     max_degree : int or "auto", default "auto"
         Most literals in one rule.  ``"auto"``: 3 when the ``L`` literals give at most
         :math:`4 \cdot 10^6` triples (:math:`L^3/6`, ``L <= 288``), whatever the number of
-        rows, else 2 (:func:`~optirules.models.resolve_max_degree`).  The choice is in
-        ``max_degree_``.
+        rows, else 2 when they give at most :math:`2 \cdot 10^8` pairs (:math:`L^2/2`,
+        ``L <= 20,000``), else 1: a wide table (many more columns than rows) gets
+        single-literal rules, certified over them
+        (:func:`~optirules.models.resolve_max_degree`).  The choice is in ``max_degree_``,
+        and ``status_`` names the degree the certificate covers.
     pricing : {"auto", "exact", "beam"}, default "auto"
         ``"beam"``: beam search only (fast, no proof, ``gap_`` not certified);
         ``"exact"``: exact pricing every iteration; ``"auto"``: at ``max_degree=3`` (or
@@ -344,13 +347,16 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, OneVsRestMixin, _RuleInputMi
     pricing_complete_ : bool
         Whether column generation ended with a complete proof (``converged``).
     status_ : str
-        Why column generation stopped (``"converged (...)"``, ``"max_iter"``,
-        ``"time_limit"``, ...) and the IP status, e.g.
-        ``"converged (exact pricing proved no improving clause); IP optimal over the
-        generated clauses"``; ``"; certified optimal over all clauses"`` follows when the
-        certified gap is closed (``absolute_gap_`` at most ``1e-9`` of the objective).  The
-        IP is solved over the clauses column generation generated (``pool_``): only the
-        certified gap says how far any rule set over all clauses can be below it.
+        Why column generation stopped (``"converged (...)"``, ``"gap (...)"``,
+        ``"max_iter"``, ``"time_limit"``, ...) and the IP status, e.g.
+        ``"converged (exact pricing proved no improving clause of at most 3 literals); IP
+        optimal over the generated clauses"`` (the proof and the ``gap`` stop name the
+        clauses exact pricing searched: those of at most ``max_degree_`` literals);
+        ``"; certified optimal over all clauses"`` (of at most ``max_degree_`` literals)
+        follows when the certified gap is closed (``absolute_gap_`` at most ``1e-9`` of
+        the objective).  The IP is solved over the clauses column generation generated
+        (``pool_``): only the certified gap says how far any rule set over all clauses can
+        be below it.
     ip_status_ : str
     max_degree_ : int
         The degree bound used (``max_degree`` with ``"auto"`` resolved).

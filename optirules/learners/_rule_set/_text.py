@@ -32,7 +32,8 @@ def rule_set_text(est: Any) -> str:
                 f"DNF of the other class: {dnf})")
     if est.gap_certified_:
         deg = getattr(est, "max_degree_", None)
-        over = "" if deg is None else f" over all rules of at most {deg} literals"
+        over = "" if deg is None else (" over all rules of 1 literal" if deg == 1 else
+                                       f" over all rules of at most {deg} literals")
         tail = (f"{comp}; master objective "
                 f"{est.ip_objective_:.6g}, certified gap {est.gap_:.2%}{over} "
                 f"(absolute {_shown_gap(est.absolute_gap_):.4g})")
