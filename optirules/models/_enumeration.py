@@ -168,9 +168,9 @@ class EnumerationPricer:
         brute force); ``stats["incremental_calls"]`` counts the calls that used it.  The
         pair sums are kept for this only when they fit in ``max_pair_bytes``.  The degree-3
         pass's matrices (one per first literal) and the vectors of its most promising pairs
-        are kept from one pass to the next in the same way, within ``max_pair_bytes``
-        (``extension_stats``: hits, misses, matrices grown by new partners, rows summed for
-        the changes; ``optirules.models._extension_cache``).
+        are kept from one pass to the next in the same way, in at most another
+        ``max_pair_bytes`` (``extension_stats``: hits, misses, matrices grown by new
+        partners, rows summed for the changes; ``optirules.models._extension_cache``).
     max_pair_bytes : int, default 2**28 (256 MB)
         Bound on the bytes of pair sums held at once.  When the sums of all pairs (of the
         base columns, one of each complement pair; with the degree-3 bounds, twice that)
