@@ -91,3 +91,16 @@ def test_what_a_fit_on_a_dask_collection_refuses_before_any_work(client, monkeyp
     monkeypatch.setattr(distributed, "get_client", no_client)
     with pytest.raises(InputError, match="Client"):
         BooleanRuleSetClassifier().fit(dX, dy)
+
+
+def test_fit_on_a_dask_dataframe_is_the_local_fit(client):
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe")  # needs pyarrow
+    X, y = make_planted_dnf(4000, random_state=3)
+    frame = pd.DataFrame(X, columns=[f"f{j}" for j in range(X.shape[1])])
+    frame["label"] = y
+    local = BooleanRuleSetClassifier(**KW).fit(frame.drop(columns="label"), frame["label"])
+    parts = dd.from_pandas(frame, npartitions=3)
+    remote = BooleanRuleSetClassifier(**KW).fit(parts.drop(columns="label"), parts["label"])
+    same_model(remote, local, frame.drop(columns="label"))
+    assert list(remote.feature_names_in_) == list(frame.columns[:-1])
