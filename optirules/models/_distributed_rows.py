@@ -490,22 +490,18 @@ class WorkerPricer(EnumerationPricer):
 
     def __init__(self, rows: DistributedRows, *, conflicts: Any = None,
                  max_pair_bytes: int = _PAIR_BYTES) -> None:
-        # EnumerationPricer.__init__ splits a matrix held here; these rows are not
-        self.n_rows, self.n_lit = rows.n_rows, rows.n_literals
-        self.conflicts = ConflictIndex(conflicts, self.n_lit)
-        self.incremental = False
-        self._held = None
+        # the pricer's settings and counters as for one row of these literals (a matrix
+        # held here), then its rows replaced by the workers' partitions
+        super().__init__(np.zeros((1, rows.n_literals), dtype=bool), conflicts=conflicts,
+                         max_pair_bytes=max_pair_bytes, incremental=False, paired=False,
+                         blas_threads=None)
+        self._blocks.close()
+        self.n_rows = rows.n_rows
         self.block_rows = rows.block_rows
-        self.blas_threads = None
         self.backend = "dask"
         self._blocks = rows
         self._pairs = rows.complement_pairs()
-        self.max_pair_bytes = int(max_pair_bytes)
         self._setup_pair_blocks()
-        self.stats = {"calls": 0, "seconds": 0.0, "rows_priced": 0, "pairs_scored": 0,
-                      "triples_scored": 0, "triples_pruned": 0, "degree3_passes": 0,
-                      "paired_jobs": 0, "incremental_calls": 0, "pair_blocks": 0,
-                      "pair_block_bytes": 0}
 
     def close(self) -> None:  # the rows belong to the caller
         pass
