@@ -556,7 +556,8 @@ def distributed_column_generation(rows: DistributedRows, *, complexity: float | 
 
     Each iteration the driver solves the master LP over the coverage patterns
     (:meth:`DistributedRows.surrogate`), the workers price every clause of at most
-    ``max_degree`` literals by exact enumeration at its duals (:class:`WorkerPricer`), and
+    ``max_degree`` literals by exact enumeration at its duals (the kernels of
+    :class:`~optirules.models.EnumerationPricer` on their partitions), and
     the clauses of negative reduced cost join the pool; when pricing proves none is left
     (or after ``max_iter``), the master IP over the pool gives the rule set.  The bound is
     certified as in :func:`~optirules.models.solve_column_generation`.
