@@ -54,6 +54,16 @@ def test_fit_on_a_dask_array_of_bits_is_the_local_fit(client):
     assert remote.fit_info_["rows"]["n_partitions"] == 4
     assert remote.fit_info_["rows"]["n_rows"] == 6000
     assert "_train" not in vars(remote)
+    # the same partitions again: the same numbers (sums reduced in partition order); other
+    # partitions: the same model
+    again = BooleanRuleSetClassifier(**KW).fit(da.from_array(X, chunks=(1500, 10)),
+                                               da.from_array(y, chunks=2000))
+    assert [h["lp_objective"] for h in again.history_] == \
+        [h["lp_objective"] for h in remote.history_]
+    assert again.ip_objective_ == remote.ip_objective_ and again.pool_ == remote.pool_
+    other = BooleanRuleSetClassifier(**KW).fit(da.from_array(X, chunks=(3500, 30)),
+                                               da.from_array(y, chunks=3500))
+    same_model(other, local, X)
 
 
 def test_fit_on_raw_numbers_binarizes_on_the_workers(client):
