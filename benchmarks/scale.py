@@ -21,6 +21,7 @@ Run from the repository root (the machine is shared: run it in the background)::
     python benchmarks/scale.py --sizes 10000 100000     # quicker
     python benchmarks/scale.py --sizes 1000000 10000000 --no-dask --json /tmp/after.json \
         --before /tmp/before.json --title after --append    # the issue-41 sizes
+    python benchmarks/scale.py --cluster    # and the rows on dask workers (cluster.py)
 
 Wide tables (issue 41, goal 2: a 60 x 10,000 numeric table gives a model within 30 CPU
 s): ``--wide`` adds, and ``--wide-only`` runs alone, fits of 60 rows of 1,000, 3,000 and
@@ -650,6 +651,10 @@ def main() -> None:
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 200_000, 1_000_000])
     ap.add_argument("--dask-size", type=int, default=10_000)
     ap.add_argument("--no-dask", action="store_true")
+    ap.add_argument("--cluster", action="store_true",
+                    help="then run benchmarks/cluster.py (the rows on dask workers: 4M rows x "
+                         "100 bits on 1 and 2 workers, and a local fit of the same rows; its "
+                         "own results file, benchmarks/results/cluster.md)")
     ap.add_argument("--one", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--backend", default="local", help=argparse.SUPPRESS)
     ap.add_argument("--dataset-one", help=argparse.SUPPRESS)
@@ -754,6 +759,9 @@ def write(args: argparse.Namespace, lines: list[str]) -> None:
     if args.append and out.exists():
         text = out.read_text().rstrip("\n") + "\n\n" + text
     out.write_text(text)
+    if args.cluster:  # each of its runs in its own subprocess, as here
+        subprocess.run([sys.executable, str(Path(__file__).with_name("cluster.py"))],
+                       check=True)
 
 
 def wide_lines(args: argparse.Namespace, heading: str) -> list[str]:

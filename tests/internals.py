@@ -128,6 +128,7 @@ from optirules.models._clauses import (
     ruleset_covers,
     weighted_hamming_loss,
 )
+from optirules.models._distributed_rows import WorkerPricer
 from optirules.models._enumeration import _ROW_ARRAYS, complement_pairs
 from optirules.models._margins import (
     bernoulli_kl,

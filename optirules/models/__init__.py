@@ -50,6 +50,8 @@ _EXPORTS = {
     "enumerate_pricing": "._enumeration",
     "EnumerationPricer": "._enumeration",
     "check_backend": "._enumeration",
+    "DistributedRows": "._distributed_rows",
+    "distributed_column_generation": "._distributed_rows",
     "FORMULATIONS": "._formulations",
     "formulation": "._formulations",
     "ensemble_margins": "._margins",
@@ -83,6 +85,10 @@ if TYPE_CHECKING:  # the real names, for IDEs and type checkers (nothing importe
         resolve_max_degree as resolve_max_degree,
         solve_column_generation as solve_column_generation,
         split_solver as split_solver,
+    )
+    from ._distributed_rows import (
+        DistributedRows as DistributedRows,
+        distributed_column_generation as distributed_column_generation,
     )
     from ._enumeration import (
         EnumerationPricer as EnumerationPricer,

@@ -50,6 +50,7 @@ from .._multiclass import OneVsRestMixin, one_vs_rest
 from .._rule_model import RuleModelMixin
 from .._rules import FORMS, Rule, RuleSet, negate_rule
 from .._rules_table import rule_set_table
+from ._distributed import fit_distributed, is_dask_collection
 from ._export import export_master
 from ._fairness import _RuleSetFairnessMixin
 from ._fit import finish_fit, penalty_path, prepare_fit
@@ -532,9 +533,15 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, OneVsRestMixin, _RuleInputMi
         ----------
         X : array-like or DataFrame of shape (n_samples, n_features)
             Raw features (numeric, categorical, missing) with ``binarizer="auto"``; 0/1
-            features with ``binarizer=None``; anything the binarizer takes otherwise.
+            features with ``binarizer=None``; anything the binarizer takes otherwise.  A
+            dask array or dask DataFrame keeps its rows on the workers of the current (or
+            ``backend``'s) ``dask.distributed`` client: binarized there (thresholds fitted
+            on a sample of at most 100,000 rows), priced there by exact enumeration, only
+            the master on the driver (docs/user_guide/cluster.md); two classes, without
+            ``sample_weight``, fairness or feature constraints.
         y : array-like of shape (n_samples,)
-            Class labels: two, or more (one rule set per class against the rest).
+            Class labels: two, or more (one rule set per class against the rest); with a
+            dask ``X``, a dask array or Series of the same partitions.
         sample_weight : array-like of shape (n_samples,), optional
             The pmf :math:`P` (normalized to sum 1); uniform by default.  Multiplied by
             the class weights of ``class_weight``.
@@ -547,6 +554,8 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, OneVsRestMixin, _RuleInputMi
         self
         """
         t_fit = time.perf_counter()  # time_limit bounds the whole call, binarizing included
+        if is_dask_collection(X):  # the rows stay on the workers
+            return fit_distributed(self, X, y, sample_weight, sensitive_features)
         prepared = self._prepare_fit(X, y, sample_weight, sensitive_features, t_fit)
         if prepared is None:  # K > 2 classes: K binary copies fitted
             return self
