@@ -642,8 +642,30 @@ def goal_wide(trees: dict[str, str | None], args: Any) -> tuple[list[str], dict]
     return lines, {"rows": rows}
 
 
+def goal_cluster(trees: dict[str, str | None], args: Any) -> tuple[list[str], dict]:
+    """Goal 5: the rows on dask workers (``benchmarks/cluster.py``).  Its runs take the
+    better part of an hour on two shared cores, so by default this reads the committed
+    measured run (``results/cluster.json``, labelled with its date, stack and load in
+    ``results/cluster.md``); ``--measure-cluster`` runs it again first.  "Before" has no
+    such fit: ``backend="dask"`` priced on the workers with every row on the driver."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import cluster
+
+    measured = RESULTS / "cluster.json"
+    if args.measure_cluster:
+        subprocess.run([sys.executable, cluster.__file__, "--json", str(measured)],
+                       check=True)
+    rows = json.loads(measured.read_text())
+    run = next((x for x in (RESULTS / "cluster.md").read_text().splitlines()
+                if x.startswith("Run ")), "")
+    source = ("measured in this run" if args.measure_cluster
+              else f"read from `benchmarks/results/cluster.json` ({run.split(' by ')[0]}; "
+                   "stack and load in `benchmarks/results/cluster.md`)")
+    return [f"The rows on dask workers, {source}:", "", *cluster.table(rows)], {"rows": rows}
+
+
 #: goals measured by parts of this script added with them (goal -> runner(trees, args))
-GOAL_RUNNERS: dict[int, Any] = {2: goal_wide}
+GOAL_RUNNERS: dict[int, Any] = {2: goal_wide, 5: goal_cluster}
 
 
 def main() -> None:
@@ -676,6 +698,9 @@ def main() -> None:
     ap.add_argument("--goals", type=int, nargs="*",
                     help="measure these goals of issue 41 (default: all five), before and "
                          "after, and write them above the file's content")
+    ap.add_argument("--measure-cluster", action="store_true",
+                    help="with --goals: run benchmarks/cluster.py again for goal 5 instead of "
+                         "reading its committed run")
     ap.add_argument("--before-tree", help="a checkout of the commit before issue 41's work, "
                                           "measured as 'before' (with --goals)")
     args = ap.parse_args()
