@@ -534,11 +534,10 @@ class BooleanRuleSetClassifier(_RuleSetScoresMixin, OneVsRestMixin, _RuleInputMi
         X : array-like or DataFrame of shape (n_samples, n_features)
             Raw features (numeric, categorical, missing) with ``binarizer="auto"``; 0/1
             features with ``binarizer=None``; anything the binarizer takes otherwise.  A
-            dask array or dask DataFrame keeps its rows on the workers of the current (or
-            ``backend``'s) ``dask.distributed`` client: binarized there (thresholds fitted
-            on a sample of at most 100,000 rows), priced there by exact enumeration, only
-            the master on the driver (docs/user_guide/cluster.md); two classes, without
-            ``sample_weight``, fairness or feature constraints.
+            dask array or DataFrame keeps its rows on the workers of the current (or
+            ``backend``'s) client: binarized and priced (exact enumeration) there, the
+            master on the driver (two classes, no weights or side constraints; see
+            docs/user_guide/cluster.md).
         y : array-like of shape (n_samples,)
             Class labels: two, or more (one rule set per class against the rest); with a
             dask ``X``, a dask array or Series of the same partitions.
