@@ -251,14 +251,6 @@ def fit_dataset(name: str) -> dict:
             "train_accuracy": float((est.predict(X) == y).mean())}
 
 
-def run_dataset(name: str) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--dataset-one", name],
-                         capture_output=True, text=True, check=False)
-    if out.returncode != 0:
-        raise RuntimeError(f"{name} failed:\n{out.stderr[-3000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
 def dataset_table(rows: list[dict]) -> list[str]:
     """Default fits on bundled data sets, one row each."""
     lines = ["| data set | rows | literals | CPU (s) | wall (s) | peak RSS (MB) "
@@ -362,11 +354,8 @@ def wide_phase_table(rows: list[dict]) -> list[str]:
 
 
 def run_child(n: int, backend: str) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--one", str(n), "--backend", backend],
-                         capture_output=True, text=True, check=False)
-    if out.returncode != 0:
-        raise RuntimeError(f"size {n} ({backend}) failed:\n{out.stderr[-3000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    """One size of the planted DNF fitted in a fresh process (:func:`child`)."""
+    return child(["--one", str(n), "--backend", backend])
 
 
 def stack() -> str:
@@ -500,8 +489,10 @@ def cold_start_child(tree: str | None, data: str = "heart_cleveland") -> dict:
     env = dict(os.environ)
     if tree:
         env["PYTHONPATH"] = tree
+    # run in the tree (python -c puts the working directory first on the path)
     out = subprocess.run([sys.executable, "-c", cold_start.CHILD.format(data=data)],
-                         capture_output=True, text=True, check=True, env=env)
+                         capture_output=True, text=True, check=True, env=env,
+                         cwd=tree or None)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -514,8 +505,10 @@ def goal_planted(trees: dict[str, str | None], sizes: list[int]) -> tuple[list[s
             rows.append(dict(r, label=label))
             print(f"goal 1, {label}, {n:,} rows: {r['cpu']:.1f} CPU s, "
                   f"{r['peak_rss_mb']:,.0f} MB", flush=True)
-    lines = [*table(rows), "", "Peak resident memory and CPU by phase:", "",
-             *phase_table(rows)]
+    main = table(rows)
+    lines = ["| run " + main[0], "|---" + main[1],
+             *[f"| {r['label']} " + line for r, line in zip(rows, main[2:])],
+             "", "Peak resident memory and CPU by phase:", "", *phase_table(rows)]
     before = [r for r in rows if r["label"] == "before"]
     after = [r for r in rows if r["label"] == "after"]
     if before and after:
