@@ -109,7 +109,8 @@ class EnumerationPricer(TriplePass):
     literals : bool array of shape (N, L)
         Literal matrix :math:`A`.
     block_rows : int, optional
-        Rows per block; default :math:`2^{26} / (8 L)` (64 MB of float64 per block).
+        Rows per block; default :math:`2^{26} / (8 L)` (a block of float64 within
+        :math:`2^{26}` bytes).
     backend : {"local", "dask"} or dask.distributed.Client, default "local"
         Where the blocks are priced: in this process, or mapped on the current (or the
         given) ``dask.distributed`` client and reduced here in block order (the same
