@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
-from ._clauses import Clause, complexity_costs
+from ._clauses import Clause, clause_coverage, complexity_costs
 from ._column_generation import ColumnGenerationResult, solve_column_generation, split_solver
 from ._conflicts import ConflictIndex
 from ._enumeration import RC_TOL, EnumerationPricer, blas_threads
@@ -84,17 +84,13 @@ def _empty_cover(part: dict[str, Any]) -> np.ndarray:
 def _extend_cover(part: dict[str, Any], cover: np.ndarray, clauses: list[Clause]
                   ) -> np.ndarray:
     """The label-1 rows' coverage of the pool with ``clauses`` appended."""
-    A1 = part["A"][part["y"]]
-    new = np.empty((A1.shape[0], len(clauses)), dtype=bool)
-    for k, c in enumerate(clauses):
-        new[:, k] = A1[:, list(c)].all(axis=1)
-    return np.hstack([cover, new])
+    return np.hstack([cover, clause_coverage(part["A"][part["y"]], clauses)])
 
 
 def _negative_weights(part: dict[str, Any], clauses: list[Clause]) -> np.ndarray:
     """The summed weight of the label-0 rows each clause covers."""
     A0, w0 = part["A"][~part["y"]], part["w"][~part["y"]]
-    return np.array([float(w0[A0[:, list(c)].all(axis=1)].sum()) for c in clauses])
+    return np.array([float(w0[cov].sum()) for cov in clause_coverage(A0, clauses).T])
 
 
 def _keys(cover: np.ndarray) -> np.ndarray:
@@ -196,7 +192,7 @@ class DistributedRows:
         Columns of every partition's literal matrix.
     block_rows : int, optional
         Rows per block of the enumeration kernels on a worker; default
-        :math:`2^{26} / (8 L)` (64 MB of float64 per block).
+        :math:`2^{26} / (8 L)` (a block of float64 within :math:`2^{26}` bytes).
 
     Examples
     --------
