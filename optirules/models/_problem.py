@@ -245,8 +245,13 @@ class RuleSetProblem:
         Returns
         -------
         RuleSetProblem
+            With the same literal matrix, the float64 copy of it made for this problem
+            (``float_literals``) is shared, not made again.
         """
-        return dataclasses.replace(self, **changes)
+        new = dataclasses.replace(self, **changes)
+        if "literals" not in changes and "_float_literals" in self.__dict__:
+            object.__setattr__(new, "_float_literals", self.__dict__["_float_literals"])
+        return new
 
     @property
     def float_literals(self) -> np.ndarray | None:

@@ -127,6 +127,9 @@ def test_beam_over_the_float_copy_equals_the_beam_over_blocks(seed, monkeypatch)
     held = RuleSetProblem(A, y, P, max_degree=3)
     assert held.float_literals is not None and held.float_literals.dtype == np.float64
     assert held.float_literals is held.float_literals  # made once
+    assert held.replace(lambda0=0.5).float_literals is held.float_literals  # shared
+    other = held.replace(literals=np.logical_not(A)).float_literals
+    assert other is not held.float_literals and np.array_equal(other, np.logical_not(A))
     monkeypatch.setattr(problem_module, "FLOAT_COPY_BYTES", 0)
     blocks = RuleSetProblem(A, y, P, max_degree=3)
     assert blocks.float_literals is None
